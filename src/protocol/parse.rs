@@ -1,0 +1,546 @@
+//! JSON → typed queries. Every error names the JSON path and the defect.
+
+use crate::number::{kind, read_number};
+use crate::shape::{Cube, Obb, Prism, Shape, ShapeError, Triangle};
+use crate::vector::{Vec2, Vec3};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use serde_json::{Map, Value};
+
+/// A polynomial in t: coefficients in ascending powers, exact.
+pub type PolyCoeffs = Vec<BigRational>;
+
+/// Which number type answers a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKind {
+    /// Big rationals (the default).
+    Exact,
+    /// Inputs rounded to f64; decisions exact, constructions rounded.
+    F64,
+    /// Inputs rounded to f32; decisions exact, constructions rounded.
+    F32,
+}
+
+/// A parsed query.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// The `id` to echo, if any.
+    pub id: Option<Value>,
+    /// The `scalar` field.
+    pub scalar: ScalarKind,
+    /// What to answer.
+    pub op: Op,
+    /// The other engine's answer to judge, if any.
+    pub claim: Option<Map<String, Value>>,
+}
+
+/// The operations of the protocol.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// Do the shapes share a point?
+    Intersect {
+        /// Shape a.
+        a: Shape<BigRational>,
+        /// Shape b.
+        b: Shape<BigRational>,
+    },
+    /// Exact squared distance and closest points.
+    Distance {
+        /// Shape a.
+        a: Shape<BigRational>,
+        /// Shape b.
+        b: Shape<BigRational>,
+    },
+    /// Continuous collision of two boxes.
+    Ccd(CcdQuery),
+    /// Vertex–face continuous collision under linear motion.
+    CcdVf(PointCcd),
+    /// Edge–edge continuous collision under linear motion.
+    CcdEe(PointCcd),
+}
+
+/// A `ccd` query.
+#[derive(Clone, Debug)]
+pub struct CcdQuery {
+    /// Box a and its motion.
+    pub a: MovingBox,
+    /// Box b and its motion.
+    pub b: MovingBox,
+    /// The closed time range [t0, t1], t0 ≤ t1.
+    pub t_range: (BigRational, BigRational),
+    /// The largest width of a reported isolating interval (> 0).
+    pub tolerance: BigRational,
+}
+
+/// A box in its local frame and the motion that maps it to the world.
+#[derive(Clone, Debug)]
+pub struct MovingBox {
+    /// The box (a cube is given as its box).
+    pub shape: Obb<BigRational>,
+    /// Local → world at time t.
+    pub motion: Motion,
+}
+
+/// The protocol's MOTION forms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Motion {
+    /// No motion.
+    Identity,
+    /// Row-vector convention: world = ([x y z 1]·M(t))[0..3] / denominator(t).
+    /// `rows[i][j]` is M's entry (i, j) for j < 3; the fourth column is
+    /// implicitly (0, 0, 0, denominator).
+    Matrix {
+        /// Four rows of three polynomials.
+        rows: [[PolyCoeffs; 3]; 4],
+        /// The common denominator.
+        denominator: PolyCoeffs,
+    },
+    /// v ↦ q·v·q̄/|q|² + translation(t).
+    Quaternion {
+        /// (w, x, y, z), polynomials in t.
+        q: [PolyCoeffs; 4],
+        /// Added after the rotation.
+        translation: [PolyCoeffs; 3],
+    },
+}
+
+/// A `ccd_vf` / `ccd_ee` query: four points at t = 0 and at t = 1.
+#[derive(Clone, Debug)]
+pub struct PointCcd {
+    /// Positions at t = 0.
+    pub t0: [Vec3<BigRational>; 4],
+    /// Positions at t = 1.
+    pub t1: [Vec3<BigRational>; 4],
+    /// The largest width of the reported interval.
+    pub tolerance: BigRational,
+}
+
+/// A parse error: the JSON path and the defect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// `a.half_axes[2]`, or empty for the whole line.
+    pub path: String,
+    /// What is wrong.
+    pub defect: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.defect)
+        } else {
+            write!(f, "{}: {}", self.path, self.defect)
+        }
+    }
+}
+
+fn err<T>(path: &str, defect: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError {
+        path: path.to_string(),
+        defect: defect.into(),
+    })
+}
+
+fn join(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else if field.starts_with('[') {
+        format!("{path}{field}")
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+fn shape_err(path: &str, e: ShapeError) -> ParseError {
+    ParseError {
+        path: join(path, &e.field),
+        defect: e.defect,
+    }
+}
+
+fn get<'a>(obj: &'a Map<String, Value>, path: &str, field: &str) -> Result<&'a Value, ParseError> {
+    obj.get(field).ok_or_else(|| ParseError {
+        path: join(path, field),
+        defect: "missing".into(),
+    })
+}
+
+fn number(v: &Value, path: &str) -> Result<BigRational, ParseError> {
+    read_number(v).map_err(|d| ParseError {
+        path: path.into(),
+        defect: d,
+    })
+}
+
+fn array<'a>(v: &'a Value, path: &str, n: usize, what: &str) -> Result<&'a [Value], ParseError> {
+    match v {
+        Value::Array(a) if a.len() == n => Ok(a),
+        Value::Array(a) => err(path, format!("expected {n} {what}, got {}", a.len())),
+        other => err(
+            path,
+            format!("expected an array of {n} {what}, got {}", kind(other)),
+        ),
+    }
+}
+
+fn point3(v: &Value, path: &str) -> Result<Vec3<BigRational>, ParseError> {
+    let a = array(v, path, 3, "numbers")?;
+    Ok(Vec3::new(
+        number(&a[0], &join(path, "[0]"))?,
+        number(&a[1], &join(path, "[1]"))?,
+        number(&a[2], &join(path, "[2]"))?,
+    ))
+}
+
+fn points3<const N: usize>(
+    v: &Value,
+    path: &str,
+    what: &str,
+) -> Result<[Vec3<BigRational>; N], ParseError> {
+    let a = array(v, path, N, what)?;
+    let pts: Vec<Vec3<BigRational>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, p)| point3(p, &join(path, &format!("[{i}]"))))
+        .collect::<Result<_, _>>()?;
+    Ok(pts.try_into().expect("length checked"))
+}
+
+fn object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, ParseError> {
+    match v {
+        Value::Object(o) => Ok(o),
+        other => err(path, format!("expected an object, got {}", kind(other))),
+    }
+}
+
+/// Parse a SHAPE object at `path`.
+pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseError> {
+    let o = object(v, path)?;
+    let ty = match get(o, path, "type")? {
+        Value::String(s) => s.as_str(),
+        other => {
+            return err(
+                &join(path, "type"),
+                format!("expected a string, got {}", kind(other)),
+            )
+        }
+    };
+    match ty {
+        "triangle" => Ok(Shape::Triangle(Triangle::new(points3(
+            get(o, path, "v")?,
+            &join(path, "v"),
+            "vertices",
+        )?))),
+        "box" => Ok(Shape::Box(parse_box(o, path)?)),
+        "prism" => {
+            let bp = join(path, "base");
+            let base = array(get(o, path, "base")?, &bp, 4, "vertices")?;
+            let mut pts = Vec::with_capacity(4);
+            for (i, p) in base.iter().enumerate() {
+                let pp = join(&bp, &format!("[{i}]"));
+                let xy = array(p, &pp, 2, "numbers")?;
+                pts.push(Vec2::new(
+                    number(&xy[0], &join(&pp, "[0]"))?,
+                    number(&xy[1], &join(&pp, "[1]"))?,
+                ));
+            }
+            let zp = join(path, "z");
+            let z = array(get(o, path, "z")?, &zp, 2, "numbers (zmin, zmax)")?;
+            let (zmin, zmax) = (
+                number(&z[0], &join(&zp, "[0]"))?,
+                number(&z[1], &join(&zp, "[1]"))?,
+            );
+            Prism::new(pts.try_into().expect("length checked"), zmin, zmax)
+                .map(Shape::Prism)
+                .map_err(|e| shape_err(path, e))
+        }
+        "cube" => {
+            let vs = points3::<8>(
+                get(o, path, "vertices")?,
+                &join(path, "vertices"),
+                "vertices",
+            )?;
+            Cube::new(vs)
+                .map(Shape::Cube)
+                .map_err(|e| shape_err(path, e))
+        }
+        other => err(
+            &join(path, "type"),
+            format!("unknown shape type {other:?} (expected triangle, box, prism or cube)"),
+        ),
+    }
+}
+
+fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, ParseError> {
+    let center = point3(get(o, path, "center")?, &join(path, "center"))?;
+    let half_axes: [Vec3<BigRational>; 3] =
+        match (o.get("half_axes"), o.get("axes"), o.get("half_extents")) {
+            (Some(h), None, None) => points3(h, &join(path, "half_axes"), "vectors")?,
+            (None, Some(ax), Some(he)) => {
+                let axes: [Vec3<BigRational>; 3] = points3(ax, &join(path, "axes"), "vectors")?;
+                let hp = join(path, "half_extents");
+                let he = array(he, &hp, 3, "numbers")?;
+                let mut out = Vec::with_capacity(3);
+                for (i, (a, e)) in axes.iter().zip(he).enumerate() {
+                    let ep = join(&hp, &format!("[{i}]"));
+                    let e = number(e, &ep)?;
+                    if e < BigRational::zero() {
+                        return err(&ep, "negative half-extent");
+                    }
+                    out.push(a.scale(&e));
+                }
+                out.try_into().expect("three")
+            }
+            (Some(_), _, _) => {
+                return err(
+                    path,
+                    "give either half_axes or axes + half_extents, not both",
+                )
+            }
+            (None, Some(_), None) => {
+                return err(
+                    &join(path, "half_extents"),
+                    "missing (axes needs half_extents)",
+                )
+            }
+            (None, None, Some(_)) => {
+                return err(&join(path, "axes"), "missing (half_extents needs axes)")
+            }
+            (None, None, None) => {
+                return err(&join(path, "half_axes"), "missing (or axes + half_extents)")
+            }
+        };
+    Obb::new(center, half_axes).map_err(|e| shape_err(path, e))
+}
+
+fn parse_box_like(v: &Value, path: &str) -> Result<Obb<BigRational>, ParseError> {
+    match parse_shape(v, path)? {
+        Shape::Box(b) => Ok(b),
+        Shape::Cube(c) => Ok(c.obb().clone()),
+        other => err(
+            &join(path, "type"),
+            format!("ccd takes a box (or cube), got {}", other.kind()),
+        ),
+    }
+}
+
+/// Parse a polynomial P: a list of coefficients (ascending powers) or a bare constant.
+pub fn parse_poly(v: &Value, path: &str) -> Result<PolyCoeffs, ParseError> {
+    match v {
+        Value::Array(cs) => {
+            if cs.is_empty() {
+                return err(path, "empty polynomial (write 0 for zero)");
+            }
+            cs.iter()
+                .enumerate()
+                .map(|(i, c)| number(c, &join(path, &format!("[{i}]"))))
+                .collect()
+        }
+        other => Ok(vec![number(other, path)?]),
+    }
+}
+
+/// Parse a MOTION object.
+pub fn parse_motion(v: &Value, path: &str) -> Result<Motion, ParseError> {
+    let o = object(v, path)?;
+    match (o.get("matrix"), o.get("quaternion")) {
+        (Some(_), Some(_)) => err(path, "give either matrix or quaternion, not both"),
+        (Some(m), None) => {
+            let mp = join(path, "matrix");
+            let denominator = match o.get("denominator") {
+                Some(d) => parse_poly(d, &join(path, "denominator"))?,
+                None => vec![BigRational::one()],
+            };
+            let rows_v = array(m, &mp, 4, "rows")?;
+            let mut rows: Vec<[PolyCoeffs; 3]> = Vec::new();
+            for (i, r) in rows_v.iter().enumerate() {
+                let rp = join(&mp, &format!("[{i}]"));
+                let entries = match r {
+                    Value::Array(a) if a.len() == 3 || a.len() == 4 => a,
+                    Value::Array(a) => {
+                        return err(&rp, format!("expected 3 or 4 entries, got {}", a.len()))
+                    }
+                    other => return err(&rp, format!("expected an array, got {}", kind(other))),
+                };
+                let p: Vec<PolyCoeffs> = entries
+                    .iter()
+                    .enumerate()
+                    .map(|(j, e)| parse_poly(e, &join(&rp, &format!("[{j}]"))))
+                    .collect::<Result<_, _>>()?;
+                if p.len() == 4 {
+                    let want = if i == 3 {
+                        denominator.clone()
+                    } else {
+                        vec![BigRational::zero()]
+                    };
+                    if trim(&p[3]) != trim(&want) {
+                        return err(
+                            &join(&rp, "[3]"),
+                            if i == 3 {
+                                "the fourth column must be (0, 0, 0, denominator)"
+                            } else {
+                                "the fourth column must be (0, 0, 0, denominator): expected 0"
+                            },
+                        );
+                    }
+                }
+                rows.push([p[0].clone(), p[1].clone(), p[2].clone()]);
+            }
+            if trim(&denominator).is_empty() {
+                return err(&join(path, "denominator"), "the zero polynomial");
+            }
+            Ok(Motion::Matrix {
+                rows: rows.try_into().expect("four rows"),
+                denominator,
+            })
+        }
+        (None, Some(q)) => {
+            let qp = join(path, "quaternion");
+            let qa = array(q, &qp, 4, "polynomials (w, x, y, z)")?;
+            let qs: Vec<PolyCoeffs> = qa
+                .iter()
+                .enumerate()
+                .map(|(i, e)| parse_poly(e, &join(&qp, &format!("[{i}]"))))
+                .collect::<Result<_, _>>()?;
+            let translation: Vec<PolyCoeffs> = match o.get("translation") {
+                Some(t) => {
+                    let tp = join(path, "translation");
+                    array(t, &tp, 3, "polynomials")?
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| parse_poly(e, &join(&tp, &format!("[{i}]"))))
+                        .collect::<Result<_, _>>()?
+                }
+                None => vec![vec![BigRational::zero()]; 3],
+            };
+            if qs.iter().all(|p| trim(p).is_empty()) {
+                return err(&qp, "the zero quaternion");
+            }
+            Ok(Motion::Quaternion {
+                q: qs.try_into().expect("four"),
+                translation: translation.try_into().expect("three"),
+            })
+        }
+        (None, None) => err(path, "expected a matrix or a quaternion motion"),
+    }
+}
+
+/// The coefficients without trailing zeros.
+pub fn trim(p: &[BigRational]) -> &[BigRational] {
+    let n = p.iter().rposition(|c| !c.is_zero()).map_or(0, |i| i + 1);
+    &p[..n]
+}
+
+fn parse_tolerance(o: &Map<String, Value>) -> Result<BigRational, ParseError> {
+    match o.get("tolerance") {
+        None => Ok(BigRational::new(
+            1.into(),
+            num_traits::pow(num_bigint::BigInt::from(10), 12),
+        )),
+        Some(t) => {
+            let t = number(t, "tolerance")?;
+            if t <= BigRational::zero() {
+                return err("tolerance", "must be positive");
+            }
+            Ok(t)
+        }
+    }
+}
+
+fn parse_moving(v: &Value, path: &str) -> Result<MovingBox, ParseError> {
+    let o = object(v, path)?;
+    let shape = parse_box_like(get(o, path, "shape")?, &join(path, "shape"))?;
+    let motion = match o.get("motion") {
+        None | Some(Value::Null) => Motion::Identity,
+        Some(m) => parse_motion(m, &join(path, "motion"))?,
+    };
+    Ok(MovingBox { shape, motion })
+}
+
+/// Parse one query object (already read as JSON).
+pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
+    let o = object(v, "")?;
+    let scalar = match o.get("scalar") {
+        None => ScalarKind::Exact,
+        Some(Value::String(s)) if s == "exact" => ScalarKind::Exact,
+        Some(Value::String(s)) if s == "f64" => ScalarKind::F64,
+        Some(Value::String(s)) if s == "f32" => ScalarKind::F32,
+        Some(other) => {
+            return err(
+                "scalar",
+                format!("expected \"exact\", \"f64\" or \"f32\", got {other}"),
+            )
+        }
+    };
+    let claim = match o.get("claim") {
+        None => None,
+        Some(Value::Object(c)) => Some(c.clone()),
+        Some(other) => return err("claim", format!("expected an object, got {}", kind(other))),
+    };
+    let op_name = match get(o, "", "op")? {
+        Value::String(s) => s.as_str(),
+        other => return err("op", format!("expected a string, got {}", kind(other))),
+    };
+    let op =
+        match op_name {
+            "intersect" | "distance" => {
+                let a = parse_shape(get(o, "", "a")?, "a")?;
+                let b = parse_shape(get(o, "", "b")?, "b")?;
+                if op_name == "intersect" {
+                    Op::Intersect { a, b }
+                } else {
+                    Op::Distance { a, b }
+                }
+            }
+            "ccd" => {
+                let a = parse_moving(get(o, "", "a")?, "a")?;
+                let b = parse_moving(get(o, "", "b")?, "b")?;
+                let t_range = match o.get("t_range") {
+                    None => (BigRational::zero(), BigRational::one()),
+                    Some(t) => {
+                        let ta = array(t, "t_range", 2, "numbers")?;
+                        let r = (number(&ta[0], "t_range[0]")?, number(&ta[1], "t_range[1]")?);
+                        if r.0 > r.1 {
+                            return err("t_range", "start after end");
+                        }
+                        r
+                    }
+                };
+                Op::Ccd(CcdQuery {
+                    a,
+                    b,
+                    t_range,
+                    tolerance: parse_tolerance(o)?,
+                })
+            }
+            "ccd_vf" | "ccd_ee" => {
+                let what = if op_name == "ccd_vf" {
+                    "points (v, f0, f1, f2)"
+                } else {
+                    "points (a0, a1, b0, b1)"
+                };
+                let p = PointCcd {
+                    t0: points3(get(o, "", "t0")?, "t0", what)?,
+                    t1: points3(get(o, "", "t1")?, "t1", what)?,
+                    tolerance: parse_tolerance(o)?,
+                };
+                if op_name == "ccd_vf" {
+                    Op::CcdVf(p)
+                } else {
+                    Op::CcdEe(p)
+                }
+            }
+            other => return err(
+                "op",
+                format!(
+                    "unknown op {other:?} (expected intersect, distance, ccd, ccd_vf or ccd_ee)"
+                ),
+            ),
+        };
+    Ok(Query {
+        id: o.get("id").cloned(),
+        scalar,
+        op,
+        claim,
+    })
+}

@@ -1,0 +1,144 @@
+//! Static queries, `intersect` and `distance`, for every pair of shape kinds.
+//!
+//! The grammar of this module: `query/<op>_<shape1>_<shape2>.rs` holds one
+//! algorithm; the reversed pair is a one-line wrapper in the dispatch below. The
+//! dispatch is an exhaustive `match` on the pair of kinds, so a missing pair is a
+//! compile error. A cube is answered as the box it is.
+//!
+//! A pair whose algorithm has not landed answers [`QueryError::NotImplemented`]:
+//! an honest error, never a made-up answer.
+
+pub mod certificate;
+
+use crate::scalar::Scalar;
+use crate::shape::{Obb, Prism, Shape, Triangle};
+use crate::vector::Vec3;
+
+/// The answer to `intersect`, with its certificate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Intersection<S> {
+    /// The shapes share a point: `witness` lies in both.
+    Overlap {
+        /// A common point.
+        witness: Vec3<S>,
+    },
+    /// The shapes are disjoint: `max over a of axis·p < min over b of axis·p`, or
+    /// the same with a and b swapped.
+    Separated {
+        /// A separating direction (not normalised).
+        axis: Vec3<S>,
+    },
+}
+
+impl<S: Scalar> Intersection<S> {
+    /// Whether the shapes intersect.
+    pub fn intersects(&self) -> bool {
+        matches!(self, Intersection::Overlap { .. })
+    }
+}
+
+/// The answer to `distance`: the squared distance and a closest pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Closest<S> {
+    /// |a − b|² (exact on the exact path, rounded on the float paths).
+    pub distance_squared: S,
+    /// The closest point of shape a.
+    pub a: Vec3<S>,
+    /// The closest point of shape b.
+    pub b: Vec3<S>,
+}
+
+impl<S: Scalar> Closest<S> {
+    /// The same answer for the swapped pair.
+    pub fn swapped(self) -> Self {
+        Closest {
+            distance_squared: self.distance_squared,
+            a: self.b,
+            b: self.a,
+        }
+    }
+}
+
+/// Why a query has no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryError {
+    /// The algorithm for this pair has not landed yet.
+    NotImplemented(String),
+    /// The input is valid for the protocol but outside what the algorithm can
+    /// answer exactly (a degenerate triangle, say); the message says why.
+    Unsupported(String),
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::NotImplemented(what) => write!(f, "{what} not implemented yet"),
+            QueryError::Unsupported(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// The shapes after a cube has become its box.
+#[allow(dead_code)] // read by each pair as its algorithm lands
+enum Kind<'a, S> {
+    Triangle(&'a Triangle<S>),
+    Box(&'a Obb<S>),
+    Prism(&'a Prism<S>),
+}
+
+fn kind<S: Scalar>(s: &Shape<S>) -> Kind<'_, S> {
+    match s {
+        Shape::Triangle(t) => Kind::Triangle(t),
+        Shape::Box(b) => Kind::Box(b),
+        Shape::Prism(p) => Kind::Prism(p),
+        Shape::Cube(c) => Kind::Box(c.obb()),
+    }
+}
+
+fn not_yet<T>(op: &str, a: &str, b: &str) -> Result<T, QueryError> {
+    Err(QueryError::NotImplemented(format!("{op} {a}–{b}")))
+}
+
+/// Do `a` and `b` share a point? Decided exactly, with a certificate.
+///
+/// ```
+/// use exact_collision::query::intersect;
+/// use exact_collision::{Obb, Shape, Vec3};
+/// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+/// let unit = |c| Shape::Box(Obb::new(c, [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap());
+/// // Whether or not the pair has landed, the answer is never a guess:
+/// match intersect(&unit(v(0., 0., 0.)), &unit(v(1., 0., 0.))) {
+///     Ok(ans) => assert!(ans.intersects()), // touching faces
+///     Err(e) => assert!(e.to_string().contains("not implemented")),
+/// }
+/// ```
+pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S>, QueryError> {
+    use Kind as K;
+    match (kind(a), kind(b)) {
+        (K::Triangle(_), K::Triangle(_)) => not_yet("intersect", "triangle", "triangle"),
+        (K::Triangle(_), K::Box(_)) => not_yet("intersect", "triangle", "box"),
+        (K::Triangle(_), K::Prism(_)) => not_yet("intersect", "triangle", "prism"),
+        (K::Box(_), K::Triangle(_)) => not_yet("intersect", "box", "triangle"),
+        (K::Box(_), K::Box(_)) => not_yet("intersect", "box", "box"),
+        (K::Box(_), K::Prism(_)) => not_yet("intersect", "box", "prism"),
+        (K::Prism(_), K::Triangle(_)) => not_yet("intersect", "prism", "triangle"),
+        (K::Prism(_), K::Box(_)) => not_yet("intersect", "prism", "box"),
+        (K::Prism(_), K::Prism(_)) => not_yet("intersect", "prism", "prism"),
+    }
+}
+
+/// The exact squared distance between `a` and `b`, with a closest pair.
+pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, QueryError> {
+    use Kind as K;
+    match (kind(a), kind(b)) {
+        (K::Triangle(_), K::Triangle(_)) => not_yet("distance", "triangle", "triangle"),
+        (K::Triangle(_), K::Box(_)) => not_yet("distance", "triangle", "box"),
+        (K::Triangle(_), K::Prism(_)) => not_yet("distance", "triangle", "prism"),
+        (K::Box(_), K::Triangle(_)) => not_yet("distance", "box", "triangle"),
+        (K::Box(_), K::Box(_)) => not_yet("distance", "box", "box"),
+        (K::Box(_), K::Prism(_)) => not_yet("distance", "box", "prism"),
+        (K::Prism(_), K::Triangle(_)) => not_yet("distance", "prism", "triangle"),
+        (K::Prism(_), K::Box(_)) => not_yet("distance", "prism", "box"),
+        (K::Prism(_), K::Prism(_)) => not_yet("distance", "prism", "prism"),
+    }
+}
