@@ -1,0 +1,183 @@
+//! The JSON Lines contract: every error path names the field and the defect,
+//! and the good lines around a bad one are still answered.
+
+use exact_collision::protocol::answer_line;
+use serde_json::{json, Value};
+
+fn answer(line: &str) -> Value {
+    answer_line(line, 1)
+        .expect("a non-blank line gets an answer")
+        .value
+}
+
+fn error_of(line: &str) -> String {
+    let v = answer(line);
+    v.get("error")
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("expected an error for {line}, got {v}"))
+        .to_string()
+}
+
+const UNIT_BOX: &str = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+
+fn intersect_line(id: i64, a: &str, b: &str) -> String {
+    format!(r#"{{"id":{id},"op":"intersect","a":{a},"b":{b}}}"#)
+}
+
+#[test]
+fn malformed_json_names_the_line() {
+    let v = answer_line("{\"op\": ", 17).unwrap().value;
+    assert_eq!(v["line"], 17);
+    assert!(v["error"].as_str().unwrap().contains("malformed JSON"));
+    assert!(v.get("id").is_none());
+}
+
+#[test]
+fn blank_lines_get_no_answer() {
+    assert!(answer_line("   ", 3).is_none());
+}
+
+#[test]
+fn id_is_echoed_with_any_json_value() {
+    let v = answer(r#"{"id":{"k":[1,"x"]},"op":"nope"}"#);
+    assert_eq!(v["id"], json!({"k":[1,"x"]}));
+    let v = answer(r#"{"op":"nope"}"#);
+    assert!(v.get("id").is_none());
+}
+
+#[test]
+fn wrong_arity_names_the_path() {
+    let bad = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,1]]}"#;
+    assert_eq!(
+        error_of(&intersect_line(1, bad, UNIT_BOX)),
+        "a.half_axes[2]: expected 3 numbers, got 2"
+    );
+    let tri = r#"{"type":"triangle","v":[[0,0,0],[1,0,0]]}"#;
+    assert_eq!(
+        error_of(&intersect_line(1, UNIT_BOX, tri)),
+        "b.v: expected 3 vertices, got 2"
+    );
+    let prism = r#"{"type":"prism","base":[[0,0],[1,0],[1,1]],"z":[0,1]}"#;
+    assert_eq!(
+        error_of(&intersect_line(1, prism, UNIT_BOX)),
+        "a.base: expected 4 vertices, got 3"
+    );
+}
+
+#[test]
+fn unknown_op_and_shape() {
+    assert!(error_of(r#"{"id":1,"op":"collide"}"#).starts_with("op: unknown op \"collide\""));
+    let e = error_of(&intersect_line(1, r#"{"type":"sphere","r":1}"#, UNIT_BOX));
+    assert!(
+        e.starts_with("a.type: unknown shape type \"sphere\""),
+        "{e}"
+    );
+    assert_eq!(error_of(r#"{"id":1,"a":1}"#), "op: missing");
+    assert_eq!(
+        error_of(&format!(r#"{{"op":"distance","a":{UNIT_BOX}}}"#)),
+        "b: missing"
+    );
+}
+
+#[test]
+fn non_finite_numbers() {
+    let a = r#"{"type":"box","center":[0,1e400,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+    let e = error_of(&intersect_line(1, a, UNIT_BOX));
+    assert!(
+        e.starts_with("a.center[1]: number 1e") && e.ends_with("400 is not a finite double"),
+        "{e}"
+    );
+    let a = r#"{"type":"box","center":[0,0,"NaN"],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+    assert!(
+        error_of(&intersect_line(1, a, UNIT_BOX)).starts_with("a.center[2]: not a number: \"NaN\"")
+    );
+    let a = r#"{"type":"box","center":[0,0,"1/0"],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+    assert!(error_of(&intersect_line(1, a, UNIT_BOX)).starts_with("a.center[2]: zero denominator"));
+}
+
+#[test]
+fn cube_that_is_not_a_parallelepiped() {
+    // g should be (1,1,1); it is off by 1/1000 in z.
+    let c = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,"1.001"],[0,1,1]]}"#;
+    let e = error_of(&intersect_line(1, c, UNIT_BOX));
+    assert!(
+        e.starts_with("a.vertices[6]: not a parallelepiped: vertex g is off"),
+        "{e}"
+    );
+    // With JSON doubles, 1.1 is not exactly 1 + 0.1: (the double 1.1) − 1 −
+    // (the double 0.1) = 3/2^55 ≠ 0 (checked with Python fractions), so this
+    // "sheared cube" is rejected…
+    let doubles = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1.1,1,0],[0.1,1,0],[0,0,1],[1,0,1],[1.1,1,1],[0.1,1,1]]}"#;
+    let e = error_of(&intersect_line(1, doubles, UNIT_BOX));
+    assert!(
+        e.starts_with("a.vertices[2]: not a parallelepiped: vertex c is off"),
+        "{e}"
+    );
+    // …while the exact decimal strings describe a true parallelepiped.
+    let ok = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],["1.1",1,0],["0.1",1,0],[0,0,1],[1,0,1],["1.1",1,1],["0.1",1,1]]}"#;
+    let v = answer(&intersect_line(1, ok, UNIT_BOX));
+    assert!(
+        !v["error"].as_str().unwrap_or("").contains("parallelepiped"),
+        "{v}"
+    );
+}
+
+#[test]
+fn prism_base_that_is_not_convex() {
+    let p = r#"{"type":"prism","base":[[0,0],[4,0],[1,1],[0,4]],"z":[0,1]}"#;
+    let e = error_of(&intersect_line(1, UNIT_BOX, p));
+    assert_eq!(e, "b.base: not a convex quadrilateral: one vertex lies inside the triangle of the other three");
+    let p = r#"{"type":"prism","base":[[0,0],[1,0],[2,0],[0,4]],"z":[0,1]}"#;
+    assert!(error_of(&intersect_line(1, UNIT_BOX, p))
+        .starts_with("b.base: not a convex quadrilateral: three vertices are collinear"));
+}
+
+#[test]
+fn zmin_above_zmax() {
+    let p = r#"{"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[2,1]}"#;
+    assert_eq!(
+        error_of(&intersect_line(1, p, UNIT_BOX)),
+        "a.z: zmin > zmax"
+    );
+}
+
+#[test]
+fn degenerate_and_negative_boxes() {
+    let flat = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,0,1]}"#;
+    assert!(
+        error_of(&intersect_line(1, flat, UNIT_BOX)).starts_with("a.half_axes[1]: zero half-axis")
+    );
+    let neg = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]}"#;
+    assert_eq!(
+        error_of(&intersect_line(1, neg, UNIT_BOX)),
+        "a.half_extents[1]: negative half-extent"
+    );
+    let dep = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[1,1,0]]}"#;
+    assert!(
+        error_of(&intersect_line(1, dep, UNIT_BOX)).starts_with("a.half_axes: linearly dependent")
+    );
+}
+
+#[test]
+fn bad_scalar_and_motion() {
+    let e = error_of(&format!(
+        r#"{{"op":"intersect","scalar":"f16","a":{UNIT_BOX},"b":{UNIT_BOX}}}"#
+    ));
+    assert!(e.starts_with("scalar: expected"), "{e}");
+    let m = format!(
+        r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"matrix":[[1,0,0],[0,1,0],[0,0,1]]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#
+    );
+    assert_eq!(error_of(&m), "a.motion.matrix: expected 4 rows, got 3");
+    let m = format!(
+        r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"matrix":[[1,0,0,1],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#
+    );
+    assert!(error_of(&m).starts_with("a.motion.matrix[0][3]: the fourth column must be"));
+    let m = format!(
+        r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[0,0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#
+    );
+    assert_eq!(error_of(&m), "a.motion.quaternion: the zero quaternion");
+    let m = format!(
+        r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}},"t_range":[1,0]}}"#
+    );
+    assert_eq!(error_of(&m), "t_range: start after end");
+}
