@@ -7,8 +7,8 @@ mod claim;
 mod parse;
 
 pub use parse::{
-    parse_motion, parse_poly, parse_query, parse_shape, trim, CcdQuery, Motion, MovingBox, Op,
-    ParseError, PointCcd, PolyCoeffs, Query, ScalarKind,
+    parse_motion, parse_poly, parse_query, parse_shape, trim, CcdQuery, Motion, MovingBox, Op, ParseError, PointCcd,
+    PolyCoeffs, Query, ScalarKind,
 };
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
@@ -107,11 +107,7 @@ pub fn answer_value(v: &Value) -> Answer {
 }
 
 fn point<S: Scalar>(p: &Vec3<S>) -> Value {
-    Value::Array(vec![
-        scalar_value(&p.x),
-        scalar_value(&p.y),
-        scalar_value(&p.z),
-    ])
+    Value::Array(vec![scalar_value(&p.x), scalar_value(&p.y), scalar_value(&p.z)])
 }
 
 fn convert<S: Scalar>(s: &Shape<BigRational>, field: &str) -> Result<Shape<S>, String> {
@@ -162,14 +158,14 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
                 m.insert("distance_squared_f64".into(), float_value(d2));
                 m.insert("distance_f64".into(), float_value(d2.sqrt()));
             }
-            m.insert(
-                "closest".into(),
-                Value::Array(vec![point(&c.a), point(&c.b)]),
-            );
+            m.insert("closest".into(), Value::Array(vec![point(&c.a), point(&c.b)]));
         }
         Op::Ccd(cq) => {
             if !S::IS_EXACT {
-                return Err(format!("scalar: ccd is answered on the exact path only; the {} path is not implemented yet", S::NAME));
+                return Err(format!(
+                    "scalar: ccd is answered on the exact path only; the {} path is not implemented yet",
+                    S::NAME
+                ));
             }
             match ccd::ccd(cq).map_err(query_err)? {
                 CcdAnswer::Miss => {
@@ -198,7 +194,10 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
         }
         Op::CcdVf(p) | Op::CcdEe(p) => {
             if !S::IS_EXACT {
-                return Err(format!("scalar: ccd_vf/ccd_ee are answered on the exact path only; the {} path is not implemented yet", S::NAME));
+                return Err(format!(
+                    "scalar: ccd_vf/ccd_ee are answered on the exact path only; the {} path is not implemented yet",
+                    S::NAME
+                ));
             }
             let ans = if matches!(q.op, Op::CcdVf(_)) {
                 ccd::ccd_vf(p)
@@ -228,12 +227,7 @@ pub fn time_value(t: &ContactTime) -> Value {
     if t.kind == TimeKind::Root {
         m.insert(
             "poly".into(),
-            Value::Array(
-                t.poly
-                    .iter()
-                    .map(|c| Value::String(c.to_string()))
-                    .collect(),
-            ),
+            Value::Array(t.poly.iter().map(|c| Value::String(c.to_string())).collect()),
         );
     }
     let kind = match t.kind {

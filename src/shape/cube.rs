@@ -48,11 +48,15 @@ impl<S: Scalar> Cube<S> {
             }
         }
         let (u, v, w) = (b.sub(a), d.sub(a), e.sub(a));
-        let exact = |x: &Vec3<S>, p: &Vec3<S>, q: &Vec3<S>| {
-            x.to_rational() == p.to_rational().sub(&q.to_rational())
-        };
+        let exact = |x: &Vec3<S>, p: &Vec3<S>, q: &Vec3<S>| x.to_rational() == p.to_rational().sub(&q.to_rational());
         if !(exact(&u, b, a) && exact(&v, d, a) && exact(&w, e, a)) {
-            return Err(ShapeError::new("vertices", format!("edge vectors b − a, d − a, e − a are not exactly representable in {}; use the exact path", S::NAME)));
+            return Err(ShapeError::new(
+                "vertices",
+                format!(
+                    "edge vectors b − a, d − a, e − a are not exactly representable in {}; use the exact path",
+                    S::NAME
+                ),
+            ));
         }
         if sign_of(&Det3(&u, &v, &w)) == Sign::Zero {
             return Err(ShapeError::new(
@@ -70,7 +74,13 @@ impl<S: Scalar> Cube<S> {
                 .zip([&u, &v, &w])
                 .all(|(hh, full)| hh.to_rational().scale(&r2) == full.to_rational());
         if !ok {
-            return Err(ShapeError::new("vertices", format!("the cube's center or half-axes are not exactly representable in {}; use the exact path", S::NAME)));
+            return Err(ShapeError::new(
+                "vertices",
+                format!(
+                    "the cube's center or half-axes are not exactly representable in {}; use the exact path",
+                    S::NAME
+                ),
+            ));
         }
         let obb = Obb::new(center, half)?;
         Ok(Cube { vertices, obb })
