@@ -87,14 +87,22 @@ impl Polytope {
     /// The polytope of a shape (a cube becomes its box), converted exactly.
     pub fn new<S: Scalar>(s: &Shape<S>) -> Polytope {
         match s {
-            Shape::Triangle(t) => Self::triangle(&Triangle::new(t.v.clone().map(|p| p.to_rational()))),
+            Shape::Triangle(t) => {
+                Self::triangle(&Triangle::new(t.v.clone().map(|p| p.to_rational())))
+            }
             Shape::Box(b) => Self::obb(&to_rational_obb(b)),
             Shape::Cube(c) => Self::obb(&to_rational_obb(c.obb())),
             Shape::Prism(p) => Self::prism(&to_rational_prism(p)),
         }
     }
 
-    fn finish(shape: Shape<Q>, vertices: Vec<Vec3<Q>>, edges: Vec<(usize, usize)>, faces: Vec<Face>, flat: Option<Vec3<Q>>) -> Polytope {
+    fn finish(
+        shape: Shape<Q>,
+        vertices: Vec<Vec3<Q>>,
+        edges: Vec<(usize, usize)>,
+        faces: Vec<Face>,
+        flat: Option<Vec3<Q>>,
+    ) -> Polytope {
         let mut directions: Vec<Vec3<Q>> = Vec::new();
         for &(i, j) in &edges {
             let d = vertices[j].sub(&vertices[i]);
@@ -128,7 +136,9 @@ impl Polytope {
             }
         }
         if n == 3 {
-            let normal = vertices[1].sub(&vertices[0]).cross(&vertices[2].sub(&vertices[0]));
+            let normal = vertices[1]
+                .sub(&vertices[0])
+                .cross(&vertices[2].sub(&vertices[0]));
             if !is_zero(&normal) {
                 let face = Face {
                     normal: normal.clone(),
@@ -326,11 +336,7 @@ impl Best {
     fn offer(&mut self, a: Vec3<Q>, b: Vec3<Q>) {
         let d2 = a.sub(&b).norm_squared();
         if self.d2.as_ref().is_none_or(|x| d2 < *x) {
-            *self = Best {
-                d2: Some(d2),
-                a,
-                b,
-            };
+            *self = Best { d2: Some(d2), a, b };
         }
     }
     fn beats(&self, d2: &Q) -> bool {
