@@ -51,7 +51,11 @@ fn query_answers_every_line_in_order_and_fails_overall() {
 
 #[test]
 fn query_exits_zero_when_every_line_is_answered() {
-    let good: String = lines().lines().filter(|l| l.contains("touch") || l.contains("gap")).collect::<Vec<_>>().join("\n");
+    let good: String = lines()
+        .lines()
+        .filter(|l| l.contains("touch") || l.contains("gap"))
+        .collect::<Vec<_>>()
+        .join("\n");
     let (code, out, _) = run(&["query", "-"], &good);
     assert_eq!(code, 0, "{out}");
 }
@@ -74,7 +78,10 @@ fn verify_judges_claims_and_summarises() {
     let answers: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(answers[0]["verdict"], "agree");
     assert_eq!(answers[1]["verdict"], "disagree");
-    assert!(answers[1]["detail"].as_str().unwrap().contains("claimed true, exact answer false"));
+    assert!(answers[1]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("claimed true, exact answer false"));
     assert!(err.contains("2 queries, 1 agree, 1 disagree"), "{err}");
 }
 
@@ -85,5 +92,8 @@ fn demo_runs_by_default_and_help_explains_numbers() {
     assert!(out.contains("seed 002"));
     let (code, out, _) = run(&["--help"], "");
     assert_eq!(code, 0);
-    assert!(out.contains("exact rational") && out.contains("nearest double"), "{out}");
+    assert!(
+        out.contains("exact rational") && out.contains("nearest double"),
+        "{out}"
+    );
 }

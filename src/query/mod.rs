@@ -8,7 +8,10 @@
 //! A pair whose algorithm has not landed answers [`QueryError::NotImplemented`]:
 //! an honest error, never a made-up answer.
 
+pub mod box_box;
 pub mod certificate;
+pub mod polytope;
+pub mod prism_prism;
 
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
@@ -79,8 +82,8 @@ impl std::fmt::Display for QueryError {
 }
 
 /// The shapes after a cube has become its box.
-#[allow(dead_code)] // read by each pair as its algorithm lands
 enum Kind<'a, S> {
+    #[allow(dead_code)] // read by the triangle–triangle arms when they land
     Triangle(&'a Triangle<S>),
     Box(&'a Obb<S>),
     Prism(&'a Prism<S>),
@@ -116,14 +119,14 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
     use Kind as K;
     match (kind(a), kind(b)) {
         (K::Triangle(_), K::Triangle(_)) => not_yet("intersect", "triangle", "triangle"),
-        (K::Triangle(_), K::Box(_)) => not_yet("intersect", "triangle", "box"),
-        (K::Triangle(_), K::Prism(_)) => not_yet("intersect", "triangle", "prism"),
-        (K::Box(_), K::Triangle(_)) => not_yet("intersect", "box", "triangle"),
-        (K::Box(_), K::Box(_)) => not_yet("intersect", "box", "box"),
-        (K::Box(_), K::Prism(_)) => not_yet("intersect", "box", "prism"),
-        (K::Prism(_), K::Triangle(_)) => not_yet("intersect", "prism", "triangle"),
-        (K::Prism(_), K::Box(_)) => not_yet("intersect", "prism", "box"),
-        (K::Prism(_), K::Prism(_)) => not_yet("intersect", "prism", "prism"),
+        (K::Triangle(_), K::Box(_)) => Ok(polytope::intersect(a, b)),
+        (K::Triangle(_), K::Prism(_)) => Ok(polytope::intersect(a, b)),
+        (K::Box(_), K::Triangle(_)) => Ok(polytope::intersect(a, b)),
+        (K::Box(x), K::Box(y)) => Ok(box_box::intersect(x, y)),
+        (K::Box(_), K::Prism(_)) => Ok(polytope::intersect(a, b)),
+        (K::Prism(_), K::Triangle(_)) => Ok(polytope::intersect(a, b)),
+        (K::Prism(_), K::Box(_)) => Ok(polytope::intersect(a, b)),
+        (K::Prism(x), K::Prism(y)) => Ok(prism_prism::intersect(x, y)),
     }
 }
 
@@ -132,13 +135,13 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
     use Kind as K;
     match (kind(a), kind(b)) {
         (K::Triangle(_), K::Triangle(_)) => not_yet("distance", "triangle", "triangle"),
-        (K::Triangle(_), K::Box(_)) => not_yet("distance", "triangle", "box"),
-        (K::Triangle(_), K::Prism(_)) => not_yet("distance", "triangle", "prism"),
-        (K::Box(_), K::Triangle(_)) => not_yet("distance", "box", "triangle"),
-        (K::Box(_), K::Box(_)) => not_yet("distance", "box", "box"),
-        (K::Box(_), K::Prism(_)) => not_yet("distance", "box", "prism"),
-        (K::Prism(_), K::Triangle(_)) => not_yet("distance", "prism", "triangle"),
-        (K::Prism(_), K::Box(_)) => not_yet("distance", "prism", "box"),
-        (K::Prism(_), K::Prism(_)) => not_yet("distance", "prism", "prism"),
+        (K::Triangle(_), K::Box(_)) => Ok(polytope::distance(a, b)),
+        (K::Triangle(_), K::Prism(_)) => Ok(polytope::distance(a, b)),
+        (K::Box(_), K::Triangle(_)) => Ok(polytope::distance(a, b)),
+        (K::Box(x), K::Box(y)) => Ok(box_box::distance(x, y)),
+        (K::Box(_), K::Prism(_)) => Ok(polytope::distance(a, b)),
+        (K::Prism(_), K::Triangle(_)) => Ok(polytope::distance(a, b)),
+        (K::Prism(_), K::Box(_)) => Ok(polytope::distance(a, b)),
+        (K::Prism(x), K::Prism(y)) => Ok(prism_prism::distance(x, y)),
     }
 }
