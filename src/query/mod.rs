@@ -9,6 +9,8 @@
 //! an honest error, never a made-up answer.
 
 pub mod certificate;
+pub mod triangle_triangle;
+pub mod triangle_triangle_distance;
 
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
@@ -115,7 +117,7 @@ fn not_yet<T>(op: &str, a: &str, b: &str) -> Result<T, QueryError> {
 pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S>, QueryError> {
     use Kind as K;
     match (kind(a), kind(b)) {
-        (K::Triangle(_), K::Triangle(_)) => not_yet("intersect", "triangle", "triangle"),
+        (K::Triangle(a), K::Triangle(b)) => triangle_triangle::intersect(a, b),
         (K::Triangle(_), K::Box(_)) => not_yet("intersect", "triangle", "box"),
         (K::Triangle(_), K::Prism(_)) => not_yet("intersect", "triangle", "prism"),
         (K::Box(_), K::Triangle(_)) => not_yet("intersect", "box", "triangle"),
@@ -131,7 +133,7 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
 pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, QueryError> {
     use Kind as K;
     match (kind(a), kind(b)) {
-        (K::Triangle(_), K::Triangle(_)) => not_yet("distance", "triangle", "triangle"),
+        (K::Triangle(a), K::Triangle(b)) => triangle_triangle_distance::distance(a, b),
         (K::Triangle(_), K::Box(_)) => not_yet("distance", "triangle", "box"),
         (K::Triangle(_), K::Prism(_)) => not_yet("distance", "triangle", "prism"),
         (K::Box(_), K::Triangle(_)) => not_yet("distance", "box", "triangle"),
