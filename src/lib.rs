@@ -24,10 +24,12 @@
 //! The JSON Lines protocol is in [`protocol`]; the program `exact-collision`
 //! speaks it.
 
+pub mod audit;
 pub mod ccd;
 pub mod demo;
 pub mod dyadic;
 pub mod interval;
+pub mod mesh;
 pub mod number;
 pub mod predicates;
 pub mod protocol;

@@ -38,6 +38,13 @@ enum Cmd {
     },
     /// Print the seed documents' worked examples, answered exactly (the default).
     Demo,
+    /// Two STL meshes: every intersecting triangle pair and the exact minimum
+    /// distance (`exact-collision mesh --help` for the options).
+    Mesh {
+        /// A.stl B.stl [--translate X,Y,Z] [--rotate W,X,Y,Z] [--all-pairs] [--no-distance]
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn open(file: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
@@ -69,6 +76,7 @@ fn main() -> ExitCode {
             print!("{}", exact_collision::demo::render());
             Ok(true)
         }
+        Cmd::Mesh { args } => exact_collision::mesh::cli::run(&args),
         Cmd::Query { file } => open(file.as_ref()).and_then(|input| {
             let mut all_ok = true;
             stream(input, |a| all_ok &= a.ok)?;

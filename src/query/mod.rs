@@ -12,6 +12,8 @@ pub mod box_box;
 pub mod certificate;
 pub mod polytope;
 pub mod prism_prism;
+pub mod triangle_triangle;
+pub mod triangle_triangle_distance;
 
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
@@ -98,10 +100,6 @@ fn kind<S: Scalar>(s: &Shape<S>) -> Kind<'_, S> {
     }
 }
 
-fn not_yet<T>(op: &str, a: &str, b: &str) -> Result<T, QueryError> {
-    Err(QueryError::NotImplemented(format!("{op} {a}–{b}")))
-}
-
 /// Do `a` and `b` share a point? Decided exactly, with a certificate.
 ///
 /// ```
@@ -118,7 +116,7 @@ fn not_yet<T>(op: &str, a: &str, b: &str) -> Result<T, QueryError> {
 pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S>, QueryError> {
     use Kind as K;
     match (kind(a), kind(b)) {
-        (K::Triangle(_), K::Triangle(_)) => not_yet("intersect", "triangle", "triangle"),
+        (K::Triangle(a), K::Triangle(b)) => triangle_triangle::intersect(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::intersect(a, b)),
         (K::Triangle(_), K::Prism(_)) => Ok(polytope::intersect(a, b)),
         (K::Box(_), K::Triangle(_)) => Ok(polytope::intersect(a, b)),
@@ -134,7 +132,7 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
 pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, QueryError> {
     use Kind as K;
     match (kind(a), kind(b)) {
-        (K::Triangle(_), K::Triangle(_)) => not_yet("distance", "triangle", "triangle"),
+        (K::Triangle(a), K::Triangle(b)) => triangle_triangle_distance::distance(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::distance(a, b)),
         (K::Triangle(_), K::Prism(_)) => Ok(polytope::distance(a, b)),
         (K::Box(_), K::Triangle(_)) => Ok(polytope::distance(a, b)),

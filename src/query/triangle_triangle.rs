@@ -1,0 +1,606 @@
+//! Triangle–triangle `intersect`, exactly: Guigue–Devillers with exact orientations.
+//!
+//! # The idea
+//!
+//! Every decision is the sign of a 4×4 determinant, `orient3d` (filtered for
+//! float inputs, exact when the filter cannot decide):
+//!
+//! 1. Where are the vertices of `a` relative to the plane of `b`? If all three are
+//!    strictly on one side, the triangles are disjoint (the plane's normal is the
+//!    separating axis). The same for `b` against the plane of `a`.
+//! 2. If all of `a` lies in the plane of `b` (and neither triangle is degenerate),
+//!    the triangles are **coplanar**: they are projected onto the coordinate plane
+//!    that keeps them non-degenerate, and a 2-D separating-axis test on the six
+//!    edge lines decides (18 `orient2d` signs). Seed 004 skips this case; it is
+//!    answered here.
+//! 3. Otherwise each triangle meets the line L = plane(a) ∩ plane(b) in a segment.
+//!    After relabelling each triangle so that its first vertex is alone on its
+//!    side of the other's plane, the two segments overlap iff
+//!
+//!    ```text
+//!    orient3d(p1, q1, p2, q2) ≤ 0  and  orient3d(p1, r1, r2, p2) ≤ 0
+//!    ```
+//!
+//!    (with this crate's sign convention, see [`orient3d`]). The derivation is in
+//!    `docs/triangle.md`.
+//!
+//! Degenerate triangles (collinear or repeated vertices) are detected for free —
+//! only they make all signs of step 1 vanish for a pair that is not coplanar —
+//! and answered exactly as the segments or points they are, by a brute-force
+//! exact method (vertex-in-shape, segment–segment and segment–plane tests).
+//!
+//! Constructions (the witness, the separating axis, the intersection set) are
+//! computed in exact rational arithmetic and rounded to the scalar type at the
+//! end: exact on the exact path, correctly rounded coordinates on the float paths.
+//!
+//! References: P. Guigue, O. Devillers, "Fast and Robust Triangle-Triangle Overlap
+//! Test Using Orientation Predicates", Journal of Graphics Tools 8(1), 2003.
+//! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
+//! Tools 2(2), 1997.
+
+use super::{Closest, Intersection, QueryError};
+use crate::predicates::{orient2d, orient3d};
+use crate::ring::Ring;
+use crate::scalar::Scalar;
+use crate::shape::Triangle;
+use crate::sign::Sign;
+use crate::vector::{Vec2, Vec3};
+use num_rational::BigRational;
+use num_traits::Zero;
+
+type Q = BigRational;
+type P = Vec3<Q>;
+
+/// The set `a ∩ b` of two intersecting triangles, exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Contact<S> {
+    /// A single point.
+    Point(Vec3<S>),
+    /// A segment with distinct end points.
+    Segment(Vec3<S>, Vec3<S>),
+    /// A convex polygon (coplanar triangles), at least three non-collinear
+    /// vertices in order around it.
+    Polygon(Vec<Vec3<S>>),
+}
+
+impl<S: Scalar> Contact<S> {
+    /// The points that span the set (1, 2, or the polygon's vertices).
+    pub fn points(&self) -> Vec<Vec3<S>> {
+        match self {
+            Contact::Point(p) => vec![p.clone()],
+            Contact::Segment(p, q) => vec![p.clone(), q.clone()],
+            Contact::Polygon(v) => v.clone(),
+        }
+    }
+
+    fn round<T: Scalar>(&self) -> Contact<T> {
+        let r = |p: &Vec3<S>| Vec3::<T>::from_rational(&p.to_rational());
+        match self {
+            Contact::Point(p) => Contact::Point(r(p)),
+            Contact::Segment(p, q) => Contact::Segment(r(p), r(q)),
+            Contact::Polygon(v) => Contact::Polygon(v.iter().map(r).collect()),
+        }
+    }
+}
+
+/// How the exact decision went: enough to rebuild the certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Config {
+    /// `a` strictly on one side of plane(b).
+    SeparatedByPlaneB,
+    /// `b` strictly on one side of plane(a).
+    SeparatedByPlaneA,
+    /// Both non-degenerate and in one plane; `meet` is the 2-D decision.
+    Coplanar { meet: bool },
+    /// The planes cross; `a` and `b` are the relabelled vertex indices
+    /// (first vertex alone on its side, orientations made consistent).
+    Crossing { a: [usize; 3], b: [usize; 3], meet: bool },
+    /// At least one triangle is degenerate (a segment or a point).
+    Degenerate,
+}
+
+/// Rotate `s` (cyclically, keeping orientation) so that its first entry is alone
+/// on its closed side: returns the index order and whether the signs must be
+/// negated so that the first is ≥ 0 and the others ≤ 0. Needs: not all equal
+/// and nonzero, not all zero.
+fn normalize(s: [Sign; 3]) -> ([usize; 3], bool) {
+    use Sign::*;
+    for k in 0..3 {
+        let idx = [k, (k + 1) % 3, (k + 2) % 3];
+        for neg in [false, true] {
+            let f = |x: Sign| if neg { x.flip() } else { x };
+            let (a, b, c) = (f(s[idx[0]]), f(s[idx[1]]), f(s[idx[2]]));
+            if a == Positive && b != Positive && c != Positive {
+                return (idx, neg);
+            }
+        }
+    }
+    for k in 0..3 {
+        let idx = [k, (k + 1) % 3, (k + 2) % 3];
+        let (a, b, c) = (s[idx[0]], s[idx[1]], s[idx[2]]);
+        if a == Zero && b == c && b != Zero {
+            return (idx, b == Positive);
+        }
+    }
+    unreachable!("normalize: sign pattern {s:?} was excluded by the caller")
+}
+
+fn all_same_strict(s: &[Sign; 3]) -> bool {
+    s[0] != Sign::Zero && s[0] == s[1] && s[1] == s[2]
+}
+
+/// The projection (pair of coordinate indices) in which `t` stays non-degenerate.
+fn projection<S: Scalar>(t: &[Vec3<S>; 3]) -> Option<(usize, usize)> {
+    [(0, 1), (1, 2), (2, 0)].into_iter().find(|&(i, j)| {
+        let p = |v: &Vec3<S>| Vec2::new(v.get(i).clone(), v.get(j).clone());
+        orient2d(&p(&t[0]), &p(&t[1]), &p(&t[2])) != Sign::Zero
+    })
+}
+
+/// Coplanar, non-degenerate triangles: 2-D separating axis test on the six edge
+/// lines (exact: closed convex polygons are disjoint iff some edge line of one
+/// strictly separates them).
+fn coplanar_meet<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> bool {
+    let (i, j) = projection(a).expect("non-degenerate triangle");
+    let p = |v: &Vec3<S>| Vec2::new(v.get(i).clone(), v.get(j).clone());
+    let pa = [p(&a[0]), p(&a[1]), p(&a[2])];
+    let pb = [p(&b[0]), p(&b[1]), p(&b[2])];
+    let separates = |t: &[Vec2<S>; 3], o: &[Vec2<S>; 3]| {
+        (0..3).any(|e| {
+            let (u, v, w) = (&t[e], &t[(e + 1) % 3], &t[(e + 2) % 3]);
+            let inside = orient2d(u, v, w);
+            o.iter().all(|y| orient2d(u, v, y) == inside.flip())
+        })
+    };
+    !(separates(&pa, &pb) || separates(&pb, &pa))
+}
+
+fn classify<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> Config {
+    let sa = [
+        orient3d(&b[0], &b[1], &b[2], &a[0]),
+        orient3d(&b[0], &b[1], &b[2], &a[1]),
+        orient3d(&b[0], &b[1], &b[2], &a[2]),
+    ];
+    if all_same_strict(&sa) {
+        return Config::SeparatedByPlaneB;
+    }
+    let sb = [
+        orient3d(&a[0], &a[1], &a[2], &b[0]),
+        orient3d(&a[0], &a[1], &a[2], &b[1]),
+        orient3d(&a[0], &a[1], &a[2], &b[2]),
+    ];
+    if all_same_strict(&sb) {
+        return Config::SeparatedByPlaneA;
+    }
+    let zero = |s: &[Sign; 3]| s.iter().all(|x| *x == Sign::Zero);
+    if zero(&sa) || zero(&sb) {
+        // A degenerate b makes every sa zero, a degenerate a every sb; two
+        // non-degenerate triangles give both all-zero exactly when coplanar.
+        if projection(a).is_none() || projection(b).is_none() {
+            return Config::Degenerate;
+        }
+        return Config::Coplanar {
+            meet: coplanar_meet(a, b),
+        };
+    }
+    let (mut ia, nega) = normalize(sa);
+    let (mut ib, negb) = normalize(sb);
+    if nega {
+        ib.swap(1, 2); // reverses plane(b): negates every sa
+    }
+    if negb {
+        ia.swap(1, 2); // reverses plane(a): negates every sb
+    }
+    let (p1, q1, r1) = (&a[ia[0]], &a[ia[1]], &a[ia[2]]);
+    let (p2, q2, r2) = (&b[ib[0]], &b[ib[1]], &b[ib[2]]);
+    let meet = orient3d(p1, q1, p2, q2) != Sign::Positive && orient3d(p1, r1, r2, p2) != Sign::Positive;
+    Config::Crossing { a: ia, b: ib, meet }
+}
+
+/// Whether the closed triangles `a` and `b` share a point: the exact decision
+/// alone, without a certificate (the fast path: a few filtered `orient3d`).
+///
+/// Degenerate triangles are answered exactly as the segments or points they are.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle::intersects;
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.], [1., 0., 0.], [0., 1., 0.]]);
+/// // Shares only the vertex (1, 0, 0) with a:
+/// let b = t([[1., 0., 0.], [2., 0., 1.], [2., 1., -1.]]);
+/// assert!(intersects(&a, &b));
+/// // 1e-300 above a's plane:
+/// let c = t([[0., 0., 1e-300], [1., 0., 1e-300], [0., 1., 1e-300]]);
+/// assert!(!intersects(&a, &c));
+/// ```
+pub fn intersects<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> bool {
+    match classify(&a.v, &b.v) {
+        Config::SeparatedByPlaneA | Config::SeparatedByPlaneB => false,
+        Config::Coplanar { meet } | Config::Crossing { meet, .. } => meet,
+        Config::Degenerate => degenerate_witness(&lift(a), &lift(b)).is_some(),
+    }
+}
+
+/// `intersect` for two triangles, with its certificate: a witness point in both,
+/// or a separating axis (exact on the exact path, rounded on the float paths).
+///
+/// ```
+/// use exact_collision::query::{certificate::check_intersection, triangle_triangle::intersect};
+/// use exact_collision::{Shape, Triangle, Vec3};
+/// use num_rational::BigRational;
+/// let q = |x: i32, y: i32, z: i32| Vec3::new(x, y, z).map(|c| BigRational::from_integer((*c).into()));
+/// let a = Triangle::new([q(0, 0, 0), q(4, 0, 0), q(0, 4, 0)]);
+/// // Coplanar, overlapping: seed 004 skips this case.
+/// let b = Triangle::new([q(1, 1, 0), q(5, 1, 0), q(1, 5, 0)]);
+/// let ans = intersect(&a, &b).unwrap();
+/// assert!(ans.intersects());
+/// check_intersection(&Shape::Triangle(a), &Shape::Triangle(b), &ans).unwrap();
+/// ```
+pub fn intersect<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Intersection<S>, QueryError> {
+    Ok(match intersect_exact(a, b)? {
+        Intersection::Overlap { witness } => Intersection::Overlap {
+            witness: Vec3::from_rational(&witness),
+        },
+        Intersection::Separated { axis } => Intersection::Separated {
+            axis: Vec3::from_rational(&axis),
+        },
+    })
+}
+
+/// [`intersect`] with the certificate left exact, whatever the input type.
+pub fn intersect_exact<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Intersection<Q>, QueryError> {
+    let cfg = classify(&a.v, &b.v);
+    let (qa, qb) = (lift(a), lift(b));
+    let exact: Intersection<Q> = match cfg {
+        Config::SeparatedByPlaneB => Intersection::Separated { axis: normal(&qb) },
+        Config::SeparatedByPlaneA => Intersection::Separated { axis: normal(&qa) },
+        Config::Coplanar { meet: false } | Config::Crossing { meet: false, .. } => Intersection::Separated {
+            axis: separating_axis(&qa, &qb)?,
+        },
+        Config::Coplanar { meet: true } | Config::Crossing { meet: true, .. } => {
+            let set = contact_of(cfg, &qa, &qb)?;
+            Intersection::Overlap {
+                witness: set.points().swap_remove(0),
+            }
+        }
+        Config::Degenerate => match degenerate_witness(&qa, &qb) {
+            Some(w) => Intersection::Overlap { witness: w },
+            None => Intersection::Separated {
+                axis: separating_axis(&qa, &qb)?,
+            },
+        },
+    };
+    Ok(exact)
+}
+
+/// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if
+/// disjoint, else a point, a segment, or (coplanar triangles) a convex polygon.
+///
+/// Seed 004's "collision point", generalised: every point of the set is a
+/// witness.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle::{intersection_set, Contact};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.], [2., 0., 0.], [0., 2., 0.]]);
+/// let b = t([[0.5, 0.5, -1.], [0.5, 0.5, 1.], [3., 0.5, 0.]]); // pierces a along y = 0.5
+/// let set = intersection_set(&a, &b).unwrap().unwrap();
+/// assert!(matches!(set, Contact::Segment(..)));
+/// ```
+pub fn intersection_set<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Option<Contact<S>>, QueryError> {
+    let cfg = classify(&a.v, &b.v);
+    let (qa, qb) = (lift(a), lift(b));
+    let set = match cfg {
+        Config::SeparatedByPlaneA
+        | Config::SeparatedByPlaneB
+        | Config::Coplanar { meet: false }
+        | Config::Crossing { meet: false, .. } => return Ok(None),
+        Config::Degenerate => {
+            if degenerate_witness(&qa, &qb).is_none() {
+                return Ok(None);
+            }
+            degenerate_contact(&qa, &qb)
+        }
+        _ => contact_of(cfg, &qa, &qb)?,
+    };
+    Ok(Some(set.round()))
+}
+
+pub(crate) fn lift<S: Scalar>(t: &Triangle<S>) -> [P; 3] {
+    [t.v[0].to_rational(), t.v[1].to_rational(), t.v[2].to_rational()]
+}
+
+fn normal(t: &[P; 3]) -> P {
+    t[1].sub(&t[0]).cross(&t[2].sub(&t[0]))
+}
+
+fn internal(what: &str) -> QueryError {
+    QueryError::Unsupported(format!(
+        "internal error in triangle–triangle: {what} (please report this input)"
+    ))
+}
+
+/// The contact set of a meeting, non-degenerate pair.
+fn contact_of(cfg: Config, a: &[P; 3], b: &[P; 3]) -> Result<Contact<Q>, QueryError> {
+    match cfg {
+        Config::Crossing { a: ia, b: ib, .. } => {
+            let ta = [&a[ia[0]], &a[ia[1]], &a[ia[2]]];
+            let tb = [&b[ib[0]], &b[ib[1]], &b[ib[2]]];
+            let (na, nb) = (normal(a), normal(b));
+            // Each triangle's segment on L: its first vertex is alone on its side.
+            let cut = |t: [&P; 3], n: &P, o: &P| -> (P, P) {
+                let s = |x: &P| n.dot(&x.sub(o));
+                let (sp, sq, sr) = (s(t[0]), s(t[1]), s(t[2]));
+                let at = |x: &P, sx: &Q| {
+                    let k = sp.clone() / (sp.sub_ref(sx));
+                    t[0].add(&x.sub(t[0]).scale(&k))
+                };
+                (at(t[1], &sq), at(t[2], &sr))
+            };
+            let (i, j) = cut(ta, &nb, &b[0]);
+            let (k, l) = cut(tb, &na, &a[0]);
+            let d = na.cross(&nb);
+            let ord = |x: &P, y: &P| d.dot(x).cmp(&d.dot(y));
+            let (lo1, hi1) = if ord(&i, &j).is_le() { (i, j) } else { (j, i) };
+            let (lo2, hi2) = if ord(&k, &l).is_le() { (k, l) } else { (l, k) };
+            let lo = if ord(&lo1, &lo2).is_ge() { lo1 } else { lo2 };
+            let hi = if ord(&hi1, &hi2).is_le() { hi1 } else { hi2 };
+            match ord(&lo, &hi) {
+                std::cmp::Ordering::Greater => Err(internal("crossing segments do not overlap")),
+                std::cmp::Ordering::Equal => Ok(Contact::Point(lo)),
+                std::cmp::Ordering::Less => Ok(Contact::Segment(lo, hi)),
+            }
+        }
+        Config::Coplanar { .. } => {
+            let poly = clip(a.to_vec(), b);
+            shape_of(poly).ok_or_else(|| internal("coplanar clip is empty"))
+        }
+        _ => Err(internal("contact of a non-meeting pair")),
+    }
+}
+
+/// Sutherland–Hodgman: the part of the (planar, convex) polygon `poly` in the
+/// closed triangle `t` of the same plane, exactly.
+fn clip(mut poly: Vec<P>, t: &[P; 3]) -> Vec<P> {
+    let n = normal(t);
+    for e in 0..3 {
+        let (u, v) = (&t[e], &t[(e + 1) % 3]);
+        let dir = v.sub(u).cross(&n); // points out of t (n is t's own normal)
+        let h = |x: &P| dir.dot(&x.sub(u)); // ≤ 0 inside
+        let mut out = Vec::with_capacity(poly.len() + 1);
+        for idx in 0..poly.len() {
+            let (p, q) = (&poly[idx], &poly[(idx + 1) % poly.len()]);
+            let (hp, hq) = (h(p), h(q));
+            if hp <= <Q as Zero>::zero() {
+                out.push(p.clone());
+            }
+            let neg = |x: &Q| *x < <Q as Zero>::zero();
+            let pos = |x: &Q| *x > <Q as Zero>::zero();
+            if (neg(&hp) && pos(&hq)) || (pos(&hp) && neg(&hq)) {
+                let k = hp.clone() / hp.sub_ref(&hq);
+                out.push(p.add(&q.sub(p).scale(&k)));
+            }
+        }
+        poly = out;
+        if poly.is_empty() {
+            break;
+        }
+    }
+    poly
+}
+
+/// A point set (convex position, in order) as a [`Contact`]: duplicates
+/// removed, collinear sets reduced to their extreme points.
+fn shape_of(mut pts: Vec<P>) -> Option<Contact<Q>> {
+    let mut uniq: Vec<P> = Vec::with_capacity(pts.len());
+    for p in pts.drain(..) {
+        if !uniq.contains(&p) {
+            uniq.push(p);
+        }
+    }
+    match uniq.len() {
+        0 => None,
+        1 => Some(Contact::Point(uniq.swap_remove(0))),
+        _ => {
+            let o = uniq[0].clone();
+            let far = (1..uniq.len())
+                .max_by(|&i, &j| uniq[i].sub(&o).norm_squared().cmp(&uniq[j].sub(&o).norm_squared()))
+                .expect("two points");
+            let d = uniq[far].sub(&o);
+            let collinear = uniq.iter().all(|p| d.cross(&p.sub(&o)) == Vec3::zero());
+            if collinear {
+                let key = |p: &P| d.dot(&p.sub(&o));
+                let lo = uniq.iter().min_by(|x, y| key(x).cmp(&key(y))).cloned();
+                let hi = uniq.iter().max_by(|x, y| key(x).cmp(&key(y))).cloned();
+                Some(Contact::Segment(lo?, hi?))
+            } else {
+                Some(Contact::Polygon(uniq))
+            }
+        }
+    }
+}
+
+/// Whether `t` (exact) spans a plane.
+fn nondegenerate(t: &[P; 3]) -> bool {
+    normal(t) != Vec3::zero()
+}
+
+/// The point of the closed segment `[a, b]` nearest to `x`, and the squared
+/// distance (exact; `a == b` allowed).
+pub(crate) fn point_segment(x: &P, a: &P, b: &P) -> (Q, P) {
+    let d = b.sub(a);
+    let dd = d.norm_squared();
+    let y = if dd.is_zero() {
+        a.clone()
+    } else {
+        let t = d.dot(&x.sub(a));
+        if t <= <Q as Zero>::zero() {
+            a.clone()
+        } else if t >= dd {
+            b.clone()
+        } else {
+            a.add(&d.scale(&(t / dd)))
+        }
+    };
+    (x.sub(&y).norm_squared(), y)
+}
+
+/// The closest points of the closed segments `[p0, p1]` and `[q0, q1]`
+/// (exact; degenerate segments allowed): `(d², on p, on q)`.
+pub(crate) fn segment_segment(p0: &P, p1: &P, q0: &P, q1: &P) -> (Q, P, P) {
+    let mut best: Option<(Q, P, P)> = None;
+    let mut offer = |d2: Q, x: P, y: P| {
+        if best.as_ref().is_none_or(|b| d2 < b.0) {
+            best = Some((d2, x, y));
+        }
+    };
+    for x in [p0, p1] {
+        let (d2, y) = point_segment(x, q0, q1);
+        offer(d2, x.clone(), y);
+    }
+    for y in [q0, q1] {
+        let (d2, x) = point_segment(y, p0, p1);
+        offer(d2, x, y.clone());
+    }
+    let (d1, d2v, r) = (p1.sub(p0), q1.sub(q0), p0.sub(q0));
+    let (a, e, b) = (d1.norm_squared(), d2v.norm_squared(), d1.dot(&d2v));
+    let (c, f) = (d1.dot(&r), d2v.dot(&r));
+    let den = a.mul_ref(&e).sub_ref(&b.square());
+    if den > <Q as Zero>::zero() {
+        let s = b.mul_ref(&f).sub_ref(&c.mul_ref(&e));
+        let t = a.mul_ref(&f).sub_ref(&b.mul_ref(&c));
+        let inside = |v: &Q| *v > <Q as Zero>::zero() && *v < den;
+        if inside(&s) && inside(&t) {
+            let x = p0.add(&d1.scale(&(s / &den)));
+            let y = q0.add(&d2v.scale(&(t / &den)));
+            offer(x.sub(&y).norm_squared(), x, y);
+        }
+    }
+    best.expect("four candidates")
+}
+
+/// Brute-force exact witness for pairs with a degenerate triangle (also correct
+/// for any pair): a vertex of one in the other, a meeting pair of edges, or an
+/// edge crossing the other's plane inside it.
+fn degenerate_witness(a: &[P; 3], b: &[P; 3]) -> Option<P> {
+    let (ta, tb) = (Triangle::new(a.clone()), Triangle::new(b.clone()));
+    for v in a {
+        if tb.contains(v) {
+            return Some(v.clone());
+        }
+    }
+    for v in b {
+        if ta.contains(v) {
+            return Some(v.clone());
+        }
+    }
+    for e in 0..3 {
+        for f in 0..3 {
+            let (d2, x, _) = segment_segment(&a[e], &a[(e + 1) % 3], &b[f], &b[(f + 1) % 3]);
+            if d2.is_zero() {
+                return Some(x);
+            }
+        }
+    }
+    let pierce = |s: &[P; 3], t: &[P; 3], tt: &Triangle<Q>| -> Option<P> {
+        if !nondegenerate(t) {
+            return None;
+        }
+        let n = normal(t);
+        for e in 0..3 {
+            let (u, v) = (&s[e], &s[(e + 1) % 3]);
+            let (su, sv) = (n.dot(&u.sub(&t[0])), n.dot(&v.sub(&t[0])));
+            if (su < <Q as Zero>::zero() && sv > <Q as Zero>::zero())
+                || (su > <Q as Zero>::zero() && sv < <Q as Zero>::zero())
+            {
+                let k = su.clone() / su.sub_ref(&sv);
+                let x = u.add(&v.sub(u).scale(&k));
+                if tt.contains(&x) {
+                    return Some(x);
+                }
+            }
+        }
+        None
+    };
+    pierce(a, b, &tb).or_else(|| pierce(b, a, &ta))
+}
+
+/// The contact set when a triangle is degenerate: the collected witnesses of
+/// every feature pair, reduced to a point or a segment (a degenerate triangle
+/// meets anything in a point or a segment).
+fn degenerate_contact(a: &[P; 3], b: &[P; 3]) -> Contact<Q> {
+    let (ta, tb) = (Triangle::new(a.clone()), Triangle::new(b.clone()));
+    let mut pts: Vec<P> = Vec::new();
+    pts.extend(a.iter().filter(|v| tb.contains(v)).cloned());
+    pts.extend(b.iter().filter(|v| ta.contains(v)).cloned());
+    for e in 0..3 {
+        for f in 0..3 {
+            // Crossing edges meet in one point; overlapping collinear edges
+            // in a segment whose ends are vertices, collected above.
+            let (d2, x, _) = segment_segment(&a[e], &a[(e + 1) % 3], &b[f], &b[(f + 1) % 3]);
+            if d2.is_zero() {
+                pts.push(x);
+            }
+        }
+    }
+    if let Some(w) = degenerate_witness(a, b) {
+        pts.push(w);
+    }
+    // The points are collinear (a ∩ b lies in a segment): keep the extremes.
+    shape_of(pts).unwrap_or_else(|| Contact::Point(Vec3::zero()))
+}
+
+/// A separating axis for a disjoint pair, verified exactly: the face normals,
+/// in-plane edge normals and edge–edge crosses (24 candidates, complete for
+/// non-degenerate triangles), then the closest-point difference (complete for
+/// any disjoint pair of convex sets).
+pub(crate) fn separating_axis(a: &[P; 3], b: &[P; 3]) -> Result<P, QueryError> {
+    let (na, nb) = (normal(a), normal(b));
+    let edges = |t: &[P; 3]| [t[1].sub(&t[0]), t[2].sub(&t[1]), t[0].sub(&t[2])];
+    let (ea, eb) = (edges(a), edges(b));
+    let mut cands: Vec<P> = vec![na.clone(), nb.clone()];
+    for x in &ea {
+        for y in &eb {
+            cands.push(x.cross(y));
+        }
+    }
+    for x in &ea {
+        cands.push(na.cross(x));
+        cands.push(x.cross(&nb));
+    }
+    for y in &eb {
+        cands.push(nb.cross(y));
+        cands.push(na.cross(y));
+    }
+    cands.push(na.cross(&nb));
+    for l in cands {
+        if l != Vec3::zero() && separates(&l, a, b) {
+            return Ok(l);
+        }
+    }
+    let c = closest_exact(a, b);
+    let l = c.a.sub(&c.b);
+    if l != Vec3::zero() && separates(&l, a, b) {
+        return Ok(l);
+    }
+    Err(internal("no separating axis for a pair decided disjoint"))
+}
+
+fn separates(l: &P, a: &[P; 3], b: &[P; 3]) -> bool {
+    let ext = |t: &[P; 3]| {
+        let v = [l.dot(&t[0]), l.dot(&t[1]), l.dot(&t[2])];
+        let lo = v.iter().min().cloned().expect("3");
+        let hi = v.iter().max().cloned().expect("3");
+        (lo, hi)
+    };
+    let ((alo, ahi), (blo, bhi)) = (ext(a), ext(b));
+    ahi < blo || bhi < alo
+}
+
+/// Exact distance between two triangles given exactly, assuming nothing: 0 with
+/// a common point when they meet. Used by [`distance`](super::triangle_triangle_distance).
+pub(crate) fn closest_exact(a: &[P; 3], b: &[P; 3]) -> Closest<Q> {
+    super::triangle_triangle_distance::closest_features(a, b)
+}
