@@ -103,6 +103,11 @@ fn isolate_limited(p: &Poly, lo: &BigRational, hi: &BigRational, limit: usize) -
         // Roots of coprime factors are distinct, so this exact sort terminates.
         out.sort_by(|a, b| a.value.cmp_exact(&b.value));
         out.truncate(limit);
+        // Intervals of different factors may overlap: refine neighbours apart.
+        for i in 1..out.len() {
+            let (l, r) = out.split_at_mut(i);
+            l[i - 1].value.separate_from(&mut r[0].value);
+        }
     }
     Roots::Isolated(out)
 }

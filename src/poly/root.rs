@@ -422,6 +422,18 @@ impl RealRoot {
         }
     }
 
+    /// Refines `self < other` (distinct roots, in this order) until their enclosures are
+    /// disjoint: `self.hi() ≤ other.lo()` (open intervals may share an endpoint).
+    pub(crate) fn separate_from(&mut self, other: &mut RealRoot) {
+        while self.hi() > other.lo() {
+            if self.width() >= other.width() {
+                self.refine_step();
+            } else {
+                other.refine_step();
+            }
+        }
+    }
+
     /// Exact comparison without keeping refinements (clones the enclosures).
     pub fn cmp_exact(&self, other: &RealRoot) -> Ordering {
         self.clone().compare(&mut other.clone())
