@@ -6,7 +6,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 
 use super::zx;
 
@@ -252,21 +252,20 @@ impl Poly {
 
     /// A positive rational multiple of `self` with coprime integer coefficients (signs kept).
     pub(crate) fn to_integer_scaled(&self) -> Vec<BigInt> {
-        let l = self
-            .coeffs
-            .iter()
-            .fold(BigInt::one(), |l, c| l.lcm(c.denom()));
-        let mut v: Vec<BigInt> = self
-            .coeffs
-            .iter()
-            .map(|c| {
-                if c.denom().is_one() {
-                    c.numer() * &l
-                } else {
-                    c.numer() * (&l / c.denom())
-                }
-            })
-            .collect();
+        let mut l = BigInt::one();
+        for c in &self.coeffs {
+            if !c.denom().is_one() {
+                l = l.lcm(c.denom());
+            }
+        }
+        let mut v: Vec<BigInt> = if l.is_one() {
+            self.coeffs.iter().map(|c| c.numer().clone()).collect()
+        } else {
+            self.coeffs
+                .iter()
+                .map(|c| c.numer() * (&l / c.denom()))
+                .collect()
+        };
         zx::divide_content(&mut v);
         v
     }
@@ -275,7 +274,11 @@ impl Poly {
     /// multiple of `self` (multiplicities kept). Empty for the zero polynomial.
     pub fn primitive_integer(&self) -> Vec<BigInt> {
         let mut v = self.to_integer_scaled();
-        zx::primitive(&mut v);
+        if v.last().is_some_and(Signed::is_negative) {
+            for c in v.iter_mut() {
+                *c = -std::mem::take(c);
+            }
+        }
         v
     }
 
@@ -395,9 +398,15 @@ mod tests {
         let fac = f.square_free_factors();
         assert_eq!(
             fac,
-            vec![(Poly::from_ints(&[-1, 1]), 2), (Poly::from_ints(&[2, 1]), 3)]
+            vec![
+                (Poly::from_ints(&[-1, 1]), 2),
+                (Poly::from_ints(&[2, 1]), 3)
+            ]
         );
-        assert_eq!(f.to_primitive_integer(), Poly::from_ints(&[-2, 1, 1]).primitive_integer());
+        assert_eq!(
+            f.to_primitive_integer(),
+            Poly::from_ints(&[-2, 1, 1]).primitive_integer()
+        );
         let g = f.gcd(&Poly::from_ints(&[-1, 0, 1]));
         assert_eq!(g, Poly::from_ints(&[-1, 1]));
     }
@@ -405,9 +414,15 @@ mod tests {
     #[test]
     fn shift_and_compose() {
         let p = Poly::from_ints(&[0, 0, 1]);
-        assert_eq!(p.taylor_shift(&q(1, 2)), Poly::new(vec![q(1, 4), q(1, 1), q(1, 1)]));
+        assert_eq!(
+            p.taylor_shift(&q(1, 2)),
+            Poly::new(vec![q(1, 4), q(1, 1), q(1, 1)])
+        );
         // p(1 + 2x) = 1 + 4x + 4x²
-        assert_eq!(p.compose_affine(&q(1, 1), &q(2, 1)), Poly::from_ints(&[1, 4, 4]));
+        assert_eq!(
+            p.compose_affine(&q(1, 1), &q(2, 1)),
+            Poly::from_ints(&[1, 4, 4])
+        );
         assert_eq!(p.sign_at(&q(-1, 3)), Ordering::Greater);
         assert_eq!(p.sign_at(&q(0, 3)), Ordering::Equal);
     }
@@ -415,8 +430,13 @@ mod tests {
     #[test]
     fn rational_to_integer() {
         let p = Poly::new(vec![q(-1, 2), q(0, 1), q(-3, 4)]);
-        assert_eq!(p.to_integer_scaled(), vec![BigInt::from(-2), 0.into(), (-3).into()]);
-        assert_eq!(p.primitive_integer(), vec![BigInt::from(2), 0.into(), 3.into()]);
+        assert_eq!(
+            p.to_integer_scaled(),
+            vec![BigInt::from(-2), 0.into(), (-3).into()]
+        );
+        assert_eq!(
+            p.primitive_integer(),
+            vec![BigInt::from(2), 0.into(), 3.into()]
+        );
     }
 }
-

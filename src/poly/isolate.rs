@@ -270,7 +270,8 @@ mod tests {
     #[test]
     fn roots_at_ends_and_midpoints() {
         // x (x − 1/2)(x − 1)(x − 1/3)
-        let p = &(&Poly::from_ints(&[0, -1, 1]) * &Poly::from_ints(&[-1, 2])) * &Poly::from_ints(&[-1, 3]);
+        let p = &(&Poly::from_ints(&[0, -1, 1]) * &Poly::from_ints(&[-1, 2]))
+            * &Poly::from_ints(&[-1, 3]);
         let roots = isolate_roots(&p, &r(0, 1), &r(1, 1));
         let v = roots.isolated();
         assert_eq!(v.len(), 4);
@@ -287,8 +288,12 @@ mod tests {
             isolate_roots(&Poly::zero(), &r(0, 1), &r(1, 1)),
             Roots::Everywhere
         ));
-        assert!(isolate_roots(&Poly::from_ints(&[3]), &r(0, 1), &r(1, 1)).isolated().is_empty());
-        assert!(isolate_roots(&Poly::from_ints(&[0, 1]), &r(1, 1), &r(0, 1)).isolated().is_empty());
+        assert!(isolate_roots(&Poly::from_ints(&[3]), &r(0, 1), &r(1, 1))
+            .isolated()
+            .is_empty());
+        assert!(isolate_roots(&Poly::from_ints(&[0, 1]), &r(1, 1), &r(0, 1))
+            .isolated()
+            .is_empty());
         let point = isolate_roots(&Poly::from_ints(&[-1, 3]), &r(1, 3), &r(1, 3));
         assert_eq!(point.isolated().len(), 1);
     }
@@ -305,6 +310,9 @@ mod tests {
         let first = first_root_in(&p, &r(-2, 1), &r(2, 1));
         assert_eq!(first.isolated().len(), 1);
         let minus_1_7 = RealRoot::Exact(r(-17, 10));
-        assert_eq!(first.isolated()[0].value.cmp_exact(&minus_1_7), Ordering::Less);
+        assert_eq!(
+            first.isolated()[0].value.cmp_exact(&minus_1_7),
+            Ordering::Less
+        );
     }
 }

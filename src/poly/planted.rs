@@ -59,7 +59,11 @@ impl Planted {
             }
         }
         for (c, m) in &self.quadratic {
-            let f = Poly::new(vec![-c.clone(), BigRational::zero(), BigRational::from_integer(1.into())]);
+            let f = Poly::new(vec![
+                -c.clone(),
+                BigRational::zero(),
+                BigRational::from_integer(1.into()),
+            ]);
             for _ in 0..*m {
                 p = &p * &f;
             }

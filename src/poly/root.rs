@@ -348,7 +348,9 @@ impl RealRoot {
                         return a;
                     }
                     let m = mid(&i.lo, &i.hi);
-                    let scale = m.abs().max(BigRational::new(1.into(), BigInt::one() << 1100));
+                    let scale = m
+                        .abs()
+                        .max(BigRational::new(1.into(), BigInt::one() << 1100));
                     if i.width() * (BigRational::from_integer(BigInt::one() << 120)) < scale {
                         return r(&m);
                     }
@@ -399,9 +401,7 @@ impl RealRoot {
             let (a, b) = match (&*self, &*other) {
                 (RealRoot::Exact(x), RealRoot::Exact(y)) => return x.cmp(y),
                 (RealRoot::Interval(i), RealRoot::Exact(y)) => return i.cmp_rational(y),
-                (RealRoot::Exact(x), RealRoot::Interval(j)) => {
-                    return j.cmp_rational(x).reverse()
-                }
+                (RealRoot::Exact(x), RealRoot::Interval(j)) => return j.cmp_rational(x).reverse(),
                 (RealRoot::Interval(i), RealRoot::Interval(j)) => (i, j),
             };
             if a.hi <= b.lo {

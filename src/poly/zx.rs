@@ -25,16 +25,59 @@ pub(crate) fn ord_of(x: &BigInt) -> Ordering {
     }
 }
 
-/// Nonnegative gcd of the coefficients (zero for the zero polynomial).
+/// Binary gcd of machine words.
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// `|c| mod m` for a machine word `m > 0`.
+fn rem_u64(c: &BigInt, m: u64) -> u64 {
+    let mut r: u128 = 0;
+    for d in c.iter_u64_digits().rev() {
+        r = ((r << 64) | u128::from(d)) % u128::from(m);
+    }
+    r as u64
+}
+
+/// Nonnegative gcd of the coefficients (zero for the zero polynomial). Once the running gcd
+/// fits a machine word, the rest is word arithmetic.
 pub(crate) fn content(a: &[BigInt]) -> BigInt {
     let mut g = BigInt::zero();
+    let mut word: Option<u64> = None;
     for c in a {
-        if g.is_one() {
-            break;
+        if c.is_zero() {
+            continue;
         }
-        g = g.gcd(c);
+        match word {
+            Some(1) => break,
+            Some(w) => word = Some(gcd_u64(w, rem_u64(c, w))),
+            None => {
+                g = g.gcd(c);
+                word = u64::try_from(&g).ok();
+            }
+        }
     }
-    g
+    match word {
+        Some(w) => BigInt::from(w),
+        None => g,
+    }
 }
 
 /// Divides by the (positive) content, keeping the sign of the polynomial.
@@ -59,8 +102,16 @@ pub(crate) fn primitive(a: &mut [BigInt]) {
 
 /// Divides out the largest power of two dividing every coefficient.
 pub(crate) fn remove_pow2_content(a: &mut [BigInt]) {
-    let tz = a.iter().filter_map(BigInt::trailing_zeros).min();
-    if let Some(tz) = tz.filter(|&t| t > 0) {
+    let mut tz = u64::MAX;
+    for c in a.iter() {
+        if let Some(t) = c.trailing_zeros() {
+            tz = tz.min(t);
+            if tz == 0 {
+                return;
+            }
+        }
+    }
+    if tz != u64::MAX {
         for c in a.iter_mut() {
             *c >>= tz;
         }
