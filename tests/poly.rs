@@ -282,6 +282,20 @@ proptest! {
     }
 
     #[test]
+    fn rational_roots_are_recognised(pl in planted_poly()) {
+        let (lo, hi) = (r(-50, 1), r(50, 1));
+        let planted = pl.roots_in(&lo, &hi);
+        for mut root in check_isolation(&pl, &lo, &hi) {
+            let (a, _) = planted.iter().find(|(a, _)| matches_planted(&root, a)).unwrap();
+            let is_rational = matches!(a, PlantedRoot::Rational(_));
+            prop_assert_eq!(root.make_exact_if_rational(), is_rational);
+            if let (PlantedRoot::Rational(q), RealRoot::Exact(x)) = (a, &root) {
+                prop_assert_eq!(q, x);
+            }
+        }
+    }
+
+    #[test]
     fn refinement_converges(pl in planted_poly(), e in 8u32..80) {
         let p = pl.poly();
         let w = BigRational::new(BigInt::one(), BigInt::one() << e);

@@ -72,7 +72,9 @@ pub fn isolate_roots(p: &Poly, lo: &BigRational, hi: &BigRational) -> Roots {
 /// let p = Poly::from_ints(&[6, -5, 1]); // (x − 2)(x − 3)
 /// let r = |n: i64| BigRational::from_integer(n.into());
 /// let Roots::Isolated(first) = first_root_in(&p, &r(0), &r(10)) else { panic!() };
-/// assert_eq!(first[0].value.as_exact(), Some(&r(2)));
+/// let mut root = first[0].value.clone(); // an isolating interval around 2
+/// assert!(root.make_exact_if_rational());
+/// assert_eq!(root.as_exact(), Some(&r(2)));
 /// ```
 pub fn first_root_in(p: &Poly, lo: &BigRational, hi: &BigRational) -> Roots {
     isolate_limited(p, lo, hi, 1)

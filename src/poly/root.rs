@@ -360,6 +360,48 @@ impl RealRoot {
         }
     }
 
+    /// Decides whether the root is rational; if so turns it into [`RealRoot::Exact`] and
+    /// returns `true`. Isolation reports rational roots exactly only when it happens to
+    /// evaluate them (interval ends, bisection midpoints, linear factors); this finds the rest.
+    ///
+    /// Method: a rational root u/v (lowest terms) of the primitive f has v | lc(f) (rational
+    /// root theorem), and two fractions with denominators ≤ L = |lc(f)| differ by ≥ 1/L². The
+    /// interval is refined below 1/(2L²) wide; then the only candidate is the simplest
+    /// rational in it (continued fractions), which is tested exactly.
+    ///
+    /// ```
+    /// use exact_collision::poly::{isolate_roots, Poly, RealRoot};
+    /// use num_rational::BigRational;
+    ///
+    /// let p = Poly::from_ints(&[-1, 3]); // 3x − 1, but pretend we got it as a cubic:
+    /// let p = &p * &Poly::from_ints(&[-2, 0, 1]);
+    /// let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+    /// let mut roots: Vec<RealRoot> =
+    ///     isolate_roots(&p, &r(0, 1), &r(1, 1)).isolated().iter().map(|x| x.value.clone()).collect();
+    /// assert!(roots[0].make_exact_if_rational());
+    /// assert_eq!(roots[0].as_exact(), Some(&r(1, 3)));
+    /// ```
+    pub fn make_exact_if_rational(&mut self) -> bool {
+        let lc = match self {
+            RealRoot::Exact(_) => return true,
+            RealRoot::Interval(i) => i.poly.last().expect("nonzero").abs(),
+        };
+        let w = BigRational::new(BigInt::one(), &lc * &lc * 2u32);
+        self.refine_to_width(&w);
+        let candidate = match self {
+            RealRoot::Exact(_) => return true,
+            RealRoot::Interval(i) => {
+                let c = simplest_between(&i.lo, &i.hi);
+                if zx::sign_at(&i.poly, &c) != Ordering::Equal {
+                    return false;
+                }
+                c
+            }
+        };
+        *self = RealRoot::Exact(candidate);
+        true
+    }
+
     /// Exact sign of `q` at this root, as an [`Ordering`] against zero, refining `self` as
     /// needed (the refinement is kept).
     ///
@@ -440,6 +482,35 @@ impl RealRoot {
     }
 }
 
+/// The rational with the smallest denominator in the open interval (lo, hi), lo < hi.
+fn simplest_between(lo: &BigRational, hi: &BigRational) -> BigRational {
+    if lo.is_negative() && hi.is_positive() {
+        return BigRational::from_integer(BigInt::from(0));
+    }
+    if !hi.is_positive() {
+        return -simplest_between(&-hi, &-lo);
+    }
+    simplest_above(lo, Some(hi))
+}
+
+/// Simplest rational in (lo, hi) for lo ≥ 0 (`None` = +∞), by continued fractions.
+fn simplest_above(lo: &BigRational, hi: Option<&BigRational>) -> BigRational {
+    let n = lo.floor() + BigRational::one();
+    if hi.is_none_or(|h| &n < h) {
+        return n;
+    }
+    let hi = hi.expect("checked");
+    // lo, hi ∈ [fl, fl + 1]: x = fl + 1/y with y ∈ (1/(hi − fl), 1/(lo − fl)).
+    let fl = n - BigRational::one();
+    let ylo = (hi - &fl).recip();
+    let y = if lo == &fl {
+        simplest_above(&ylo, None)
+    } else {
+        simplest_above(&ylo, Some(&(lo - &fl).recip()))
+    };
+    fl + y.recip()
+}
+
 /// For overlapping isolating intervals: α = β iff g = gcd(f, h) has a root in J = I ∩ J′.
 /// J ⊂ I holds at most one root of g (g | f), g is nonzero at J's endpoints (they are endpoints
 /// of I or I′, where f resp. h do not vanish), and the root is simple, so a sign change of g
@@ -518,6 +589,22 @@ mod tests {
         assert!(steps < 60, "QIR took {steps} steps");
         assert_eq!(a.to_f64(), std::f64::consts::SQRT_2);
         assert!(a.lo() * a.lo() < r(2, 1) && a.hi() * a.hi() > r(2, 1));
+    }
+
+    #[test]
+    fn simplest_rationals() {
+        assert_eq!(simplest_between(&r(1, 4), &r(1, 2)), r(1, 3));
+        assert_eq!(simplest_between(&r(-1, 2), &r(1, 2)), r(0, 1));
+        assert_eq!(simplest_between(&r(-7, 3), &r(-2, 1)), r(-9, 4));
+        assert_eq!(simplest_between(&r(2, 1), &r(3, 1)), r(5, 2));
+        assert_eq!(simplest_between(&r(314, 100), &r(315, 100)), r(22, 7));
+    }
+
+    #[test]
+    fn irrational_stays_interval() {
+        let mut a = sqrt2();
+        assert!(!a.make_exact_if_rational());
+        assert!(matches!(a, RealRoot::Interval(_)));
     }
 
     #[test]
