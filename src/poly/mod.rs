@@ -32,6 +32,8 @@
 //! assert_eq!(roots[0].value.to_f64(), 1.0);
 //! ```
 
+#![warn(missing_docs)]
+
 mod dense;
 mod isolate;
 pub mod planted;

@@ -71,8 +71,8 @@ impl Planted {
         p
     }
 
-    /// The planted roots in `[lo, hi]` as `(kind, multiplicity)`, sorted by value is not
-    /// guaranteed; the count is what tests compare.
+    /// The planted roots in the closed interval `[lo, hi]` with their multiplicities (in no
+    /// particular order).
     pub fn roots_in(&self, lo: &BigRational, hi: &BigRational) -> Vec<(PlantedRoot, u32)> {
         let mut v = Vec::new();
         for (r, m) in &self.rational {
@@ -117,10 +117,10 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A random integer polynomial of the given degree whose coefficients are uniform signed
-/// `bits`-bit integers (|c| < 2^(bits−1)... up to `bits` ≤ 64 magnitude bits minus one for
-/// the sign), leading coefficient nonzero. `bits = 64` gives the benchmark's "63-bit"
-/// coefficients: uniform `i64` values.
+/// A random integer polynomial of the given degree with coefficients uniform in
+/// `[−2^(bits−1), 2^(bits−1))` (two's-complement `bits`-bit integers, `1 ≤ bits ≤ 64`) and a
+/// nonzero leading coefficient. `bits = 64` gives the benchmark's "63-bit" coefficients
+/// (63 magnitude bits and a sign): uniform `i64` values.
 pub fn random_integer_poly(state: &mut u64, degree: usize, bits: u32) -> Poly {
     assert!((1..=64).contains(&bits));
     let mut c: Vec<BigInt> = Vec::with_capacity(degree + 1);
