@@ -31,6 +31,7 @@ pub mod dyadic;
 pub mod interval;
 pub mod mesh;
 pub mod number;
+pub mod poly;
 pub mod predicates;
 pub mod protocol;
 pub mod query;
