@@ -25,7 +25,9 @@ type Quad = [[f64; 3]; 4];
 
 fn uniform(n: usize) -> Vec<Quad> {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
-    (0..n).map(|_| [r.point(), r.point(), r.point(), r.point()]).collect()
+    (0..n)
+        .map(|_| [r.point(), r.point(), r.point(), r.point()])
+        .collect()
 }
 
 /// d = a + s(b − a) + t(c − a) rounded: on the plane up to rounding.
@@ -108,7 +110,11 @@ fn bench(c: &mut Criterion) {
             b.iter(|| set.iter().map(|q| ours(black_box(q))).sum::<i32>())
         });
         g.bench_function("robust", |b| {
-            b.iter(|| set.iter().map(|q| theirs(black_box(q)).signum()).sum::<f64>())
+            b.iter(|| {
+                set.iter()
+                    .map(|q| theirs(black_box(q)).signum())
+                    .sum::<f64>()
+            })
         });
         g.finish();
     }

@@ -53,7 +53,9 @@ mod float_gd {
     }
     fn orient(a: F3, b: F3, c: F3, d: F3) -> f64 {
         let (u, v, w) = (sub(b, a), sub(c, a), sub(d, a));
-        (u[1] * v[2] - u[2] * v[1]) * w[0] + (u[2] * v[0] - u[0] * v[2]) * w[1] + (u[0] * v[1] - u[1] * v[0]) * w[2]
+        (u[1] * v[2] - u[2] * v[1]) * w[0]
+            + (u[2] * v[0] - u[0] * v[2]) * w[1]
+            + (u[0] * v[1] - u[1] * v[0]) * w[2]
     }
     fn sgn(x: f64) -> i8 {
         (x > 0.0) as i8 - (x < 0.0) as i8
@@ -96,7 +98,8 @@ mod float_gd {
         if nb {
             ia.swap(1, 2);
         }
-        orient(a[ia[0]], a[ia[1]], b[ib[0]], b[ib[1]]) <= 0.0 && orient(a[ia[0]], a[ia[2]], b[ib[2]], b[ib[0]]) <= 0.0
+        orient(a[ia[0]], a[ia[1]], b[ib[0]], b[ib[1]]) <= 0.0
+            && orient(a[ia[0]], a[ia[2]], b[ib[2]], b[ib[0]]) <= 0.0
     }
 }
 
@@ -242,7 +245,9 @@ fn mesh_vs_mesh(_: &mut Criterion) {
         let ti = t1.elapsed();
         let t2 = Instant::now();
         let mut evals = 0u64;
-        let d = min_distance(&a, &ba, &b, &bb, &mut || evals += 1).unwrap().unwrap();
+        let d = min_distance(&a, &ba, &b, &bb, &mut || evals += 1)
+            .unwrap()
+            .unwrap();
         let td = t2.elapsed();
         eprintln!(
             "[mesh] {label}: {} x {} triangles; bvh {:.3} s; {} intersecting pairs in {:.3} s; \

@@ -19,8 +19,7 @@ pub struct Example {
     pub expected: &'static str,
 }
 
-const UNIT_CUBE: &str =
-    r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]}"#;
+const UNIT_CUBE: &str = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]}"#;
 
 /// The examples, in seed order.
 pub fn examples() -> Vec<Example> {
@@ -125,7 +124,8 @@ pub fn summarize(v: &Value) -> String {
 /// The demo as text: one block per example.
 pub fn render() -> String {
     let _ = UNIT_CUBE;
-    let mut out = String::from("exact-collision: the seed documents' worked examples, answered exactly\n\n");
+    let mut out =
+        String::from("exact-collision: the seed documents' worked examples, answered exactly\n\n");
     for ex in examples() {
         let q: Value = serde_json::from_str(ex.query).expect("demo queries are valid JSON");
         let a = answer_value(&q);

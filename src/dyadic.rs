@@ -65,7 +65,10 @@ impl Dyadic {
         if self.exp >= 0 {
             BigRational::from_integer(&self.mantissa << (self.exp as usize))
         } else {
-            BigRational::new(self.mantissa.clone(), BigInt::one() << ((-self.exp) as usize))
+            BigRational::new(
+                self.mantissa.clone(),
+                BigInt::one() << ((-self.exp) as usize),
+            )
         }
     }
 
@@ -110,11 +113,17 @@ impl Ring for Dyadic {
     }
     fn add_ref(&self, o: &Self) -> Self {
         let (a, b, exp) = self.aligned(o);
-        Dyadic { mantissa: a + b, exp }
+        Dyadic {
+            mantissa: a + b,
+            exp,
+        }
     }
     fn sub_ref(&self, o: &Self) -> Self {
         let (a, b, exp) = self.aligned(o);
-        Dyadic { mantissa: a - b, exp }
+        Dyadic {
+            mantissa: a - b,
+            exp,
+        }
     }
     fn mul_ref(&self, o: &Self) -> Self {
         Dyadic {
@@ -143,7 +152,10 @@ mod tests {
     #[test]
     fn from_f64_is_exact() {
         for v in [0.1, -3.5, 5e-324, 1e300, -2.0f64.powi(-1074), f64::MAX, 1.0] {
-            assert_eq!(Dyadic::from_f64(v).to_rational(), BigRational::from_float(v).unwrap());
+            assert_eq!(
+                Dyadic::from_f64(v).to_rational(),
+                BigRational::from_float(v).unwrap()
+            );
         }
     }
 

@@ -27,7 +27,9 @@ pub const MAX_EXPONENT: i64 = 10_000;
 /// ```
 pub fn parse_exact(s: &str) -> Result<BigRational, String> {
     if s.len() > MAX_EXACT_LEN {
-        return Err(format!("exact number longer than {MAX_EXACT_LEN} characters"));
+        return Err(format!(
+            "exact number longer than {MAX_EXACT_LEN} characters"
+        ));
     }
     let bad = || {
         format!(
@@ -89,7 +91,10 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
 
 fn short(s: &str) -> String {
     if s.len() > 40 {
-        format!("{}…", &s[..s.char_indices().nth(40).map_or(s.len(), |c| c.0)])
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(40).map_or(s.len(), |c| c.0)]
+        )
     } else {
         s.to_string()
     }
@@ -107,7 +112,9 @@ pub fn read_number(v: &Value) -> Result<BigRational, String> {
     match v {
         Value::Number(n) => {
             let text = n.to_string();
-            let f: f64 = text.parse().map_err(|_| format!("unreadable number {text}"))?;
+            let f: f64 = text
+                .parse()
+                .map_err(|_| format!("unreadable number {text}"))?;
             if !f.is_finite() {
                 return Err(format!("number {text} is not a finite double"));
             }
@@ -190,7 +197,8 @@ mod tests {
         assert_eq!(r("-0"), "0");
         assert_eq!(r("6/4"), "3/2");
         for bad in [
-            "abc", "1/0", "", ".", "-", "1e", "e5", "1.2.3", "1/2/3", "NaN", "inf", "0x10", "1 ", "1e+", "--1", "1/-2",
+            "abc", "1/0", "", ".", "-", "1e", "e5", "1.2.3", "1/2/3", "NaN", "inf", "0x10", "1 ",
+            "1e+", "--1", "1/-2",
         ] {
             assert!(parse_exact(bad).is_err(), "{bad:?} should be rejected");
         }

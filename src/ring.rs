@@ -126,8 +126,10 @@ fn rat_mul(a: &BigRational, b: &BigRational) -> BigRational {
     }
     let g1 = an.gcd(bd);
     let g2 = bn.gcd(ad);
-    let n = if g1.is_one() { an.clone() } else { an / &g1 } * if g2.is_one() { bn.clone() } else { bn / &g2 };
-    let d = if g2.is_one() { ad.clone() } else { ad / &g2 } * if g1.is_one() { bd.clone() } else { bd / &g1 };
+    let n = if g1.is_one() { an.clone() } else { an / &g1 }
+        * if g2.is_one() { bn.clone() } else { bn / &g2 };
+    let d = if g2.is_one() { ad.clone() } else { ad / &g2 }
+        * if g1.is_one() { bd.clone() } else { bd / &g1 };
     BigRational::new_raw(n, d)
 }
 
@@ -166,7 +168,15 @@ mod tests {
 
     #[test]
     fn rational_ops_match_num_rational() {
-        let vals = [r(3, 4), r(-5, 6), r(7, 1), r(0, 1), r(-9, 10), r(12, 8), r(1, 3)];
+        let vals = [
+            r(3, 4),
+            r(-5, 6),
+            r(7, 1),
+            r(0, 1),
+            r(-9, 10),
+            r(12, 8),
+            r(1, 3),
+        ];
         for a in &vals {
             for b in &vals {
                 let s = a.add_ref(b);

@@ -29,8 +29,9 @@ pub fn sqrt_nearest_f64(r: &BigRational) -> f64 {
     if x == 0.0 {
         x = f64::from_bits(1);
     }
-    let mid =
-        |a: f64, b: f64| -> BigRational { (a.to_rational() + b.to_rational()) / BigRational::from_integer(2.into()) };
+    let mid = |a: f64, b: f64| -> BigRational {
+        (a.to_rational() + b.to_rational()) / BigRational::from_integer(2.into())
+    };
     for _ in 0..64 {
         let up = x.next_up();
         if up.is_finite() {

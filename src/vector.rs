@@ -65,11 +65,19 @@ impl<T: Ring> Vec3<T> {
     }
     /// `self + o`.
     pub fn add(&self, o: &Self) -> Self {
-        Vec3::new(self.x.add_ref(&o.x), self.y.add_ref(&o.y), self.z.add_ref(&o.z))
+        Vec3::new(
+            self.x.add_ref(&o.x),
+            self.y.add_ref(&o.y),
+            self.z.add_ref(&o.z),
+        )
     }
     /// `self - o`.
     pub fn sub(&self, o: &Self) -> Self {
-        Vec3::new(self.x.sub_ref(&o.x), self.y.sub_ref(&o.y), self.z.sub_ref(&o.z))
+        Vec3::new(
+            self.x.sub_ref(&o.x),
+            self.y.sub_ref(&o.y),
+            self.z.sub_ref(&o.z),
+        )
     }
     /// `-self`.
     pub fn neg(&self) -> Self {

@@ -12,7 +12,12 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -38,15 +43,26 @@ fn lines() -> String {
 fn query_answers_every_line_in_order_and_fails_overall() {
     let (code, out, _) = run(&["query"], &lines());
     assert_eq!(code, 1, "a failed line makes the exit status 1");
-    let answers: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(answers.len(), 4, "one answer per non-blank line: {out}");
     assert_eq!(answers[0]["id"], "touch");
-    assert_eq!(answers[0]["intersect"], true, "faces touching at x = 1: {}", answers[0]);
+    assert_eq!(
+        answers[0]["intersect"], true,
+        "faces touching at x = 1: {}",
+        answers[0]
+    );
     assert_eq!(answers[1]["id"], "bad");
     assert_eq!(answers[1]["error"], "a.center: missing");
     assert_eq!(answers[2]["line"], 3);
     assert_eq!(answers[3]["id"], "gap");
-    assert_eq!(answers[3]["intersect"], false, "a gap of 1e-6: {}", answers[3]);
+    assert_eq!(
+        answers[3]["intersect"], false,
+        "a gap of 1e-6: {}",
+        answers[3]
+    );
 }
 
 #[test]
@@ -75,7 +91,10 @@ fn verify_judges_claims_and_summarises() {
     std::fs::write(&file, input).unwrap();
     let (code, out, err) = run(&["verify", file.to_str().unwrap()], "");
     assert_eq!(code, 1, "a disagreeing claim makes the exit status 1");
-    let answers: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(answers[0]["verdict"], "agree");
     assert_eq!(answers[1]["verdict"], "disagree");
     assert!(answers[1]["detail"]

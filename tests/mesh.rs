@@ -163,9 +163,13 @@ fn cli_runs_on_files() {
     std::fs::write(&fa, to_binary_stl(&cube([0.0; 3], [1.0; 3])).unwrap()).unwrap();
     std::fs::write(&fb, to_binary_stl(&cube([0.0; 3], [1.0; 3])).unwrap()).unwrap();
     let s = |p: &std::path::Path| p.to_string_lossy().to_string();
-    let ok = exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--translate".into(), "3/2,0,0".into()]).unwrap();
+    let ok =
+        exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--translate".into(), "3/2,0,0".into()])
+            .unwrap();
     assert!(ok);
-    let ok = exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--rotate".into(), "1,0,0,1".into()]).unwrap();
+    let ok =
+        exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--rotate".into(), "1,0,0,1".into()])
+            .unwrap();
     assert!(ok);
     std::fs::write(&fb, b"not an stl").unwrap();
     assert!(!exact_collision::mesh::cli::run(&[s(&fa), s(&fb)]).unwrap());

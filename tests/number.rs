@@ -30,7 +30,10 @@ fn json_string_is_an_exact_rational() {
     assert_eq!(read_number(&json("\"3/7\"")).unwrap(), rat("3", "7"));
     assert_eq!(read_number(&json("\"-12\"")).unwrap(), rat("-12", "1"));
     assert_eq!(read_number(&json("\"1.5e-3\"")).unwrap(), rat("3", "2000"));
-    assert_eq!(read_number(&json("\"1e400\"")).unwrap().to_string().len(), 401);
+    assert_eq!(
+        read_number(&json("\"1e400\"")).unwrap().to_string().len(),
+        401
+    );
 }
 
 #[test]
@@ -51,8 +54,12 @@ fn bad_numbers_are_errors() {
         let e = read_number(&json(s));
         assert!(e.is_err(), "{s} should be an error, got {e:?}");
     }
-    assert!(read_number(&json("1e400")).unwrap_err().contains("not a finite double"));
-    assert!(read_number(&json("\"1/0\"")).unwrap_err().contains("zero denominator"));
+    assert!(read_number(&json("1e400"))
+        .unwrap_err()
+        .contains("not a finite double"));
+    assert!(read_number(&json("\"1/0\""))
+        .unwrap_err()
+        .contains("zero denominator"));
 }
 
 #[test]
@@ -82,7 +89,13 @@ fn exact_values_are_written_in_lowest_terms() {
     assert_eq!(exact_string(&rat("10", "2")), "5");
     assert_eq!(exact_string(&rat("0", "9")), "0");
     assert_eq!(f64_companion(&rat("1", "3")), json("0.3333333333333333"));
-    assert_eq!(f64_companion(&parse_exact("1e400").unwrap()), json("\"inf\""));
-    assert_eq!(f64_companion(&parse_exact("-1e400").unwrap()), json("\"-inf\""));
+    assert_eq!(
+        f64_companion(&parse_exact("1e400").unwrap()),
+        json("\"inf\"")
+    );
+    assert_eq!(
+        f64_companion(&parse_exact("-1e400").unwrap()),
+        json("\"-inf\"")
+    );
     assert_eq!(f64_companion(&parse_exact("1e-400").unwrap()), json("0.0"));
 }

@@ -5,7 +5,9 @@ use exact_collision::protocol::answer_line;
 use serde_json::{json, Value};
 
 fn answer(line: &str) -> Value {
-    answer_line(line, 1).expect("a non-blank line gets an answer").value
+    answer_line(line, 1)
+        .expect("a non-blank line gets an answer")
+        .value
 }
 
 fn error_of(line: &str) -> String {
@@ -66,7 +68,10 @@ fn wrong_arity_names_the_path() {
 fn unknown_op_and_shape() {
     assert!(error_of(r#"{"id":1,"op":"collide"}"#).starts_with("op: unknown op \"collide\""));
     let e = error_of(&intersect_line(1, r#"{"type":"sphere","r":1}"#, UNIT_BOX));
-    assert!(e.starts_with("a.type: unknown shape type \"sphere\""), "{e}");
+    assert!(
+        e.starts_with("a.type: unknown shape type \"sphere\""),
+        "{e}"
+    );
     assert_eq!(error_of(r#"{"id":1,"a":1}"#), "op: missing");
     assert_eq!(
         error_of(&format!(r#"{{"op":"distance","a":{UNIT_BOX}}}"#)),
@@ -83,7 +88,9 @@ fn non_finite_numbers() {
         "{e}"
     );
     let a = r#"{"type":"box","center":[0,0,"NaN"],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
-    assert!(error_of(&intersect_line(1, a, UNIT_BOX)).starts_with("a.center[2]: not a number: \"NaN\""));
+    assert!(
+        error_of(&intersect_line(1, a, UNIT_BOX)).starts_with("a.center[2]: not a number: \"NaN\"")
+    );
     let a = r#"{"type":"box","center":[0,0,"1/0"],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
     assert!(error_of(&intersect_line(1, a, UNIT_BOX)).starts_with("a.center[2]: zero denominator"));
 }
@@ -100,8 +107,7 @@ fn cube_that_is_not_a_parallelepiped() {
     // With JSON doubles, 1.1 is not exactly 1 + 0.1: (the double 1.1) − 1 −
     // (the double 0.1) = 3/2^55 ≠ 0 (checked with Python fractions), so this
     // "sheared cube" is rejected…
-    let doubles =
-        r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1.1,1,0],[0.1,1,0],[0,0,1],[1,0,1],[1.1,1,1],[0.1,1,1]]}"#;
+    let doubles = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1.1,1,0],[0.1,1,0],[0,0,1],[1,0,1],[1.1,1,1],[0.1,1,1]]}"#;
     let e = error_of(&intersect_line(1, doubles, UNIT_BOX));
     assert!(
         e.starts_with("a.vertices[2]: not a parallelepiped: vertex c is off"),
@@ -110,7 +116,10 @@ fn cube_that_is_not_a_parallelepiped() {
     // …while the exact decimal strings describe a true parallelepiped.
     let ok = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],["1.1",1,0],["0.1",1,0],[0,0,1],[1,0,1],["1.1",1,1],["0.1",1,1]]}"#;
     let v = answer(&intersect_line(1, ok, UNIT_BOX));
-    assert!(!v["error"].as_str().unwrap_or("").contains("parallelepiped"), "{v}");
+    assert!(
+        !v["error"].as_str().unwrap_or("").contains("parallelepiped"),
+        "{v}"
+    );
 }
 
 #[test]
@@ -129,20 +138,27 @@ fn prism_base_that_is_not_convex() {
 #[test]
 fn zmin_above_zmax() {
     let p = r#"{"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[2,1]}"#;
-    assert_eq!(error_of(&intersect_line(1, p, UNIT_BOX)), "a.z: zmin > zmax");
+    assert_eq!(
+        error_of(&intersect_line(1, p, UNIT_BOX)),
+        "a.z: zmin > zmax"
+    );
 }
 
 #[test]
 fn degenerate_and_negative_boxes() {
     let flat = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,0,1]}"#;
-    assert!(error_of(&intersect_line(1, flat, UNIT_BOX)).starts_with("a.half_axes[1]: zero half-axis"));
+    assert!(
+        error_of(&intersect_line(1, flat, UNIT_BOX)).starts_with("a.half_axes[1]: zero half-axis")
+    );
     let neg = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]}"#;
     assert_eq!(
         error_of(&intersect_line(1, neg, UNIT_BOX)),
         "a.half_extents[1]: negative half-extent"
     );
     let dep = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[1,1,0]]}"#;
-    assert!(error_of(&intersect_line(1, dep, UNIT_BOX)).starts_with("a.half_axes: linearly dependent"));
+    assert!(
+        error_of(&intersect_line(1, dep, UNIT_BOX)).starts_with("a.half_axes: linearly dependent")
+    );
 }
 
 #[test]
@@ -163,6 +179,8 @@ fn bad_scalar_and_motion() {
         r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[0,0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#
     );
     assert_eq!(error_of(&m), "a.motion.quaternion: the zero quaternion");
-    let m = format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}},"t_range":[1,0]}}"#);
+    let m = format!(
+        r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}},"t_range":[1,0]}}"#
+    );
     assert_eq!(error_of(&m), "t_range: start after end");
 }

@@ -254,8 +254,10 @@ fn catalogue_answers() {
         let ta = tri(a);
         let tb = tri(b);
         let (sa, sb) = (Shape::Triangle(ta.clone()), Shape::Triangle(tb.clone()));
-        check_intersection(&sa, &sb, &intersect(&ta, &tb).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        check_closest(&sa, &sb, &distance(&ta, &tb).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        check_intersection(&sa, &sb, &intersect(&ta, &tb).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        check_closest(&sa, &sb, &distance(&ta, &tb).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         lines.push(out.to_string());
     }
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {

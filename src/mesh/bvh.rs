@@ -82,7 +82,11 @@ impl Bvh {
         let leaf_boxes: Vec<Aabb> = mesh
             .triangles
             .iter()
-            .map(|t| t.v.iter().map(Aabb::of_point).fold(Aabb::EMPTY, |a, b| a.union(&b)))
+            .map(|t| {
+                t.v.iter()
+                    .map(Aabb::of_point)
+                    .fold(Aabb::EMPTY, |a, b| a.union(&b))
+            })
             .collect();
         let mut bvh = Bvh {
             nodes: Vec::with_capacity(2 * mesh.triangles.len() / LEAF + 1),

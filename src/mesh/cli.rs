@@ -192,7 +192,11 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
         pairs.len(),
         t2.elapsed().as_secs_f64()
     );
-    let show = if o.all_pairs { pairs.len() } else { pairs.len().min(20) };
+    let show = if o.all_pairs {
+        pairs.len()
+    } else {
+        pairs.len().min(20)
+    };
     for (i, j) in &pairs[..show] {
         println!("  A[{i}] ∩ B[{j}]");
     }
@@ -234,7 +238,9 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
                     "distance: {} (squared, exact: {s})",
                     sqrt_nearest_f64(&c.distance_squared)
                 );
-                let f = |p: &Vec3<BigRational>| format!("[{}, {}, {}]", p.x.to_f64(), p.y.to_f64(), p.z.to_f64());
+                let f = |p: &Vec3<BigRational>| {
+                    format!("[{}, {}, {}]", p.x.to_f64(), p.y.to_f64(), p.z.to_f64())
+                };
                 println!(
                     "closest: A[{i}] at {}, B[{j}] at {} (nearest doubles)",
                     f(&c.a),

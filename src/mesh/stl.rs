@@ -32,7 +32,8 @@ impl std::error::Error for StlError {}
 /// assert!(parse_stl(&bytes[..bytes.len() - 1]).unwrap_err().0.contains("truncated"));
 /// ```
 pub fn parse_stl(bytes: &[u8]) -> Result<Mesh<f64>, StlError> {
-    let count = (bytes.len() >= 84).then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
+    let count = (bytes.len() >= 84)
+        .then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
     let binary_size_ok = count.is_some_and(|n| 84 + 50 * n == bytes.len() as u64);
     let looks_ascii = bytes.starts_with(b"solid ") && !binary_size_ok;
     if !binary_size_ok && !looks_ascii {
@@ -61,7 +62,8 @@ pub fn parse_stl(bytes: &[u8]) -> Result<Mesh<f64>, StlError> {
             .collect()
     } else {
         let mut cur = Cursor::new(bytes);
-        let reader = stl_io::create_stl_reader(&mut cur).map_err(|e| StlError(format!("corrupt ASCII STL: {e}")))?;
+        let reader = stl_io::create_stl_reader(&mut cur)
+            .map_err(|e| StlError(format!("corrupt ASCII STL: {e}")))?;
         let mut v = Vec::new();
         for (i, t) in reader.enumerate() {
             let t = t.map_err(|e| StlError(format!("corrupt ASCII STL at facet {i}: {e}")))?;

@@ -18,12 +18,21 @@ impl<S> Expr<S> for Orient2d<'_, S> {
 
 /// `((b − a) × (c − a)) · (d − a)`: positive when d lies on the side of the plane
 /// abc that (b − a) × (c − a) points to.
-pub struct Orient3d<'a, S>(pub &'a Vec3<S>, pub &'a Vec3<S>, pub &'a Vec3<S>, pub &'a Vec3<S>);
+pub struct Orient3d<'a, S>(
+    pub &'a Vec3<S>,
+    pub &'a Vec3<S>,
+    pub &'a Vec3<S>,
+    pub &'a Vec3<S>,
+);
 
 impl<S> Expr<S> for Orient3d<'_, S> {
     fn eval<R: Ring, L: Fn(&S) -> R>(&self, l: &L) -> R {
         let a = self.0.map(l);
-        let (b, c, d) = (self.1.map(l).sub(&a), self.2.map(l).sub(&a), self.3.map(l).sub(&a));
+        let (b, c, d) = (
+            self.1.map(l).sub(&a),
+            self.2.map(l).sub(&a),
+            self.3.map(l).sub(&a),
+        );
         b.cross(&c).dot(&d)
     }
 }

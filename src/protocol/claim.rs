@@ -27,8 +27,14 @@ fn exact_of(v: &Value) -> Option<BigRational> {
 
 /// Judge `claim` against `answer`: (agrees, detail).
 pub fn judge(claim: &Map<String, Value>, answer: &Map<String, Value>) -> (bool, String) {
-    let rel_tol = claim.get("rel_tol").and_then(Value::as_f64).unwrap_or(DEFAULT_REL_TOL);
-    let abs_tol = claim.get("abs_tol").and_then(Value::as_f64).unwrap_or(DEFAULT_ABS_TOL);
+    let rel_tol = claim
+        .get("rel_tol")
+        .and_then(Value::as_f64)
+        .unwrap_or(DEFAULT_REL_TOL);
+    let abs_tol = claim
+        .get("abs_tol")
+        .and_then(Value::as_f64)
+        .unwrap_or(DEFAULT_ABS_TOL);
     let mut all = true;
     let mut details = Vec::new();
     let mut judged = 0;
@@ -47,7 +53,13 @@ pub fn judge(claim: &Map<String, Value>, answer: &Map<String, Value>) -> (bool, 
     (all, details.join("; "))
 }
 
-fn judge_field(k: &str, c: &Value, answer: &Map<String, Value>, rel_tol: f64, abs_tol: f64) -> (bool, String) {
+fn judge_field(
+    k: &str,
+    c: &Value,
+    answer: &Map<String, Value>,
+    rel_tol: f64,
+    abs_tol: f64,
+) -> (bool, String) {
     match k {
         "intersect" | "hit" => match (c.as_bool(), answer.get(k).and_then(Value::as_bool)) {
             (Some(cb), Some(ab)) if cb == ab => (true, format!("{k}: {ab} as claimed")),
@@ -116,9 +128,15 @@ fn judge_field(k: &str, c: &Value, answer: &Map<String, Value>, rel_tol: f64, ab
                 return (false, format!("{k}: claim is not a number"));
             };
             let Some(t) = answer.get(field).and_then(Value::as_object) else {
-                return (false, format!("{k}: the exact answer has no {field} (no contact)"));
+                return (
+                    false,
+                    format!("{k}: the exact answer has no {field} (no contact)"),
+                );
             };
-            let (Some(lo), Some(hi)) = (t.get("lo").and_then(exact_of), t.get("hi").and_then(exact_of)) else {
+            let (Some(lo), Some(hi)) = (
+                t.get("lo").and_then(exact_of),
+                t.get("hi").and_then(exact_of),
+            ) else {
                 return (false, format!("{k}: no interval in the answer"));
             };
             let off = if cv < lo {

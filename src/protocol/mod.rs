@@ -7,8 +7,8 @@ mod claim;
 mod parse;
 
 pub use parse::{
-    parse_motion, parse_poly, parse_query, parse_shape, trim, CcdQuery, Motion, MovingBox, Op, ParseError, PointCcd,
-    PolyCoeffs, Query, ScalarKind,
+    parse_motion, parse_poly, parse_query, parse_shape, trim, CcdQuery, Motion, MovingBox, Op,
+    ParseError, PointCcd, PolyCoeffs, Query, ScalarKind,
 };
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
@@ -107,7 +107,11 @@ pub fn answer_value(v: &Value) -> Answer {
 }
 
 fn point<S: Scalar>(p: &Vec3<S>) -> Value {
-    Value::Array(vec![scalar_value(&p.x), scalar_value(&p.y), scalar_value(&p.z)])
+    Value::Array(vec![
+        scalar_value(&p.x),
+        scalar_value(&p.y),
+        scalar_value(&p.z),
+    ])
 }
 
 fn convert<S: Scalar>(s: &Shape<BigRational>, field: &str) -> Result<Shape<S>, String> {
@@ -158,7 +162,10 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
                 m.insert("distance_squared_f64".into(), float_value(d2));
                 m.insert("distance_f64".into(), float_value(d2.sqrt()));
             }
-            m.insert("closest".into(), Value::Array(vec![point(&c.a), point(&c.b)]));
+            m.insert(
+                "closest".into(),
+                Value::Array(vec![point(&c.a), point(&c.b)]),
+            );
         }
         Op::Ccd(cq) => {
             if !S::IS_EXACT {
@@ -227,7 +234,12 @@ pub fn time_value(t: &ContactTime) -> Value {
     if t.kind == TimeKind::Root {
         m.insert(
             "poly".into(),
-            Value::Array(t.poly.iter().map(|c| Value::String(c.to_string())).collect()),
+            Value::Array(
+                t.poly
+                    .iter()
+                    .map(|c| Value::String(c.to_string()))
+                    .collect(),
+            ),
         );
     }
     let kind = match t.kind {

@@ -176,7 +176,10 @@ fn array<'a>(v: &'a Value, path: &str, n: usize, what: &str) -> Result<&'a [Valu
     match v {
         Value::Array(a) if a.len() == n => Ok(a),
         Value::Array(a) => err(path, format!("expected {n} {what}, got {}", a.len())),
-        other => err(path, format!("expected an array of {n} {what}, got {}", kind(other))),
+        other => err(
+            path,
+            format!("expected an array of {n} {what}, got {}", kind(other)),
+        ),
     }
 }
 
@@ -189,7 +192,11 @@ fn point3(v: &Value, path: &str) -> Result<Vec3<BigRational>, ParseError> {
     ))
 }
 
-fn points3<const N: usize>(v: &Value, path: &str, what: &str) -> Result<[Vec3<BigRational>; N], ParseError> {
+fn points3<const N: usize>(
+    v: &Value,
+    path: &str,
+    what: &str,
+) -> Result<[Vec3<BigRational>; N], ParseError> {
     let a = array(v, path, N, what)?;
     let pts: Vec<Vec3<BigRational>> = a
         .iter()
@@ -211,7 +218,12 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
     let o = object(v, path)?;
     let ty = match get(o, path, "type")? {
         Value::String(s) => s.as_str(),
-        other => return err(&join(path, "type"), format!("expected a string, got {}", kind(other))),
+        other => {
+            return err(
+                &join(path, "type"),
+                format!("expected a string, got {}", kind(other)),
+            )
+        }
     };
     match ty {
         "triangle" => Ok(Shape::Triangle(Triangle::new(points3(
@@ -234,14 +246,23 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
             }
             let zp = join(path, "z");
             let z = array(get(o, path, "z")?, &zp, 2, "numbers (zmin, zmax)")?;
-            let (zmin, zmax) = (number(&z[0], &join(&zp, "[0]"))?, number(&z[1], &join(&zp, "[1]"))?);
+            let (zmin, zmax) = (
+                number(&z[0], &join(&zp, "[0]"))?,
+                number(&z[1], &join(&zp, "[1]"))?,
+            );
             Prism::new(pts.try_into().expect("length checked"), zmin, zmax)
                 .map(Shape::Prism)
                 .map_err(|e| shape_err(path, e))
         }
         "cube" => {
-            let vs = points3::<8>(get(o, path, "vertices")?, &join(path, "vertices"), "vertices")?;
-            Cube::new(vs).map(Shape::Cube).map_err(|e| shape_err(path, e))
+            let vs = points3::<8>(
+                get(o, path, "vertices")?,
+                &join(path, "vertices"),
+                "vertices",
+            )?;
+            Cube::new(vs)
+                .map(Shape::Cube)
+                .map_err(|e| shape_err(path, e))
         }
         other => err(
             &join(path, "type"),
@@ -252,28 +273,43 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
 
 fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, ParseError> {
     let center = point3(get(o, path, "center")?, &join(path, "center"))?;
-    let half_axes: [Vec3<BigRational>; 3] = match (o.get("half_axes"), o.get("axes"), o.get("half_extents")) {
-        (Some(h), None, None) => points3(h, &join(path, "half_axes"), "vectors")?,
-        (None, Some(ax), Some(he)) => {
-            let axes: [Vec3<BigRational>; 3] = points3(ax, &join(path, "axes"), "vectors")?;
-            let hp = join(path, "half_extents");
-            let he = array(he, &hp, 3, "numbers")?;
-            let mut out = Vec::with_capacity(3);
-            for (i, (a, e)) in axes.iter().zip(he).enumerate() {
-                let ep = join(&hp, &format!("[{i}]"));
-                let e = number(e, &ep)?;
-                if e < BigRational::zero() {
-                    return err(&ep, "negative half-extent");
+    let half_axes: [Vec3<BigRational>; 3] =
+        match (o.get("half_axes"), o.get("axes"), o.get("half_extents")) {
+            (Some(h), None, None) => points3(h, &join(path, "half_axes"), "vectors")?,
+            (None, Some(ax), Some(he)) => {
+                let axes: [Vec3<BigRational>; 3] = points3(ax, &join(path, "axes"), "vectors")?;
+                let hp = join(path, "half_extents");
+                let he = array(he, &hp, 3, "numbers")?;
+                let mut out = Vec::with_capacity(3);
+                for (i, (a, e)) in axes.iter().zip(he).enumerate() {
+                    let ep = join(&hp, &format!("[{i}]"));
+                    let e = number(e, &ep)?;
+                    if e < BigRational::zero() {
+                        return err(&ep, "negative half-extent");
+                    }
+                    out.push(a.scale(&e));
                 }
-                out.push(a.scale(&e));
+                out.try_into().expect("three")
             }
-            out.try_into().expect("three")
-        }
-        (Some(_), _, _) => return err(path, "give either half_axes or axes + half_extents, not both"),
-        (None, Some(_), None) => return err(&join(path, "half_extents"), "missing (axes needs half_extents)"),
-        (None, None, Some(_)) => return err(&join(path, "axes"), "missing (half_extents needs axes)"),
-        (None, None, None) => return err(&join(path, "half_axes"), "missing (or axes + half_extents)"),
-    };
+            (Some(_), _, _) => {
+                return err(
+                    path,
+                    "give either half_axes or axes + half_extents, not both",
+                )
+            }
+            (None, Some(_), None) => {
+                return err(
+                    &join(path, "half_extents"),
+                    "missing (axes needs half_extents)",
+                )
+            }
+            (None, None, Some(_)) => {
+                return err(&join(path, "axes"), "missing (half_extents needs axes)")
+            }
+            (None, None, None) => {
+                return err(&join(path, "half_axes"), "missing (or axes + half_extents)")
+            }
+        };
     Obb::new(center, half_axes).map_err(|e| shape_err(path, e))
 }
 
@@ -321,7 +357,9 @@ pub fn parse_motion(v: &Value, path: &str) -> Result<Motion, ParseError> {
                 let rp = join(&mp, &format!("[{i}]"));
                 let entries = match r {
                     Value::Array(a) if a.len() == 3 || a.len() == 4 => a,
-                    Value::Array(a) => return err(&rp, format!("expected 3 or 4 entries, got {}", a.len())),
+                    Value::Array(a) => {
+                        return err(&rp, format!("expected 3 or 4 entries, got {}", a.len()))
+                    }
                     other => return err(&rp, format!("expected an array, got {}", kind(other))),
                 };
                 let p: Vec<PolyCoeffs> = entries
@@ -427,7 +465,12 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
         Some(Value::String(s)) if s == "exact" => ScalarKind::Exact,
         Some(Value::String(s)) if s == "f64" => ScalarKind::F64,
         Some(Value::String(s)) if s == "f32" => ScalarKind::F32,
-        Some(other) => return err("scalar", format!("expected \"exact\", \"f64\" or \"f32\", got {other}")),
+        Some(other) => {
+            return err(
+                "scalar",
+                format!("expected \"exact\", \"f64\" or \"f32\", got {other}"),
+            )
+        }
     };
     let claim = match o.get("claim") {
         None => None,
@@ -438,61 +481,62 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
         Value::String(s) => s.as_str(),
         other => return err("op", format!("expected a string, got {}", kind(other))),
     };
-    let op = match op_name {
-        "intersect" | "distance" => {
-            let a = parse_shape(get(o, "", "a")?, "a")?;
-            let b = parse_shape(get(o, "", "b")?, "b")?;
-            if op_name == "intersect" {
-                Op::Intersect { a, b }
-            } else {
-                Op::Distance { a, b }
-            }
-        }
-        "ccd" => {
-            let a = parse_moving(get(o, "", "a")?, "a")?;
-            let b = parse_moving(get(o, "", "b")?, "b")?;
-            let t_range = match o.get("t_range") {
-                None => (BigRational::zero(), BigRational::one()),
-                Some(t) => {
-                    let ta = array(t, "t_range", 2, "numbers")?;
-                    let r = (number(&ta[0], "t_range[0]")?, number(&ta[1], "t_range[1]")?);
-                    if r.0 > r.1 {
-                        return err("t_range", "start after end");
-                    }
-                    r
+    let op =
+        match op_name {
+            "intersect" | "distance" => {
+                let a = parse_shape(get(o, "", "a")?, "a")?;
+                let b = parse_shape(get(o, "", "b")?, "b")?;
+                if op_name == "intersect" {
+                    Op::Intersect { a, b }
+                } else {
+                    Op::Distance { a, b }
                 }
-            };
-            Op::Ccd(CcdQuery {
-                a,
-                b,
-                t_range,
-                tolerance: parse_tolerance(o)?,
-            })
-        }
-        "ccd_vf" | "ccd_ee" => {
-            let what = if op_name == "ccd_vf" {
-                "points (v, f0, f1, f2)"
-            } else {
-                "points (a0, a1, b0, b1)"
-            };
-            let p = PointCcd {
-                t0: points3(get(o, "", "t0")?, "t0", what)?,
-                t1: points3(get(o, "", "t1")?, "t1", what)?,
-                tolerance: parse_tolerance(o)?,
-            };
-            if op_name == "ccd_vf" {
-                Op::CcdVf(p)
-            } else {
-                Op::CcdEe(p)
             }
-        }
-        other => {
-            return err(
+            "ccd" => {
+                let a = parse_moving(get(o, "", "a")?, "a")?;
+                let b = parse_moving(get(o, "", "b")?, "b")?;
+                let t_range = match o.get("t_range") {
+                    None => (BigRational::zero(), BigRational::one()),
+                    Some(t) => {
+                        let ta = array(t, "t_range", 2, "numbers")?;
+                        let r = (number(&ta[0], "t_range[0]")?, number(&ta[1], "t_range[1]")?);
+                        if r.0 > r.1 {
+                            return err("t_range", "start after end");
+                        }
+                        r
+                    }
+                };
+                Op::Ccd(CcdQuery {
+                    a,
+                    b,
+                    t_range,
+                    tolerance: parse_tolerance(o)?,
+                })
+            }
+            "ccd_vf" | "ccd_ee" => {
+                let what = if op_name == "ccd_vf" {
+                    "points (v, f0, f1, f2)"
+                } else {
+                    "points (a0, a1, b0, b1)"
+                };
+                let p = PointCcd {
+                    t0: points3(get(o, "", "t0")?, "t0", what)?,
+                    t1: points3(get(o, "", "t1")?, "t1", what)?,
+                    tolerance: parse_tolerance(o)?,
+                };
+                if op_name == "ccd_vf" {
+                    Op::CcdVf(p)
+                } else {
+                    Op::CcdEe(p)
+                }
+            }
+            other => return err(
                 "op",
-                format!("unknown op {other:?} (expected intersect, distance, ccd, ccd_vf or ccd_ee)"),
-            )
-        }
-    };
+                format!(
+                    "unknown op {other:?} (expected intersect, distance, ccd, ccd_vf or ccd_ee)"
+                ),
+            ),
+        };
     Ok(Query {
         id: o.get("id").cloned(),
         scalar,

@@ -216,7 +216,10 @@ fn witness<S: Scalar>(a: &Obb<S>, b: &Obb<S>) -> Vec3<num_rational::BigRational>
     if ra.contains(&rb.center) {
         return rb.center;
     }
-    let (pa, pb) = (Polytope::new(&Shape::Box(ra)), Polytope::new(&Shape::Box(rb)));
+    let (pa, pb) = (
+        Polytope::new(&Shape::Box(ra)),
+        Polytope::new(&Shape::Box(rb)),
+    );
     polytope::witness(&pa, &pb).unwrap_or_else(|| polytope::closest_pair(&pa, &pb).a)
 }
 

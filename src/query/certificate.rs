@@ -13,7 +13,11 @@ pub type Defect = String;
 
 /// Check an `intersect` answer exactly: the witness lies in both shapes, or the
 /// axis is nonzero and strictly separates the shapes' vertex sets (in either order).
-pub fn check_intersection<S: Scalar>(a: &Shape<S>, b: &Shape<S>, ans: &Intersection<S>) -> Result<(), Defect> {
+pub fn check_intersection<S: Scalar>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+    ans: &Intersection<S>,
+) -> Result<(), Defect> {
     let (a, b) = (a.to_rational(), b.to_rational());
     match ans {
         Intersection::Overlap { witness } => {
@@ -44,7 +48,11 @@ pub fn check_intersection<S: Scalar>(a: &Shape<S>, b: &Shape<S>, ans: &Intersect
 
 /// Check a `distance` answer's consistency exactly: pa in a, pb in b, and
 /// |pa − pb|² equals the reported value. (Minimality is not checked here.)
-pub fn check_closest<S: Scalar>(a: &Shape<S>, b: &Shape<S>, ans: &Closest<S>) -> Result<(), Defect> {
+pub fn check_closest<S: Scalar>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+    ans: &Closest<S>,
+) -> Result<(), Defect> {
     let (ra, rb) = (a.to_rational(), b.to_rational());
     let (pa, pb) = (ans.a.to_rational(), ans.b.to_rational());
     if !ra.contains(&pa) {

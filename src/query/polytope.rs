@@ -87,7 +87,9 @@ impl Polytope {
     /// The polytope of a shape (a cube becomes its box), converted exactly.
     pub fn new<S: Scalar>(s: &Shape<S>) -> Polytope {
         match s {
-            Shape::Triangle(t) => Self::triangle(&Triangle::new(t.v.clone().map(|p| p.to_rational()))),
+            Shape::Triangle(t) => {
+                Self::triangle(&Triangle::new(t.v.clone().map(|p| p.to_rational())))
+            }
             Shape::Box(b) => Self::obb(&to_rational_obb(b)),
             Shape::Cube(c) => Self::obb(&to_rational_obb(c.obb())),
             Shape::Prism(p) => Self::prism(&to_rational_prism(p)),
@@ -134,7 +136,9 @@ impl Polytope {
             }
         }
         if n == 3 {
-            let normal = vertices[1].sub(&vertices[0]).cross(&vertices[2].sub(&vertices[0]));
+            let normal = vertices[1]
+                .sub(&vertices[0])
+                .cross(&vertices[2].sub(&vertices[0]));
             if !is_zero(&normal) {
                 let face = Face {
                     normal: normal.clone(),
@@ -424,7 +428,9 @@ pub fn intersect_exact(a: &Polytope, b: &Polytope) -> Intersection<Q> {
     if c.distance_squared.is_zero() {
         Intersection::Overlap { witness: c.a }
     } else {
-        Intersection::Separated { axis: c.b.sub(&c.a) }
+        Intersection::Separated {
+            axis: c.b.sub(&c.a),
+        }
     }
 }
 

@@ -89,7 +89,10 @@ pub fn segments_meet<S: Scalar>(p: &Vec2<S>, q: &Vec2<S>, r: &Vec2<S>, s: &Vec2<
     let (o1, o2) = (orient2d(p, q, r), orient2d(p, q, s));
     let (o3, o4) = (orient2d(r, s, p), orient2d(r, s, q));
     if o1 == Sign::Zero && o2 == Sign::Zero {
-        return on_segment(p, q, r) || on_segment(p, q, s) || on_segment(r, s, p) || on_segment(r, s, q);
+        return on_segment(p, q, r)
+            || on_segment(p, q, s)
+            || on_segment(r, s, p)
+            || on_segment(r, s, q);
     }
     o1.times(o2) != Sign::Positive && o3.times(o4) != Sign::Positive
 }
@@ -182,17 +185,26 @@ pub fn intersect<S: Scalar>(a: &Prism<S>, b: &Prism<S>) -> Intersection<S> {
     let round = |v: Vec3<Q>| Vec3::<S>::from_rational(&v);
     if !z_overlap(a, b) {
         return Intersection::Separated {
-            axis: round(Vec3::new(<Q as Zero>::zero(), <Q as Zero>::zero(), <Q as One>::one())),
+            axis: round(Vec3::new(
+                <Q as Zero>::zero(),
+                <Q as Zero>::zero(),
+                <Q as One>::one(),
+            )),
         };
     }
     if overlaps(a, b) {
-        let z = if ra.zmin > rb.zmin { &ra.zmin } else { &rb.zmin };
+        let z = if ra.zmin > rb.zmin {
+            &ra.zmin
+        } else {
+            &rb.zmin
+        };
         let w = plan_witness(&ra.base, &rb.base).expect("plan views meet");
         return Intersection::Overlap {
             witness: round(lift(&w, z)),
         };
     }
-    let n = plan_axis(&ra.base, &rb.base).expect("disjoint convex polygons have a separating edge normal");
+    let n = plan_axis(&ra.base, &rb.base)
+        .expect("disjoint convex polygons have a separating edge normal");
     Intersection::Separated {
         axis: round(Vec3::new(n.x, n.y, <Q as Zero>::zero())),
     }
@@ -250,7 +262,11 @@ pub fn distance<S: Scalar>(a: &Prism<S>, b: &Prism<S>) -> Closest<S> {
     } else if rb.zmax < ra.zmin {
         (ra.zmin.clone(), rb.zmax.clone())
     } else {
-        let z = if ra.zmin > rb.zmin { &ra.zmin } else { &rb.zmin };
+        let z = if ra.zmin > rb.zmin {
+            &ra.zmin
+        } else {
+            &rb.zmin
+        };
         (z.clone(), z.clone())
     };
     let (qa, qb) = (lift(&pa, &za), lift(&pb, &zb));

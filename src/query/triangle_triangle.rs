@@ -94,7 +94,11 @@ enum Config {
     Coplanar { meet: bool },
     /// The planes cross; `a` and `b` are the relabelled vertex indices
     /// (first vertex alone on its side, orientations made consistent).
-    Crossing { a: [usize; 3], b: [usize; 3], meet: bool },
+    Crossing {
+        a: [usize; 3],
+        b: [usize; 3],
+        meet: bool,
+    },
     /// At least one triangle is degenerate (a segment or a point).
     Degenerate,
 }
@@ -193,7 +197,8 @@ fn classify<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> Config {
     }
     let (p1, q1, r1) = (&a[ia[0]], &a[ia[1]], &a[ia[2]]);
     let (p2, q2, r2) = (&b[ib[0]], &b[ib[1]], &b[ib[2]]);
-    let meet = orient3d(p1, q1, p2, q2) != Sign::Positive && orient3d(p1, r1, r2, p2) != Sign::Positive;
+    let meet =
+        orient3d(p1, q1, p2, q2) != Sign::Positive && orient3d(p1, r1, r2, p2) != Sign::Positive;
     Config::Crossing { a: ia, b: ib, meet }
 }
 
@@ -237,7 +242,10 @@ pub fn intersects<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> bool {
 /// assert!(ans.intersects());
 /// check_intersection(&Shape::Triangle(a), &Shape::Triangle(b), &ans).unwrap();
 /// ```
-pub fn intersect<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Intersection<S>, QueryError> {
+pub fn intersect<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Intersection<S>, QueryError> {
     Ok(match intersect_exact(a, b)? {
         Intersection::Overlap { witness } => Intersection::Overlap {
             witness: Vec3::from_rational(&witness),
@@ -249,15 +257,20 @@ pub fn intersect<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Intersec
 }
 
 /// [`intersect`] with the certificate left exact, whatever the input type.
-pub fn intersect_exact<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Intersection<Q>, QueryError> {
+pub fn intersect_exact<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Intersection<Q>, QueryError> {
     let cfg = classify(&a.v, &b.v);
     let (qa, qb) = (lift(a), lift(b));
     let exact: Intersection<Q> = match cfg {
         Config::SeparatedByPlaneB => Intersection::Separated { axis: normal(&qb) },
         Config::SeparatedByPlaneA => Intersection::Separated { axis: normal(&qa) },
-        Config::Coplanar { meet: false } | Config::Crossing { meet: false, .. } => Intersection::Separated {
-            axis: separating_axis(&qa, &qb)?,
-        },
+        Config::Coplanar { meet: false } | Config::Crossing { meet: false, .. } => {
+            Intersection::Separated {
+                axis: separating_axis(&qa, &qb)?,
+            }
+        }
         Config::Coplanar { meet: true } | Config::Crossing { meet: true, .. } => {
             let set = contact_of(cfg, &qa, &qb)?;
             Intersection::Overlap {
@@ -289,7 +302,10 @@ pub fn intersect_exact<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<In
 /// let set = intersection_set(&a, &b).unwrap().unwrap();
 /// assert!(matches!(set, Contact::Segment(..)));
 /// ```
-pub fn intersection_set<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Option<Contact<S>>, QueryError> {
+pub fn intersection_set<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Option<Contact<S>>, QueryError> {
     let cfg = classify(&a.v, &b.v);
     let (qa, qb) = (lift(a), lift(b));
     let set = match cfg {
@@ -309,7 +325,11 @@ pub fn intersection_set<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<O
 }
 
 pub(crate) fn lift<S: Scalar>(t: &Triangle<S>) -> [P; 3] {
-    [t.v[0].to_rational(), t.v[1].to_rational(), t.v[2].to_rational()]
+    [
+        t.v[0].to_rational(),
+        t.v[1].to_rational(),
+        t.v[2].to_rational(),
+    ]
 }
 
 fn normal(t: &[P; 3]) -> P {
@@ -406,7 +426,12 @@ fn shape_of(mut pts: Vec<P>) -> Option<Contact<Q>> {
         _ => {
             let o = uniq[0].clone();
             let far = (1..uniq.len())
-                .max_by(|&i, &j| uniq[i].sub(&o).norm_squared().cmp(&uniq[j].sub(&o).norm_squared()))
+                .max_by(|&i, &j| {
+                    uniq[i]
+                        .sub(&o)
+                        .norm_squared()
+                        .cmp(&uniq[j].sub(&o).norm_squared())
+                })
                 .expect("two points");
             let d = uniq[far].sub(&o);
             let collinear = uniq.iter().all(|p| d.cross(&p.sub(&o)) == Vec3::zero());

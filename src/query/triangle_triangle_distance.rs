@@ -83,7 +83,10 @@ pub fn distance<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<S
 /// use exact_collision::Scalar;
 /// assert_eq!(c.distance_squared, 0.1f64.to_rational() * 0.1f64.to_rational());
 /// ```
-pub fn distance_exact<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<Q>, QueryError> {
+pub fn distance_exact<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Closest<Q>, QueryError> {
     match intersect_exact(a, b)? {
         Intersection::Overlap { witness } => Ok(Closest {
             distance_squared: <Q as Zero>::zero(),
@@ -242,7 +245,10 @@ fn enclose(f: Feature, a: &[I3; 3], b: &[I3; 3]) -> (Interval, Option<bool>) {
                 and(positive(t, false), positive(den.sub_ref(&t), false)),
             );
             let n = d1.cross(&d2);
-            (idiv(nonneg(r.dot(&n).square()), nonneg(n.norm_squared())), valid)
+            (
+                idiv(nonneg(r.dot(&n).square()), nonneg(n.norm_squared())),
+                valid,
+            )
         }
         Feature::VertexFace { a_vertex, v } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
@@ -261,7 +267,9 @@ fn enclose(f: Feature, a: &[I3; 3], b: &[I3; 3]) -> (Interval, Option<bool>) {
 /// The exact value of one candidate, `None` if it is not valid (exactly).
 fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
     match f {
-        Feature::VertexVertex(i, j) => Some((a[i].sub(&b[j]).norm_squared(), a[i].clone(), b[j].clone())),
+        Feature::VertexVertex(i, j) => {
+            Some((a[i].sub(&b[j]).norm_squared(), a[i].clone(), b[j].clone()))
+        }
         Feature::VertexEdge { a_vertex, v, e } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
             let (u, w) = (&t[e], &t[(e + 1) % 3]);
@@ -324,8 +332,14 @@ fn features() -> Vec<Feature> {
                 e: j,
             });
         }
-        v.push(Feature::VertexFace { a_vertex: true, v: i });
-        v.push(Feature::VertexFace { a_vertex: false, v: i });
+        v.push(Feature::VertexFace {
+            a_vertex: true,
+            v: i,
+        });
+        v.push(Feature::VertexFace {
+            a_vertex: false,
+            v: i,
+        });
     }
     v
 }
@@ -403,7 +417,11 @@ mod tests {
         let mut checked = 0;
         for round in 0..600 {
             let scale = [1.0, 1e300, 1e-300, 0.1][round % 4];
-            let mut t = || Triangle::new([0, 1, 2].map(|_| Vec3::new(next() * scale, next() * scale, next() * scale)));
+            let mut t = || {
+                Triangle::new(
+                    [0, 1, 2].map(|_| Vec3::new(next() * scale, next() * scale, next() * scale)),
+                )
+            };
             let (a, b) = (t(), t());
             if intersects(&a, &b) {
                 continue;

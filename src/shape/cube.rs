@@ -48,7 +48,9 @@ impl<S: Scalar> Cube<S> {
             }
         }
         let (u, v, w) = (b.sub(a), d.sub(a), e.sub(a));
-        let exact = |x: &Vec3<S>, p: &Vec3<S>, q: &Vec3<S>| x.to_rational() == p.to_rational().sub(&q.to_rational());
+        let exact = |x: &Vec3<S>, p: &Vec3<S>, q: &Vec3<S>| {
+            x.to_rational() == p.to_rational().sub(&q.to_rational())
+        };
         if !(exact(&u, b, a) && exact(&v, d, a) && exact(&w, e, a)) {
             return Err(ShapeError::new(
                 "vertices",

@@ -91,7 +91,9 @@ impl<S: Scalar> Shape<S> {
         let p = |v: &Vec3<S>| Vec3::<T>::from_rational(&v.to_rational());
         let s = |x: &S| T::from_rational(&x.to_rational());
         Ok(match self {
-            Shape::Triangle(t) => Shape::Triangle(Triangle::new([p(&t.v[0]), p(&t.v[1]), p(&t.v[2])])),
+            Shape::Triangle(t) => {
+                Shape::Triangle(Triangle::new([p(&t.v[0]), p(&t.v[1]), p(&t.v[2])]))
+            }
             Shape::Box(b) => Shape::Box(Obb::new(
                 p(&b.center),
                 [p(&b.half_axes[0]), p(&b.half_axes[1]), p(&b.half_axes[2])],

@@ -49,7 +49,11 @@ impl<S: Scalar> Prism<S> {
                 if turns[0] == Sign::Negative {
                     q.swap(1, 3);
                 }
-                return Ok(Prism { base: q, zmin, zmax });
+                return Ok(Prism {
+                    base: q,
+                    zmin,
+                    zmax,
+                });
             }
         }
         Err(ShapeError::new(

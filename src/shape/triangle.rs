@@ -55,7 +55,12 @@ impl<S: Scalar> Triangle<S> {
 }
 
 /// Whether `q` is in the closed 2-D triangle abc (any orientation, degenerate included).
-pub(crate) fn in_triangle_2d<S: Scalar>(a: &Vec2<S>, b: &Vec2<S>, c: &Vec2<S>, q: &Vec2<S>) -> bool {
+pub(crate) fn in_triangle_2d<S: Scalar>(
+    a: &Vec2<S>,
+    b: &Vec2<S>,
+    c: &Vec2<S>,
+    q: &Vec2<S>,
+) -> bool {
     let o = orient2d(a, b, c);
     if o != Sign::Zero {
         let s1 = orient2d(a, b, q);

@@ -61,7 +61,9 @@ pub fn scale_exp_f32() -> impl Strategy<Value = i32> {
 }
 
 /// [`four_points`] with the given power-of-two scales.
-pub fn four_points_scaled(scale: impl Strategy<Value = i32>) -> impl Strategy<Value = [[f64; 3]; 4]> {
+pub fn four_points_scaled(
+    scale: impl Strategy<Value = i32>,
+) -> impl Strategy<Value = [[f64; 3]; 4]> {
     let random = [point(), point(), point(), point()].boxed();
     // Exactly coplanar: d = a + i(b − a) + j(c − a) with small integer data.
     let coplanar = (point(), point(), point(), -3i32..4, -3i32..4)
@@ -71,7 +73,15 @@ pub fn four_points_scaled(scale: impl Strategy<Value = i32>) -> impl Strategy<Va
         })
         .boxed();
     // Nearly coplanar: d on the plane up to rounding, then nudged a few ulps.
-    let near = (point(), point(), point(), 0.0f64..1.0, 0.0f64..1.0, 0usize..3, -3i32..4)
+    let near = (
+        point(),
+        point(),
+        point(),
+        0.0f64..1.0,
+        0.0f64..1.0,
+        0usize..3,
+        -3i32..4,
+    )
         .prop_map(|(a, b, c, s, t, axis, k)| {
             let mut d = [0, 1, 2].map(|m| a[m] + s * (b[m] - a[m]) + t * (c[m] - a[m]));
             d[axis] = ulps_away(d[axis], k);
@@ -82,7 +92,10 @@ pub fn four_points_scaled(scale: impl Strategy<Value = i32>) -> impl Strategy<Va
     let mixed = (point(), point(), point(), point(), 100i32..400)
         .prop_map(|(a, b, c, d, e)| [a, b, c, d.map(|x| scale2(x, e))])
         .boxed();
-    (prop_oneof![1 => random, 2 => coplanar, 2 => near, 1 => mixed], scale)
+    (
+        prop_oneof![1 => random, 2 => coplanar, 2 => near, 1 => mixed],
+        scale,
+    )
         .prop_map(|(ps, e)| ps.map(|p| p.map(|x| scale2(x, e))))
 }
 
@@ -96,7 +109,8 @@ pub fn q(x: f64) -> BigRational {
 pub fn orient3d_oracle(p: &[[f64; 3]; 4]) -> i32 {
     let v = |i: usize| p[i].map(q);
     let (a, b, c, d) = (v(0), v(1), v(2), v(3));
-    let sub = |x: &[BigRational; 3], y: &[BigRational; 3]| [&x[0] - &y[0], &x[1] - &y[1], &x[2] - &y[2]];
+    let sub =
+        |x: &[BigRational; 3], y: &[BigRational; 3]| [&x[0] - &y[0], &x[1] - &y[1], &x[2] - &y[2]];
     let (u, w, z) = (sub(&b, &a), sub(&c, &a), sub(&d, &a));
     let cx = &u[1] * &w[2] - &u[2] * &w[1];
     let cy = &u[2] * &w[0] - &u[0] * &w[2];
