@@ -29,6 +29,7 @@ pub mod demo;
 pub mod dyadic;
 pub mod interval;
 pub mod number;
+pub mod poly;
 pub mod predicates;
 pub mod protocol;
 pub mod query;

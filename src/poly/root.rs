@@ -1,0 +1,537 @@
+//! Real algebraic numbers given by an isolating interval: refinement, exact sign of another
+//! polynomial at the root, exact comparison.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive};
+
+use super::dense::Poly;
+use super::zx;
+
+/// An open interval `(lo, hi)` with rational endpoints that contains exactly one real root of
+/// a square-free integer polynomial, and no root at either endpoint.
+///
+/// Invariants (established by [`isolate_roots`](super::isolate_roots) or checked by
+/// [`IsolatingInterval::verify`]; the fields are private so nothing else can build one):
+///
+/// ```text
+/// poly  primitive, square-free, positive leading coefficient, integer coefficients
+/// lo < hi,  poly(lo) ≠ 0,  poly(hi) ≠ 0,  sign poly(lo) = −sign poly(hi)
+/// exactly one root α of poly with lo < α < hi
+/// ```
+#[derive(Clone, Debug)]
+pub struct IsolatingInterval {
+    poly: Arc<[BigInt]>,
+    lo: BigRational,
+    hi: BigRational,
+    sign_lo: Ordering,
+    /// Quadratic interval refinement state: the next step tries a subinterval of width
+    /// `(hi − lo) / 2^qir_log`.
+    qir_log: u32,
+}
+
+/// A real root: either a rational number known exactly, or an algebraic number given by an
+/// isolating interval of its square-free defining polynomial.
+#[derive(Clone, Debug)]
+pub enum RealRoot {
+    /// The root is exactly this rational number.
+    Exact(BigRational),
+    /// The root is the unique root of the interval's polynomial inside the interval.
+    Interval(IsolatingInterval),
+}
+
+/// A real root together with its multiplicity as a root of the input polynomial
+/// (2 for a double root: a tangential contact).
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The root.
+    pub value: RealRoot,
+    /// Multiplicity in the polynomial that was isolated (≥ 1).
+    pub multiplicity: u32,
+}
+
+fn mid(a: &BigRational, b: &BigRational) -> BigRational {
+    (a + b) / BigRational::from_integer(2.into())
+}
+
+impl IsolatingInterval {
+    /// Internal constructor: the caller (the isolation code) has established the invariants.
+    pub(crate) fn new_unchecked(
+        poly: Arc<[BigInt]>,
+        lo: BigRational,
+        hi: BigRational,
+        sign_lo: Ordering,
+    ) -> Self {
+        debug_assert!(lo < hi);
+        debug_assert_eq!(zx::sign_at(&poly, &lo), sign_lo);
+        debug_assert_eq!(zx::sign_at(&poly, &hi), sign_lo.reverse());
+        debug_assert_ne!(sign_lo, Ordering::Equal);
+        IsolatingInterval {
+            poly,
+            lo,
+            hi,
+            sign_lo,
+            qir_log: 2,
+        }
+    }
+
+    /// Checks a claimed isolating interval: `Some` iff `lo < hi`, `poly` is nonzero, neither
+    /// endpoint is a root, and the square-free part of `poly` has exactly one root in
+    /// `(lo, hi)`. The interval then holds [`Poly::to_primitive_integer`] of `poly`.
+    ///
+    /// ```
+    /// use exact_collision::poly::{IsolatingInterval, Poly};
+    /// use num_rational::BigRational;
+    ///
+    /// let p = Poly::from_ints(&[-2, 0, 1]); // x² − 2
+    /// let r = |n: i64| BigRational::from_integer(n.into());
+    /// assert!(IsolatingInterval::verify(&p, &r(1), &r(2)).is_some());
+    /// assert!(IsolatingInterval::verify(&p, &r(-2), &r(2)).is_none()); // two roots
+    /// ```
+    pub fn verify(poly: &Poly, lo: &BigRational, hi: &BigRational) -> Option<Self> {
+        if lo >= hi || poly.is_zero() {
+            return None;
+        }
+        let f: Arc<[BigInt]> = poly.to_primitive_integer().into();
+        let s_lo = zx::sign_at(&f, lo);
+        let s_hi = zx::sign_at(&f, hi);
+        if s_lo == Ordering::Equal || s_hi == Ordering::Equal || s_lo == s_hi {
+            return None;
+        }
+        let count = match super::isolate::isolate_roots(poly, lo, hi) {
+            super::isolate::Roots::Isolated(v) => v.len(),
+            super::isolate::Roots::Everywhere => return None,
+        };
+        (count == 1).then(|| Self::new_unchecked(f, lo.clone(), hi.clone(), s_lo))
+    }
+
+    /// Lower endpoint (excluded).
+    pub fn lo(&self) -> &BigRational {
+        &self.lo
+    }
+
+    /// Upper endpoint (excluded).
+    pub fn hi(&self) -> &BigRational {
+        &self.hi
+    }
+
+    /// Width `hi − lo`.
+    pub fn width(&self) -> BigRational {
+        &self.hi - &self.lo
+    }
+
+    /// Sign of the polynomial at `lo` (never `Equal`).
+    pub fn sign_at_lo(&self) -> Ordering {
+        self.sign_lo
+    }
+
+    /// Sign of the polynomial at `hi` (never `Equal`, opposite to [`Self::sign_at_lo`]).
+    pub fn sign_at_hi(&self) -> Ordering {
+        self.sign_lo.reverse()
+    }
+
+    /// The defining polynomial: primitive, square-free, positive leading coefficient,
+    /// integer coefficients in ascending powers.
+    pub fn coeffs(&self) -> &[BigInt] {
+        &self.poly
+    }
+
+    /// The defining polynomial as a [`Poly`].
+    pub fn poly(&self) -> Poly {
+        Poly::from_bigints(&self.poly)
+    }
+
+    pub(crate) fn shares_poly(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.poly, &other.poly) || self.poly == other.poly
+    }
+
+    /// Where the root lies relative to the rational `x`: `Less` if α < x, etc. Exact, no
+    /// refinement.
+    pub fn cmp_rational(&self, x: &BigRational) -> Ordering {
+        if x <= &self.lo {
+            return Ordering::Greater;
+        }
+        if x >= &self.hi {
+            return Ordering::Less;
+        }
+        match zx::sign_at(&self.poly, x) {
+            Ordering::Equal => Ordering::Equal,
+            // Same sign as at lo: no root in (lo, x], so α > x.
+            s if s == self.sign_lo => Ordering::Greater,
+            _ => Ordering::Less,
+        }
+    }
+
+    /// Moves one endpoint to `m` (strictly inside), given the sign there; `Err(m)` if `m` is
+    /// the root.
+    fn cut(&mut self, m: BigRational, s: Ordering) -> Result<(), BigRational> {
+        match s {
+            Ordering::Equal => Err(m),
+            s if s == self.sign_lo => {
+                self.lo = m;
+                Ok(())
+            }
+            _ => {
+                self.hi = m;
+                Ok(())
+            }
+        }
+    }
+
+    /// One bisection step. `Err(x)` if the midpoint `x` is the root.
+    pub(crate) fn bisect(&mut self) -> Result<(), BigRational> {
+        let m = mid(&self.lo, &self.hi);
+        let s = zx::sign_at(&self.poly, &m);
+        self.cut(m, s)
+    }
+
+    /// One step of Abbott's quadratic interval refinement: guess the root's position among
+    /// `N = 2^qir_log` equal subintervals by the secant through the endpoint values, and test
+    /// the guessed subinterval with at most two sign evaluations. On success the width shrinks
+    /// by the factor N and N is squared; on failure the step bisects and N is square-rooted.
+    /// `Err(x)` if an evaluation point `x` is the root.
+    pub(crate) fn qir_step(&mut self) -> Result<(), BigRational> {
+        if self.qir_log <= 1 {
+            self.qir_log = 2;
+            return self.bisect();
+        }
+        let fa = zx::value_at(&self.poly, &self.lo);
+        let fb = zx::value_at(&self.poly, &self.hi);
+        let n = BigInt::one() << self.qir_log;
+        let big_n = BigRational::from_integer(n.clone());
+        // λ ∈ (0, 1) because fa and fb have opposite signs.
+        let lambda = &fa / (&fa - &fb);
+        let k = (lambda * &big_n + BigRational::new(1.into(), 2.into())).floor();
+        let k = k.to_integer().clamp(BigInt::one(), &n - 1u32);
+        let w = self.width() / &big_n;
+        let m = &self.lo + &w * BigRational::from_integer(k);
+        let s = zx::sign_at(&self.poly, &m);
+        let (a, b) = match s {
+            Ordering::Equal => return Err(m),
+            s if s == self.sign_lo => {
+                let b = &m + &w;
+                let sb = zx::sign_at(&self.poly, &b);
+                if sb == Ordering::Equal {
+                    return Err(b);
+                }
+                if sb == s {
+                    (None, Some((m, b)))
+                } else {
+                    (Some((m, b)), None)
+                }
+            }
+            _ => {
+                let a = &m - &w;
+                let sa = zx::sign_at(&self.poly, &a);
+                if sa == Ordering::Equal {
+                    return Err(a);
+                }
+                if sa == s {
+                    (None, Some((a, m)))
+                } else {
+                    (Some((a, m)), None)
+                }
+            }
+        };
+        if let Some((a, b)) = a {
+            self.lo = a;
+            self.hi = b;
+            self.qir_log = self.qir_log.saturating_mul(2).min(1 << 20);
+            return Ok(());
+        }
+        // Failure: the secant guess missed; keep what the evaluations proved and bisect.
+        let (x, y) = b.expect("one branch");
+        // The root lies outside [x, y] but the sign at x and y is known: shrink to one side.
+        let sx = zx::sign_at(&self.poly, &x);
+        if sx == self.sign_lo {
+            self.lo = y;
+        } else {
+            self.hi = x;
+        }
+        self.qir_log /= 2;
+        self.bisect()
+    }
+}
+
+impl RealRoot {
+    /// Lower end of the enclosure (the value itself if exact).
+    pub fn lo(&self) -> &BigRational {
+        match self {
+            RealRoot::Exact(x) => x,
+            RealRoot::Interval(i) => &i.lo,
+        }
+    }
+
+    /// Upper end of the enclosure (the value itself if exact).
+    pub fn hi(&self) -> &BigRational {
+        match self {
+            RealRoot::Exact(x) => x,
+            RealRoot::Interval(i) => &i.hi,
+        }
+    }
+
+    /// `Some(x)` if the root is known to be the rational `x`.
+    pub fn as_exact(&self) -> Option<&BigRational> {
+        match self {
+            RealRoot::Exact(x) => Some(x),
+            RealRoot::Interval(_) => None,
+        }
+    }
+
+    /// Width of the enclosure (zero if exact).
+    pub fn width(&self) -> BigRational {
+        self.hi() - self.lo()
+    }
+
+    /// One refinement step (quadratic interval refinement, falling back to bisection); may
+    /// turn the root into [`RealRoot::Exact`] if an evaluation point hits it.
+    pub fn refine_step(&mut self) {
+        if let RealRoot::Interval(i) = self {
+            if let Err(x) = i.qir_step() {
+                *self = RealRoot::Exact(x);
+            }
+        }
+    }
+
+    fn bisect(&mut self) {
+        if let RealRoot::Interval(i) = self {
+            if let Err(x) = i.bisect() {
+                *self = RealRoot::Exact(x);
+            }
+        }
+    }
+
+    /// Refines until the enclosure is at most `w` wide (`w > 0`), using Abbott's quadratic
+    /// interval refinement (quadratic convergence once close, bisection otherwise).
+    ///
+    /// ```
+    /// use exact_collision::poly::{isolate_roots, Poly, Roots};
+    /// use num_rational::BigRational;
+    ///
+    /// let p = Poly::from_ints(&[-2, 0, 1]); // x² − 2
+    /// let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+    /// let Roots::Isolated(mut roots) = isolate_roots(&p, &r(0, 1), &r(2, 1)) else { panic!() };
+    /// let root = &mut roots[0].value;
+    /// root.refine_to_width(&r(1, 1_000_000_000));
+    /// assert!(root.width() <= r(1, 1_000_000_000));
+    /// assert!(root.lo() < &r(14142136, 10_000_000) && root.hi() > &r(14142135, 10_000_000));
+    /// ```
+    ///
+    /// # Panics
+    /// If `w ≤ 0`.
+    pub fn refine_to_width(&mut self, w: &BigRational) {
+        assert!(w.is_positive(), "refinement width must be positive");
+        while let RealRoot::Interval(i) = self {
+            if &i.width() <= w {
+                break;
+            }
+            self.refine_step();
+        }
+    }
+
+    /// The nearest `f64` to the root (round to nearest, ties to even): refines until both
+    /// endpoints round to the same double, which then is the rounding of the root. If the
+    /// root is a tie point itself this would not terminate, so after the enclosure is
+    /// 2⁻¹²⁰ relative wide the rounded midpoint is returned (then within one ulp).
+    pub fn to_f64(&self) -> f64 {
+        let r = |x: &BigRational| x.to_f64().unwrap_or(f64::NAN);
+        let mut s = self.clone();
+        loop {
+            match &s {
+                RealRoot::Exact(x) => return r(x),
+                RealRoot::Interval(i) => {
+                    let (a, b) = (r(&i.lo), r(&i.hi));
+                    if a == b {
+                        return a;
+                    }
+                    let m = mid(&i.lo, &i.hi);
+                    let scale = m.abs().max(BigRational::new(1.into(), BigInt::one() << 1100));
+                    if i.width() * (BigRational::from_integer(BigInt::one() << 120)) < scale {
+                        return r(&m);
+                    }
+                }
+            }
+            s.refine_step();
+        }
+    }
+
+    /// Exact sign of `q` at this root, as an [`Ordering`] against zero, refining `self` as
+    /// needed (the refinement is kept).
+    ///
+    /// Zero is decided exactly: `q(α) = 0` iff `gcd(f, q)` changes sign on the isolating
+    /// interval of the square-free `f`. Otherwise the interval is refined until Descartes'
+    /// rule proves `q` has no root in it, and the sign is read at its midpoint.
+    pub fn sign_of(&mut self, q: &Poly) -> Ordering {
+        let qz = q.to_integer_scaled();
+        if qz.is_empty() {
+            return Ordering::Equal;
+        }
+        if let RealRoot::Interval(i) = self {
+            let g = zx::gcd(&i.poly, &qz);
+            if g.len() > 1 && zx::sign_at(&g, &i.lo) != zx::sign_at(&g, &i.hi) {
+                return Ordering::Equal;
+            }
+        }
+        loop {
+            match self {
+                RealRoot::Exact(x) => return zx::sign_at(&qz, x),
+                RealRoot::Interval(i) => {
+                    let s_lo = zx::sign_at(&qz, &i.lo);
+                    if s_lo != Ordering::Equal
+                        && s_lo == zx::sign_at(&qz, &i.hi)
+                        && zx::descartes_interval(&qz, &i.lo, &i.hi) == 0
+                    {
+                        return s_lo;
+                    }
+                }
+            }
+            self.bisect();
+        }
+    }
+
+    /// Exact comparison of two real algebraic numbers, refining both as needed (the
+    /// refinements are kept). Equality is decided by a gcd, never by refinement.
+    pub fn compare(&mut self, other: &mut RealRoot) -> Ordering {
+        loop {
+            let (a, b) = match (&*self, &*other) {
+                (RealRoot::Exact(x), RealRoot::Exact(y)) => return x.cmp(y),
+                (RealRoot::Interval(i), RealRoot::Exact(y)) => return i.cmp_rational(y),
+                (RealRoot::Exact(x), RealRoot::Interval(j)) => {
+                    return j.cmp_rational(x).reverse()
+                }
+                (RealRoot::Interval(i), RealRoot::Interval(j)) => (i, j),
+            };
+            if a.hi <= b.lo {
+                return Ordering::Less;
+            }
+            if b.hi <= a.lo {
+                return Ordering::Greater;
+            }
+            if equal_overlapping(a, b) {
+                return Ordering::Equal;
+            }
+            // Distinct roots: refining the wider interval eventually separates them.
+            if a.width() >= b.width() {
+                self.refine_step();
+            } else {
+                other.refine_step();
+            }
+        }
+    }
+
+    /// Refines `self < other` (distinct roots, in this order) until their enclosures are
+    /// disjoint: `self.hi() ≤ other.lo()` (open intervals may share an endpoint).
+    pub(crate) fn separate_from(&mut self, other: &mut RealRoot) {
+        while self.hi() > other.lo() {
+            if self.width() >= other.width() {
+                self.refine_step();
+            } else {
+                other.refine_step();
+            }
+        }
+    }
+
+    /// Exact comparison without keeping refinements (clones the enclosures).
+    pub fn cmp_exact(&self, other: &RealRoot) -> Ordering {
+        self.clone().compare(&mut other.clone())
+    }
+}
+
+/// For overlapping isolating intervals: α = β iff g = gcd(f, h) has a root in J = I ∩ J′.
+/// J ⊂ I holds at most one root of g (g | f), g is nonzero at J's endpoints (they are endpoints
+/// of I or I′, where f resp. h do not vanish), and the root is simple, so a sign change of g
+/// over J decides.
+fn equal_overlapping(a: &IsolatingInterval, b: &IsolatingInterval) -> bool {
+    let lo = (&a.lo).max(&b.lo);
+    let hi = (&a.hi).min(&b.hi);
+    if a.shares_poly(b) {
+        return zx::sign_at(&a.poly, lo) != zx::sign_at(&a.poly, hi);
+    }
+    let g = zx::gcd(&a.poly, &b.poly);
+    g.len() > 1 && zx::sign_at(&g, lo) != zx::sign_at(&g, hi)
+}
+
+impl PartialEq for RealRoot {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp_exact(other) == Ordering::Equal
+    }
+}
+
+impl Eq for RealRoot {}
+
+impl PartialOrd for RealRoot {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Exact order of real algebraic numbers (see [`RealRoot::compare`]).
+impl Ord for RealRoot {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.cmp_exact(other)
+    }
+}
+
+/// Exact sign of `q` at `root` without keeping the refinement (see [`RealRoot::sign_of`]).
+///
+/// ```
+/// use exact_collision::poly::{isolate_roots, sign_of_poly_at, Poly, Roots};
+/// use num_rational::BigRational;
+/// use std::cmp::Ordering;
+///
+/// let r = |n: i64| BigRational::from_integer(n.into());
+/// let Roots::Isolated(roots) = isolate_roots(&Poly::from_ints(&[-2, 0, 1]), &r(0), &r(2))
+/// else { panic!() };
+/// let sqrt2 = &roots[0].value;
+/// assert_eq!(sign_of_poly_at(&Poly::from_ints(&[-4, 0, 2]), sqrt2), Ordering::Equal);
+/// assert_eq!(sign_of_poly_at(&Poly::from_ints(&[-3, 2]), sqrt2), Ordering::Less); // 2√2 < 3
+/// ```
+pub fn sign_of_poly_at(q: &Poly, root: &RealRoot) -> Ordering {
+    root.clone().sign_of(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    fn sqrt2() -> RealRoot {
+        let p = Poly::from_ints(&[-2, 0, 1]);
+        RealRoot::Interval(IsolatingInterval::verify(&p, &r(1, 1), &r(2, 1)).unwrap())
+    }
+
+    #[test]
+    fn refine_converges_and_qir_is_fast() {
+        let mut a = sqrt2();
+        let w = BigRational::new(1.into(), BigInt::one() << 200);
+        let mut steps = 0;
+        while a.width() > w {
+            a.refine_step();
+            steps += 1;
+        }
+        assert!(steps < 60, "QIR took {steps} steps");
+        assert_eq!(a.to_f64(), std::f64::consts::SQRT_2);
+        assert!(a.lo() * a.lo() < r(2, 1) && a.hi() * a.hi() > r(2, 1));
+    }
+
+    #[test]
+    fn compare_equal_different_polys() {
+        let a = sqrt2();
+        // 2x² − 4 scaled times (x − 5): same root √2.
+        let p = &Poly::from_ints(&[-2, 0, 1]) * &Poly::from_ints(&[-5, 1]);
+        let b = RealRoot::Interval(IsolatingInterval::verify(&p, &r(13, 10), &r(3, 2)).unwrap());
+        assert_eq!(a.cmp_exact(&b), Ordering::Equal);
+        let c = RealRoot::Exact(r(141421, 100000));
+        assert_eq!(a.cmp_exact(&c), Ordering::Greater);
+        let p3 = Poly::from_ints(&[-3, 0, 1]);
+        let d = RealRoot::Interval(IsolatingInterval::verify(&p3, &r(1, 1), &r(2, 1)).unwrap());
+        assert_eq!(a.cmp_exact(&d), Ordering::Less);
+        assert!(a < d);
+    }
+}

@@ -1,0 +1,452 @@
+//! Kernels on integer polynomials: coefficients `Vec<BigInt>` in ascending powers, no trailing
+//! zeros. This is the representation the isolation hot path works in; every transform here is
+//! exact and changes a polynomial by a *positive* constant factor only, so signs are preserved.
+
+use std::cmp::Ordering;
+
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+/// Removes trailing zero coefficients.
+pub(crate) fn trim(a: &mut Vec<BigInt>) {
+    while a.last().is_some_and(Zero::is_zero) {
+        a.pop();
+    }
+}
+
+/// The sign of an integer as an [`Ordering`] against zero.
+pub(crate) fn ord_of(x: &BigInt) -> Ordering {
+    match x.sign() {
+        Sign::Minus => Ordering::Less,
+        Sign::NoSign => Ordering::Equal,
+        Sign::Plus => Ordering::Greater,
+    }
+}
+
+/// Nonnegative gcd of the coefficients (zero for the zero polynomial).
+pub(crate) fn content(a: &[BigInt]) -> BigInt {
+    let mut g = BigInt::zero();
+    for c in a {
+        if g.is_one() {
+            break;
+        }
+        g = g.gcd(c);
+    }
+    g
+}
+
+/// Divides by the (positive) content, keeping the sign of the polynomial.
+pub(crate) fn divide_content(a: &mut [BigInt]) {
+    let g = content(a);
+    if !g.is_zero() && !g.is_one() {
+        for c in a.iter_mut() {
+            *c /= &g;
+        }
+    }
+}
+
+/// Primitive part with a positive leading coefficient.
+pub(crate) fn primitive(a: &mut [BigInt]) {
+    divide_content(a);
+    if a.last().is_some_and(Signed::is_negative) {
+        for c in a.iter_mut() {
+            *c = -std::mem::take(c);
+        }
+    }
+}
+
+/// Divides out the largest power of two dividing every coefficient.
+pub(crate) fn remove_pow2_content(a: &mut [BigInt]) {
+    let tz = a.iter().filter_map(BigInt::trailing_zeros).min();
+    if let Some(tz) = tz.filter(|&t| t > 0) {
+        for c in a.iter_mut() {
+            *c >>= tz;
+        }
+    }
+}
+
+/// In place `a(x) ← a(x + 1)`: the classical O(n²) additions-only Taylor shift.
+pub(crate) fn taylor_shift_one(a: &mut [BigInt]) {
+    let n = a.len();
+    for i in 0..n.saturating_sub(1) {
+        for j in (i..n - 1).rev() {
+            let (l, r) = a.split_at_mut(j + 1);
+            l[j] += &r[0];
+        }
+    }
+}
+
+/// In place `a(x) ← a(x + s)`.
+pub(crate) fn taylor_shift(a: &mut [BigInt], s: &BigInt) {
+    if s.is_zero() {
+        return;
+    }
+    if s.is_one() {
+        return taylor_shift_one(a);
+    }
+    let n = a.len();
+    for i in 0..n.saturating_sub(1) {
+        for j in (i..n - 1).rev() {
+            let (l, r) = a.split_at_mut(j + 1);
+            l[j] += s * &r[0];
+        }
+    }
+}
+
+/// In place `a(x) ← den^d · a(num/den · x)`, i.e. `a_i ← a_i · num^i · den^(d−i)`; `den > 0`.
+pub(crate) fn scale(a: &mut [BigInt], num: &BigInt, den: &BigInt) {
+    let n = a.len();
+    if n == 0 {
+        return;
+    }
+    if !num.is_one() {
+        let mut p = num.clone();
+        for c in a.iter_mut().skip(1) {
+            *c *= &p;
+            p *= num;
+        }
+    }
+    if !den.is_one() {
+        let mut p = den.clone();
+        for c in a.iter_mut().rev().skip(1) {
+            *c *= &p;
+            p *= den;
+        }
+    }
+}
+
+/// `den^d · a(num/den)` for `den > 0`: homogeneous Horner, same sign as `a(num/den)`.
+pub(crate) fn eval_hom(a: &[BigInt], num: &BigInt, den: &BigInt) -> BigInt {
+    let Some((last, rest)) = a.split_last() else {
+        return BigInt::zero();
+    };
+    let mut acc = last.clone();
+    if den.is_one() {
+        for c in rest.iter().rev() {
+            acc *= num;
+            acc += c;
+        }
+    } else {
+        let mut dp = BigInt::one();
+        for c in rest.iter().rev() {
+            dp *= den;
+            acc *= num;
+            acc += c * &dp;
+        }
+    }
+    acc
+}
+
+/// Exact sign of `a(x)`.
+pub(crate) fn sign_at(a: &[BigInt], x: &BigRational) -> Ordering {
+    ord_of(&eval_hom(a, x.numer(), x.denom()))
+}
+
+/// Exact value of `a(x)`.
+pub(crate) fn value_at(a: &[BigInt], x: &BigRational) -> BigRational {
+    let d = a.len().saturating_sub(1);
+    let den = num_traits::pow(x.denom().clone(), d);
+    BigRational::new(eval_hom(a, x.numer(), x.denom()), den)
+}
+
+/// Sum of the coefficients, `a(1)`.
+pub(crate) fn value_at_one(a: &[BigInt]) -> BigInt {
+    let mut s = BigInt::zero();
+    for c in a {
+        s += c;
+    }
+    s
+}
+
+/// Number of sign variations in a coefficient sequence (zeros skipped).
+pub(crate) fn variations(a: &[BigInt]) -> u32 {
+    let mut last = Sign::NoSign;
+    let mut v = 0;
+    for c in a {
+        let s = c.sign();
+        if s != Sign::NoSign {
+            if last != Sign::NoSign && s != last {
+                v += 1;
+            }
+            last = s;
+        }
+    }
+    v
+}
+
+/// Exact division by `x − 1` (synthetic division); the caller guarantees `a(1) = 0`.
+pub(crate) fn deflate_one(a: &mut Vec<BigInt>) {
+    let n = a.len();
+    // a = (x − 1) q  ⇒  q_{n−2} = a_{n−1}, q_{i−1} = a_i + q_i.
+    for i in (1..n - 1).rev() {
+        let (l, r) = a.split_at_mut(i + 1);
+        l[i] += &r[0];
+    }
+    a.remove(0);
+}
+
+/// Descartes' bound for the roots of `a` in the open interval (0, 1), capped at 2.
+///
+/// The bound is the number of sign variations of `(x+1)^d · a(1/(x+1))`: it is ≥ the number of
+/// roots in (0, 1) and has the same parity; 0 and 1 are exact counts. `buf` is scratch space.
+pub(crate) fn descartes_unit(a: &[BigInt], buf: &mut Vec<BigInt>) -> u32 {
+    // Strip roots at 0 (they are outside the open interval).
+    let z = a.iter().take_while(|c| c.is_zero()).count();
+    let a = &a[z..];
+    if a.len() < 2 {
+        return 0;
+    }
+    // Cheap exits: the variations of `a` itself bound the positive roots.
+    let v = variations(a);
+    if v == 0 {
+        return 0;
+    }
+    if v == 1 {
+        // Exactly one positive root; it lies in (0, 1) iff a(0)·a(1) < 0.
+        let s1 = ord_of(&value_at_one(a));
+        let s0 = ord_of(&a[0]);
+        return u32::from(s1 != Ordering::Equal && s1 != s0);
+    }
+    let n = a.len();
+    buf.resize(n, BigInt::zero());
+    for (dst, src) in buf.iter_mut().zip(a.iter().rev()) {
+        dst.clone_from(src);
+    }
+    // Taylor shift by one; after pass i, buf[..=i] are final, so count as we go.
+    let mut count = 0;
+    let mut last = Sign::NoSign;
+    for i in 0..n - 1 {
+        for j in (i..n - 1).rev() {
+            let (l, r) = buf.split_at_mut(j + 1);
+            l[j] += &r[0];
+        }
+        let s = buf[i].sign();
+        if s != Sign::NoSign {
+            if last != Sign::NoSign && s != last {
+                count += 1;
+                if count >= 2 {
+                    return 2;
+                }
+            }
+            last = s;
+        }
+    }
+    let s = buf[n - 1].sign();
+    if last != Sign::NoSign && s != Sign::NoSign && s != last {
+        count += 1;
+    }
+    count.min(2)
+}
+
+/// `C · a(lo + (hi − lo)·t)` with some constant `C > 0`, content removed; maps the roots of `a`
+/// in (lo, hi) onto (0, 1) preserving order and signs.
+pub(crate) fn affine_to_unit(a: &[BigInt], lo: &BigRational, hi: &BigRational) -> Vec<BigInt> {
+    let mut r = a.to_vec();
+    if lo.is_zero() && hi.is_one() {
+        return r;
+    }
+    let (num, den) = (lo.numer(), lo.denom());
+    // r(u) = den^d a(u/den), then r(u + num) = den^d a(u/den + lo).
+    scale(&mut r, &BigInt::one(), den);
+    taylor_shift(&mut r, num);
+    // u/den = w t  ⇒  u = (den · w) t.
+    let w = hi - lo;
+    let m = BigRational::new(w.numer() * den, w.denom().clone());
+    scale(&mut r, m.numer(), m.denom());
+    divide_content(&mut r);
+    r
+}
+
+/// Descartes bound (capped at 2) for the roots of `a` in the open interval (lo, hi).
+pub(crate) fn descartes_interval(a: &[BigInt], lo: &BigRational, hi: &BigRational) -> u32 {
+    let r = affine_to_unit(a, lo, hi);
+    descartes_unit(&r, &mut Vec::new())
+}
+
+/// Pseudo-remainder of `a` by `b` (nonzero): `lc(b)^k · a mod b` for some k ≥ 0.
+fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let mut r = a.to_vec();
+    let db = b.len() - 1;
+    let lb = &b[db];
+    while r.len() > db {
+        let dr = r.len() - 1;
+        let lr = r[dr].clone();
+        for c in r.iter_mut() {
+            *c *= lb;
+        }
+        for (i, bc) in b.iter().enumerate() {
+            r[dr - db + i] -= &lr * bc;
+        }
+        trim(&mut r);
+    }
+    r
+}
+
+/// Gcd over ℚ[x] of two integer polynomials, returned primitive with positive leading
+/// coefficient (primitive pseudo-remainder sequence). Empty if both are zero.
+pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let (mut a, mut b) = if a.len() >= b.len() {
+        (a.to_vec(), b.to_vec())
+    } else {
+        (b.to_vec(), a.to_vec())
+    };
+    primitive(&mut a);
+    primitive(&mut b);
+    while !b.is_empty() {
+        let mut r = prem(&a, &b);
+        primitive(&mut r);
+        a = b;
+        b = r;
+    }
+    a
+}
+
+/// Derivative of an integer polynomial.
+pub(crate) fn derivative(a: &[BigInt]) -> Vec<BigInt> {
+    a.iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, c)| c * BigInt::from(i))
+        .collect()
+}
+
+// --- modular square-free test ---------------------------------------------------------------
+
+/// The Mersenne prime 2^61 − 1: reduction is two shifts and adds.
+const P61: u64 = (1 << 61) - 1;
+
+fn mulmod(a: u64, b: u64) -> u64 {
+    let x = u128::from(a) * u128::from(b);
+    let r = (x as u64 & P61) + (x >> 61) as u64;
+    let r = (r & P61) + (r >> 61);
+    if r >= P61 {
+        r - P61
+    } else {
+        r
+    }
+}
+
+fn submod(a: u64, b: u64) -> u64 {
+    if a >= b {
+        a - b
+    } else {
+        a + (P61 - b)
+    }
+}
+
+fn reduce(c: &BigInt) -> u64 {
+    let mut r: u64 = 0;
+    for d in c.iter_u64_digits().rev() {
+        // r·2^64 + d, with 2^64 ≡ 8 (mod 2^61 − 1).
+        let hi = mulmod(r, 8);
+        let lo = (d & P61) + (d >> 61);
+        r = (hi + lo) % P61;
+    }
+    if c.is_negative() && r != 0 {
+        P61 - r
+    } else {
+        r
+    }
+}
+
+/// Degree of gcd(a, b) over 𝔽_p, p = 2^61 − 1, by division-free pseudo-remainders
+/// (`a ← lc(b)·a − lc(a)·x^k·b` keeps the gcd up to a unit).
+fn gcd_degree_mod(mut a: Vec<u64>, mut b: Vec<u64>) -> usize {
+    let trim_mod = |v: &mut Vec<u64>| {
+        while v.last() == Some(&0) {
+            v.pop();
+        }
+    };
+    trim_mod(&mut a);
+    trim_mod(&mut b);
+    while !b.is_empty() {
+        let db = b.len() - 1;
+        let lb = b[db];
+        while a.len() > db {
+            let da = a.len() - 1;
+            let la = a[da];
+            for x in a.iter_mut() {
+                *x = mulmod(*x, lb);
+            }
+            for (i, &bc) in b.iter().enumerate() {
+                let x = &mut a[da - db + i];
+                *x = submod(*x, mulmod(la, bc));
+            }
+            trim_mod(&mut a);
+        }
+        std::mem::swap(&mut a, &mut b);
+    }
+    a.len().saturating_sub(1)
+}
+
+/// `true` if `a` (degree ≥ 1) is proven square-free by gcd(a, a′) = 1 modulo the prime
+/// p = 2^61 − 1, when p divides neither the leading coefficient nor the degree. `false` means
+/// "not proven" (the caller then runs the exact square-free decomposition). Sound: for such a
+/// prime, deg gcd(ā, ā′) over 𝔽_p ≥ deg gcd(a, a′) over ℚ.
+pub(crate) fn square_free_mod_p(a: &[BigInt]) -> bool {
+    let d = a.len() - 1;
+    let am: Vec<u64> = a.iter().map(reduce).collect();
+    if am[d] == 0 || (d as u64) % P61 == 0 {
+        return false;
+    }
+    let dm: Vec<u64> = am
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, &c)| mulmod(c, i as u64))
+        .collect();
+    gcd_degree_mod(am, dm) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn z(v: &[i64]) -> Vec<BigInt> {
+        v.iter().map(|&c| BigInt::from(c)).collect()
+    }
+
+    #[test]
+    fn taylor_shift_matches_binomial() {
+        // x^3 at x+1 = 1 + 3x + 3x^2 + x^3
+        let mut a = z(&[0, 0, 0, 1]);
+        taylor_shift_one(&mut a);
+        assert_eq!(a, z(&[1, 3, 3, 1]));
+        let mut b = z(&[0, 0, 1]);
+        taylor_shift(&mut b, &BigInt::from(-2));
+        assert_eq!(b, z(&[4, -4, 1]));
+    }
+
+    #[test]
+    fn gcd_of_products() {
+        // (x−1)(x−2) and (x−1)(x+3)
+        let g = gcd(&z(&[2, -3, 1]), &z(&[-3, 2, 1]));
+        assert_eq!(g, z(&[-1, 1]));
+    }
+
+    #[test]
+    fn modular_square_free() {
+        assert!(square_free_mod_p(&z(&[2, -3, 1])));
+        assert!(!square_free_mod_p(&z(&[1, -2, 1])));
+    }
+
+    #[test]
+    fn deflate_by_x_minus_one() {
+        let mut a = z(&[2, -3, 1]);
+        deflate_one(&mut a);
+        assert_eq!(a, z(&[-2, 1]));
+    }
+
+    #[test]
+    fn descartes_counts() {
+        let mut buf = Vec::new();
+        // (2x−1)(4x−3): two roots in (0,1)
+        assert_eq!(descartes_unit(&z(&[3, -10, 8]), &mut buf), 2);
+        // (2x−1)(x+1): one
+        assert_eq!(descartes_unit(&z(&[-1, 1, 2]), &mut buf), 1);
+        // x^2 + 1: none
+        assert_eq!(descartes_unit(&z(&[1, 0, 1]), &mut buf), 0);
+    }
+}
