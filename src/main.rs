@@ -38,6 +38,15 @@ enum Cmd {
     },
     /// Print the seed documents' worked examples, answered exactly (the default).
     Demo,
+    /// Answer one `ccd` query (a JSON file) and optionally plot seed 001's
+    /// constraint functions over t with the contact times marked.
+    Ccd {
+        /// The query file (one JSON object).
+        file: PathBuf,
+        /// Write an SVG plot here.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
 }
 
 fn open(file: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
@@ -69,6 +78,7 @@ fn main() -> ExitCode {
             print!("{}", exact_collision::demo::render());
             Ok(true)
         }
+        Cmd::Ccd { file, plot } => exact_collision::ccd::cli::run(&file, plot.as_deref()),
         Cmd::Query { file } => open(file.as_ref()).and_then(|input| {
             let mut all_ok = true;
             stream(input, |a| all_ok &= a.ok)?;

@@ -28,7 +28,12 @@ fn unit_box(center: [i64; 3]) -> Value {
 }
 
 /// Exact static test over the 15 axes: do the closed boxes (center, half-axes) touch?
-fn touch(ca: &Vec3<BigRational>, ha: &[Vec3<BigRational>; 3], cb: &Vec3<BigRational>, hb: &[Vec3<BigRational>; 3]) -> bool {
+fn touch(
+    ca: &Vec3<BigRational>,
+    ha: &[Vec3<BigRational>; 3],
+    cb: &Vec3<BigRational>,
+    hb: &[Vec3<BigRational>; 3],
+) -> bool {
     let mut axes = vec![
         ha[1].cross(&ha[2]),
         ha[2].cross(&ha[0]),
@@ -43,13 +48,15 @@ fn touch(ca: &Vec3<BigRational>, ha: &[Vec3<BigRational>; 3], cb: &Vec3<BigRatio
         }
     }
     let d = cb.sub(ca);
-    axes.iter().filter(|l| !l.norm_squared().is_zero()).all(|l| {
-        let mut s = BigRational::zero();
-        for h in ha.iter().chain(hb.iter()) {
-            s += l.dot(h).abs();
-        }
-        l.dot(&d).abs() <= s
-    })
+    axes.iter()
+        .filter(|l| !l.norm_squared().is_zero())
+        .all(|l| {
+            let mut s = BigRational::zero();
+            for h in ha.iter().chain(hb.iter()) {
+                s += l.dot(h).abs();
+            }
+            l.dot(&d).abs() <= s
+        })
 }
 
 /// The two boxes touch at the rational time t (exact, world frame).
@@ -87,14 +94,19 @@ fn check(q: &CcdQuery) -> CcdAnswer {
             }
         }
         (
-            CcdAnswer::Hit { t_enter, t_exit, .. },
+            CcdAnswer::Hit {
+                t_enter, t_exit, ..
+            },
             CcdAnswer::Hit {
                 t_enter: e2,
                 t_exit: x2,
                 ..
             },
         ) => {
-            assert!(same_time(t_enter, e2), "t_enter: sgm {t_enter:?} sat {e2:?}");
+            assert!(
+                same_time(t_enter, e2),
+                "t_enter: sgm {t_enter:?} sat {e2:?}"
+            );
             assert!(same_time(t_exit, x2), "t_exit: sgm {t_exit:?} sat {x2:?}");
             for t in [t_enter, t_exit] {
                 assert!(t.to_real_root().is_some(), "bad certificate {t:?}");
@@ -104,14 +116,20 @@ fn check(q: &CcdQuery) -> CcdAnswer {
             for k in 1..=4 {
                 let t = t0 + (&t_enter.lo - t0) * r(k, 5);
                 if &t < &t_enter.lo {
-                    assert!(!touch_at(q, &t), "touching at {t} before t_enter {t_enter:?}");
+                    assert!(
+                        !touch_at(q, &t),
+                        "touching at {t} before t_enter {t_enter:?}"
+                    );
                 }
             }
             // In contact between t_enter and t_exit.
             if t_enter.hi < t_exit.lo {
                 for k in 1..=4 {
                     let t = &t_enter.hi + (&t_exit.lo - &t_enter.hi) * r(k, 5);
-                    assert!(touch_at(q, &t), "separated at {t} inside the contact period");
+                    assert!(
+                        touch_at(q, &t),
+                        "separated at {t} inside the contact period"
+                    );
                 }
             }
             if t_enter.kind == TimeKind::Start {
@@ -128,7 +146,9 @@ fn check(q: &CcdQuery) -> CcdAnswer {
 
 fn hit(a: &CcdAnswer) -> (&ContactTime, &ContactTime) {
     match a {
-        CcdAnswer::Hit { t_enter, t_exit, .. } => (t_enter, t_exit),
+        CcdAnswer::Hit {
+            t_enter, t_exit, ..
+        } => (t_enter, t_exit),
         CcdAnswer::Miss => panic!("expected a hit"),
     }
 }
@@ -143,7 +163,9 @@ fn translation_face_contact_hand_checked() {
     assert_eq!((e.lo.clone(), e.hi.clone()), (r(3, 10), r(3, 10)));
     assert_eq!((x.lo.clone(), x.hi.clone()), (r(7, 10), r(7, 10)));
     assert_eq!(e.poly, vec![(-3).into(), 10.into()]);
-    let CcdAnswer::Hit { feature, .. } = &a else { unreachable!() };
+    let CcdAnswer::Hit { feature, .. } = &a else {
+        unreachable!()
+    };
     let f = feature.as_ref().expect("feature");
     // Face +x of a meets b's −x side: several planes vanish at once (face contact).
     assert!(f.degenerate);
@@ -199,8 +221,10 @@ fn miss_and_vanishing_denominator() {
     let q = query(json!({"a":{"shape":unit_box([0,0,0])},
         "b":{"shape":unit_box([0,5,0]),"motion":{"matrix":[[1,0,0],[0,1,0],[0,0,1],[[0,1],0,0]]}}}));
     assert_eq!(check(&q), CcdAnswer::Miss);
-    let q = query(json!({"a":{"shape":unit_box([0,0,0]),"motion":{"quaternion":[["-1/2",1],0,0,0]}},
-        "b":{"shape":unit_box([0,5,0])}}));
+    let q = query(
+        json!({"a":{"shape":unit_box([0,0,0]),"motion":{"quaternion":[["-1/2",1],0,0,0]}},
+        "b":{"shape":unit_box([0,5,0])}}),
+    );
     assert!(ccd(&q).is_err());
 }
 
@@ -252,7 +276,13 @@ fn rotating() -> impl Strategy<Value = Value> {
 
 /// Non-uniform scale: positive linear scales on a fixed integer matrix, linear translation.
 fn scaling() -> impl Strategy<Value = Value> {
-    ([1i64..=3, 1i64..=3, 1i64..=3], [-2i64..=2, -2i64..=2, -2i64..=2], lin(), lin(), lin())
+    (
+        [1i64..=3, 1i64..=3, 1i64..=3],
+        [-2i64..=2, -2i64..=2, -2i64..=2],
+        lin(),
+        lin(),
+        lin(),
+    )
         .prop_map(|(s, ds, x, y, z)| {
             let e = |i: usize| json!([s[i] + 2, ds[i]]);
             json!({"matrix":[[e(0),0,0],[0,e(1),0],[0,0,e(2)],[x,y,z]],"denominator":2})
@@ -316,4 +346,52 @@ proptest! {
     fn sgm_equals_sat_nonuniform_scale(a in boxv(), b in boxv(), ma in scaling(), mb in scaling()) {
         run(ccd_query(a, Some(ma), b, Some(mb)))?;
     }
+}
+
+// ---- seed 001's examples (demo entries), snapshotted ---------------------------
+
+#[test]
+fn seed001_examples_agree_and_snapshot() {
+    use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
+    for (name, src) in [
+        ("linear_eq6", SEED001_LINEAR),
+        ("degree2", SEED001_DEGREE2),
+        ("degree4", SEED001_DEGREE4),
+    ] {
+        let v: Value = serde_json::from_str(src).unwrap();
+        let q = query(v.clone());
+        let a = check(&q);
+        match name {
+            // By hand: the FV plane of a's face −y and b's vertex (−,−,+):
+            // (−36.86 + 60.69t) + (2·0.16 + 2·0.90 + 2.58·0.41) + 5 = 0.
+            "linear_eq6" => {
+                let (e, _) = hit(&a);
+                assert_eq!(e.lo, r(286822, 606900));
+                assert_eq!(e.hi, e.lo);
+            }
+            "degree2" => {
+                let (e, x) = hit(&a);
+                assert!(e.hi < x.lo);
+            }
+            _ => assert_eq!(a, CcdAnswer::Miss),
+        }
+        let ans = exact_collision::protocol::answer_value(&v).value;
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_json_snapshot!(format!("ccd_seed001_{name}"), ans);
+        });
+    }
+}
+
+#[test]
+fn plot_marks_contact_times() {
+    use exact_collision::ccd::{cli::plot_svg, relative, sgm::Sgm};
+    let q = query(serde_json::from_str(exact_collision::demo::SEED001_LINEAR).unwrap());
+    let sgm = Sgm::new(relative(&q).unwrap());
+    let svg = plot_svg(&sgm, &q.t_range.0, &q.t_range.1, &[0.4726, 0.742]);
+    assert!(svg.starts_with("<svg"));
+    assert_eq!(svg.matches("<polyline").count(), 31); // 30 planes + envelope
+    assert!(svg.contains("t_enter ≈ 0.472600"));
+    // The envelope is max D_i: at t = 0 the boxes are apart, so it is positive there.
+    let gaps = sgm.gaps_f64(&q.t_range.0);
+    assert!(gaps.iter().copied().fold(f64::NEG_INFINITY, f64::max) > 0.0);
 }

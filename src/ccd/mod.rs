@@ -33,6 +33,7 @@
 //! assert_eq!(t_exit.lo, num_rational::BigRational::new(7.into(), 10.into()));
 //! ```
 
+pub mod cli;
 pub mod motion;
 pub mod sat;
 pub mod sgm;
@@ -133,8 +134,9 @@ impl ContactTime {
     pub fn to_real_root(&self) -> Option<RealRoot> {
         if self.lo == self.hi {
             let p = Poly::from_bigints(&self.poly);
-            return (self.kind != TimeKind::Root || p.eval(&self.lo) == BigRational::from_integer(0.into()))
-                .then(|| RealRoot::Exact(self.lo.clone()));
+            return (self.kind != TimeKind::Root
+                || p.eval(&self.lo) == BigRational::from_integer(0.into()))
+            .then(|| RealRoot::Exact(self.lo.clone()));
         }
         IsolatingInterval::verify(&Poly::from_bigints(&self.poly), &self.lo, &self.hi)
             .map(RealRoot::Interval)
@@ -184,8 +186,18 @@ fn motions(q: &CcdQuery) -> Result<(RatAffine, RatAffine), CcdError> {
     let mb = RatAffine::from_motion(&q.b.motion);
     motion::nonvanishing(&ma.den, t0, t1, "a.motion: the denominator (or |q|²)")?;
     motion::nonvanishing(&mb.den, t0, t1, "b.motion: the denominator (or |q|²)")?;
-    motion::nonvanishing(&ma.det(), t0, t1, "a.motion: the determinant of the linear part")?;
-    motion::nonvanishing(&mb.det(), t0, t1, "b.motion: the determinant of the linear part")?;
+    motion::nonvanishing(
+        &ma.det(),
+        t0,
+        t1,
+        "a.motion: the determinant of the linear part",
+    )?;
+    motion::nonvanishing(
+        &mb.det(),
+        t0,
+        t1,
+        "b.motion: the determinant of the linear part",
+    )?;
     Ok((ma, mb))
 }
 

@@ -164,7 +164,10 @@ impl RatAffine {
     /// `self` followed by `next` (row vectors: x·self·next).
     pub fn then(&self, next: &RatAffine) -> RatAffine {
         let lin = matmul(&self.lin, &next.lin);
-        let trans = add3(&vecmat(&self.trans, &next.lin), &scale3(&next.trans, &self.den));
+        let trans = add3(
+            &vecmat(&self.trans, &next.lin),
+            &scale3(&next.trans, &self.den),
+        );
         RatAffine {
             lin,
             trans,
@@ -266,4 +269,3 @@ pub fn nonvanishing(
     }
     Ok(())
 }
-

@@ -213,8 +213,8 @@ impl Sgm {
                     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
                     let g = &r.g[m];
                     let edges_a = &signed(&g[i1], sg[m][i1]) + &signed(&g[i2], sg[m][i2]);
-                    let faces_b = &signed(&self.n[m1][i], sn[m1][i])
-                        + &signed(&self.n[m2][i], sn[m2][i]);
+                    let faces_b =
+                        &signed(&self.n[m1][i], sn[m1][i]) + &signed(&self.n[m2][i], sn[m2][i]);
                     let f = &(&signed(&self.gxc[m][i], -sigma) + &faces_b) + &(&r.w * &edges_a);
                     let mut sa = [0i8; 3];
                     sa[i1] = -sigma * pos(sg[m][i2]);
@@ -227,6 +227,34 @@ impl Sgm {
             }
         }
         out
+    }
+
+    /// For drawing only: each plane's signed gap min_b n̂·x − max_a n̂·x at `t`
+    /// (unit normal, a's unit-cube frame), in floating point; NaN for a zero normal.
+    pub fn gaps_f64(&self, t: &BigRational) -> Vec<f64> {
+        use num_traits::ToPrimitive;
+        let f = |p: &Poly| p.eval(t).to_f64().unwrap_or(f64::NAN);
+        let w = f(&self.rel.w);
+        let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        self.constraints(t)
+            .iter()
+            .map(|(p, plane)| {
+                let n = match *plane {
+                    Plane::Fv(..) => 1.0,
+                    Plane::Vf(_, _, k) => norm(self.n[k].clone().map(|c| f(&c))),
+                    Plane::Ee(i, _, m, _) => {
+                        let g = self.rel.g[m].clone().map(|c| f(&c));
+                        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                        (g[i1] * g[i1] + g[i2] * g[i2]).sqrt()
+                    }
+                };
+                if n == 0.0 {
+                    f64::NAN
+                } else {
+                    -f(p) / (w * n)
+                }
+            })
+            .collect()
     }
 
     /// The first contact period in `[t0, t1]` (with the bounding-sphere cull).

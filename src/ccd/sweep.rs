@@ -212,11 +212,16 @@ pub fn first_contact<T: Clone>(
             };
             m.point(lo.clone(), in_s, is_start);
             m.open(false);
-        } else if let Some(sep) = cons.iter().find(|(p, _)| p.sign_at(&sample) == Ordering::Less)
+        } else if let Some(sep) = cons
+            .iter()
+            .find(|(p, _)| p.sign_at(&sample) == Ordering::Less)
         {
             // Fast path: one constraint negative at the sample with no root in
             // the closed piece (hull) separates the whole closed piece.
-            if isolate_roots(&sep.0, lo.lo(), hi.hi()).isolated().is_empty() {
+            if isolate_roots(&sep.0, lo.lo(), hi.hi())
+                .isolated()
+                .is_empty()
+            {
                 m.point(lo.clone(), None, is_start);
                 m.open(false);
                 if last {
