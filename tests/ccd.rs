@@ -115,7 +115,7 @@ fn check(q: &CcdQuery) -> CcdAnswer {
             // Separated before t_enter.
             for k in 1..=4 {
                 let t = t0 + (&t_enter.lo - t0) * r(k, 5);
-                if &t < &t_enter.lo {
+                if t < t_enter.lo {
                     assert!(
                         !touch_at(q, &t),
                         "touching at {t} before t_enter {t_enter:?}"

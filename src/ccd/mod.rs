@@ -35,6 +35,7 @@
 
 pub mod cli;
 pub mod motion;
+pub mod points;
 pub mod sat;
 pub mod sgm;
 pub mod sweep;
@@ -103,6 +104,8 @@ pub struct Feature {
 }
 
 /// The answer to a `ccd` query.
+// Answers are built once per query; boxing the times would only add indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum CcdAnswer {
     /// No contact in the range.
@@ -288,11 +291,11 @@ pub fn ccd_sat(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
 }
 
 /// Vertex–face continuous collision under linear motion.
-pub fn ccd_vf(_q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
-    Err(QueryError::NotImplemented("ccd_vf".into()))
+pub fn ccd_vf(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
+    points::vf(q)
 }
 
 /// Edge–edge continuous collision under linear motion.
-pub fn ccd_ee(_q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
-    Err(QueryError::NotImplemented("ccd_ee".into()))
+pub fn ccd_ee(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
+    points::ee(q)
 }

@@ -180,6 +180,8 @@ impl Sgm {
     }
 
     /// The 30 constraints on the homogeneous interval containing `t`.
+    // The indices are axis labels shared by several arrays (e_j, G_k[j], N_k[j]).
+    #[allow(clippy::needless_range_loop)]
     pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
         let r = &self.rel;
         let sg = r.g.clone().map(|gk| gk.map(|p| sgn(p.sign_at(t))));
