@@ -45,6 +45,15 @@ enum Cmd {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Answer one `ccd` query (a JSON file) and optionally plot seed 001's
+    /// constraint functions over t with the contact times marked.
+    Ccd {
+        /// The query file (one JSON object).
+        file: PathBuf,
+        /// Write an SVG plot here.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
 }
 
 fn open(file: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
@@ -77,6 +86,8 @@ fn main() -> ExitCode {
             Ok(true)
         }
         Cmd::Mesh { args } => exact_collision::mesh::cli::run(&args),
+    },
+        Cmd::Ccd { file, plot } => exact_collision::ccd::cli::run(&file, plot.as_deref()),
         Cmd::Query { file } => open(file.as_ref()).and_then(|input| {
             let mut all_ok = true;
             stream(input, |a| all_ok &= a.ok)?;

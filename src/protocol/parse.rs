@@ -481,62 +481,63 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
         Value::String(s) => s.as_str(),
         other => return err("op", format!("expected a string, got {}", kind(other))),
     };
-    let op =
-        match op_name {
-            "intersect" | "distance" => {
-                let a = parse_shape(get(o, "", "a")?, "a")?;
-                let b = parse_shape(get(o, "", "b")?, "b")?;
-                if op_name == "intersect" {
-                    Op::Intersect { a, b }
-                } else {
-                    Op::Distance { a, b }
-                }
+    let op = match op_name {
+        "intersect" | "distance" => {
+            let a = parse_shape(get(o, "", "a")?, "a")?;
+            let b = parse_shape(get(o, "", "b")?, "b")?;
+            if op_name == "intersect" {
+                Op::Intersect { a, b }
+            } else {
+                Op::Distance { a, b }
             }
-            "ccd" => {
-                let a = parse_moving(get(o, "", "a")?, "a")?;
-                let b = parse_moving(get(o, "", "b")?, "b")?;
-                let t_range = match o.get("t_range") {
-                    None => (BigRational::zero(), BigRational::one()),
-                    Some(t) => {
-                        let ta = array(t, "t_range", 2, "numbers")?;
-                        let r = (number(&ta[0], "t_range[0]")?, number(&ta[1], "t_range[1]")?);
-                        if r.0 > r.1 {
-                            return err("t_range", "start after end");
-                        }
-                        r
+        }
+        "ccd" => {
+            let a = parse_moving(get(o, "", "a")?, "a")?;
+            let b = parse_moving(get(o, "", "b")?, "b")?;
+            let t_range = match o.get("t_range") {
+                None => (BigRational::zero(), BigRational::one()),
+                Some(t) => {
+                    let ta = array(t, "t_range", 2, "numbers")?;
+                    let r = (number(&ta[0], "t_range[0]")?, number(&ta[1], "t_range[1]")?);
+                    if r.0 > r.1 {
+                        return err("t_range", "start after end");
                     }
-                };
-                Op::Ccd(CcdQuery {
-                    a,
-                    b,
-                    t_range,
-                    tolerance: parse_tolerance(o)?,
-                })
-            }
-            "ccd_vf" | "ccd_ee" => {
-                let what = if op_name == "ccd_vf" {
-                    "points (v, f0, f1, f2)"
-                } else {
-                    "points (a0, a1, b0, b1)"
-                };
-                let p = PointCcd {
-                    t0: points3(get(o, "", "t0")?, "t0", what)?,
-                    t1: points3(get(o, "", "t1")?, "t1", what)?,
-                    tolerance: parse_tolerance(o)?,
-                };
-                if op_name == "ccd_vf" {
-                    Op::CcdVf(p)
-                } else {
-                    Op::CcdEe(p)
+                    r
                 }
+            };
+            Op::Ccd(CcdQuery {
+                a,
+                b,
+                t_range,
+                tolerance: parse_tolerance(o)?,
+            })
+        }
+        "ccd_vf" | "ccd_ee" => {
+            let what = if op_name == "ccd_vf" {
+                "points (v, f0, f1, f2)"
+            } else {
+                "points (a0, a1, b0, b1)"
+            };
+            let p = PointCcd {
+                t0: points3(get(o, "", "t0")?, "t0", what)?,
+                t1: points3(get(o, "", "t1")?, "t1", what)?,
+                tolerance: parse_tolerance(o)?,
+            };
+            if op_name == "ccd_vf" {
+                Op::CcdVf(p)
+            } else {
+                Op::CcdEe(p)
             }
-            other => return err(
+        }
+        other => {
+            return err(
                 "op",
                 format!(
                     "unknown op {other:?} (expected intersect, distance, ccd, ccd_vf or ccd_ee)"
                 ),
-            ),
-        };
+            )
+        }
+    };
     Ok(Query {
         id: o.get("id").cloned(),
         scalar,

@@ -1,0 +1,271 @@
+//! Rational affine motions: the protocol's MOTION forms as one exact type, their
+//! inverses and compositions.
+//!
+//! A motion maps a local point, written as a row vector x, to
+//!
+//! ```text
+//! x ↦ (x·L(t) + T(t)) / d(t)        L: 3×3, T: 1×3, d: polynomials in t
+//! ```
+//!
+//! seed 001's row-vector, post-multiplication convention (translation in the last
+//! row of the 4×4 matrix). A quaternion curve q(t) = (w, x, y, z) becomes
+//! L = R(q)ᵀ, T = |q|²·translation, d = |q|², with R(q) the unnormalised rotation
+//! matrix (R·Rᵀ = |q|⁴·I).
+
+use super::CcdError;
+use crate::poly::{isolate_roots, Poly};
+use crate::protocol::{Motion, PolyCoeffs};
+use num_rational::BigRational;
+
+/// A 3-vector of polynomials.
+pub type PVec = [Poly; 3];
+
+/// x ↦ (x·lin + trans) / den, every entry a polynomial in t with rational coefficients.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatAffine {
+    /// The linear part's numerator; row i is the image of the i-th unit vector.
+    pub lin: [PVec; 3],
+    /// The translation's numerator.
+    pub trans: PVec,
+    /// The common denominator.
+    pub den: Poly,
+}
+
+fn c(x: BigRational) -> Poly {
+    Poly::constant(x)
+}
+
+fn zero3() -> PVec {
+    [Poly::zero(), Poly::zero(), Poly::zero()]
+}
+
+/// The polynomial with these coefficients.
+pub fn poly(p: &PolyCoeffs) -> Poly {
+    Poly::new(p.clone())
+}
+
+/// u·v for polynomial 3-vectors.
+pub fn dot(u: &PVec, v: &PVec) -> Poly {
+    &(&(&u[0] * &v[0]) + &(&u[1] * &v[1])) + &(&u[2] * &v[2])
+}
+
+/// u × v for polynomial 3-vectors.
+pub fn cross(u: &PVec, v: &PVec) -> PVec {
+    [
+        &(&u[1] * &v[2]) - &(&u[2] * &v[1]),
+        &(&u[2] * &v[0]) - &(&u[0] * &v[2]),
+        &(&u[0] * &v[1]) - &(&u[1] * &v[0]),
+    ]
+}
+
+/// A constant rational vector as a polynomial vector.
+pub fn pconst(v: &crate::Vec3<BigRational>) -> PVec {
+    [c(v.x.clone()), c(v.y.clone()), c(v.z.clone())]
+}
+
+/// Row vector times matrix: v·m.
+pub fn vecmat(v: &PVec, m: &[PVec; 3]) -> PVec {
+    let mut out = zero3();
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = &(&(&v[0] * &m[0][j]) + &(&v[1] * &m[1][j])) + &(&v[2] * &m[2][j]);
+    }
+    out
+}
+
+fn matmul(a: &[PVec; 3], b: &[PVec; 3]) -> [PVec; 3] {
+    [vecmat(&a[0], b), vecmat(&a[1], b), vecmat(&a[2], b)]
+}
+
+fn add3(u: &PVec, v: &PVec) -> PVec {
+    [&u[0] + &v[0], &u[1] + &v[1], &u[2] + &v[2]]
+}
+
+fn scale3(u: &PVec, k: &Poly) -> PVec {
+    [&u[0] * k, &u[1] * k, &u[2] * k]
+}
+
+/// Determinant of a 3×3 polynomial matrix.
+pub fn det(m: &[PVec; 3]) -> Poly {
+    dot(&m[0], &cross(&m[1], &m[2]))
+}
+
+impl RatAffine {
+    /// The identity motion.
+    pub fn identity() -> Self {
+        let one = || Poly::one();
+        RatAffine {
+            lin: [
+                [one(), Poly::zero(), Poly::zero()],
+                [Poly::zero(), one(), Poly::zero()],
+                [Poly::zero(), Poly::zero(), one()],
+            ],
+            trans: zero3(),
+            den: Poly::one(),
+        }
+    }
+
+    /// The protocol's MOTION as a rational affine map.
+    pub fn from_motion(m: &Motion) -> Self {
+        match m {
+            Motion::Identity => Self::identity(),
+            Motion::Matrix { rows, denominator } => RatAffine {
+                lin: [0, 1, 2].map(|i| [0, 1, 2].map(|j| poly(&rows[i][j]))),
+                trans: [0, 1, 2].map(|j| poly(&rows[3][j])),
+                den: poly(denominator),
+            },
+            Motion::Quaternion { q, translation } => {
+                let [w, x, y, z] = [0, 1, 2, 3].map(|i| poly(&q[i]));
+                let sq = |p: &Poly| p * p;
+                let two = |p: Poly| p.scale(&BigRational::from_integer(2.into()));
+                let (ww, xx, yy, zz) = (sq(&w), sq(&x), sq(&y), sq(&z));
+                let n2 = &(&ww + &xx) + &(&yy + &zz);
+                // Column-convention R(q) (unnormalised): R·v = q·v·q̄.
+                let r = [
+                    [
+                        &(&ww + &xx) - &(&yy + &zz),
+                        two(&(&x * &y) - &(&w * &z)),
+                        two(&(&x * &z) + &(&w * &y)),
+                    ],
+                    [
+                        two(&(&x * &y) + &(&w * &z)),
+                        &(&ww - &xx) + &(&yy - &zz),
+                        two(&(&y * &z) - &(&w * &x)),
+                    ],
+                    [
+                        two(&(&x * &z) - &(&w * &y)),
+                        two(&(&y * &z) + &(&w * &x)),
+                        &(&ww - &xx) - &(&yy - &zz),
+                    ],
+                ];
+                // Row-vector convention: the 3×3 block is Rᵀ.
+                let lin = [0, 1, 2].map(|i| [0, 1, 2].map(|j| r[j][i].clone()));
+                let t = [0, 1, 2].map(|j| poly(&translation[j]));
+                RatAffine {
+                    lin,
+                    trans: scale3(&t, &n2),
+                    den: n2,
+                }
+            }
+        }
+    }
+
+    /// The constant affine map x ↦ (x − origin)·m.
+    pub fn constant(m: &[crate::Vec3<BigRational>; 3], origin: &crate::Vec3<BigRational>) -> Self {
+        let lin = [pconst(&m[0]), pconst(&m[1]), pconst(&m[2])];
+        let o = pconst(origin);
+        let t = vecmat(&o, &lin);
+        RatAffine {
+            lin,
+            trans: [-&t[0], -&t[1], -&t[2]],
+            den: Poly::one(),
+        }
+    }
+
+    /// `self` followed by `next` (row vectors: x·self·next).
+    pub fn then(&self, next: &RatAffine) -> RatAffine {
+        let lin = matmul(&self.lin, &next.lin);
+        let trans = add3(
+            &vecmat(&self.trans, &next.lin),
+            &scale3(&next.trans, &self.den),
+        );
+        RatAffine {
+            lin,
+            trans,
+            den: &self.den * &next.den,
+        }
+        .reduced()
+    }
+
+    /// The inverse map, y ↦ (y·d − T)·adj(L) / det(L), reduced.
+    pub fn inverse(&self) -> RatAffine {
+        let l = &self.lin;
+        // adj(L) = transpose of the cofactor matrix; for rows r0, r1, r2 its
+        // columns are r1×r2, r2×r0, r0×r1.
+        let cols = [
+            cross(&l[1], &l[2]),
+            cross(&l[2], &l[0]),
+            cross(&l[0], &l[1]),
+        ];
+        let adj = [0, 1, 2].map(|i| [0, 1, 2].map(|j| cols[j][i].clone()));
+        let lin = [0, 1, 2].map(|i| scale3(&adj[i], &self.den));
+        let t = vecmat(&self.trans, &adj);
+        RatAffine {
+            lin,
+            trans: [-&t[0], -&t[1], -&t[2]],
+            den: det(l),
+        }
+        .reduced()
+    }
+
+    /// The determinant of the linear part's numerator.
+    pub fn det(&self) -> Poly {
+        det(&self.lin)
+    }
+
+    /// Divides every entry by their common polynomial gcd (the map is unchanged).
+    pub fn reduced(mut self) -> RatAffine {
+        let mut g = self.den.clone();
+        for p in self.lin.iter().flatten().chain(self.trans.iter()) {
+            if g.degree() == Some(0) {
+                return self;
+            }
+            if !p.is_zero() {
+                g = g.gcd(p);
+            }
+        }
+        if g.degree().unwrap_or(0) == 0 {
+            return self;
+        }
+        let div = |p: &Poly| p.div_exact(&g).expect("gcd divides");
+        for p in self.lin.iter_mut().flatten().chain(self.trans.iter_mut()) {
+            *p = div(p);
+        }
+        self.den = div(&self.den);
+        self
+    }
+
+    /// The image of a local point, as (numerator, denominator).
+    pub fn point(&self, p: &crate::Vec3<BigRational>) -> PVec {
+        add3(&vecmat(&pconst(p), &self.lin), &self.trans)
+    }
+
+    /// The image of a local vector (numerator over `den`).
+    pub fn vector(&self, v: &crate::Vec3<BigRational>) -> PVec {
+        vecmat(&pconst(v), &self.lin)
+    }
+
+    /// Evaluate at a rational time: (L, T, d).
+    pub fn eval_point(
+        &self,
+        p: &crate::Vec3<BigRational>,
+        t: &BigRational,
+    ) -> crate::Vec3<BigRational> {
+        let n = self.point(p);
+        let d = self.den.eval(t);
+        crate::Vec3::new(n[0].eval(t) / &d, n[1].eval(t) / &d, n[2].eval(t) / &d)
+    }
+
+    /// The image of a local vector at a rational time.
+    pub fn eval_vector(
+        &self,
+        v: &crate::Vec3<BigRational>,
+        t: &BigRational,
+    ) -> crate::Vec3<BigRational> {
+        let n = self.vector(v);
+        let d = self.den.eval(t);
+        crate::Vec3::new(n[0].eval(t) / &d, n[1].eval(t) / &d, n[2].eval(t) / &d)
+    }
+}
+
+/// `Ok` if `p` has no root in the closed range, else an error naming `what`.
+pub fn nonvanishing(
+    p: &Poly,
+    t0: &BigRational,
+    t1: &BigRational,
+    what: &str,
+) -> Result<(), CcdError> {
+    if p.is_zero() || !isolate_roots(p, t0, t1).isolated().is_empty() {
+        return Err(CcdError::Vanishes(what.to_string()));
+    }
+    Ok(())
+}

@@ -1,0 +1,269 @@
+//! Seed 001's method: the Minkowski sum of the two boxes through their spherical
+//! Gauss maps (Albocher, Sarel, Choi, Elber, Wang, ICRA 2006).
+//!
+//! Everything happens in box a's *unit-cube frame*: the affine map that sends a to
+//! [−1, 1]³ (touching is invariant under affine maps). There box b is the
+//! parallelepiped with center C(t)/w(t) and half-axes G_k(t)/w(t), w > 0 on the
+//! range, all numerators polynomials. The Minkowski sum K = b ⊕ (−a) is a zonotope
+//! with generators e_0, e_1, e_2, G_0, G_1, G_2; its 30 facets come in ± pairs with
+//! normals
+//!
+//! ```text
+//! FV   ±e_j                     face j of a  +  a vertex of b      (6)
+//! VF   ±N_k,  N_k = G_k+1×G_k+2  a vertex of a  +  face k of b      (6)
+//! EE   ±e_i × G_m               edge i of a  +  edge m of b        (18)
+//! ```
+//!
+//! For a facet normal n the *constraint* is F_n = w·(max_a n·x − min_b n·x):
+//!
+//! ```text
+//! F_n = −n·C + Σ_k |n·G_k| + w·Σ_j |n_j|          contact ⟺ F_n ≥ 0 for all 30 n
+//! ```
+//!
+//! (this is the paper's D_i = 0 / D_j ≤ 0 test with D = −F). The absolute values are
+//! resolved by the *homogeneous intervals*: they only involve the components of the
+//! G_k (b's edge directions, the poles of its SGM arcs) and of the N_k (b's face
+//! normals, its SGM points). While none of these 18 polynomials changes sign, every
+//! point of b's SGM stays in one octant of a's, the compatible pairs stay the same,
+//! and each F_n is one polynomial. Under rigid motion N_k ∥ G_k (the paper's case);
+//! under affine motion (non-uniform scale) they differ, so both sets are used and
+//! face normals are the cofactor cross products N_k, never M(t) applied to normals.
+
+use super::motion::{cross, dot, PVec};
+use super::sweep::{first_contact, Period};
+use super::Feature;
+use crate::poly::Poly;
+use num_rational::BigRational;
+use std::cmp::Ordering;
+
+/// Box b in box a's unit-cube frame: center C/w, half-axes G_k/w, w > 0 on the range.
+#[derive(Clone, Debug)]
+pub struct Relative {
+    /// Center numerator.
+    pub c: PVec,
+    /// Half-axis numerators.
+    pub g: [PVec; 3],
+    /// Common denominator, positive on the range.
+    pub w: Poly,
+}
+
+/// Which of the 30 Minkowski-sum planes a constraint is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plane {
+    /// Face ±e_j of a, a vertex of b: (σ, j, b's vertex signs).
+    Fv(i8, usize, [i8; 3]),
+    /// A vertex of a, face k of b: (a's vertex signs, σ of b's face, k).
+    Vf([i8; 3], i8, usize),
+    /// Edge along axis i of a (signs of the other two axes), edge along G_m of b.
+    Ee(usize, [i8; 3], usize, [i8; 3]),
+}
+
+fn ch(s: i8) -> char {
+    if s < 0 {
+        '-'
+    } else {
+        '+'
+    }
+}
+
+const AX: [char; 3] = ['x', 'y', 'z'];
+
+fn vertex(s: [i8; 3]) -> String {
+    format!("vertex ({},{},{})", ch(s[0]), ch(s[1]), ch(s[2]))
+}
+
+fn edge(axis: usize, s: [i8; 3]) -> String {
+    let (j, k) = ((axis + 1) % 3, (axis + 2) % 3);
+    let (j, k) = (j.min(k), j.max(k));
+    format!("edge ({}{},{}{})", ch(s[j]), AX[j], ch(s[k]), AX[k])
+}
+
+impl Plane {
+    /// The protocol's feature naming.
+    pub fn feature(&self, degenerate: bool) -> Feature {
+        let (kind, a, b) = match *self {
+            Plane::Fv(s, j, v) => ("FV", format!("face {}{}", ch(s), AX[j]), vertex(v)),
+            Plane::Vf(v, s, k) => ("VF", vertex(v), format!("face {}{}", ch(s), AX[k])),
+            Plane::Ee(i, sa, m, sb) => ("EE", edge(i, sa), edge(m, sb)),
+        };
+        Feature {
+            kind: kind.into(),
+            a,
+            b,
+            degenerate,
+        }
+    }
+}
+
+fn sgn(o: Ordering) -> i8 {
+    match o {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    }
+}
+
+fn pos(s: i8) -> i8 {
+    if s == 0 {
+        1
+    } else {
+        s
+    }
+}
+
+fn signed(p: &Poly, s: i8) -> Poly {
+    match s {
+        0 => Poly::zero(),
+        1 => p.clone(),
+        _ => -p,
+    }
+}
+
+/// The precomputed polynomials of seed 001's method.
+pub struct Sgm {
+    rel: Relative,
+    /// Face normals of b (cofactors): N_k = G_k+1 × G_k+2.
+    n: [PVec; 3],
+    det: Poly,
+    nc: [Poly; 3],
+    gxc: [PVec; 3],
+}
+
+impl Sgm {
+    /// Precompute the normals and products.
+    pub fn new(rel: Relative) -> Self {
+        let g = &rel.g;
+        let n = [
+            cross(&g[1], &g[2]),
+            cross(&g[2], &g[0]),
+            cross(&g[0], &g[1]),
+        ];
+        let det = dot(&g[0], &n[0]);
+        let nc = [0, 1, 2].map(|k| dot(&n[k], &rel.c));
+        let gxc = [0, 1, 2].map(|m| cross(&g[m], &rel.c));
+        Sgm {
+            rel,
+            n,
+            det,
+            nc,
+            gxc,
+        }
+    }
+
+    /// The 18 polynomials whose roots bound the homogeneous intervals.
+    pub fn breakpoints(&self) -> Vec<Poly> {
+        self.rel
+            .g
+            .iter()
+            .chain(self.n.iter())
+            .flatten()
+            .filter(|p| p.degree().unwrap_or(0) > 0)
+            .cloned()
+            .collect()
+    }
+
+    /// The conservative bounding-sphere polynomial: S(t) > 0 ⇒ no contact.
+    ///
+    /// ```text
+    /// contact ⇒ |C/w| ≤ r_a + r_b ≤ √3 + Σ|G_k|/w
+    ///         ⇒ |C|² ≤ 4·(3w² + Σ|G_k|²)        (Cauchy–Schwarz on 4 terms)
+    /// S = |C|² − 4·(3w² + Σ|G_k|²)
+    /// ```
+    pub fn sphere(&self) -> Poly {
+        let r = &self.rel;
+        let three = Poly::constant(BigRational::from_integer(3.into()));
+        let mut rhs = &three * &(&r.w * &r.w);
+        for gk in &r.g {
+            rhs = &rhs + &dot(gk, gk);
+        }
+        &dot(&r.c, &r.c) - &rhs.scale(&BigRational::from_integer(4.into()))
+    }
+
+    /// The 30 constraints on the homogeneous interval containing `t`.
+    // The indices are axis labels shared by several arrays (e_j, G_k[j], N_k[j]).
+    #[allow(clippy::needless_range_loop)]
+    pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
+        let r = &self.rel;
+        let sg = r.g.clone().map(|gk| gk.map(|p| sgn(p.sign_at(t))));
+        let sn = self.n.clone().map(|nk| nk.map(|p| sgn(p.sign_at(t))));
+        let sd = sgn(self.det.sign_at(t));
+        let mut out = Vec::with_capacity(30);
+        for sigma in [1i8, -1] {
+            // FV: n = σ e_j.
+            for j in 0..3 {
+                let mut f = &signed(&r.c[j], -sigma) + &r.w;
+                for k in 0..3 {
+                    f = &f + &signed(&r.g[k][j], sg[k][j]);
+                }
+                let v = [0, 1, 2].map(|k| -sigma * pos(sg[k][j]));
+                out.push((f, Plane::Fv(sigma, j, v)));
+            }
+            // VF: n = σ N_k.
+            for k in 0..3 {
+                let mut s = Poly::zero();
+                for j in 0..3 {
+                    s = &s + &signed(&self.n[k][j], sn[k][j]);
+                }
+                let f = &(&signed(&self.nc[k], -sigma) + &signed(&self.det, sd)) + &(&r.w * &s);
+                let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
+                out.push((f, Plane::Vf(v, -sigma * pos(sd), k)));
+            }
+            // EE: n = σ (e_i × G_m).
+            for i in 0..3 {
+                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                for m in 0..3 {
+                    let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                    let g = &r.g[m];
+                    let edges_a = &signed(&g[i1], sg[m][i1]) + &signed(&g[i2], sg[m][i2]);
+                    let faces_b =
+                        &signed(&self.n[m1][i], sn[m1][i]) + &signed(&self.n[m2][i], sn[m2][i]);
+                    let f = &(&signed(&self.gxc[m][i], -sigma) + &faces_b) + &(&r.w * &edges_a);
+                    let mut sa = [0i8; 3];
+                    sa[i1] = -sigma * pos(sg[m][i2]);
+                    sa[i2] = sigma * pos(sg[m][i1]);
+                    let mut sb = [0i8; 3];
+                    sb[m1] = -sigma * pos(sn[m2][i]);
+                    sb[m2] = sigma * pos(sn[m1][i]);
+                    out.push((f, Plane::Ee(i, sa, m, sb)));
+                }
+            }
+        }
+        out
+    }
+
+    /// For drawing only: each plane's signed gap min_b n̂·x − max_a n̂·x at `t`
+    /// (unit normal, a's unit-cube frame), in floating point; NaN for a zero normal.
+    pub fn gaps_f64(&self, t: &BigRational) -> Vec<f64> {
+        use num_traits::ToPrimitive;
+        let f = |p: &Poly| p.eval(t).to_f64().unwrap_or(f64::NAN);
+        let w = f(&self.rel.w);
+        let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        self.constraints(t)
+            .iter()
+            .map(|(p, plane)| {
+                let n = match *plane {
+                    Plane::Fv(..) => 1.0,
+                    Plane::Vf(_, _, k) => norm(self.n[k].clone().map(|c| f(&c))),
+                    Plane::Ee(i, _, m, _) => {
+                        let g = self.rel.g[m].clone().map(|c| f(&c));
+                        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                        (g[i1] * g[i1] + g[i2] * g[i2]).sqrt()
+                    }
+                };
+                if n == 0.0 {
+                    f64::NAN
+                } else {
+                    -f(p) / (w * n)
+                }
+            })
+            .collect()
+    }
+
+    /// The first contact period in `[t0, t1]` (with the bounding-sphere cull).
+    pub fn first_contact(&self, t0: &BigRational, t1: &BigRational) -> Option<Period<Plane>> {
+        let s = self.sphere();
+        first_contact(t0, t1, &self.breakpoints(), Some(&s), |t| {
+            self.constraints(t)
+        })
+    }
+}
