@@ -86,7 +86,6 @@ fn main() -> ExitCode {
             Ok(true)
         }
         Cmd::Mesh { args } => exact_collision::mesh::cli::run(&args),
-    },
         Cmd::Ccd { file, plot } => exact_collision::ccd::cli::run(&file, plot.as_deref()),
         Cmd::Query { file } => open(file.as_ref()).and_then(|input| {
             let mut all_ok = true;
