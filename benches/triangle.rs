@@ -154,10 +154,18 @@ fn bench_intersect(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n as u64));
     g.sample_size(10);
     g.bench_function("exact_decision_f64", |bch| {
-        bch.iter(|| ts.iter().filter(|(a, b)| intersects(black_box(a), black_box(b))).count())
+        bch.iter(|| {
+            ts.iter()
+                .filter(|(a, b)| intersects(black_box(a), black_box(b)))
+                .count()
+        })
     });
     g.bench_function("float_guigue_devillers", |bch| {
-        bch.iter(|| ps.iter().filter(|(a, b)| float_gd::intersects(black_box(a), black_box(b))).count())
+        bch.iter(|| {
+            ps.iter()
+                .filter(|(a, b)| float_gd::intersects(black_box(a), black_box(b)))
+                .count()
+        })
     });
     g.bench_function("parry3d_intersection_test_f32", |bch| {
         bch.iter(|| {
@@ -237,7 +245,9 @@ fn mesh_vs_mesh(_: &mut Criterion) {
         let ti = t1.elapsed();
         let t2 = Instant::now();
         let mut evals = 0u64;
-        let d = min_distance(&a, &ba, &b, &bb, &mut || evals += 1).unwrap().unwrap();
+        let d = min_distance(&a, &ba, &b, &bb, &mut || evals += 1)
+            .unwrap()
+            .unwrap();
         let td = t2.elapsed();
         eprintln!(
             "[mesh] {label}: {} x {} triangles; bvh {:.3} s; {} intersecting pairs in {:.3} s; \

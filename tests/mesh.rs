@@ -8,12 +8,21 @@ use exact_collision::{Scalar, Triangle, Vec3};
 use num_rational::BigRational;
 
 fn cube(lo: [f64; 3], hi: [f64; 3]) -> Mesh<f64> {
-    let p = |i: usize| Vec3::new(
-        if i & 1 == 0 { lo[0] } else { hi[0] },
-        if i & 2 == 0 { lo[1] } else { hi[1] },
-        if i & 4 == 0 { lo[2] } else { hi[2] },
-    );
-    let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+    let p = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { lo[0] } else { hi[0] },
+            if i & 2 == 0 { lo[1] } else { hi[1] },
+            if i & 4 == 0 { lo[2] } else { hi[2] },
+        )
+    };
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
     let mut t = Vec::new();
     for q in quads {
         t.push(Triangle::new([p(q[0]), p(q[1]), p(q[2])]));
@@ -88,7 +97,11 @@ fn brute_pairs(a: &Mesh<f64>, b: &Mesh<f64>) -> Vec<(usize, usize)> {
 fn brute_distance(a: &Mesh<f64>, b: &Mesh<f64>) -> BigRational {
     a.triangles
         .iter()
-        .flat_map(|s| b.triangles.iter().map(move |t| distance_exact(s, t).unwrap().distance_squared))
+        .flat_map(|s| {
+            b.triangles
+                .iter()
+                .map(move |t| distance_exact(s, t).unwrap().distance_squared)
+        })
         .min()
         .unwrap()
 }
@@ -150,9 +163,13 @@ fn cli_runs_on_files() {
     std::fs::write(&fa, to_binary_stl(&cube([0.0; 3], [1.0; 3])).unwrap()).unwrap();
     std::fs::write(&fb, to_binary_stl(&cube([0.0; 3], [1.0; 3])).unwrap()).unwrap();
     let s = |p: &std::path::Path| p.to_string_lossy().to_string();
-    let ok = exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--translate".into(), "3/2,0,0".into()]).unwrap();
+    let ok =
+        exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--translate".into(), "3/2,0,0".into()])
+            .unwrap();
     assert!(ok);
-    let ok = exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--rotate".into(), "1,0,0,1".into()]).unwrap();
+    let ok =
+        exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--rotate".into(), "1,0,0,1".into()])
+            .unwrap();
     assert!(ok);
     std::fs::write(&fb, b"not an stl").unwrap();
     assert!(!exact_collision::mesh::cli::run(&[s(&fa), s(&fb)]).unwrap());

@@ -82,7 +82,11 @@ fn sat_disjoint(a: &Triangle<Q>, b: &Triangle<Q>) -> bool {
 fn check_minimal(a: &Triangle<Q>, b: &Triangle<Q>, c: &Closest<Q>) -> Result<(), String> {
     let w = c.a.sub(&c.b);
     if w == Vec3::zero() {
-        return if c.distance_squared.is_zero() { Ok(()) } else { Err("w = 0 but d² ≠ 0".into()) };
+        return if c.distance_squared.is_zero() {
+            Ok(())
+        } else {
+            Err("w = 0 but d² ≠ 0".into())
+        };
     }
     let (sa, sb) = (Shape::Triangle(a.clone()), Shape::Triangle(b.clone()));
     let (amin, _) = extent(&sa, &w);
@@ -155,13 +159,21 @@ fn check_pair(a: &Tri, b: &Tri) -> Result<(), TestCaseError> {
     // Symmetry.
     prop_assert_eq!(intersects(&qb, &qa), exact);
     // Vertex order (all six permutations of b, reversal of a).
-    for perm in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+    for perm in [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ] {
         let pb = Triangle::new(perm.map(|i| qb.v[i].clone()));
         let ra = Triangle::new([qa.v[2].clone(), qa.v[1].clone(), qa.v[0].clone()]);
         prop_assert_eq!(intersects(&ra, &pb), exact);
     }
     // Exact translation.
-    let sh = |t: &Triangle<Q>| Triangle::new(t.v.clone().map(|p| p.add(&Vec3::new(q(7), q(-3), q(11)))));
+    let sh =
+        |t: &Triangle<Q>| Triangle::new(t.v.clone().map(|p| p.add(&Vec3::new(q(7), q(-3), q(11)))));
     prop_assert_eq!(intersects(&sh(&qa), &sh(&qb)), exact);
     // f64 and f32 decisions equal the exact one, at every scale.
     for k in [0, 997, -1000, 60, -60] {
@@ -194,9 +206,13 @@ fn check_distance(a: &Tri, b: &Tri) -> Result<(), TestCaseError> {
     let r = distance(&qb, &qa).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&r.distance_squared, &c.distance_squared);
     // Invariant under translation and vertex order.
-    let sh = |t: &Triangle<Q>| Triangle::new(t.v.clone().map(|p| p.add(&Vec3::new(q(5), q(1), q(-9)))));
+    let sh =
+        |t: &Triangle<Q>| Triangle::new(t.v.clone().map(|p| p.add(&Vec3::new(q(5), q(1), q(-9)))));
     let rb = Triangle::new([qb.v[1].clone(), qb.v[2].clone(), qb.v[0].clone()]);
-    prop_assert_eq!(&distance(&sh(&qa), &sh(&rb)).unwrap().distance_squared, &c.distance_squared);
+    prop_assert_eq!(
+        &distance(&sh(&qa), &sh(&rb)).unwrap().distance_squared,
+        &c.distance_squared
+    );
     // The f64 path is the exact value correctly rounded; the exact answer from
     // float inputs equals the rational one.
     let (fa, fb) = (tf(a, 0), tf(b, 0));
@@ -226,7 +242,13 @@ proptest! {
 fn parallel_planes_one_ulp_apart() {
     let z0 = 1.0f64;
     let z1 = z0.next_up();
-    let t = |z: f64, o: f64| Triangle::new([Vec3::new(o, 0.0, z), Vec3::new(o + 1.0, 0.0, z), Vec3::new(o, 1.0, z)]);
+    let t = |z: f64, o: f64| {
+        Triangle::new([
+            Vec3::new(o, 0.0, z),
+            Vec3::new(o + 1.0, 0.0, z),
+            Vec3::new(o, 1.0, z),
+        ])
+    };
     let (a, b) = (t(z1, 0.25), t(z0, 0.0));
     assert!(!intersects(&a, &b));
     let c = distance_exact(&a, &b).unwrap();
@@ -249,8 +271,16 @@ fn extreme_magnitudes() {
         assert!(intersects(&a, &touching), "scale {s}");
         assert!(!intersects(&a, &apart), "scale {s}");
         let ans = intersect(&a, &touching).unwrap();
-        let (sa, sb) = (Shape::Triangle(a.clone()), Shape::Triangle(touching.clone()));
-        check_intersection(&sa.to_rational(), &sb.to_rational(), &exact_witness(&a, &touching)).unwrap();
+        let (sa, sb) = (
+            Shape::Triangle(a.clone()),
+            Shape::Triangle(touching.clone()),
+        );
+        check_intersection(
+            &sa.to_rational(),
+            &sb.to_rational(),
+            &exact_witness(&a, &touching),
+        )
+        .unwrap();
         assert!(ans.intersects());
     }
 }

@@ -48,9 +48,7 @@ impl Aabb {
 
     /// The largest side (rounded; used only to choose which node to split).
     pub fn extent(&self) -> f64 {
-        (0..3)
-            .map(|k| self.hi[k] - self.lo[k])
-            .fold(0.0, f64::max)
+        (0..3).map(|k| self.hi[k] - self.lo[k]).fold(0.0, f64::max)
     }
 
     fn center(&self, k: usize) -> f64 {
@@ -113,9 +111,7 @@ impl Bvh {
         });
         if end - start > LEAF {
             let axis = (0..3)
-                .max_by(|&x, &y| {
-                    (bbox.hi[x] - bbox.lo[x]).total_cmp(&(bbox.hi[y] - bbox.lo[y]))
-                })
+                .max_by(|&x, &y| (bbox.hi[x] - bbox.lo[x]).total_cmp(&(bbox.hi[y] - bbox.lo[y])))
                 .unwrap_or(0);
             let mid = (start + end) / 2;
             let boxes = &self.leaf_boxes;

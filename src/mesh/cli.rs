@@ -53,24 +53,37 @@ fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<BigRational>, String> {
 /// The exact image of `p` under rotation `q` (w, x, y, z) then translation `t`.
 fn transform(p: &Vec3<BigRational>, q: &[BigRational], t: &[BigRational]) -> Vec3<BigRational> {
     let (w, x, y, z) = (&q[0], &q[1], &q[2], &q[3]);
-    let n2 = w.square().add_ref(&x.square()).add_ref(&y.square()).add_ref(&z.square());
+    let n2 = w
+        .square()
+        .add_ref(&x.square())
+        .add_ref(&y.square())
+        .add_ref(&z.square());
     let two = BigRational::from_i32(2);
     let m = |a: &BigRational, b: &BigRational| a.mul_ref(b).mul_ref(&two);
     let r = [
         [
-            w.square().add_ref(&x.square()).sub_ref(&y.square()).sub_ref(&z.square()),
+            w.square()
+                .add_ref(&x.square())
+                .sub_ref(&y.square())
+                .sub_ref(&z.square()),
             m(x, y).sub_ref(&m(w, z)),
             m(x, z).add_ref(&m(w, y)),
         ],
         [
             m(x, y).add_ref(&m(w, z)),
-            w.square().sub_ref(&x.square()).add_ref(&y.square()).sub_ref(&z.square()),
+            w.square()
+                .sub_ref(&x.square())
+                .add_ref(&y.square())
+                .sub_ref(&z.square()),
             m(y, z).sub_ref(&m(w, x)),
         ],
         [
             m(x, z).sub_ref(&m(w, y)),
             m(y, z).add_ref(&m(w, x)),
-            w.square().sub_ref(&x.square()).sub_ref(&y.square()).add_ref(&z.square()),
+            w.square()
+                .sub_ref(&x.square())
+                .sub_ref(&y.square())
+                .add_ref(&z.square()),
         ],
     ];
     let pv = [&p.x, &p.y, &p.z];
@@ -142,8 +155,17 @@ fn run_opts(o: &MeshArgs) -> Result<(), String> {
     if q.iter().all(|c| c == &zero()) {
         return Err("--rotate: the zero quaternion is not a rotation".into());
     }
-    println!("B is moved exactly: rotation {} then translation {}", join(&q), join(&t));
-    let qa = Mesh::new(a.triangles.iter().map(|tr| Triangle::new(tr.v.clone().map(|p| p.to_rational()))).collect());
+    println!(
+        "B is moved exactly: rotation {} then translation {}",
+        join(&q),
+        join(&t)
+    );
+    let qa = Mesh::new(
+        a.triangles
+            .iter()
+            .map(|tr| Triangle::new(tr.v.clone().map(|p| p.to_rational())))
+            .collect(),
+    );
     let qb = Mesh::new(
         b.triangles
             .iter()
@@ -170,7 +192,11 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
         pairs.len(),
         t2.elapsed().as_secs_f64()
     );
-    let show = if o.all_pairs { pairs.len() } else { pairs.len().min(20) };
+    let show = if o.all_pairs {
+        pairs.len()
+    } else {
+        pairs.len().min(20)
+    };
     for (i, j) in &pairs[..show] {
         println!("  A[{i}] ∩ B[{j}]");
     }
@@ -203,10 +229,23 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
             None => println!("distance: an empty mesh has no distance"),
             Some((i, j, c)) => {
                 let s = exact_string(&c.distance_squared);
-                let s = if s.len() > 200 { format!("{}… ({} characters)", &s[..80], s.len()) } else { s };
-                println!("distance: {} (squared, exact: {s})", sqrt_nearest_f64(&c.distance_squared));
-                let f = |p: &Vec3<BigRational>| format!("[{}, {}, {}]", p.x.to_f64(), p.y.to_f64(), p.z.to_f64());
-                println!("closest: A[{i}] at {}, B[{j}] at {} (nearest doubles)", f(&c.a), f(&c.b));
+                let s = if s.len() > 200 {
+                    format!("{}… ({} characters)", &s[..80], s.len())
+                } else {
+                    s
+                };
+                println!(
+                    "distance: {} (squared, exact: {s})",
+                    sqrt_nearest_f64(&c.distance_squared)
+                );
+                let f = |p: &Vec3<BigRational>| {
+                    format!("[{}, {}, {}]", p.x.to_f64(), p.y.to_f64(), p.z.to_f64())
+                };
+                println!(
+                    "closest: A[{i}] at {}, B[{j}] at {} (nearest doubles)",
+                    f(&c.a),
+                    f(&c.b)
+                );
                 println!(
                     "distance: {evaluated} exact triangle pairs evaluated ({:.3} s)",
                     t3.elapsed().as_secs_f64()

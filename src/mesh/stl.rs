@@ -89,8 +89,7 @@ pub fn parse_stl(bytes: &[u8]) -> Result<Mesh<f64>, StlError> {
 
 /// Read an STL file.
 pub fn read_stl(path: &std::path::Path) -> Result<Mesh<f64>, StlError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| StlError(format!("{}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| StlError(format!("{}: {e}", path.display())))?;
     parse_stl(&bytes).map_err(|e| StlError(format!("{}: {e}", path.display())))
 }
 

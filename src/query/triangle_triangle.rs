@@ -197,13 +197,9 @@ fn classify<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> Config {
     }
     let (p1, q1, r1) = (&a[ia[0]], &a[ia[1]], &a[ia[2]]);
     let (p2, q2, r2) = (&b[ib[0]], &b[ib[1]], &b[ib[2]]);
-    let meet = orient3d(p1, q1, p2, q2) != Sign::Positive
-        && orient3d(p1, r1, r2, p2) != Sign::Positive;
-    Config::Crossing {
-        a: ia,
-        b: ib,
-        meet,
-    }
+    let meet =
+        orient3d(p1, q1, p2, q2) != Sign::Positive && orient3d(p1, r1, r2, p2) != Sign::Positive;
+    Config::Crossing { a: ia, b: ib, meet }
 }
 
 /// Whether the closed triangles `a` and `b` share a point: the exact decision
@@ -268,12 +264,8 @@ pub fn intersect_exact<S: Scalar>(
     let cfg = classify(&a.v, &b.v);
     let (qa, qb) = (lift(a), lift(b));
     let exact: Intersection<Q> = match cfg {
-        Config::SeparatedByPlaneB => Intersection::Separated {
-            axis: normal(&qb),
-        },
-        Config::SeparatedByPlaneA => Intersection::Separated {
-            axis: normal(&qa),
-        },
+        Config::SeparatedByPlaneB => Intersection::Separated { axis: normal(&qb) },
+        Config::SeparatedByPlaneA => Intersection::Separated { axis: normal(&qa) },
         Config::Coplanar { meet: false } | Config::Crossing { meet: false, .. } => {
             Intersection::Separated {
                 axis: separating_axis(&qa, &qb)?,
@@ -442,9 +434,7 @@ fn shape_of(mut pts: Vec<P>) -> Option<Contact<Q>> {
                 })
                 .expect("two points");
             let d = uniq[far].sub(&o);
-            let collinear = uniq
-                .iter()
-                .all(|p| d.cross(&p.sub(&o)) == Vec3::zero());
+            let collinear = uniq.iter().all(|p| d.cross(&p.sub(&o)) == Vec3::zero());
             if collinear {
                 let key = |p: &P| d.dot(&p.sub(&o));
                 let lo = uniq.iter().min_by(|x, y| key(x).cmp(&key(y))).cloned();
@@ -547,7 +537,9 @@ fn degenerate_witness(a: &[P; 3], b: &[P; 3]) -> Option<P> {
         for e in 0..3 {
             let (u, v) = (&s[e], &s[(e + 1) % 3]);
             let (su, sv) = (n.dot(&u.sub(&t[0])), n.dot(&v.sub(&t[0])));
-            if (su < <Q as Zero>::zero() && sv > <Q as Zero>::zero()) || (su > <Q as Zero>::zero() && sv < <Q as Zero>::zero()) {
+            if (su < <Q as Zero>::zero() && sv > <Q as Zero>::zero())
+                || (su > <Q as Zero>::zero() && sv < <Q as Zero>::zero())
+            {
                 let k = su.clone() / su.sub_ref(&sv);
                 let x = u.add(&v.sub(u).scale(&k));
                 if tt.contains(&x) {

@@ -245,7 +245,10 @@ fn enclose(f: Feature, a: &[I3; 3], b: &[I3; 3]) -> (Interval, Option<bool>) {
                 and(positive(t, false), positive(den.sub_ref(&t), false)),
             );
             let n = d1.cross(&d2);
-            (idiv(nonneg(r.dot(&n).square()), nonneg(n.norm_squared())), valid)
+            (
+                idiv(nonneg(r.dot(&n).square()), nonneg(n.norm_squared())),
+                valid,
+            )
         }
         Feature::VertexFace { a_vertex, v } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
@@ -278,7 +281,11 @@ fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
             }
             let y = u.add(&d.scale(&(s / dd)));
             let d2 = x.sub(&y).norm_squared();
-            Some(if a_vertex { (d2, x.clone(), y) } else { (d2, y, x.clone()) })
+            Some(if a_vertex {
+                (d2, x.clone(), y)
+            } else {
+                (d2, y, x.clone())
+            })
         }
         Feature::EdgeEdge(i, j) => {
             let (p0, p1, q0, q1) = (&a[i], &a[(i + 1) % 3], &b[j], &b[(j + 1) % 3]);
@@ -299,7 +306,11 @@ fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
         Feature::VertexFace { a_vertex, v } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
             let (d2, foot) = vertex_face(x, t)?;
-            Some(if a_vertex { (d2, x.clone(), foot) } else { (d2, foot, x.clone()) })
+            Some(if a_vertex {
+                (d2, x.clone(), foot)
+            } else {
+                (d2, foot, x.clone())
+            })
         }
     }
 }
@@ -310,11 +321,25 @@ fn features() -> Vec<Feature> {
         for j in 0..3 {
             v.push(Feature::VertexVertex(i, j));
             v.push(Feature::EdgeEdge(i, j));
-            v.push(Feature::VertexEdge { a_vertex: true, v: i, e: j });
-            v.push(Feature::VertexEdge { a_vertex: false, v: i, e: j });
+            v.push(Feature::VertexEdge {
+                a_vertex: true,
+                v: i,
+                e: j,
+            });
+            v.push(Feature::VertexEdge {
+                a_vertex: false,
+                v: i,
+                e: j,
+            });
         }
-        v.push(Feature::VertexFace { a_vertex: true, v: i });
-        v.push(Feature::VertexFace { a_vertex: false, v: i });
+        v.push(Feature::VertexFace {
+            a_vertex: true,
+            v: i,
+        });
+        v.push(Feature::VertexFace {
+            a_vertex: false,
+            v: i,
+        });
     }
     v
 }
@@ -384,14 +409,18 @@ mod tests {
     fn filtered_equals_full_search() {
         let mut state = 12345u64;
         let mut next = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((state >> 33) % 7) as f64 - 3.0
         };
         let mut checked = 0;
         for round in 0..600 {
             let scale = [1.0, 1e300, 1e-300, 0.1][round % 4];
             let mut t = || {
-                Triangle::new([0, 1, 2].map(|_| Vec3::new(next() * scale, next() * scale, next() * scale)))
+                Triangle::new(
+                    [0, 1, 2].map(|_| Vec3::new(next() * scale, next() * scale, next() * scale)),
+                )
             };
             let (a, b) = (t(), t());
             if intersects(&a, &b) {
