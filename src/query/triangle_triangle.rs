@@ -287,6 +287,25 @@ pub fn intersect_exact<S: Scalar>(
     Ok(exact)
 }
 
+/// An exact common point of `a` and `b`, or `None` when they are disjoint (no
+/// separating certificate is built: the distance path needs none).
+pub(crate) fn witness_exact<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Option<P>, QueryError> {
+    let cfg = classify(&a.v, &b.v);
+    match cfg {
+        Config::SeparatedByPlaneA
+        | Config::SeparatedByPlaneB
+        | Config::Coplanar { meet: false }
+        | Config::Crossing { meet: false, .. } => Ok(None),
+        Config::Degenerate => Ok(degenerate_witness(&lift(a), &lift(b))),
+        _ => Ok(Some(
+            contact_of(cfg, &lift(a), &lift(b))?.points().swap_remove(0),
+        )),
+    }
+}
+
 /// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if
 /// disjoint, else a point, a segment, or (coplanar triangles) a convex polygon.
 ///
