@@ -119,7 +119,13 @@ fn bar(len: u64, msg: &'static str) -> ProgressBar {
 }
 
 /// Run `exact-collision mesh ARGS…` (the arguments after `mesh`). Prints the
-/// summary on standard output. Returns Ok(true) on success.
+/// summary on standard output. Returns Ok(true) on success, Ok(false) after
+/// printing an error (unreadable file, bad option).
+///
+/// ```
+/// let ok = exact_collision::mesh::cli::run(&["/no/such/a.stl".into(), "/no/such/b.stl".into()]).unwrap();
+/// assert!(!ok);
+/// ```
 pub fn run(args: &[String]) -> std::io::Result<bool> {
     let argv = std::iter::once("mesh".to_string()).chain(args.iter().cloned());
     let opts = match MeshArgs::try_parse_from(argv) {
