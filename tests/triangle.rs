@@ -301,3 +301,53 @@ fn protocol_answers_triangles() {
     let a = answer_line(line, 1).unwrap();
     assert_eq!(a.value["intersect"], true, "{}", a.value);
 }
+
+/// The hard cases, one ulp off: a coordinate of b moved one ulp up or down
+/// (parallel planes one ulp apart, a vertex one ulp off the other's edge or
+/// face, coplanar pairs made almost coplanar). The f64 and f32 decisions equal
+/// the exact decision on the same values, and the exact certificate verifies.
+fn check_ulp(a: &Tri, b: &Tri, which: usize, up: bool, k: i32) -> Result<(), TestCaseError> {
+    let (fa, mut fb) = (tf(a, k), tf(b, k));
+    let c = match which % 3 {
+        0 => &mut fb.v[which / 3 % 3].x,
+        1 => &mut fb.v[which / 3 % 3].y,
+        _ => &mut fb.v[which / 3 % 3].z,
+    };
+    *c = if up { c.next_up() } else { c.next_down() };
+    let (qa, qb) = (
+        Triangle::new(fa.v.clone().map(|p| p.to_rational())),
+        Triangle::new(fb.v.clone().map(|p| p.to_rational())),
+    );
+    let exact = intersects(&qa, &qb);
+    prop_assert_eq!(intersects(&fa, &fb), exact, "f64");
+    prop_assert_eq!(intersects(&fb, &fa), exact, "f64 swapped");
+    let ans = intersect(&qa, &qb).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let (sa, sb) = (Shape::Triangle(qa.clone()), Shape::Triangle(qb.clone()));
+    if let Err(e) = check_intersection(&sa, &sb, &ans) {
+        return Err(TestCaseError::fail(format!("certificate: {e}")));
+    }
+    prop_assert_eq!(ans.intersects(), exact);
+    if k == 0 {
+        // The f32 path on f32 values one f32-ulp off.
+        let (ga, mut gb) = (tf32(a), tf32(b));
+        let c = &mut gb.v[which / 3 % 3].z;
+        *c = if up { c.next_up() } else { c.next_down() };
+        let (ra, rb) = (
+            Triangle::new(ga.v.clone().map(|p| p.to_rational())),
+            Triangle::new(gb.v.clone().map(|p| p.to_rational())),
+        );
+        prop_assert_eq!(intersects(&ga, &gb), intersects(&ra, &rb), "f32");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn one_ulp_perturbations_decide_like_exact(
+        (a, b) in pair(), which in 0usize..9, up in any::<bool>(), k in prop_oneof![Just(0), Just(997), Just(-1000), Just(-40)]
+    ) {
+        check_ulp(&a, &b, which, up, k)?;
+    }
+}

@@ -67,6 +67,18 @@ struct Node {
 }
 
 /// A bounding-volume hierarchy over a mesh's triangles (leaves of at most 4).
+///
+/// ```
+/// use exact_collision::mesh::{Aabb, Bvh, Mesh};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |x: f64| Triangle::new([Vec3::new(x, 0., 0.), Vec3::new(x + 1., 0., 0.), Vec3::new(x, 1., 0.)]);
+/// let m = Mesh::new((0..10).map(|i| t(2.0 * i as f64)).collect());
+/// let bvh = Bvh::new(&m);
+/// let mut hits = Vec::new();
+/// // The closed box touches triangle 1 (x ∈ [2, 3]) at x = 3 only.
+/// bvh.overlapping(&Aabb { lo: [3.0, 0.0, 0.0], hi: [3.5, 1.0, 0.0] }, &mut hits);
+/// assert_eq!(hits, vec![1]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Bvh {
     nodes: Vec<Node>,

@@ -15,6 +15,14 @@ use num_rational::BigRational;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// `println!` that ignores a closed standard output (`… | head`).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 /// Options of the `mesh` subcommand.
 #[derive(Parser, Debug)]
 #[command(
@@ -111,7 +119,13 @@ fn bar(len: u64, msg: &'static str) -> ProgressBar {
 }
 
 /// Run `exact-collision mesh ARGS…` (the arguments after `mesh`). Prints the
-/// summary on standard output. Returns Ok(true) on success.
+/// summary on standard output. Returns Ok(true) on success, Ok(false) after
+/// printing an error (unreadable file, bad option).
+///
+/// ```
+/// let ok = exact_collision::mesh::cli::run(&["/no/such/a.stl".into(), "/no/such/b.stl".into()]).unwrap();
+/// assert!(!ok);
+/// ```
 pub fn run(args: &[String]) -> std::io::Result<bool> {
     let argv = std::iter::once("mesh".to_string()).chain(args.iter().cloned());
     let opts = match MeshArgs::try_parse_from(argv) {
@@ -134,7 +148,7 @@ fn run_opts(o: &MeshArgs) -> Result<(), String> {
     let t0 = Instant::now();
     let a = read_stl(&o.a).map_err(|e| e.to_string())?;
     let b = read_stl(&o.b).map_err(|e| e.to_string())?;
-    println!(
+    out!(
         "read: A {} triangles, B {} triangles ({:.3} s)",
         a.triangles.len(),
         b.triangles.len(),
@@ -155,7 +169,7 @@ fn run_opts(o: &MeshArgs) -> Result<(), String> {
     if q.iter().all(|c| c == &zero()) {
         return Err("--rotate: the zero quaternion is not a rotation".into());
     }
-    println!(
+    out!(
         "B is moved exactly: rotation {} then translation {}",
         join(&q),
         join(&t)
@@ -182,12 +196,12 @@ fn join(v: &[BigRational]) -> String {
 fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Result<(), String> {
     let t1 = Instant::now();
     let (ba, bb) = (Bvh::new(a), Bvh::new(b));
-    println!("bvh: built in {:.3} s", t1.elapsed().as_secs_f64());
+    out!("bvh: built in {:.3} s", t1.elapsed().as_secs_f64());
     let t2 = Instant::now();
     let pb = bar(a.triangles.len() as u64, "intersect");
     let pairs = intersecting_pairs(a, &ba, b, &bb, &mut || pb.inc(1));
     pb.finish_and_clear();
-    println!(
+    out!(
         "intersect: {} intersecting triangle pairs ({:.3} s)",
         pairs.len(),
         t2.elapsed().as_secs_f64()
@@ -198,15 +212,15 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
         pairs.len().min(20)
     };
     for (i, j) in &pairs[..show] {
-        println!("  A[{i}] ∩ B[{j}]");
+        out!("  A[{i}] ∩ B[{j}]");
     }
     if show < pairs.len() {
-        println!("  … {} more (--all-pairs to list them)", pairs.len() - show);
+        out!("  … {} more (--all-pairs to list them)", pairs.len() - show);
     }
     if pairs.is_empty() {
-        println!("the surfaces do not touch (meshes are answered as surfaces: a mesh nested inside a closed mesh does not touch it)");
+        out!("the surfaces do not touch (meshes are answered as surfaces: a mesh nested inside a closed mesh does not touch it)");
     } else {
-        println!("the surfaces touch");
+        out!("the surfaces touch");
     }
     if !o.no_distance {
         let t3 = Instant::now();
@@ -226,7 +240,7 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
         .map_err(|e| e.to_string())?;
         spinner.finish_and_clear();
         match best {
-            None => println!("distance: an empty mesh has no distance"),
+            None => out!("distance: an empty mesh has no distance"),
             Some((i, j, c)) => {
                 let s = exact_string(&c.distance_squared);
                 let s = if s.len() > 200 {
@@ -234,25 +248,25 @@ fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Res
                 } else {
                     s
                 };
-                println!(
+                out!(
                     "distance: {} (squared, exact: {s})",
                     sqrt_nearest_f64(&c.distance_squared)
                 );
                 let f = |p: &Vec3<BigRational>| {
                     format!("[{}, {}, {}]", p.x.to_f64(), p.y.to_f64(), p.z.to_f64())
                 };
-                println!(
+                out!(
                     "closest: A[{i}] at {}, B[{j}] at {} (nearest doubles)",
                     f(&c.a),
                     f(&c.b)
                 );
-                println!(
+                out!(
                     "distance: {evaluated} exact triangle pairs evaluated ({:.3} s)",
                     t3.elapsed().as_secs_f64()
                 );
             }
         }
     }
-    println!("time: {:.3} s in all", t0.elapsed().as_secs_f64());
+    out!("time: {:.3} s in all", t0.elapsed().as_secs_f64());
     Ok(())
 }

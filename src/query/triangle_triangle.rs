@@ -65,6 +65,13 @@ pub enum Contact<S> {
 
 impl<S: Scalar> Contact<S> {
     /// The points that span the set (1, 2, or the polygon's vertices).
+    ///
+    /// ```
+    /// use exact_collision::query::triangle_triangle::Contact;
+    /// use exact_collision::Vec3;
+    /// let c = Contact::Segment(Vec3::new(0., 0., 0.), Vec3::new(1., 0., 0.));
+    /// assert_eq!(c.points().len(), 2);
+    /// ```
     pub fn points(&self) -> Vec<Vec3<S>> {
         match self {
             Contact::Point(p) => vec![p.clone()],
@@ -257,6 +264,18 @@ pub fn intersect<S: Scalar>(
 }
 
 /// [`intersect`] with the certificate left exact, whatever the input type.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle::intersect_exact;
+/// use exact_collision::query::Intersection;
+/// use exact_collision::{Scalar, Triangle, Vec3};
+/// let t = |z: f64| Triangle::new([Vec3::new(0., 0., z), Vec3::new(1., 0., z), Vec3::new(0., 1., z)]);
+/// // A witness at z = 0.1 exactly as the double 0.1, not rounded again:
+/// match intersect_exact(&t(0.1), &t(0.1)).unwrap() {
+///     Intersection::Overlap { witness } => assert_eq!(witness.z, 0.1f64.to_rational()),
+///     _ => unreachable!(),
+/// }
+/// ```
 pub fn intersect_exact<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
@@ -285,6 +304,25 @@ pub fn intersect_exact<S: Scalar>(
         },
     };
     Ok(exact)
+}
+
+/// An exact common point of `a` and `b`, or `None` when they are disjoint (no
+/// separating certificate is built: the distance path needs none).
+pub(crate) fn witness_exact<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Option<P>, QueryError> {
+    let cfg = classify(&a.v, &b.v);
+    match cfg {
+        Config::SeparatedByPlaneA
+        | Config::SeparatedByPlaneB
+        | Config::Coplanar { meet: false }
+        | Config::Crossing { meet: false, .. } => Ok(None),
+        Config::Degenerate => Ok(degenerate_witness(&lift(a), &lift(b))),
+        _ => Ok(Some(
+            contact_of(cfg, &lift(a), &lift(b))?.points().swap_remove(0),
+        )),
+    }
 }
 
 /// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if

@@ -35,8 +35,8 @@
 //! rounding error outside the triangles. [`distance_exact`] keeps the exact
 //! answer for float inputs.
 
-use super::triangle_triangle::{intersect_exact, lift, segment_segment};
-use super::{Closest, Intersection, QueryError};
+use super::triangle_triangle::{lift, segment_segment, witness_exact};
+use super::{Closest, QueryError};
 use crate::ring::Ring;
 use crate::scalar::Scalar;
 use crate::shape::Triangle;
@@ -87,13 +87,13 @@ pub fn distance_exact<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Closest<Q>, QueryError> {
-    match intersect_exact(a, b)? {
-        Intersection::Overlap { witness } => Ok(Closest {
+    match witness_exact(a, b)? {
+        Some(w) => Ok(Closest {
             distance_squared: <Q as Zero>::zero(),
-            a: witness.clone(),
-            b: witness,
+            a: w.clone(),
+            b: w,
         }),
-        Intersection::Separated { .. } => Ok(closest_filtered(a, b)),
+        None => Ok(closest_filtered(a, b)),
     }
 }
 
