@@ -184,3 +184,48 @@ fn bad_scalar_and_motion() {
     );
     assert_eq!(error_of(&m), "t_range: start after end");
 }
+
+#[test]
+fn triangle_pairs_carry_their_intersection_set() {
+    // Coplanar: A = (0,0),(2,0),(0,2); B = (1,0),(3,0),(3,2), all at z = 0. B's edge
+    // y = x − 1 meets A's hypotenuse x + y = 2 at (3/2, 1/2): the overlap is the
+    // triangle (1,0), (2,0), (3/2,1/2) (by hand).
+    let v = answer(
+        r#"{"id":1,"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[2,0,0],[0,2,0]]},"b":{"type":"triangle","v":[[1,0,0],[3,0,0],[3,2,0]]}}"#,
+    );
+    assert_eq!(v["intersect"], true);
+    assert_eq!(v["contact"]["kind"], "polygon");
+    let pts: Vec<Value> = v["contact"]["points"].as_array().unwrap().clone();
+    assert_eq!(pts.len(), 3);
+    for want in [
+        json!(["1", "0", "0"]),
+        json!(["2", "0", "0"]),
+        json!(["3/2", "1/2", "0"]),
+    ] {
+        assert!(pts.contains(&want), "{want} missing from {pts:?}");
+    }
+    // Crossing: B's edges from (0,0,−1) to (1,1,1) and to (0,1,1) cross z = 0 at
+    // their midpoints (1/2,1/2,0) and (0,1/2,0), both inside A.
+    let v = answer(
+        r#"{"id":2,"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[2,0,0],[0,2,0]]},"b":{"type":"triangle","v":[[0,0,-1],[1,1,1],[0,1,1]]}}"#,
+    );
+    assert_eq!(v["contact"]["kind"], "segment");
+    let pts = v["contact"]["points"].as_array().unwrap();
+    assert!(
+        pts.contains(&json!(["1/2", "1/2", "0"])) && pts.contains(&json!(["0", "1/2", "0"])),
+        "{v}"
+    );
+}
+
+#[test]
+fn readme_example_is_what_the_program_answers() {
+    // b's lowest point (0,0,1/3) lies above a's vertex (0,0,0), and every point of
+    // b has z ≥ 1/3 while a lies in z = 0: distance 1/3, squared 1/9 (by hand).
+    let v = answer(
+        r#"{"id":1,"op":"distance","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"triangle","v":[[0,0,"1/3"],[1,0,1],[0,1,1]]}}"#,
+    );
+    assert_eq!(
+        v.to_string(),
+        r#"{"id":1,"distance_squared":"1/9","distance_squared_f64":0.1111111111111111,"distance_f64":0.3333333333333333,"closest":[["0","0","0"],["0","0","1/3"]]}"#
+    );
+}

@@ -13,6 +13,7 @@ pub use parse::{
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
 use crate::number::{exact_string, f64_companion, float_value, scalar_value};
+use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Intersection, QueryError};
 use crate::scalar::Scalar;
 use crate::shape::Shape;
@@ -142,6 +143,14 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
                 Intersection::Overlap { witness } => {
                     m.insert("intersect".into(), Value::Bool(true));
                     m.insert("witness".into(), point(&witness));
+                    if let (Shape::Triangle(ta), Shape::Triangle(tb)) = (&a, &b) {
+                        // Seed 004's "collision point": the whole intersection set.
+                        if let Some(c) =
+                            triangle_triangle::intersection_set(ta, tb).map_err(query_err)?
+                        {
+                            m.insert("contact".into(), contact_value(&c));
+                        }
+                    }
                 }
                 Intersection::Separated { axis } => {
                     m.insert("intersect".into(), Value::Bool(false));
@@ -223,6 +232,17 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
         }
     }
     Ok(m)
+}
+
+/// A triangle pair's intersection set: `{"kind": "point" | "segment" | "polygon",
+/// "points": [...]}` (polygon vertices in order around it).
+fn contact_value<S: Scalar>(c: &Contact<S>) -> Value {
+    let (kind, pts): (&str, Vec<&Vec3<S>>) = match c {
+        Contact::Point(p) => ("point", vec![p]),
+        Contact::Segment(p, q) => ("segment", vec![p, q]),
+        Contact::Polygon(v) => ("polygon", v.iter().collect()),
+    };
+    json!({"kind": kind, "points": pts.into_iter().map(point).collect::<Vec<_>>()})
 }
 
 /// A certified time as the protocol writes it.
