@@ -1,12 +1,12 @@
 //! Static queries, `intersect` and `distance`, for every pair of shape kinds.
 //!
-//! The grammar of this module: `query/<op>_<shape1>_<shape2>.rs` holds one
-//! algorithm; the reversed pair is a one-line wrapper in the dispatch below. The
-//! dispatch is an exhaustive `match` on the pair of kinds, so a missing pair is a
-//! compile error. A cube is answered as the box it is.
-//!
-//! A pair whose algorithm has not landed answers [`QueryError::NotImplemented`]:
-//! an honest error, never a made-up answer.
+//! The grammar of this module: `query/<shape1>_<shape2>.rs` holds the specialised
+//! algorithm of one pair (triangle–triangle: Guigue–Devillers; box–box: the
+//! 15-axis SAT; prism–prism: seed 000's 2.5-D test), and `polytope.rs` the generic
+//! exact convex-polytope path that answers every other pair (triangle–box,
+//! box–prism, …) and cross-checks the specialised ones in the tests. The dispatch
+//! is an exhaustive `match` on the pair of kinds, so a missing pair is a compile
+//! error. A cube is answered as the box it is.
 
 pub mod box_box;
 pub mod certificate;
