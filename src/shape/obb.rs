@@ -60,7 +60,7 @@ impl<S: Scalar> Obb<S> {
         std::array::from_fn(|i| self.vertex(i))
     }
 
-    /// Whether `q` lies in the closed box, decided exactly: with D = det[h0,h1,h2]
+    /// Whether `q` lies in the closed box, decided exactly: with D = det(h0, h1, h2)
     /// and Di the same with hi replaced by q − center, q is inside iff |Di| ≤ |D|
     /// for every i (Cramer's rule, with no division).
     pub fn contains(&self, q: &Vec3<S>) -> bool {
