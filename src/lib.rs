@@ -24,6 +24,7 @@
 //! The JSON Lines protocol is in [`protocol`]; the program `exact-collision`
 //! speaks it.
 
+pub mod audit;
 pub mod ccd;
 pub mod demo;
 pub mod dyadic;
