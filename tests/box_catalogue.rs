@@ -14,13 +14,15 @@ use exact_collision::query::{self, polytope};
 use serde_json::{json, Value};
 
 /// (name, a, b, intersects by hand, distance² by hand)
-fn catalogue() -> Vec<(
+type Entry = (
     &'static str,
     Value,
     Value,
     Option<bool>,
     Option<&'static str>,
-)> {
+);
+
+fn catalogue() -> Vec<Entry> {
     let unit = |c: [f64; 3]| json!({"type":"box","center":c,"half_axes":[[1,0,0],[0,1,0],[0,0,1]]});
     let cube = |d: &str| {
         let shift = exact_collision::number::parse_exact(d).unwrap();

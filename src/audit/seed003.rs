@@ -32,6 +32,7 @@ fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
 }
 
 /// Overlap by the simplified table, as published.
+#[allow(clippy::needless_range_loop)] // the table is indexed by (i, j), as in the paper
 pub fn intersect(a: &Box3, b: &Box3) -> bool {
     let d = [b.c[0] - a.c[0], b.c[1] - a.c[1], b.c[2] - a.c[2]];
     let mut c = [[0.0; 3]; 3];
