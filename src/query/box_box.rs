@@ -142,12 +142,12 @@ fn dot(u: &F3, v: &F3) -> f64 {
     u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
 }
 
-/// The filtered decision on f64 data: `Some(k)` for the first separating axis.
-fn sat_f64<S: Scalar>(a: &Obb<S>, b: &Obb<S>) -> Option<usize> {
-    let f = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
-    let ha = [f(&a.half_axes[0]), f(&a.half_axes[1]), f(&a.half_axes[2])];
-    let hb = [f(&b.half_axes[0]), f(&b.half_axes[1]), f(&b.half_axes[2])];
-    let (ca, cb) = (f(&a.center), f(&b.center));
+/// The filtered decision on f64 data (`x`: ca, cb, a0..a2, b0..b2, all
+/// exactly the inputs): `Some(k)` for the first separating axis.
+fn sat_f64<S: Scalar>(a: &Obb<S>, b: &Obb<S>, x: &[F3; 8]) -> Option<usize> {
+    let (ca, cb) = (&x[0], &x[1]);
+    let ha = [x[2], x[3], x[4]];
+    let hb = [x[5], x[6], x[7]];
     let t = [cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]];
     // Σ|w_k| over T̃ and the six half-axes, per coordinate (shared by all axes).
     let mut s = [t[0].abs(), t[1].abs(), t[2].abs()];
@@ -186,14 +186,20 @@ fn sat_f64<S: Scalar>(a: &Obb<S>, b: &Obb<S>) -> Option<usize> {
 /// separates the boxes, decided exactly; `None` when the boxes intersect.
 pub fn separating_axis_index<S: Scalar>(a: &Obb<S>, b: &Obb<S>) -> Option<usize> {
     if !S::IS_EXACT {
-        let all = [&a.center, &b.center]
-            .into_iter()
-            .chain(a.half_axes.iter())
-            .chain(b.half_axes.iter())
-            .flat_map(|p| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]);
-        let coords: Vec<f64> = all.collect();
-        if in_shewchuk_range(&coords) {
-            return sat_f64(a, b);
+        let f = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
+        let (ha, hb) = (&a.half_axes, &b.half_axes);
+        let x = [
+            f(&a.center),
+            f(&b.center),
+            f(&ha[0]),
+            f(&ha[1]),
+            f(&ha[2]),
+            f(&hb[0]),
+            f(&hb[1]),
+            f(&hb[2]),
+        ];
+        if in_shewchuk_range(x.as_flattened()) {
+            return sat_f64(a, b, &x);
         }
     }
     (0..15).find(|&k| {

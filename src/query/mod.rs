@@ -85,7 +85,6 @@ impl std::fmt::Display for QueryError {
 
 /// The shapes after a cube has become its box.
 enum Kind<'a, S> {
-    #[allow(dead_code)] // read by the triangle–triangle arms when they land
     Triangle(&'a Triangle<S>),
     Box(&'a Obb<S>),
     Prism(&'a Prism<S>),
