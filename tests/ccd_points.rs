@@ -1,5 +1,5 @@
 //! `ccd_vf` / `ccd_ee` against the ground truth of the CCD benchmark's unit tests
-//! (/work/shared/ccd-benchmark, MIT licence; exact rational coordinates). The
+//! (a copy in tests/data/ccd-benchmark, MIT licence; exact rational coordinates). The
 //! benchmark counts touching at t in [0, 1] as a hit, as the protocol does.
 //! Queries we do not answer (`NotImplemented`: always coplanar, degenerate normal)
 //! are counted and reported, never silently passed.
@@ -39,7 +39,10 @@ fn load(path: &str) -> Vec<(PointCcd, bool)> {
 }
 
 fn run(dir: &str, f: fn(&PointCcd) -> Result<PointCcdAnswer, exact_collision::query::QueryError>) {
-    let base = "/work/shared/ccd-benchmark/unit-tests";
+    let base = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/ccd-benchmark/unit-tests"
+    );
     let mut n = 0;
     let mut agree = 0;
     let mut unanswered = 0;
