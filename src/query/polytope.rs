@@ -40,6 +40,7 @@
 //! ```
 
 use super::{Closest, Intersection};
+use crate::interval::Interval;
 use crate::ring::Ring;
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
@@ -344,9 +345,10 @@ impl Best {
     }
 }
 
-/// The closest pair of two polytopes, assumed disjoint or touching (an
-/// overlapping pair gives a pair of boundary points, not distance 0).
-pub fn closest_pair(a: &Polytope, b: &Polytope) -> Closest<Q> {
+/// The closest pair of two polytopes by the full exact enumeration of every
+/// feature pair: the reference (oracle) that [`closest_pair`] must equal,
+/// distance and points alike. Assumed disjoint or touching.
+pub fn closest_pair_reference(a: &Polytope, b: &Polytope) -> Closest<Q> {
     let mut best = Best {
         d2: None,
         a: a.vertices[0].clone(),
@@ -413,6 +415,361 @@ pub fn closest_pair(a: &Polytope, b: &Polytope) -> Closest<Q> {
         distance_squared: best.d2.expect("at least one vertex pair"),
         a: best.a,
         b: best.b,
+    }
+}
+
+type I3 = [Interval; 3];
+
+fn iv3(v: &Vec3<Q>) -> I3 {
+    [v.x.to_interval(), v.y.to_interval(), v.z.to_interval()]
+}
+
+fn isub(a: &I3, b: &I3) -> I3 {
+    std::array::from_fn(|k| a[k].sub_ref(&b[k]))
+}
+
+fn idot(a: &I3, b: &I3) -> Interval {
+    a[0].mul_ref(&b[0])
+        .add_ref(&a[1].mul_ref(&b[1]))
+        .add_ref(&a[2].mul_ref(&b[2]))
+}
+
+fn icross(u: &I3, v: &I3) -> I3 {
+    [
+        u[1].mul_ref(&v[2]).sub_ref(&u[2].mul_ref(&v[1])),
+        u[2].mul_ref(&v[0]).sub_ref(&u[0].mul_ref(&v[2])),
+        u[0].mul_ref(&v[1]).sub_ref(&u[1].mul_ref(&v[0])),
+    ]
+}
+
+/// `x²`, known to be nonnegative.
+fn isq(x: &Interval) -> Interval {
+    let a = x.abs_ref();
+    let p = a.mul_ref(&a);
+    Interval {
+        lo: p.lo.max(0.0),
+        hi: p.hi,
+    }
+}
+
+fn inorm2(v: &I3) -> Interval {
+    let s = isq(&v[0]).add_ref(&isq(&v[1])).add_ref(&isq(&v[2]));
+    Interval {
+        lo: s.lo.max(0.0),
+        hi: s.hi,
+    }
+}
+
+/// `n / d` for `n ≥ 0`, `d > 0`, rounded outward; `[0, ∞]` when `d` may be 0.
+fn idiv(n: &Interval, d: &Interval) -> Interval {
+    if d.lo.is_nan() || d.lo <= 0.0 {
+        return Interval {
+            lo: 0.0,
+            hi: f64::INFINITY,
+        };
+    }
+    let lo = (n.lo.max(0.0) / d.hi).next_down().max(0.0);
+    let hi = (n.hi / d.lo).next_up();
+    Interval {
+        lo: if lo.is_nan() { 0.0 } else { lo },
+        hi: if hi.is_nan() { f64::INFINITY } else { hi },
+    }
+}
+
+/// A polytope's coordinates as outward-rounded intervals, with outward face
+/// normals where the orientation is certain (solid shapes only).
+struct Enclosure {
+    vertices: Vec<I3>,
+    faces: Vec<(I3, I3)>,
+    /// Per face, the outward normal and a point, if certainly oriented.
+    outward: Option<Vec<Option<(I3, I3)>>>,
+}
+
+impl Enclosure {
+    fn new(p: &Polytope) -> Enclosure {
+        let vertices: Vec<I3> = p.vertices.iter().map(iv3).collect();
+        let faces: Vec<(I3, I3)> = p
+            .faces
+            .iter()
+            .map(|f| (iv3(&f.normal), iv3(&f.point)))
+            .collect();
+        let outward = (p.flat.is_none() && !faces.is_empty()).then(|| {
+            faces
+                .iter()
+                .map(|(n, q)| {
+                    // Every vertex is on the inner side or on the plane, at
+                    // least one strictly: the sum's sign is the inward one.
+                    let s = vertices.iter().fold(Interval::point(0.0), |s, v| {
+                        s.add_ref(&idot(n, &isub(v, q)))
+                    });
+                    if s.hi < 0.0 {
+                        Some((*n, *q))
+                    } else if s.lo > 0.0 {
+                        Some((n.map(|c| c.neg_ref()), *q))
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        });
+        Enclosure {
+            vertices,
+            faces,
+            outward,
+        }
+    }
+}
+
+/// A feature pair of the enumeration, in the order of [`closest_pair_reference`].
+#[derive(Clone, Copy, Debug)]
+enum Pair {
+    /// Vertex of a, vertex of b.
+    VertexVertex(usize, usize),
+    /// (swapped, vertex of p, edge of q): p = a unless swapped.
+    VertexEdge(bool, usize, usize),
+    /// (swapped, vertex of p, face of q).
+    VertexFace(bool, usize, usize),
+    /// Edge of a, edge of b.
+    EdgeEdge(usize, usize),
+}
+
+/// What the interval filter knows of a pair: an enclosure of its value (when
+/// it is a candidate) and whether it certainly is one.
+struct Bound {
+    lo: f64,
+    hi: f64,
+    certain: bool,
+}
+
+fn bound_vertex_edge(v: &I3, s: &I3, e: &I3) -> Option<Bound> {
+    let u = isub(e, s);
+    let w = isub(v, s);
+    let t = idot(&w, &u);
+    let uu = inorm2(&u);
+    if t.hi <= 0.0 || t.lo >= uu.hi {
+        return None; // certainly not 0 < t < |u|²
+    }
+    let d = idiv(&inorm2(&icross(&w, &u)), &uu);
+    Some(Bound {
+        lo: d.lo,
+        hi: d.hi,
+        certain: t.lo > 0.0 && t.hi < uu.lo,
+    })
+}
+
+fn bound_vertex_face(v: &I3, f: usize, q: &Enclosure) -> Option<Bound> {
+    let (n, pt) = &q.faces[f];
+    let h = idot(n, &isub(v, pt));
+    let nn = inorm2(n);
+    let d = idiv(&isq(&h), &nn);
+    // y = v − n·h/|n|² lies in q iff, for every other outward face (g, r),
+    // |n|²·g·(v − r) − (g·n)·h ≤ 0 (multiplied through by |n|² > 0).
+    let certain = q.outward.as_ref().is_some_and(|o| {
+        o.iter().enumerate().all(|(k, g)| {
+            k == f
+                || g.as_ref().is_some_and(|(g, r)| {
+                    nn.mul_ref(&idot(g, &isub(v, r)))
+                        .sub_ref(&idot(g, n).mul_ref(&h))
+                        .hi
+                        <= 0.0
+                })
+        })
+    });
+    Some(Bound {
+        lo: d.lo,
+        hi: d.hi,
+        certain,
+    })
+}
+
+fn bound_edge_edge(p: &I3, pe: &I3, r: &I3, re: &I3) -> Option<Bound> {
+    let (u, v) = (isub(pe, p), isub(re, r));
+    let n = icross(&u, &v);
+    if n.iter().all(|c| c.lo == 0.0 && c.hi == 0.0) {
+        return None; // exactly parallel: skipped by the enumeration too
+    }
+    let den = inorm2(&n); // = |u|²|v|² − (u·v)² (Lagrange)
+    let w = isub(p, r);
+    let (uu, uv, vv) = (inorm2(&u), idot(&u, &v), inorm2(&v));
+    let (d, e) = (idot(&u, &w), idot(&v, &w));
+    let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d));
+    let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d));
+    if s.hi < 0.0 || s.lo > den.hi || t.hi < 0.0 || t.lo > den.hi {
+        return None;
+    }
+    let dist = idiv(&isq(&idot(&w, &n)), &den);
+    Some(Bound {
+        lo: dist.lo,
+        hi: dist.hi,
+        certain: s.lo >= 0.0 && s.hi <= den.lo && t.lo >= 0.0 && t.hi <= den.lo,
+    })
+}
+
+/// The exact value of a feature pair, if it is a candidate (division-free tests).
+fn exact_value(a: &Polytope, b: &Polytope, pair: Pair, best: Option<&Q>) -> Option<Q> {
+    let pick = |swap: bool| if swap { (b, a) } else { (a, b) };
+    match pair {
+        Pair::VertexVertex(i, j) => Some(a.vertices[i].sub(&b.vertices[j]).norm_squared()),
+        Pair::VertexEdge(swap, vi, ei) => {
+            let (p, q) = pick(swap);
+            let (i, j) = q.edges[ei];
+            let s = &q.vertices[i];
+            let u = q.vertices[j].sub(s);
+            let w = p.vertices[vi].sub(s);
+            let t = w.dot(&u);
+            let uu = u.norm_squared();
+            (t.is_positive() && t < uu).then(|| w.cross(&u).norm_squared() / uu)
+        }
+        Pair::VertexFace(swap, vi, fi) => {
+            let (p, q) = pick(swap);
+            let (v, f) = (&p.vertices[vi], &q.faces[fi]);
+            let h = f.normal.dot(&v.sub(&f.point));
+            let nn = f.normal.norm_squared();
+            let d2 = h.square() / &nn;
+            if best.is_some_and(|x| *x <= d2) {
+                return None; // cannot win: skip the containment test
+            }
+            let y = v.sub(&f.normal.scale(&(h / nn)));
+            q.shape.contains(&y).then_some(d2)
+        }
+        Pair::EdgeEdge(ea, eb) => {
+            let ((i, j), (k, m)) = (a.edges[ea], b.edges[eb]);
+            let (p, u) = (&a.vertices[i], a.vertices[j].sub(&a.vertices[i]));
+            let (r, v) = (&b.vertices[k], b.vertices[m].sub(&b.vertices[k]));
+            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul_ref(&vv).sub_ref(&uv.square());
+            if den.is_zero() {
+                return None;
+            }
+            let w = p.sub(r);
+            let (d, e) = (u.dot(&w), v.dot(&w));
+            let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d));
+            let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d));
+            let unit = |x: &Q| !x.is_negative() && *x <= den;
+            (unit(&s) && unit(&t)).then(|| w.dot(&u.cross(&v)).square() / den)
+        }
+    }
+}
+
+/// The closest points of a feature pair known to be a candidate, computed as
+/// [`closest_pair_reference`] computes them.
+fn exact_points(a: &Polytope, b: &Polytope, pair: Pair) -> (Vec3<Q>, Vec3<Q>) {
+    let order = |swap: bool, x: Vec3<Q>, y: Vec3<Q>| if swap { (y, x) } else { (x, y) };
+    let pick = |swap: bool| if swap { (b, a) } else { (a, b) };
+    match pair {
+        Pair::VertexVertex(i, j) => (a.vertices[i].clone(), b.vertices[j].clone()),
+        Pair::VertexEdge(swap, vi, ei) => {
+            let (p, q) = pick(swap);
+            let (i, j) = q.edges[ei];
+            let (s, u) = (&q.vertices[i], q.vertices[j].sub(&q.vertices[i]));
+            let v = &p.vertices[vi];
+            let t = v.sub(s).dot(&u) / u.norm_squared();
+            order(swap, v.clone(), s.add(&u.scale(&t)))
+        }
+        Pair::VertexFace(swap, vi, fi) => {
+            let (p, q) = pick(swap);
+            let (v, f) = (&p.vertices[vi], &q.faces[fi]);
+            let h = f.normal.dot(&v.sub(&f.point)) / f.normal.norm_squared();
+            order(swap, v.clone(), v.sub(&f.normal.scale(&h)))
+        }
+        Pair::EdgeEdge(ea, eb) => {
+            let ((i, j), (k, m)) = (a.edges[ea], b.edges[eb]);
+            let (p, u) = (&a.vertices[i], a.vertices[j].sub(&a.vertices[i]));
+            let (r, v) = (&b.vertices[k], b.vertices[m].sub(&b.vertices[k]));
+            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul_ref(&vv).sub_ref(&uv.square());
+            let w = p.sub(r);
+            let (d, e) = (u.dot(&w), v.dot(&w));
+            let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d)) / &den;
+            let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d)) / &den;
+            (p.add(&u.scale(&s)), r.add(&v.scale(&t)))
+        }
+    }
+}
+
+/// The closest pair of two polytopes, assumed disjoint or touching (an
+/// overlapping pair gives a pair of boundary points, not distance 0).
+///
+/// The same enumeration as [`closest_pair_reference`], with the same answer
+/// (distance and points), filtered by interval arithmetic first:
+///
+/// ```text
+/// 1. every feature pair gets an outward-rounded enclosure [lo, hi] of its
+///    value (|p−q|², |w×u|²/|u|², h²/|n|², (w·(u×v))²/|u×v|²) and a
+///    certified verdict on its validity (the foot of the perpendicular lies in
+///    the feature): certainly not, certainly, or unknown;
+/// 2. U = min hi over the certainly valid pairs (vertex–vertex pairs always
+///    are): the distance is at most U;
+/// 3. a pair with lo > U, or certainly invalid, cannot be (or tie) the
+///    minimum; the rest are evaluated exactly, in enumeration order, so the
+///    first minimal pair wins as in the reference.
+/// ```
+pub fn closest_pair(a: &Polytope, b: &Polytope) -> Closest<Q> {
+    let (ea, eb) = (Enclosure::new(a), Enclosure::new(b));
+    let mut upper = f64::INFINITY;
+    let mut cands: Vec<(Pair, f64)> = Vec::new();
+    let mut take = |pair: Pair, bd: Option<Bound>, upper: &mut f64| {
+        if let Some(bd) = bd {
+            if bd.lo <= *upper {
+                if bd.certain {
+                    *upper = upper.min(bd.hi);
+                }
+                cands.push((pair, bd.lo));
+            }
+        }
+    };
+    for (i, p) in ea.vertices.iter().enumerate() {
+        for (j, q) in eb.vertices.iter().enumerate() {
+            let d = inorm2(&isub(p, q));
+            let bd = Bound {
+                lo: d.lo,
+                hi: d.hi,
+                certain: true,
+            };
+            take(Pair::VertexVertex(i, j), Some(bd), &mut upper);
+        }
+    }
+    for (swap, (p, pe), (q, qe)) in [(false, (a, &ea), (b, &eb)), (true, (b, &eb), (a, &ea))] {
+        let _ = p;
+        for (vi, v) in pe.vertices.iter().enumerate() {
+            for (ei, &(i, j)) in q.edges.iter().enumerate() {
+                let bd = bound_vertex_edge(v, &qe.vertices[i], &qe.vertices[j]);
+                take(Pair::VertexEdge(swap, vi, ei), bd, &mut upper);
+            }
+            for fi in 0..qe.faces.len() {
+                let bd = bound_vertex_face(v, fi, qe);
+                take(Pair::VertexFace(swap, vi, fi), bd, &mut upper);
+            }
+        }
+    }
+    for (ia, &(i, j)) in a.edges.iter().enumerate() {
+        for (ib, &(k, m)) in b.edges.iter().enumerate() {
+            let bd = bound_edge_edge(
+                &ea.vertices[i],
+                &ea.vertices[j],
+                &eb.vertices[k],
+                &eb.vertices[m],
+            );
+            take(Pair::EdgeEdge(ia, ib), bd, &mut upper);
+        }
+    }
+    let mut best: Option<(Q, Pair)> = None;
+    for &(pair, lo) in &cands {
+        if lo > upper {
+            continue;
+        }
+        if let Some(d2) = exact_value(a, b, pair, best.as_ref().map(|x| &x.0)) {
+            if best.as_ref().is_none_or(|x| d2 < x.0) {
+                best = Some((d2, pair));
+            }
+        }
+    }
+    let (d2, pair) = best.expect("a vertex pair survives");
+    let (pa, pb) = exact_points(a, b, pair);
+    Closest {
+        distance_squared: d2,
+        a: pa,
+        b: pb,
     }
 }
 
