@@ -34,6 +34,7 @@
 //! ```
 
 pub mod cli;
+pub mod float;
 pub mod motion;
 pub mod points;
 pub mod sat;
@@ -273,6 +274,15 @@ pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
     let sgm = sgm::Sgm::new(rel);
     let period = sgm.first_contact(&q.t_range.0, &q.t_range.1);
     Ok(answer(q, period, |p, d| p.feature(d)))
+}
+
+/// Continuous collision of two moving boxes on the float path (S = f64): the
+/// same pipeline with `f64` constraint coefficients and a fast, uncertified root
+/// finder ([`float`]). May differ from [`ccd`] at tangential contacts.
+pub fn ccd_f64(q: &CcdQuery) -> Result<float::FloatAnswer, QueryError> {
+    let rel = relative(q)?;
+    let sgm = sgm::Sgm::new(rel);
+    Ok(float::first_contact_f64(&sgm, &q.t_range.0, &q.t_range.1))
 }
 
 /// The same question answered by the independent separating-axis method

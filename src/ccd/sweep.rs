@@ -29,8 +29,8 @@ use crate::interval::Interval;
 use crate::poly::{isolate_roots, isolate_roots_limited, Poly, RealRoot};
 use crate::ring::Ring;
 use crate::sign::Sign;
-use num_traits::ToPrimitive;
 use num_rational::BigRational;
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 
 /// When the first contact period starts or ends.
@@ -216,7 +216,9 @@ fn roots_inside(polys: &[&Poly], lo: &RealRoot, hi: &RealRoot) -> Vec<RealRoot> 
         }
         // Proportional polynomials have the same roots: isolate them once.
         let mut z = p.primitive_integer();
-        if z.last().is_some_and(|c| c.sign() == num_bigint::Sign::Minus) {
+        if z.last()
+            .is_some_and(|c| c.sign() == num_bigint::Sign::Minus)
+        {
             z.iter_mut().for_each(|c| *c = -&*c);
         }
         if seen.contains(&z) {
@@ -396,10 +398,7 @@ pub fn first_contact<T: Clone>(
                         let ev = if at_lo && i == 0 {
                             Event::Start
                         } else {
-                            Event::At {
-                                t: x.clone(),
-                                zero,
-                            }
+                            Event::At { t: x.clone(), zero }
                         };
                         if !at_lo {
                             return Some(Period {
@@ -427,10 +426,7 @@ pub fn first_contact<T: Clone>(
                 let ev = if at_lo && i == 0 {
                     Event::Start
                 } else {
-                    Event::At {
-                        t: t.clone(),
-                        zero,
-                    }
+                    Event::At { t: t.clone(), zero }
                 };
                 if let Some(mut x) = exit(&cons, &mut t, hi) {
                     let zero = cons.zeros_at(&mut x);
