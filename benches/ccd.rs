@@ -4,7 +4,7 @@
 //! cargo bench --bench ccd
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use exact_collision::ccd::ccd;
+use exact_collision::ccd::{ccd, ccd_f64};
 use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
 use exact_collision::protocol::{parse_query, CcdQuery, Op};
 use serde_json::{json, Value};
@@ -55,12 +55,22 @@ fn bench(c: &mut Criterion) {
     ] {
         let q = query(&serde_json::from_str(src).unwrap());
         c.bench_function(name, |b| b.iter(|| ccd(black_box(&q)).unwrap()));
+        c.bench_function(&format!("{name}_f64"), |b| {
+            b.iter(|| ccd_f64(black_box(&q)).unwrap())
+        });
     }
     let qs = random_rotating(64);
     c.bench_function("random_rotating_pairs_64", |b| {
         b.iter(|| {
             for q in &qs {
                 black_box(ccd(q).unwrap());
+            }
+        })
+    });
+    c.bench_function("random_rotating_pairs_64_f64", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(ccd_f64(q).unwrap());
             }
         })
     });

@@ -34,6 +34,7 @@
 //! ```
 
 pub mod cli;
+pub mod float;
 pub mod motion;
 pub mod points;
 pub mod sat;
@@ -189,18 +190,16 @@ fn motions(q: &CcdQuery) -> Result<(RatAffine, RatAffine), CcdError> {
     let mb = RatAffine::from_motion(&q.b.motion);
     motion::nonvanishing(&ma.den, t0, t1, "a.motion: the denominator (or |q|²)")?;
     motion::nonvanishing(&mb.den, t0, t1, "b.motion: the denominator (or |q|²)")?;
-    motion::nonvanishing(
-        &ma.det(),
-        t0,
-        t1,
-        "a.motion: the determinant of the linear part",
-    )?;
-    motion::nonvanishing(
-        &mb.det(),
-        t0,
-        t1,
-        "b.motion: the determinant of the linear part",
-    )?;
+    for (m, what) in [
+        (&ma, "a.motion: the determinant of the linear part"),
+        (&mb, "b.motion: the determinant of the linear part"),
+    ] {
+        // A rotation's det(L) is d³ (d checked above): skip the second isolation.
+        let det = m.det();
+        if det != &(&m.den * &m.den) * &m.den {
+            motion::nonvanishing(&det, t0, t1, what)?;
+        }
+    }
     Ok((ma, mb))
 }
 
@@ -273,6 +272,15 @@ pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
     let sgm = sgm::Sgm::new(rel);
     let period = sgm.first_contact(&q.t_range.0, &q.t_range.1);
     Ok(answer(q, period, |p, d| p.feature(d)))
+}
+
+/// Continuous collision of two moving boxes on the float path (S = f64): the
+/// same pipeline with `f64` constraint coefficients and a fast, uncertified root
+/// finder ([`float`]). May differ from [`ccd`] at tangential contacts.
+pub fn ccd_f64(q: &CcdQuery) -> Result<float::FloatAnswer, QueryError> {
+    let rel = relative(q)?;
+    let sgm = sgm::Sgm::new(rel);
+    Ok(float::first_contact_f64(&sgm, &q.t_range.0, &q.t_range.1))
 }
 
 /// The same question answered by the independent separating-axis method

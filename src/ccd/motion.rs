@@ -179,6 +179,32 @@ impl RatAffine {
     /// The inverse map, y ↦ (y·d − T)·adj(L) / det(L), reduced.
     pub fn inverse(&self) -> RatAffine {
         let l = &self.lin;
+        // Rigid (quaternion) motions: L·Lᵀ = d²·I and T = d·t, so the inverse is
+        // y ↦ (y − t)·Lᵀ / d, already reduced (no gcds needed).
+        let lt = [0, 1, 2].map(|i| [0, 1, 2].map(|j| l[j][i].clone()));
+        let d2 = &self.den * &self.den;
+        let orthogonal = (0..3).all(|i| {
+            (0..3).all(|j| {
+                let e = dot(&l[i], &l[j]);
+                if i == j {
+                    e == d2
+                } else {
+                    e.is_zero()
+                }
+            })
+        });
+        if orthogonal {
+            let t: Option<Vec<Poly>> = self.trans.iter().map(|p| p.div_exact(&self.den)).collect();
+            if let Some(t) = t {
+                let t = [t[0].clone(), t[1].clone(), t[2].clone()];
+                let tl = vecmat(&t, &lt);
+                return RatAffine {
+                    lin: lt,
+                    trans: [-&tl[0], -&tl[1], -&tl[2]],
+                    den: self.den.clone(),
+                };
+            }
+        }
         // adj(L) = transpose of the cofactor matrix; for rows r0, r1, r2 its
         // columns are r1×r2, r2×r0, r0×r1.
         let cols = [

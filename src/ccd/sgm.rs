@@ -33,7 +33,10 @@ use super::motion::{cross, dot, PVec};
 use super::sweep::{first_contact, Period};
 use super::Feature;
 use crate::poly::Poly;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 use std::cmp::Ordering;
 
 /// Box b in box a's unit-cube frame: center C/w, half-axes G_k/w, w > 0 on the range.
@@ -111,12 +114,42 @@ fn pos(s: i8) -> i8 {
     }
 }
 
-fn signed(p: &Poly, s: i8) -> Poly {
-    match s {
-        0 => Poly::zero(),
-        1 => p.clone(),
-        _ => -p,
+/// An integer polynomial (ascending coefficients).
+type Z = Vec<BigInt>;
+
+fn to_z(p: &Poly) -> Z {
+    p.coeffs().iter().map(|c| c.numer().clone()).collect()
+}
+
+/// `out += s·p` for s ∈ {−1, 0, 1}.
+fn acc(out: &mut Z, p: &Z, s: i8) {
+    if s == 0 {
+        return;
     }
+    if out.len() < p.len() {
+        out.resize(p.len(), BigInt::zero());
+    }
+    for (o, c) in out.iter_mut().zip(p) {
+        if s > 0 {
+            *o += c;
+        } else {
+            *o -= c;
+        }
+    }
+}
+
+/// Integer copies of the polynomials the constraints are sums of.
+struct Zs {
+    c: [Z; 3],
+    g: [[Z; 3]; 3],
+    w: Z,
+    n: [[Z; 3]; 3],
+    det: Z,
+    nc: [Z; 3],
+    gxc: [[Z; 3]; 3],
+    /// w·N_k[j] and w·G_m[j].
+    wn: [[Z; 3]; 3],
+    wg: [[Z; 3]; 3],
 }
 
 /// The precomputed polynomials of seed 001's method.
@@ -125,13 +158,32 @@ pub struct Sgm {
     /// Face normals of b (cofactors): N_k = G_k+1 × G_k+2.
     n: [PVec; 3],
     det: Poly,
-    nc: [Poly; 3],
-    gxc: [PVec; 3],
+    z: Zs,
 }
 
 impl Sgm {
     /// Precompute the normals and products.
     pub fn new(rel: Relative) -> Self {
+        // One positive common denominator makes every polynomial integral (C, G, w
+        // scaled together describe the same box), so constraints are integer sums.
+        let mut l = BigInt::one();
+        for p in rel.c.iter().chain(rel.g.iter().flatten()).chain([&rel.w]) {
+            for x in p.coeffs() {
+                if !x.denom().is_one() {
+                    l = l.lcm(x.denom());
+                }
+            }
+        }
+        let rel = if l.is_one() {
+            rel
+        } else {
+            let k = BigRational::from_integer(l);
+            Relative {
+                c: rel.c.map(|p| p.scale(&k)),
+                g: rel.g.map(|gk| gk.map(|p| p.scale(&k))),
+                w: rel.w.scale(&k),
+            }
+        };
         let g = &rel.g;
         let n = [
             cross(&g[1], &g[2]),
@@ -141,13 +193,19 @@ impl Sgm {
         let det = dot(&g[0], &n[0]);
         let nc = [0, 1, 2].map(|k| dot(&n[k], &rel.c));
         let gxc = [0, 1, 2].map(|m| cross(&g[m], &rel.c));
-        Sgm {
-            rel,
-            n,
-            det,
-            nc,
-            gxc,
-        }
+        let z3 = |v: &PVec| [to_z(&v[0]), to_z(&v[1]), to_z(&v[2])];
+        let z = Zs {
+            c: z3(&rel.c),
+            g: [z3(&g[0]), z3(&g[1]), z3(&g[2])],
+            w: to_z(&rel.w),
+            n: [z3(&n[0]), z3(&n[1]), z3(&n[2])],
+            det: to_z(&det),
+            nc: [to_z(&nc[0]), to_z(&nc[1]), to_z(&nc[2])],
+            gxc: [z3(&gxc[0]), z3(&gxc[1]), z3(&gxc[2])],
+            wn: [0, 1, 2].map(|k| [0, 1, 2].map(|j| to_z(&(&rel.w * &n[k][j])))),
+            wg: [0, 1, 2].map(|m| [0, 1, 2].map(|j| to_z(&(&rel.w * &g[m][j])))),
+        };
+        Sgm { rel, n, det, z }
     }
 
     /// The 18 polynomials whose roots bound the homogeneous intervals.
@@ -187,44 +245,50 @@ impl Sgm {
         let sg = r.g.clone().map(|gk| gk.map(|p| sgn(p.sign_at(t))));
         let sn = self.n.clone().map(|nk| nk.map(|p| sgn(p.sign_at(t))));
         let sd = sgn(self.det.sign_at(t));
+        let z = &self.z;
         let mut out = Vec::with_capacity(30);
+        let done = |f: Z| Poly::from_bigints(&f);
         for sigma in [1i8, -1] {
             // FV: n = σ e_j.
             for j in 0..3 {
-                let mut f = &signed(&r.c[j], -sigma) + &r.w;
+                let mut f = Z::new();
+                acc(&mut f, &z.c[j], -sigma);
+                acc(&mut f, &z.w, 1);
                 for k in 0..3 {
-                    f = &f + &signed(&r.g[k][j], sg[k][j]);
+                    acc(&mut f, &z.g[k][j], sg[k][j]);
                 }
                 let v = [0, 1, 2].map(|k| -sigma * pos(sg[k][j]));
-                out.push((f, Plane::Fv(sigma, j, v)));
+                out.push((done(f), Plane::Fv(sigma, j, v)));
             }
             // VF: n = σ N_k.
             for k in 0..3 {
-                let mut s = Poly::zero();
+                let mut f = Z::new();
+                acc(&mut f, &z.nc[k], -sigma);
+                acc(&mut f, &z.det, sd);
                 for j in 0..3 {
-                    s = &s + &signed(&self.n[k][j], sn[k][j]);
+                    acc(&mut f, &z.wn[k][j], sn[k][j]);
                 }
-                let f = &(&signed(&self.nc[k], -sigma) + &signed(&self.det, sd)) + &(&r.w * &s);
                 let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
-                out.push((f, Plane::Vf(v, -sigma * pos(sd), k)));
+                out.push((done(f), Plane::Vf(v, -sigma * pos(sd), k)));
             }
             // EE: n = σ (e_i × G_m).
             for i in 0..3 {
                 let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
                 for m in 0..3 {
                     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-                    let g = &r.g[m];
-                    let edges_a = &signed(&g[i1], sg[m][i1]) + &signed(&g[i2], sg[m][i2]);
-                    let faces_b =
-                        &signed(&self.n[m1][i], sn[m1][i]) + &signed(&self.n[m2][i], sn[m2][i]);
-                    let f = &(&signed(&self.gxc[m][i], -sigma) + &faces_b) + &(&r.w * &edges_a);
+                    let mut f = Z::new();
+                    acc(&mut f, &z.gxc[m][i], -sigma);
+                    acc(&mut f, &z.n[m1][i], sn[m1][i]);
+                    acc(&mut f, &z.n[m2][i], sn[m2][i]);
+                    acc(&mut f, &z.wg[m][i1], sg[m][i1]);
+                    acc(&mut f, &z.wg[m][i2], sg[m][i2]);
                     let mut sa = [0i8; 3];
                     sa[i1] = -sigma * pos(sg[m][i2]);
                     sa[i2] = sigma * pos(sg[m][i1]);
                     let mut sb = [0i8; 3];
                     sb[m1] = -sigma * pos(sn[m2][i]);
                     sb[m2] = sigma * pos(sn[m1][i]);
-                    out.push((f, Plane::Ee(i, sa, m, sb)));
+                    out.push((done(f), Plane::Ee(i, sa, m, sb)));
                 }
             }
         }

@@ -7,15 +7,30 @@
 //! contact at t   ⟺   F_i(t) ≥ 0 for every i          (t in the closed piece)
 //! ```
 //!
-//! The roots of all F_i inside the piece cut it into cells: points (breakpoints and
-//! roots) and open intervals between them, on which no F_i changes sign. Every
-//! cell's status is decided exactly — open cells at a rational sample, points by
-//! the exact sign of F_i at the algebraic number — and the first run of contact
-//! cells is the first contact period. The contact set is closed (the F_i are
-//! continuous), so that run starts and ends at point cells.
+//! The search is lazy. **Entry**: at the cursor τ (start of the piece) the exact
+//! signs of all F_i are computed; if none is negative, τ is the first contact.
+//! Otherwise every F_i negative at τ stays negative up to its first root after τ,
+//! so no contact happens before the latest of those first roots; the cursor jumps
+//! there (each jump passes at least one root, so this terminates), and if one of
+//! them has no root left in the piece, the piece has no contact. **Exit**: from a
+//! contact time x, each F_i leaves the contact set at its first root r ≥ x after
+//! which it is negative (read at a rational sample between r and its next root);
+//! the exit is the smallest such r, and only roots below the best so far are
+//! examined. The contact set is closed (the F_i are continuous), so entry and exit
+//! are points where some F_i is zero, or the ends of the range.
+//!
+//! Signs go through a certified float filter first: the polynomial is evaluated in
+//! outward-rounded interval arithmetic ([`crate::Interval`]) on an enclosure of the
+//! point (an isolating interval, refined a few steps if needed); only when that
+//! interval contains 0 is the sign computed exactly (a gcd decides zero at an
+//! algebraic point).
 
-use crate::poly::{isolate_roots, Poly, RealRoot};
+use crate::interval::Interval;
+use crate::poly::{isolate_roots, isolate_roots_limited, Poly, RealRoot};
+use crate::ring::Ring;
+use crate::sign::Sign;
 use num_rational::BigRational;
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 
 /// When the first contact period starts or ends.
@@ -57,106 +72,272 @@ pub fn between(a: &mut RealRoot, b: &mut RealRoot) -> BigRational {
     }
 }
 
+/// A certified enclosure of a rational (num-rational's conversion is correctly
+/// rounded, so one step outward on each side suffices).
+pub(crate) fn rat_interval(x: &BigRational) -> Interval {
+    match x.to_f64() {
+        Some(f) if f.is_finite() => {
+            if f == 0.0 && num_traits::Zero::is_zero(x) {
+                Interval::point(0.0)
+            } else {
+                Interval {
+                    lo: f.next_down(),
+                    hi: f.next_up(),
+                }
+            }
+        }
+        _ => Interval::WHOLE,
+    }
+}
+
+fn hull(lo: &BigRational, hi: &BigRational) -> Interval {
+    Interval {
+        lo: rat_interval(lo).lo,
+        hi: rat_interval(hi).hi,
+    }
+}
+
+fn ord(s: Sign) -> Ordering {
+    match s {
+        Sign::Negative => Ordering::Less,
+        Sign::Zero => Ordering::Equal,
+        Sign::Positive => Ordering::Greater,
+    }
+}
+
+/// Constraints of one piece with certified float enclosures of their coefficients.
+struct Cons<T> {
+    items: Vec<(Poly, T)>,
+    iv: Vec<Vec<Interval>>,
+}
+
+impl<T: Clone> Cons<T> {
+    fn new(items: Vec<(Poly, T)>) -> Self {
+        let items: Vec<(Poly, T)> = items.into_iter().filter(|(p, _)| !p.is_zero()).collect();
+        let iv = items
+            .iter()
+            .map(|(p, _)| p.coeffs().iter().map(rat_interval).collect())
+            .collect();
+        Cons { items, iv }
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn poly(&self, i: usize) -> &Poly {
+        &self.items[i].0
+    }
+
+    /// Interval Horner evaluation over `x`.
+    fn eval(&self, i: usize, x: Interval) -> Interval {
+        let mut acc = Interval::point(0.0);
+        for c in self.iv[i].iter().rev() {
+            acc = acc.mul_ref(&x).add_ref(c);
+        }
+        acc
+    }
+
+    /// Exact sign at a rational.
+    fn sign_rat(&self, i: usize, x: &BigRational) -> Ordering {
+        match self.eval(i, rat_interval(x)).sign() {
+            Some(s) => ord(s),
+            None => self.poly(i).sign_at(x),
+        }
+    }
+
+    /// Exact sign at an algebraic point (refines `x` a little if that helps the filter).
+    fn sign_root(&self, i: usize, x: &mut RealRoot) -> Ordering {
+        for _ in 0..6 {
+            if let RealRoot::Exact(r) = x {
+                return self.sign_rat(i, r);
+            }
+            let e = hull(x.lo(), x.hi());
+            if let Some(s) = self.eval(i, e).sign() {
+                return ord(s);
+            }
+            if e.hi - e.lo <= 1e-14 * e.lo.abs().max(e.hi.abs()) {
+                break;
+            }
+            x.refine_step();
+        }
+        x.sign_of(self.poly(i))
+    }
+
+    /// `Some(zero list)` if every constraint is ≥ 0 at `x`.
+    fn contact_at(&self, x: &mut RealRoot) -> Option<Vec<T>> {
+        let mut zero = Vec::new();
+        for i in 0..self.len() {
+            match self.sign_root(i, x) {
+                Ordering::Less => return None,
+                Ordering::Equal => zero.push(self.items[i].1.clone()),
+                Ordering::Greater => {}
+            }
+        }
+        Some(zero)
+    }
+
+    /// The zero list at `x` (for an exit point, where all are ≥ 0).
+    fn zeros_at(&self, x: &mut RealRoot) -> Vec<T> {
+        (0..self.len())
+            .filter(|&i| self.sign_root(i, x) == Ordering::Equal)
+            .map(|i| self.items[i].1.clone())
+            .collect()
+    }
+}
+
+/// The first root `r` of `p` with `x < r ≤ hi`.
+fn next_root_after(p: &Poly, x: &mut RealRoot, hi: &mut RealRoot) -> Option<RealRoot> {
+    let mut limit = 2;
+    loop {
+        let roots = isolate_roots_limited(p, x.lo(), hi.hi(), limit);
+        let v = roots.isolated();
+        for r in v {
+            let mut rv = r.value.clone();
+            if rv.compare(x) == Ordering::Greater {
+                return (rv.compare(hi) != Ordering::Greater).then_some(rv);
+            }
+        }
+        if v.len() < limit {
+            return None;
+        }
+        limit = usize::MAX;
+    }
+}
+
 /// Sorted, pairwise distinct roots of `polys` strictly between `lo` and `hi`.
 fn roots_inside(polys: &[&Poly], lo: &RealRoot, hi: &RealRoot) -> Vec<RealRoot> {
+    let (mut lo, mut hi) = (lo.clone(), hi.clone());
     let mut out: Vec<RealRoot> = Vec::new();
+    let mut seen: Vec<Vec<num_bigint::BigInt>> = Vec::new();
     for p in polys {
         if p.degree().unwrap_or(0) == 0 {
             continue;
         }
+        // Proportional polynomials have the same roots: isolate them once.
+        let mut z = p.primitive_integer();
+        if z.last()
+            .is_some_and(|c| c.sign() == num_bigint::Sign::Minus)
+        {
+            z.iter_mut().for_each(|c| *c = -&*c);
+        }
+        if seen.contains(&z) {
+            continue;
+        }
+        seen.push(z);
         for r in isolate_roots(p, lo.lo(), hi.hi()).isolated() {
             let mut v = r.value.clone();
-            if v.compare(&mut lo.clone()) == Ordering::Greater
-                && v.compare(&mut hi.clone()) == Ordering::Less
-            {
-                out.push(v);
+            if v.compare(&mut lo) != Ordering::Greater || v.compare(&mut hi) != Ordering::Less {
+                continue;
+            }
+            let (mut a, mut b) = (0, out.len());
+            let mut dup = false;
+            while a < b {
+                let m = (a + b) / 2;
+                match v.compare(&mut out[m]) {
+                    Ordering::Less => b = m,
+                    Ordering::Greater => a = m + 1,
+                    Ordering::Equal => {
+                        dup = true;
+                        break;
+                    }
+                }
+            }
+            if !dup {
+                out.insert(a, v);
             }
         }
     }
-    out.sort_by(|a, b| a.cmp_exact(b));
-    out.dedup_by(|a, b| a.cmp_exact(b) == Ordering::Equal);
     out
 }
 
-/// Exact signs of the constraints at a point: `Some(zero list)` if all are ≥ 0.
-fn contact_at_point<T: Clone>(cons: &[(Poly, T)], x: &mut RealRoot) -> Option<Vec<T>> {
-    let mut zero = Vec::new();
-    for (p, tag) in cons {
-        match x.sign_of(p) {
-            Ordering::Less => return None,
-            Ordering::Equal => zero.push(tag.clone()),
-            Ordering::Greater => {}
-        }
-    }
-    Some(zero)
-}
-
-fn contact_at_rational<T>(cons: &[(Poly, T)], x: &BigRational) -> bool {
-    cons.iter().all(|(p, _)| p.sign_at(x) != Ordering::Less)
-}
-
-enum State<T> {
-    Before,
-    In(Event<T>),
-}
-
-struct Machine<T> {
-    state: State<T>,
-    last_point: Option<(RealRoot, Vec<T>)>,
-    done: Option<Period<T>>,
-}
-
-impl<T: Clone> Machine<T> {
-    fn point(&mut self, x: RealRoot, in_s: Option<Vec<T>>, is_start: bool) {
-        if self.done.is_some() {
-            return;
-        }
-        match (&self.state, in_s) {
-            (State::Before, Some(zero)) => {
-                let ev = if is_start {
-                    Event::Start
-                } else {
-                    Event::At {
-                        t: x.clone(),
-                        zero: zero.clone(),
-                    }
-                };
-                self.state = State::In(ev);
-                self.last_point = Some((x, zero));
+/// The first contact time in the closed piece `[lo, hi]` (and the constraints zero
+/// there), and whether it is `lo` itself.
+fn entry<T: Clone>(
+    cons: &Cons<T>,
+    lo: &RealRoot,
+    hi: &mut RealRoot,
+) -> Option<(RealRoot, Vec<T>, bool)> {
+    let mut cur = lo.clone();
+    let mut at_lo = true;
+    loop {
+        let mut neg = Vec::new();
+        let mut zero = Vec::new();
+        for i in 0..cons.len() {
+            match cons.sign_root(i, &mut cur) {
+                Ordering::Less => neg.push(i),
+                Ordering::Equal => zero.push(cons.items[i].1.clone()),
+                Ordering::Greater => {}
             }
-            (State::In(_), Some(zero)) => self.last_point = Some((x, zero)),
-            (State::In(_), None) => self.close(),
-            (State::Before, None) => {}
         }
+        if neg.is_empty() {
+            return Some((cur, zero, at_lo));
+        }
+        // A constraint bounded below zero on the rest of the piece rules it out.
+        let rest = hull(cur.lo(), hi.hi());
+        if neg.iter().any(|&i| cons.eval(i, rest).hi < 0.0) {
+            return None;
+        }
+        let mut next: Option<RealRoot> = None;
+        for &i in &neg {
+            let mut r = next_root_after(cons.poly(i), &mut cur, hi)?;
+            next = match next {
+                Some(mut n) => {
+                    if n.compare(&mut r) == Ordering::Less {
+                        Some(r)
+                    } else {
+                        Some(n)
+                    }
+                }
+                None => Some(r),
+            };
+        }
+        cur = next.expect("at least one negative constraint");
+        at_lo = false;
     }
+}
 
-    fn open(&mut self, in_s: bool) {
-        if self.done.is_some() {
-            return;
+/// The end of the contact period through `x` (in contact) inside the piece: the
+/// smallest `r` with `x ≤ r < hi` after which some constraint is negative.
+fn exit<T: Clone>(cons: &Cons<T>, x: &mut RealRoot, hi: &mut RealRoot) -> Option<RealRoot> {
+    let mut best: Option<RealRoot> = None;
+    for i in 0..cons.len() {
+        let bound = match &best {
+            Some(b) => b.hi().clone(),
+            None => hi.hi().clone(),
+        };
+        if cons.eval(i, hull(x.lo(), &bound)).lo > 0.0 {
+            continue;
         }
-        match (&self.state, in_s) {
-            (State::In(_), false) => self.close(),
-            (State::Before, true) => {
-                // Cannot happen for continuous constraints (the contact set is
-                // closed, so the left end point was in contact); be safe.
-                if let Some((x, z)) = self.last_point.clone() {
-                    self.state = State::In(Event::At { t: x, zero: z });
+        let p = cons.poly(i);
+        // Every root of p in [x, bound], ascending (so each one's successor is known).
+        let mut rs: Vec<RealRoot> = Vec::new();
+        for r in isolate_roots(p, x.lo(), &bound).isolated() {
+            let mut v = r.value.clone();
+            if v.compare(x) != Ordering::Less {
+                rs.push(v);
+            }
+        }
+        rs.push(RealRoot::Exact(bound));
+        for j in 0..rs.len() - 1 {
+            let (l, r) = rs.split_at_mut(j + 1);
+            let (cand, next) = (&mut l[j], &mut r[0]);
+            if cand.compare(hi) != Ordering::Less {
+                break;
+            }
+            if let Some(b) = best.as_mut() {
+                if cand.compare(b) != Ordering::Less {
+                    break;
                 }
             }
-            _ => {}
+            let s = between(cand, next);
+            if cons.sign_rat(i, &s) == Ordering::Less {
+                best = Some(cand.clone());
+                break;
+            }
         }
     }
-
-    fn close(&mut self) {
-        let State::In(enter) = std::mem::replace(&mut self.state, State::Before) else {
-            return;
-        };
-        let (t, zero) = self.last_point.clone().expect("a contact point precedes");
-        self.done = Some(Period {
-            enter,
-            exit: Event::At { t, zero },
-        });
-    }
+    best
 }
 
 /// The first contact period in `[t0, t1]`, or `None`.
@@ -172,15 +353,14 @@ pub fn first_contact<T: Clone>(
     cull: Option<&Poly>,
     mut piece: impl FnMut(&BigRational) -> Vec<(Poly, T)>,
 ) -> Option<Period<T>> {
-    let nonzero = |v: Vec<(Poly, T)>| -> Vec<(Poly, T)> {
-        v.into_iter().filter(|(p, _)| !p.is_zero()).collect()
-    };
     if t0 == t1 {
-        let cons = nonzero(piece(t0));
-        return contact_at_rational(&cons, t0).then_some(Period {
-            enter: Event::Start,
-            exit: Event::End,
-        });
+        let cons = Cons::new(piece(t0));
+        return (0..cons.len())
+            .all(|i| cons.sign_rat(i, t0) != Ordering::Less)
+            .then_some(Period {
+                enter: Event::Start,
+                exit: Event::End,
+            });
     }
     let (a, b) = (RealRoot::Exact(t0.clone()), RealRoot::Exact(t1.clone()));
     let mut polys: Vec<&Poly> = breaks.iter().collect();
@@ -190,94 +370,93 @@ pub fn first_contact<T: Clone>(
     let mut pts = vec![a.clone()];
     pts.extend(roots_inside(&polys, &a, &b));
     pts.push(b);
-    let mut m = Machine {
-        state: State::Before,
-        last_point: None,
-        done: None,
+    let cull = cull.map(|s| Cons::new(vec![(s.clone(), ())]));
+    let culled_at = |x: &mut RealRoot| {
+        cull.as_ref()
+            .is_some_and(|c| c.sign_root(0, x) == Ordering::Greater)
     };
+    let mut enter: Option<Event<T>> = None;
     let n = pts.len() - 1;
     for i in 0..n {
         let (left, right) = pts.split_at_mut(i + 1);
         let (lo, hi) = (&mut left[i], &mut right[0]);
         let sample = between(lo, hi);
-        let cons = nonzero(piece(&sample));
-        let culled = cull.is_some_and(|s| s.sign_at(&sample) == Ordering::Greater);
-        let is_start = i == 0;
         let last = i + 1 == n;
-        if culled {
-            let in_s = if cull.is_some_and(|s| lo.sign_of(s) == Ordering::Greater) {
-                None
-            } else {
-                contact_at_point(&cons, lo)
-            };
-            m.point(lo.clone(), in_s, is_start);
-            m.open(false);
-        } else if let Some(sep) = cons
-            .iter()
-            .find(|(p, _)| p.sign_at(&sample) == Ordering::Less)
-        {
-            // Fast path: one constraint negative at the sample with no root in
-            // the closed piece (hull) separates the whole closed piece.
-            if isolate_roots(&sep.0, lo.lo(), hi.hi())
-                .isolated()
-                .is_empty()
-            {
-                m.point(lo.clone(), None, is_start);
-                m.open(false);
-                if last {
-                    m.point(hi.clone(), None, false);
+        let culled = cull
+            .as_ref()
+            .is_some_and(|c| c.sign_rat(0, &sample) == Ordering::Greater);
+        match enter.take() {
+            None if culled => {
+                // No contact inside; the ends are checked exactly.
+                let mut cons: Option<Cons<T>> = None;
+                for (x, at_lo) in [(&mut *lo, true), (&mut *hi, false)] {
+                    if (!at_lo && !last) || culled_at(x) {
+                        continue;
+                    }
+                    let c = cons.get_or_insert_with(|| Cons::new(piece(&sample)));
+                    if let Some(zero) = c.contact_at(x) {
+                        let ev = if at_lo && i == 0 {
+                            Event::Start
+                        } else {
+                            Event::At { t: x.clone(), zero }
+                        };
+                        if !at_lo {
+                            return Some(Period {
+                                enter: ev,
+                                exit: Event::End,
+                            });
+                        }
+                        let zero = c.zeros_at(x);
+                        return Some(Period {
+                            enter: ev,
+                            exit: Event::At { t: x.clone(), zero },
+                        });
+                    }
                 }
-                if m.done.is_some() {
-                    break;
-                }
-                continue;
             }
-            full_piece(&mut m, &cons, lo, hi, is_start);
-        } else {
-            full_piece(&mut m, &cons, lo, hi, is_start);
-        }
-        if last {
-            let in_s = contact_at_point(&cons, hi);
-            m.point(hi.clone(), in_s, false);
-        }
-        if m.done.is_some() {
-            break;
+            None => {
+                let cons = Cons::new(piece(&sample));
+                let Some((mut t, zero, at_lo)) = entry(&cons, lo, hi) else {
+                    continue;
+                };
+                if !last && t.compare(hi) == Ordering::Equal {
+                    // The next piece sees it at its start, with its own constraints.
+                    continue;
+                }
+                let ev = if at_lo && i == 0 {
+                    Event::Start
+                } else {
+                    Event::At { t: t.clone(), zero }
+                };
+                if let Some(mut x) = exit(&cons, &mut t, hi) {
+                    let zero = cons.zeros_at(&mut x);
+                    return Some(Period {
+                        enter: ev,
+                        exit: Event::At { t: x, zero },
+                    });
+                }
+                enter = Some(ev);
+            }
+            Some(ev) => {
+                let cons = Cons::new(piece(&sample));
+                let found = if culled {
+                    Some(lo.clone())
+                } else {
+                    exit(&cons, lo, hi)
+                };
+                if let Some(mut x) = found {
+                    let zero = cons.zeros_at(&mut x);
+                    return Some(Period {
+                        enter: ev,
+                        exit: Event::At { t: x, zero },
+                    });
+                }
+                enter = Some(ev);
+            }
         }
     }
-    if let Some(p) = m.done {
-        return Some(p);
-    }
-    match m.state {
-        State::Before => None,
-        State::In(enter) => Some(Period {
-            enter,
-            exit: Event::End,
-        }),
-    }
-}
-
-fn full_piece<T: Clone>(
-    m: &mut Machine<T>,
-    cons: &[(Poly, T)],
-    lo: &mut RealRoot,
-    hi: &mut RealRoot,
-    is_start: bool,
-) {
-    let ps: Vec<&Poly> = cons.iter().map(|(p, _)| p).collect();
-    let mut inner = roots_inside(&ps, lo, hi);
-    let in_s = contact_at_point(cons, lo);
-    m.point(lo.clone(), in_s, is_start);
-    let mut prev = lo.clone();
-    for r in inner.iter_mut() {
-        let s = between(&mut prev, r);
-        m.open(contact_at_rational(cons, &s));
-        let in_s = contact_at_point(cons, r);
-        m.point(r.clone(), in_s, false);
-        if m.done.is_some() {
-            return;
-        }
-        prev = r.clone();
-    }
-    let s = between(&mut prev, hi);
-    m.open(contact_at_rational(cons, &s));
+    enter.map(|ev| Period {
+        enter: ev,
+        exit: Event::End,
+    })
 }

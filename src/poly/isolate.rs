@@ -80,6 +80,12 @@ pub fn first_root_in(p: &Poly, lo: &BigRational, hi: &BigRational) -> Roots {
     isolate_limited(p, lo, hi, 1)
 }
 
+/// The `limit` smallest roots of `p` in `[lo, hi]` (all of them if there are fewer), sorted,
+/// as [`isolate_roots`] would report them; [`Roots::Everywhere`] for the zero polynomial.
+pub fn isolate_roots_limited(p: &Poly, lo: &BigRational, hi: &BigRational, limit: usize) -> Roots {
+    isolate_limited(p, lo, hi, limit.max(1))
+}
+
 fn isolate_limited(p: &Poly, lo: &BigRational, hi: &BigRational, limit: usize) -> Roots {
     if p.is_zero() {
         return Roots::Everywhere;

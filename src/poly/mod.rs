@@ -41,5 +41,5 @@ mod root;
 mod zx;
 
 pub use dense::Poly;
-pub use isolate::{first_root_in, isolate_roots, Roots};
+pub use isolate::{first_root_in, isolate_roots, isolate_roots_limited, Roots};
 pub use root::{sign_of_poly_at, IsolatingInterval, RealRoot, Root};

@@ -178,10 +178,37 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
         }
         Op::Ccd(cq) => {
             if !S::IS_EXACT {
-                return Err(format!(
-                    "scalar: ccd is answered on the exact path only; the {} path is not implemented yet",
-                    S::NAME
-                ));
+                // The float path: times are numbers (lo = hi = f64), no certificate.
+                let num = |t: f64, kind: &str| {
+                    let mut tm = Map::new();
+                    tm.insert("lo".into(), float_value(t));
+                    tm.insert("hi".into(), float_value(t));
+                    tm.insert("f64".into(), float_value(t));
+                    tm.insert("kind".into(), Value::String(kind.into()));
+                    Value::Object(tm)
+                };
+                match ccd::ccd_f64(cq).map_err(query_err)? {
+                    ccd::float::FloatAnswer::Miss => {
+                        m.insert("hit".into(), Value::Bool(false));
+                    }
+                    ccd::float::FloatAnswer::Hit {
+                        t_enter,
+                        t_exit,
+                        start,
+                    } => {
+                        let t1 = num_traits::ToPrimitive::to_f64(&cq.t_range.1).unwrap_or(f64::NAN);
+                        m.insert("hit".into(), Value::Bool(true));
+                        m.insert(
+                            "t_enter".into(),
+                            num(t_enter, if start { "start" } else { "root" }),
+                        );
+                        m.insert(
+                            "t_exit".into(),
+                            num(t_exit, if t_exit == t1 { "end" } else { "root" }),
+                        );
+                    }
+                }
+                return Ok(m);
             }
             match ccd::ccd(cq).map_err(query_err)? {
                 CcdAnswer::Miss => {
