@@ -39,6 +39,7 @@
 //! Tools 2(2), 1997.
 
 use super::{Closest, Intersection, QueryError};
+use crate::dyadic::Dyadic;
 use crate::predicates::{orient2d, orient3d};
 use crate::ring::Ring;
 use crate::scalar::Scalar;
@@ -515,10 +516,66 @@ pub(crate) fn witness_exact<S: Scalar>(
         | Config::Coplanar { meet: false }
         | Config::Crossing { meet: false, .. } => Ok(None),
         Config::Degenerate => Ok(degenerate_witness(&lift(a), &lift(b))),
+        Config::Crossing { a: ia, b: ib, .. } if !S::IS_EXACT => {
+            let d = |t: &Triangle<S>| {
+                t.v.each_ref()
+                    .map(|p| p.map(|c| Dyadic::from_f64(c.to_f64())))
+            };
+            Ok(Some(crossing_witness(&d(a), &d(b), ia, ib)))
+        }
         _ => Ok(Some(
             contact_of(cfg, &lift(a), &lift(b))?.points().swap_remove(0),
         )),
     }
+}
+
+/// The first point of [`contact_of`]'s crossing contact (the low end of the
+/// overlap on L), from dyadic inputs without a gcd: every point is kept as
+/// `X / w` with `w > 0`, compared by cross-multiplication, and divided out
+/// once at the end. Same value as `contact_of(..).points()[0]`.
+fn crossing_witness(
+    a: &[Vec3<Dyadic>; 3],
+    b: &[Vec3<Dyadic>; 3],
+    ia: [usize; 3],
+    ib: [usize; 3],
+) -> P {
+    type D = Dyadic;
+    let nrm = |t: &[Vec3<D>; 3]| t[1].sub(&t[0]).cross(&t[2].sub(&t[0]));
+    let (na, nb) = (nrm(a), nrm(b));
+    // t[0] + (x − t[0])·sp/(sp − sx), as (t[0]·(sp − sx) + (x − t[0])·sp) / (sp − sx).
+    let cut = |t: [&Vec3<D>; 3], n: &Vec3<D>, o: &Vec3<D>| {
+        let s = |x: &Vec3<D>| n.dot(&x.sub(o));
+        let (sp, sq, sr) = (s(t[0]), s(t[1]), s(t[2]));
+        let at = |x: &Vec3<D>, sx: &D| {
+            let w = sp.sub_ref(sx);
+            let x = t[0].scale(&w).add(&x.sub(t[0]).scale(&sp));
+            if w.sign() == Sign::Negative {
+                (x.neg(), w.neg_ref())
+            } else {
+                (x, w)
+            }
+        };
+        (at(t[1], &sq), at(t[2], &sr))
+    };
+    let (i, j) = cut([&a[ia[0]], &a[ia[1]], &a[ia[2]]], &nb, &b[0]);
+    let (k, l) = cut([&b[ib[0]], &b[ib[1]], &b[ib[2]]], &na, &a[0]);
+    let d = na.cross(&nb);
+    // sign(d·X/w − d·Y/v) = sign(d·X·v − d·Y·w)
+    let ord = |x: &(Vec3<D>, D), y: &(Vec3<D>, D)| {
+        d.dot(&x.0)
+            .mul_ref(&y.1)
+            .sub_ref(&d.dot(&y.0).mul_ref(&x.1))
+            .sign()
+    };
+    let lo1 = if ord(&i, &j) != Sign::Positive { i } else { j };
+    let lo2 = if ord(&k, &l) != Sign::Positive { k } else { l };
+    let lo = if ord(&lo1, &lo2) != Sign::Negative {
+        lo1
+    } else {
+        lo2
+    };
+    let w = lo.1.to_rational();
+    lo.0.map(|c| c.to_rational() / &w)
 }
 
 /// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if
@@ -907,5 +964,45 @@ mod tests {
             n += matches!(exact, Config::Crossing { .. } | Config::Coplanar { .. }) as usize;
         }
         assert!(n > 500, "{n}");
+    }
+
+    /// The gcd-free crossing witness equals the first point of the exact
+    /// contact set.
+    #[test]
+    fn crossing_witness_equals_contact() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let mut n = 0;
+        for round in 0..3000 {
+            let scale = [1.0, 1e300, 1e-300, 3.0][round % 4];
+            let mut p = || Vec3::new(next() * scale, next() * scale, next() * scale);
+            let (ta, tb) = (
+                Triangle::new([p(), p(), p()]),
+                Triangle::new([p(), p(), p()]),
+            );
+            let cfg = classify(&ta.v, &tb.v);
+            if let Config::Crossing {
+                a: ia,
+                b: ib,
+                meet: true,
+            } = cfg
+            {
+                let d = |t: &Triangle<f64>| t.v.each_ref().map(|p| p.map(|c| Dyadic::from_f64(*c)));
+                let fast = crossing_witness(&d(&ta), &d(&tb), ia, ib);
+                let slow = contact_of(cfg, &lift(&ta), &lift(&tb))
+                    .unwrap()
+                    .points()
+                    .swap_remove(0);
+                assert_eq!(fast, slow);
+                assert_eq!(witness_exact(&ta, &tb).unwrap(), Some(slow));
+                n += 1;
+            }
+        }
+        assert!(n > 200, "{n}");
     }
 }

@@ -37,9 +37,12 @@
 
 use super::triangle_triangle::{lift, segment_segment, witness_exact};
 use super::{Closest, QueryError};
+use crate::dyadic::Dyadic;
 use crate::ring::Ring;
+use crate::scalar::ExactRing;
 use crate::scalar::Scalar;
 use crate::shape::Triangle;
+use crate::sign::Sign;
 use crate::vector::Vec3;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -264,28 +267,130 @@ fn enclose(f: Feature, a: &[I3; 3], b: &[I3; 3]) -> (Interval, Option<bool>) {
     }
 }
 
-/// The exact value of one candidate, `None` if it is not valid (exactly).
-fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
-    match f {
-        Feature::VertexVertex(i, j) => {
-            Some((a[i].sub(&b[j]).norm_squared(), a[i].clone(), b[j].clone()))
+/// An exact ring the candidates are evaluated in: [`Dyadic`] for float inputs
+/// (no gcd at all), `BigRational` for rational inputs.
+trait Homog: ExactRing {
+    fn to_q(&self) -> Q;
+    fn of_f64(v: f64) -> Self;
+}
+
+impl Homog for Dyadic {
+    fn to_q(&self) -> Q {
+        self.to_rational()
+    }
+    fn of_f64(v: f64) -> Self {
+        Dyadic::from_f64(v)
+    }
+}
+
+impl Homog for Q {
+    fn to_q(&self) -> Q {
+        self.clone()
+    }
+    fn of_f64(v: f64) -> Self {
+        Q::from_float(v).unwrap_or_else(<Q as Zero>::zero)
+    }
+}
+
+/// A point `X / w` in homogeneous form (`w > 0`).
+struct Hp<E> {
+    x: Vec3<E>,
+    w: E,
+}
+
+impl<E: Homog> Hp<E> {
+    fn affine(p: &Vec3<E>) -> Self {
+        Hp {
+            x: p.clone(),
+            w: E::one(),
         }
+    }
+    /// `p + d·(s/w)` as `(p·w + d·s) / w`.
+    fn along(p: &Vec3<E>, d: &Vec3<E>, s: &E, w: &E) -> Self {
+        Hp {
+            x: p.scale(w).add(&d.scale(s)),
+            w: w.clone(),
+        }
+    }
+    /// The point as exact rationals (one gcd per coordinate).
+    fn to_q(&self) -> P {
+        if self.w.sign() == Sign::Positive && self.w.sub_ref(&E::one()).sign() == Sign::Zero {
+            return self.x.map(|c| c.to_q());
+        }
+        let w = self.w.to_q();
+        self.x.map(|c| c.to_q() / &w)
+    }
+}
+
+/// An exact candidate: squared distance `num / den` (`den > 0`) and the pair.
+struct Cand<E> {
+    num: E,
+    den: E,
+    pa: Hp<E>,
+    pb: Hp<E>,
+}
+
+impl<E: Homog> Cand<E> {
+    /// `self.d² < o.d²`, by cross-multiplication.
+    fn less(&self, o: &Cand<E>) -> bool {
+        self.num
+            .mul_ref(&o.den)
+            .sub_ref(&o.num.mul_ref(&self.den))
+            .sign()
+            == Sign::Negative
+    }
+    fn to_closest(&self) -> Closest<Q> {
+        Closest {
+            distance_squared: self.num.to_q() / self.den.to_q(),
+            a: self.pa.to_q(),
+            b: self.pb.to_q(),
+        }
+    }
+}
+
+fn pos<E: ExactRing>(x: &E) -> bool {
+    x.sign() == Sign::Positive
+}
+
+/// The exact value of one candidate, `None` if it is not valid (exactly),
+/// division-free: every quotient is kept as numerator and denominator.
+fn exact<E: Homog>(f: Feature, a: &[Vec3<E>; 3], b: &[Vec3<E>; 3]) -> Option<Cand<E>> {
+    let swap = |c: Cand<E>, a_first: bool| {
+        if a_first {
+            c
+        } else {
+            Cand {
+                pa: c.pb,
+                pb: c.pa,
+                ..c
+            }
+        }
+    };
+    match f {
+        Feature::VertexVertex(i, j) => Some(Cand {
+            num: a[i].sub(&b[j]).norm_squared(),
+            den: E::one(),
+            pa: Hp::affine(&a[i]),
+            pb: Hp::affine(&b[j]),
+        }),
         Feature::VertexEdge { a_vertex, v, e } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
             let (u, w) = (&t[e], &t[(e + 1) % 3]);
             let d = w.sub(u);
             let dd = d.norm_squared();
-            let s = x.sub(u).dot(&d);
-            if s <= <Q as Zero>::zero() || s >= dd {
+            let r = x.sub(u);
+            let s = r.dot(&d);
+            if !pos(&s) || !pos(&dd.sub_ref(&s)) {
                 return None;
             }
-            let y = u.add(&d.scale(&(s / dd)));
-            let d2 = x.sub(&y).norm_squared();
-            Some(if a_vertex {
-                (d2, x.clone(), y)
-            } else {
-                (d2, y, x.clone())
-            })
+            // |x − (u + d s/dd)|² = (|r|²·dd − s²) / dd
+            let c = Cand {
+                num: r.norm_squared().mul_ref(&dd).sub_ref(&s.square()),
+                den: dd.clone(),
+                pa: Hp::affine(x),
+                pb: Hp::along(u, &d, &s, &dd),
+            };
+            Some(swap(c, a_vertex))
         }
         Feature::EdgeEdge(i, j) => {
             let (p0, p1, q0, q1) = (&a[i], &a[(i + 1) % 3], &b[j], &b[(j + 1) % 3]);
@@ -295,22 +400,39 @@ fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
             let den = aa.mul_ref(&e).sub_ref(&bb.square());
             let s = bb.mul_ref(&f).sub_ref(&c.mul_ref(&e));
             let t = aa.mul_ref(&f).sub_ref(&bb.mul_ref(&c));
-            let inside = |v: &Q| *v > <Q as Zero>::zero() && *v < den;
-            if den <= <Q as Zero>::zero() || !inside(&s) || !inside(&t) {
+            let inside = |v: &E| pos(v) && pos(&den.sub_ref(v));
+            if !pos(&den) || !inside(&s) || !inside(&t) {
                 return None;
             }
-            let x = p0.add(&d1.scale(&(s / &den)));
-            let y = q0.add(&d2.scale(&(t / &den)));
-            Some((x.sub(&y).norm_squared(), x, y))
+            let (x, y) = (Hp::along(p0, &d1, &s, &den), Hp::along(q0, &d2, &t, &den));
+            Some(Cand {
+                num: x.x.sub(&y.x).norm_squared(),
+                den: den.square(),
+                pa: x,
+                pb: y,
+            })
         }
         Feature::VertexFace { a_vertex, v } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
-            let (d2, foot) = vertex_face(x, t)?;
-            Some(if a_vertex {
-                (d2, x.clone(), foot)
-            } else {
-                (d2, foot, x.clone())
-            })
+            let n = t[1].sub(&t[0]).cross(&t[2].sub(&t[0]));
+            let nn = n.norm_squared();
+            if !pos(&nn) {
+                return None;
+            }
+            for k in 0..3 {
+                let (u, w) = (&t[k], &t[(k + 1) % 3]);
+                if w.sub(u).cross(&x.sub(u)).dot(&n).sign() == Sign::Negative {
+                    return None;
+                }
+            }
+            let s = n.dot(&x.sub(&t[0]));
+            let c = Cand {
+                num: s.square(),
+                pa: Hp::affine(x),
+                pb: Hp::along(x, &n.neg(), &s, &nn),
+                den: nn,
+            };
+            Some(swap(c, a_vertex))
         }
     }
 }
@@ -373,28 +495,44 @@ pub(crate) fn closest_filtered<S: Scalar>(ta: &Triangle<S>, tb: &Triangle<S>) ->
     }
     cands.retain(|(_, v)| v.lo <= upper);
     cands.sort_by(|x, y| x.1.lo.total_cmp(&y.1.lo));
-    let (a, b) = (lift(ta), lift(tb));
-    let mut best: Option<Closest<Q>> = None;
+    if S::IS_EXACT {
+        let (a, b) = (lift(ta), lift(tb));
+        pick(&cands, &a, &b).unwrap_or_else(|| closest_features(&a, &b))
+    } else {
+        // Float inputs are dyadic: evaluate without a single gcd.
+        let d = |t: &Triangle<S>| {
+            t.v.each_ref()
+                .map(|p| p.map(|c| Dyadic::from_f64(c.to_f64())))
+        };
+        pick(&cands, &d(ta), &d(tb)).unwrap_or_else(|| closest_features(&lift(ta), &lift(tb)))
+    }
+}
+
+/// The least exact candidate among `cands` (sorted by lower end), stopping at
+/// the first lower end above the best exact value.
+fn pick<E: Homog>(
+    cands: &[(Feature, Interval)],
+    a: &[Vec3<E>; 3],
+    b: &[Vec3<E>; 3],
+) -> Option<Closest<Q>> {
+    let mut best: Option<Cand<E>> = None;
     for (f, val) in cands {
         if let Some(c) = &best {
-            let lo = Q::from_float(val.lo).unwrap_or_else(<Q as Zero>::zero);
-            if lo > c.distance_squared {
+            // lo > num/den ⇔ lo·den − num > 0
+            let lo = if val.lo.is_finite() { val.lo } else { 0.0 };
+            if pos(&E::of_f64(lo).mul_ref(&c.den).sub_ref(&c.num)) {
                 break;
             }
         }
-        if let Some((d2, pa, pb)) = exact(f, &a, &b) {
-            if best.as_ref().is_none_or(|c| d2 < c.distance_squared) {
-                best = Some(Closest {
-                    distance_squared: d2,
-                    a: pa,
-                    b: pb,
-                });
+        if let Some(c) = exact(*f, a, b) {
+            if best.as_ref().is_none_or(|b| c.less(b)) {
+                best = Some(c);
             }
         }
     }
     // Vertex–vertex candidates are always valid, so `best` is set unless an
-    // interval overflowed everywhere; then fall back to the full exact search.
-    best.unwrap_or_else(|| closest_features(&a, &b))
+    // interval overflowed everywhere; then the caller runs the full search.
+    best.map(|c| c.to_closest())
 }
 
 #[cfg(test)]
