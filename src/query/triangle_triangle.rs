@@ -38,6 +38,7 @@
 //! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
 //! Tools 2(2), 1997.
 
+use super::triangle_triangle_distance::div_q;
 use super::{Closest, Intersection, QueryError};
 use crate::dyadic::Dyadic;
 use crate::predicates::{orient2d, orient3d};
@@ -575,7 +576,7 @@ fn crossing_witness(
         lo2
     };
     let w = lo.1.to_rational();
-    lo.0.map(|c| c.to_rational() / &w)
+    lo.0.map(|c| div_q(&c.to_rational(), &w))
 }
 
 /// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if
