@@ -62,13 +62,16 @@ impl Dyadic {
 
     /// The same value as a `BigRational`.
     pub fn to_rational(&self) -> BigRational {
-        if self.exp >= 0 {
-            BigRational::from_integer(&self.mantissa << (self.exp as usize))
+        // Lowest terms without a gcd: an odd mantissa over a power of two.
+        let Some(tz) = self.mantissa.trailing_zeros() else {
+            return <BigRational as Zero>::zero();
+        };
+        let exp = self.exp + tz as i64;
+        let odd = &self.mantissa >> tz; // exact: only zero bits are dropped
+        if exp >= 0 {
+            BigRational::from_integer(odd << (exp as usize))
         } else {
-            BigRational::new(
-                self.mantissa.clone(),
-                BigInt::one() << ((-self.exp) as usize),
-            )
+            BigRational::new_raw(odd, BigInt::one() << ((-exp) as usize))
         }
     }
 
@@ -156,6 +159,12 @@ mod tests {
                 Dyadic::from_f64(v).to_rational(),
                 BigRational::from_float(v).unwrap()
             );
+            let r = Dyadic::from_f64(v)
+                .mul_ref(&Dyadic::from_i32(12))
+                .to_rational();
+            let twelve = BigRational::from_integer(12.into());
+            let expected = BigRational::from_float(v).unwrap() * twelve;
+            assert_eq!((r.numer(), r.denom()), (expected.numer(), expected.denom()));
         }
     }
 
@@ -169,6 +178,9 @@ mod tests {
                 assert_eq!(da.add_ref(&db).to_rational(), &ra + &rb);
                 assert_eq!(da.sub_ref(&db).to_rational(), &ra - &rb);
                 assert_eq!(da.mul_ref(&db).to_rational(), &ra * &rb);
+                // In lowest terms, as `BigRational`'s own arithmetic leaves it.
+                let s = da.sub_ref(&db).to_rational();
+                assert_eq!(s.denom(), (&ra - &rb).denom());
             }
         }
     }

@@ -38,7 +38,9 @@
 //! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
 //! Tools 2(2), 1997.
 
+use super::triangle_triangle_distance::div_q;
 use super::{Closest, Intersection, QueryError};
+use crate::dyadic::Dyadic;
 use crate::predicates::{orient2d, orient3d};
 use crate::ring::Ring;
 use crate::scalar::Scalar;
@@ -113,27 +115,61 @@ enum Config {
 /// Rotate `s` (cyclically, keeping orientation) so that its first entry is alone
 /// on its closed side: returns the index order and whether the signs must be
 /// negated so that the first is ≥ 0 and the others ≤ 0. Needs: not all equal
-/// and nonzero, not all zero.
+/// and nonzero, not all zero. (A table of the 27 sign patterns, built at
+/// compile time by [`normalize_slow`].)
+#[inline]
 fn normalize(s: [Sign; 3]) -> ([usize; 3], bool) {
-    use Sign::*;
-    for k in 0..3 {
-        let idx = [k, (k + 1) % 3, (k + 2) % 3];
-        for neg in [false, true] {
-            let f = |x: Sign| if neg { x.flip() } else { x };
-            let (a, b, c) = (f(s[idx[0]]), f(s[idx[1]]), f(s[idx[2]]));
-            if a == Positive && b != Positive && c != Positive {
-                return (idx, neg);
-            }
-        }
+    let code = s[0] as usize + 3 * s[1] as usize + 9 * s[2] as usize;
+    debug_assert!(
+        NORMALIZE[code].2,
+        "normalize: sign pattern {s:?} was excluded by the caller"
+    );
+    let (idx, neg, _) = NORMALIZE[code];
+    (idx, neg)
+}
+
+/// `(order, negate, valid)` for each sign pattern, `Sign as usize` digits.
+const NORMALIZE: [([usize; 3], bool, bool); 27] = {
+    let mut t = [([0, 1, 2], false, false); 27];
+    let mut code = 0;
+    while code < 27 {
+        let s = [
+            (code % 3) as i8 - 1,
+            (code / 3 % 3) as i8 - 1,
+            (code / 9) as i8 - 1,
+        ];
+        t[code] = normalize_slow(s);
+        code += 1;
     }
-    for k in 0..3 {
+    t
+};
+
+/// [`normalize`] on signs as −1, 0, 1, by search.
+const fn normalize_slow(s: [i8; 3]) -> ([usize; 3], bool, bool) {
+    let mut k = 0;
+    while k < 3 {
+        let idx = [k, (k + 1) % 3, (k + 2) % 3];
+        let mut neg = 0;
+        while neg < 2 {
+            let f = if neg == 1 { -1 } else { 1 };
+            let (a, b, c) = (f * s[idx[0]], f * s[idx[1]], f * s[idx[2]]);
+            if a == 1 && b != 1 && c != 1 {
+                return (idx, neg == 1, true);
+            }
+            neg += 1;
+        }
+        k += 1;
+    }
+    let mut k = 0;
+    while k < 3 {
         let idx = [k, (k + 1) % 3, (k + 2) % 3];
         let (a, b, c) = (s[idx[0]], s[idx[1]], s[idx[2]]);
-        if a == Zero && b == c && b != Zero {
-            return (idx, b == Positive);
+        if a == 0 && b == c && b != 0 {
+            return (idx, b == 1, true);
         }
+        k += 1;
     }
-    unreachable!("normalize: sign pattern {s:?} was excluded by the caller")
+    ([0, 1, 2], false, false)
 }
 
 fn all_same_strict(s: &[Sign; 3]) -> bool {
@@ -167,22 +203,185 @@ fn coplanar_meet<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> bool {
 }
 
 fn classify<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> Config {
-    let sa = [
-        orient3d(&b[0], &b[1], &b[2], &a[0]),
-        orient3d(&b[0], &b[1], &b[2], &a[1]),
-        orient3d(&b[0], &b[1], &b[2], &a[2]),
-    ];
+    if !S::IS_EXACT {
+        // f32/f64: the exact values as doubles (exact for both types).
+        // (Explicit arrays: `array::map` is not always inlined.)
+        let p = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
+        let (fa, fb) = (
+            [p(&a[0]), p(&a[1]), p(&a[2])],
+            [p(&b[0]), p(&b[1]), p(&b[2])],
+        );
+        if let Some(cfg) = classify_f64(a, b, &fa, &fb) {
+            return cfg;
+        }
+    }
+    let sa = [0, 1, 2].map(|i| orient3d(&b[0], &b[1], &b[2], &a[i]));
     if all_same_strict(&sa) {
         return Config::SeparatedByPlaneB;
     }
-    let sb = [
-        orient3d(&a[0], &a[1], &a[2], &b[0]),
-        orient3d(&a[0], &a[1], &a[2], &b[1]),
-        orient3d(&a[0], &a[1], &a[2], &b[2]),
-    ];
+    let sb = [0, 1, 2].map(|i| orient3d(&a[0], &a[1], &a[2], &b[i]));
     if all_same_strict(&sb) {
         return Config::SeparatedByPlaneA;
     }
+    classify_rest(a, b, sa, sb, |i, j, k, l| {
+        orient3d(&a[i], &a[j], &b[k], &b[l])
+    })
+}
+
+/// [`classify`] on float inputs, `None` if a bounding-box extent reaches
+/// [`O3_MAX_EXTENT`] (or a coordinate is not finite): the same decisions,
+/// with one semi-static filter ([`O3_SEMI_STATIC`]) in front of all eight
+/// `orient3d` (the plane tests share one normal per plane; every difference of
+/// two of the six vertices is bounded by the bounding box, so one bound serves
+/// them all).
+fn classify_f64<S: Scalar>(
+    a: &[Vec3<S>; 3],
+    b: &[Vec3<S>; 3],
+    fa: &[F3; 3],
+    fb: &[F3; 3],
+) -> Option<Config> {
+    // M_k = fl(max − min) of coordinate k over the six vertices: rounding is
+    // monotone, so it bounds |fl(x_k − y_k)| for any two of them. The sum is
+    // finite only if no coordinate is NaN or infinite.
+    let extent = |k: usize| {
+        let (mut lo, mut hi, mut sum) = (fa[0][k], fa[0][k], fa[0][k]);
+        for x in [fa[1][k], fa[2][k], fb[0][k], fb[1][k], fb[2][k]] {
+            lo = if x < lo { x } else { lo };
+            hi = if x > hi { x } else { hi };
+            sum += x;
+        }
+        (hi - lo, sum)
+    };
+    let ((ex, sx), (ey, sy), (ez, sz)) = (extent(0), extent(1), extent(2));
+    let fits = ex < O3_MAX_EXTENT && ey < O3_MAX_EXTENT && ez < O3_MAX_EXTENT;
+    if !(fits && (sx + sy + sz).is_finite()) {
+        return None;
+    }
+    let bound = ex * ey * ez * O3_SEMI_STATIC + O3_UNDERFLOW;
+    let flat = ex == 0.0 || ey == 0.0 || ez == 0.0;
+    let sign = |det: f64| {
+        if det > bound {
+            Some(Sign::Positive)
+        } else if det < -bound {
+            Some(Sign::Negative)
+        } else if flat {
+            // Some M_k = 0 (x − y rounds to 0 only if x = y): every difference
+            // has a zero k-coordinate, so every monomial, and the determinant,
+            // is exactly 0.
+            Some(Sign::Zero)
+        } else {
+            None
+        }
+    };
+    let plane = |t: &[F3; 3], p: &[F3; 3]| {
+        let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
+        [
+            sign(dot(n, sub(p[0], t[0]))),
+            sign(dot(n, sub(p[1], t[0]))),
+            sign(dot(n, sub(p[2], t[0]))),
+        ]
+    };
+    let sa = plane(fb, fa)
+        .map_index(|i, s| s.unwrap_or_else(|| orient3d_cold(&b[0], &b[1], &b[2], &a[i])));
+    if all_same_strict(&sa) {
+        return Some(Config::SeparatedByPlaneB);
+    }
+    let sb = plane(fa, fb)
+        .map_index(|i, s| s.unwrap_or_else(|| orient3d_cold(&a[0], &a[1], &a[2], &b[i])));
+    if all_same_strict(&sb) {
+        return Some(Config::SeparatedByPlaneA);
+    }
+    Some(classify_rest(a, b, sa, sb, |i, j, k, l| {
+        let o = fa[i];
+        let det = dot(cross(sub(fa[j], o), sub(fb[k], o)), sub(fb[l], o));
+        sign(det).unwrap_or_else(|| orient3d_cold(&a[i], &a[j], &b[k], &b[l]))
+    }))
+}
+
+/// `orient3d` when the semi-static filter fails (kept out of the hot path).
+#[cold]
+#[inline(never)]
+fn orient3d_cold<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>, d: &Vec3<S>) -> Sign {
+    orient3d(a, b, c, d)
+}
+
+type F3 = [f64; 3];
+
+#[inline(always)]
+fn sub(a: F3, b: F3) -> F3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+#[inline(always)]
+fn cross(u: F3, v: F3) -> F3 {
+    [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ]
+}
+
+#[inline(always)]
+fn dot(u: F3, v: F3) -> f64 {
+    u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+}
+
+/// 50·u with u = 2⁻⁵³: the semi-static error bound of a 3×3 determinant of
+/// rounded differences, relative to `M_x·M_y·M_z`; [`O3_UNDERFLOW`] is added
+/// for underflow.
+///
+/// Derivation. Let ũ = fl(b − a), ṽ = fl(c − a), w̃ = fl(d − a) be the
+/// computed differences and `M_k` ≥ |ũ_k|, |ṽ_k|, |w̃_k| (k = x, y, z), all
+/// `M_k` < 2²⁵¹, so nothing below overflows (|products of three| < 2⁷⁵⁴).
+/// Every operation is fl(x ∘ y) = (x ∘ y)(1 + δ) + η with |δ| ≤ u, |η| ≤ 2⁻¹⁰⁷⁵,
+/// η = 0 for sums and differences (exact when they underflow) (Higham,
+/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., 2002, §2.1–2.2;
+/// γₙ = nu/(1 − nu)). Every monomial of det(u, v, w) = (u × v)·w holds one x,
+/// one y and one z factor, so with P = M_x·M_y·M_z:
+///
+/// ```text
+/// rounded differences:  |x − fl(x)| ≤ u|fl(x)|, det trilinear, 6 monomials:
+///   |det(ũ,ṽ,w̃) − det(u,v,w)| ≤ 6uP(1 + (1+u) + (1+u)²)          ≤ (18u + 19u²)P
+/// cross product:  c̃_x = fl(fl(ũ_y ṽ_z) − fl(ũ_z ṽ_y)),
+///   |c̃_x − (ũ × ṽ)_x| ≤ γ₂·2M_yM_z + 2η(1+u),  |c̃_x| ≤ 2(1+u)²M_yM_z + 2η(1+u)
+/// dot product (Higham Eq. 3.5): |fl(c̃·w̃) − c̃·w̃| ≤ γ₃ Σ|c̃_k w̃_k| + 3η(1+u)²
+///   |fl(c̃·w̃) − det(ũ,ṽ,w̃)| ≤ 6P((1+u)²γ₃ + γ₂)                  ≤ (30u + 150u²)P
+///                              + η(3(1+u)² + 3(1+u)⁴ Σ M_k)     < 2⁻⁸²¹
+/// total                                                  ≤ (48u + 170u²)P + 2⁻⁸²¹
+/// ```
+///
+/// The bound is evaluated as B = fl(fl(fl(fl(M_x·M_y)·M_z)·50u) + 2⁻⁸⁰⁰):
+/// the three products lose at most a factor (1 − u)³ and 2⁻¹⁰⁷⁵(2²⁵¹ + 2) < 2⁻⁸⁷⁰
+/// to underflow, the sum a factor (1 − u), so B ≥ (50u − 200u²)P + 2⁻⁸⁰¹, above
+/// the total. A computed determinant beyond B in magnitude has the exact
+/// determinant's sign.
+const O3_SEMI_STATIC: f64 = 50.0 * 1.1102230246251565e-16;
+/// 2⁻⁸⁰⁰: the underflow allowance of [`O3_SEMI_STATIC`]'s bound.
+const O3_UNDERFLOW: f64 = 1.499696813895631e-241;
+/// 2²⁵¹: [`O3_SEMI_STATIC`] needs every bounding-box extent below it.
+const O3_MAX_EXTENT: f64 = 3.618502788666131e75;
+
+trait MapIndex<T> {
+    fn map_index<U>(self, f: impl FnMut(usize, T) -> U) -> [U; 3];
+}
+
+impl<T: Copy> MapIndex<T> for [T; 3] {
+    #[inline(always)]
+    fn map_index<U>(self, mut f: impl FnMut(usize, T) -> U) -> [U; 3] {
+        [f(0, self[0]), f(1, self[1]), f(2, self[2])]
+    }
+}
+
+/// The rest of [`classify`] once neither plane separates: coplanar and
+/// degenerate pairs, else the two crossing tests, `o3(i, j, k, l)` being
+/// `orient3d(a[i], a[j], b[k], b[l])`.
+fn classify_rest<S: Scalar>(
+    a: &[Vec3<S>; 3],
+    b: &[Vec3<S>; 3],
+    sa: [Sign; 3],
+    sb: [Sign; 3],
+    o3: impl Fn(usize, usize, usize, usize) -> Sign,
+) -> Config {
     let zero = |s: &[Sign; 3]| s.iter().all(|x| *x == Sign::Zero);
     if zero(&sa) || zero(&sb) {
         // A degenerate b makes every sa zero, a degenerate a every sb; two
@@ -202,10 +401,9 @@ fn classify<S: Scalar>(a: &[Vec3<S>; 3], b: &[Vec3<S>; 3]) -> Config {
     if negb {
         ia.swap(1, 2); // reverses plane(a): negates every sb
     }
-    let (p1, q1, r1) = (&a[ia[0]], &a[ia[1]], &a[ia[2]]);
-    let (p2, q2, r2) = (&b[ib[0]], &b[ib[1]], &b[ib[2]]);
-    let meet =
-        orient3d(p1, q1, p2, q2) != Sign::Positive && orient3d(p1, r1, r2, p2) != Sign::Positive;
+    // orient3d(p1, q1, p2, q2) ≤ 0 and orient3d(p1, r1, r2, p2) ≤ 0.
+    let meet = o3(ia[0], ia[1], ib[0], ib[1]) != Sign::Positive
+        && o3(ia[0], ia[2], ib[2], ib[0]) != Sign::Positive;
     Config::Crossing { a: ia, b: ib, meet }
 }
 
@@ -319,10 +517,66 @@ pub(crate) fn witness_exact<S: Scalar>(
         | Config::Coplanar { meet: false }
         | Config::Crossing { meet: false, .. } => Ok(None),
         Config::Degenerate => Ok(degenerate_witness(&lift(a), &lift(b))),
+        Config::Crossing { a: ia, b: ib, .. } if !S::IS_EXACT => {
+            let d = |t: &Triangle<S>| {
+                t.v.each_ref()
+                    .map(|p| p.map(|c| Dyadic::from_f64(c.to_f64())))
+            };
+            Ok(Some(crossing_witness(&d(a), &d(b), ia, ib)))
+        }
         _ => Ok(Some(
             contact_of(cfg, &lift(a), &lift(b))?.points().swap_remove(0),
         )),
     }
+}
+
+/// The first point of [`contact_of`]'s crossing contact (the low end of the
+/// overlap on L), from dyadic inputs without a gcd: every point is kept as
+/// `X / w` with `w > 0`, compared by cross-multiplication, and divided out
+/// once at the end. Same value as `contact_of(..).points()[0]`.
+fn crossing_witness(
+    a: &[Vec3<Dyadic>; 3],
+    b: &[Vec3<Dyadic>; 3],
+    ia: [usize; 3],
+    ib: [usize; 3],
+) -> P {
+    type D = Dyadic;
+    let nrm = |t: &[Vec3<D>; 3]| t[1].sub(&t[0]).cross(&t[2].sub(&t[0]));
+    let (na, nb) = (nrm(a), nrm(b));
+    // t[0] + (x − t[0])·sp/(sp − sx), as (t[0]·(sp − sx) + (x − t[0])·sp) / (sp − sx).
+    let cut = |t: [&Vec3<D>; 3], n: &Vec3<D>, o: &Vec3<D>| {
+        let s = |x: &Vec3<D>| n.dot(&x.sub(o));
+        let (sp, sq, sr) = (s(t[0]), s(t[1]), s(t[2]));
+        let at = |x: &Vec3<D>, sx: &D| {
+            let w = sp.sub_ref(sx);
+            let x = t[0].scale(&w).add(&x.sub(t[0]).scale(&sp));
+            if w.sign() == Sign::Negative {
+                (x.neg(), w.neg_ref())
+            } else {
+                (x, w)
+            }
+        };
+        (at(t[1], &sq), at(t[2], &sr))
+    };
+    let (i, j) = cut([&a[ia[0]], &a[ia[1]], &a[ia[2]]], &nb, &b[0]);
+    let (k, l) = cut([&b[ib[0]], &b[ib[1]], &b[ib[2]]], &na, &a[0]);
+    let d = na.cross(&nb);
+    // sign(d·X/w − d·Y/v) = sign(d·X·v − d·Y·w)
+    let ord = |x: &(Vec3<D>, D), y: &(Vec3<D>, D)| {
+        d.dot(&x.0)
+            .mul_ref(&y.1)
+            .sub_ref(&d.dot(&y.0).mul_ref(&x.1))
+            .sign()
+    };
+    let lo1 = if ord(&i, &j) != Sign::Positive { i } else { j };
+    let lo2 = if ord(&k, &l) != Sign::Positive { k } else { l };
+    let lo = if ord(&lo1, &lo2) != Sign::Negative {
+        lo1
+    } else {
+        lo2
+    };
+    let w = lo.1.to_rational();
+    lo.0.map(|c| div_q(&c.to_rational(), &w))
 }
 
 /// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if
@@ -666,4 +920,90 @@ fn separates(l: &P, a: &[P; 3], b: &[P; 3]) -> bool {
 /// a common point when they meet. Used by [`distance`](super::triangle_triangle_distance).
 pub(crate) fn closest_exact(a: &[P; 3], b: &[P; 3]) -> Closest<Q> {
     super::triangle_triangle_distance::closest_features(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+
+    #[test]
+    fn filter_constants_are_the_documented_powers_of_two() {
+        assert_eq!(O3_UNDERFLOW, 2f64.powi(-800));
+        assert_eq!(O3_MAX_EXTENT, 2f64.powi(251));
+        assert_eq!(O3_SEMI_STATIC, 50.0 * 2f64.powi(-53));
+    }
+
+    /// The filtered f64 classification equals the exact-rational one on hard
+    /// cases: shared vertices and edges, coplanar pairs, one-ulp moves, and
+    /// scales from 1e-300 to 1e300 (where the filter must hand over).
+    #[test]
+    fn filtered_classify_equals_exact() {
+        let mut state = 99u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 5) as f64 - 2.0
+        };
+        let q = |t: &[Vec3<f64>; 3]| t.each_ref().map(|p| p.to_rational());
+        let mut n = 0;
+        for round in 0..4000 {
+            let scale = [1.0, 1e300, 1e-300, 0.1, 3e-160, 1e75][round % 6];
+            let mut p = || Vec3::new(next() * scale, next() * scale, next() * scale);
+            let a = [p(), p(), p()];
+            let mut b = [p(), p(), p()];
+            match round / 6 % 5 {
+                0 => b[0] = a[1].clone(),                         // shared vertex
+                1 => (b[0], b[1]) = (a[0].clone(), a[2].clone()), // shared edge
+                2 => b.iter_mut().for_each(|v| v.z = a[0].z),     // often coplanar
+                3 => b[2].z = b[2].z.next_up(),                   // one ulp off the grid
+                _ => {}
+            }
+            let (fast, exact) = (classify(&a, &b), classify::<BigRational>(&q(&a), &q(&b)));
+            assert_eq!(fast, exact, "{a:?} {b:?}");
+            n += matches!(exact, Config::Crossing { .. } | Config::Coplanar { .. }) as usize;
+        }
+        assert!(n > 500, "{n}");
+    }
+
+    /// The gcd-free crossing witness equals the first point of the exact
+    /// contact set.
+    #[test]
+    fn crossing_witness_equals_contact() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let mut n = 0;
+        for round in 0..3000 {
+            let scale = [1.0, 1e300, 1e-300, 3.0][round % 4];
+            let mut p = || Vec3::new(next() * scale, next() * scale, next() * scale);
+            let (ta, tb) = (
+                Triangle::new([p(), p(), p()]),
+                Triangle::new([p(), p(), p()]),
+            );
+            let cfg = classify(&ta.v, &tb.v);
+            if let Config::Crossing {
+                a: ia,
+                b: ib,
+                meet: true,
+            } = cfg
+            {
+                let d = |t: &Triangle<f64>| t.v.each_ref().map(|p| p.map(|c| Dyadic::from_f64(*c)));
+                let fast = crossing_witness(&d(&ta), &d(&tb), ia, ib);
+                let slow = contact_of(cfg, &lift(&ta), &lift(&tb))
+                    .unwrap()
+                    .points()
+                    .swap_remove(0);
+                assert_eq!(fast, slow);
+                assert_eq!(witness_exact(&ta, &tb).unwrap(), Some(slow));
+                n += 1;
+            }
+        }
+        assert!(n > 200, "{n}");
+    }
 }

@@ -37,12 +37,16 @@
 
 use super::triangle_triangle::{lift, segment_segment, witness_exact};
 use super::{Closest, QueryError};
+use crate::dyadic::Dyadic;
 use crate::ring::Ring;
+use crate::scalar::ExactRing;
 use crate::scalar::Scalar;
 use crate::shape::Triangle;
+use crate::sign::Sign;
 use crate::vector::Vec3;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{One, Zero};
 
 type Q = BigRational;
 type P = Vec3<Q>;
@@ -264,28 +268,130 @@ fn enclose(f: Feature, a: &[I3; 3], b: &[I3; 3]) -> (Interval, Option<bool>) {
     }
 }
 
-/// The exact value of one candidate, `None` if it is not valid (exactly).
-fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
-    match f {
-        Feature::VertexVertex(i, j) => {
-            Some((a[i].sub(&b[j]).norm_squared(), a[i].clone(), b[j].clone()))
+/// An exact ring the candidates are evaluated in: [`Dyadic`] for float inputs
+/// (no gcd at all), `BigRational` for rational inputs.
+trait Homog: ExactRing {
+    fn to_q(&self) -> Q;
+    fn of_f64(v: f64) -> Self;
+}
+
+impl Homog for Dyadic {
+    fn to_q(&self) -> Q {
+        self.to_rational()
+    }
+    fn of_f64(v: f64) -> Self {
+        Dyadic::from_f64(v)
+    }
+}
+
+impl Homog for Q {
+    fn to_q(&self) -> Q {
+        self.clone()
+    }
+    fn of_f64(v: f64) -> Self {
+        Q::from_float(v).unwrap_or_else(<Q as Zero>::zero)
+    }
+}
+
+/// A point `X / w` in homogeneous form (`w > 0`).
+struct Hp<E> {
+    x: Vec3<E>,
+    w: E,
+}
+
+impl<E: Homog> Hp<E> {
+    fn affine(p: &Vec3<E>) -> Self {
+        Hp {
+            x: p.clone(),
+            w: E::one(),
         }
+    }
+    /// `p + d·(s/w)` as `(p·w + d·s) / w`.
+    fn along(p: &Vec3<E>, d: &Vec3<E>, s: &E, w: &E) -> Self {
+        Hp {
+            x: p.scale(w).add(&d.scale(s)),
+            w: w.clone(),
+        }
+    }
+    /// The point as exact rationals (one gcd per coordinate).
+    fn to_q(&self) -> P {
+        if self.w.sign() == Sign::Positive && self.w.sub_ref(&E::one()).sign() == Sign::Zero {
+            return self.x.map(|c| c.to_q());
+        }
+        let w = self.w.to_q();
+        self.x.map(|c| div_q(&c.to_q(), &w))
+    }
+}
+
+/// An exact candidate: squared distance `num / den` (`den > 0`) and the pair.
+struct Cand<E> {
+    num: E,
+    den: E,
+    pa: Hp<E>,
+    pb: Hp<E>,
+}
+
+impl<E: Homog> Cand<E> {
+    /// `self.d² < o.d²`, by cross-multiplication.
+    fn less(&self, o: &Cand<E>) -> bool {
+        self.num
+            .mul_ref(&o.den)
+            .sub_ref(&o.num.mul_ref(&self.den))
+            .sign()
+            == Sign::Negative
+    }
+    fn to_closest(&self) -> Closest<Q> {
+        Closest {
+            distance_squared: div_q(&self.num.to_q(), &self.den.to_q()),
+            a: self.pa.to_q(),
+            b: self.pb.to_q(),
+        }
+    }
+}
+
+fn pos<E: ExactRing>(x: &E) -> bool {
+    x.sign() == Sign::Positive
+}
+
+/// The exact value of one candidate, `None` if it is not valid (exactly),
+/// division-free: every quotient is kept as numerator and denominator.
+fn exact<E: Homog>(f: Feature, a: &[Vec3<E>; 3], b: &[Vec3<E>; 3]) -> Option<Cand<E>> {
+    let swap = |c: Cand<E>, a_first: bool| {
+        if a_first {
+            c
+        } else {
+            Cand {
+                pa: c.pb,
+                pb: c.pa,
+                ..c
+            }
+        }
+    };
+    match f {
+        Feature::VertexVertex(i, j) => Some(Cand {
+            num: a[i].sub(&b[j]).norm_squared(),
+            den: E::one(),
+            pa: Hp::affine(&a[i]),
+            pb: Hp::affine(&b[j]),
+        }),
         Feature::VertexEdge { a_vertex, v, e } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
             let (u, w) = (&t[e], &t[(e + 1) % 3]);
             let d = w.sub(u);
             let dd = d.norm_squared();
-            let s = x.sub(u).dot(&d);
-            if s <= <Q as Zero>::zero() || s >= dd {
+            let r = x.sub(u);
+            let s = r.dot(&d);
+            if !pos(&s) || !pos(&dd.sub_ref(&s)) {
                 return None;
             }
-            let y = u.add(&d.scale(&(s / dd)));
-            let d2 = x.sub(&y).norm_squared();
-            Some(if a_vertex {
-                (d2, x.clone(), y)
-            } else {
-                (d2, y, x.clone())
-            })
+            // |x − (u + d s/dd)|² = (|r|²·dd − s²) / dd
+            let c = Cand {
+                num: r.norm_squared().mul_ref(&dd).sub_ref(&s.square()),
+                den: dd.clone(),
+                pa: Hp::affine(x),
+                pb: Hp::along(u, &d, &s, &dd),
+            };
+            Some(swap(c, a_vertex))
         }
         Feature::EdgeEdge(i, j) => {
             let (p0, p1, q0, q1) = (&a[i], &a[(i + 1) % 3], &b[j], &b[(j + 1) % 3]);
@@ -295,22 +401,39 @@ fn exact(f: Feature, a: &[P; 3], b: &[P; 3]) -> Option<(Q, P, P)> {
             let den = aa.mul_ref(&e).sub_ref(&bb.square());
             let s = bb.mul_ref(&f).sub_ref(&c.mul_ref(&e));
             let t = aa.mul_ref(&f).sub_ref(&bb.mul_ref(&c));
-            let inside = |v: &Q| *v > <Q as Zero>::zero() && *v < den;
-            if den <= <Q as Zero>::zero() || !inside(&s) || !inside(&t) {
+            let inside = |v: &E| pos(v) && pos(&den.sub_ref(v));
+            if !pos(&den) || !inside(&s) || !inside(&t) {
                 return None;
             }
-            let x = p0.add(&d1.scale(&(s / &den)));
-            let y = q0.add(&d2.scale(&(t / &den)));
-            Some((x.sub(&y).norm_squared(), x, y))
+            let (x, y) = (Hp::along(p0, &d1, &s, &den), Hp::along(q0, &d2, &t, &den));
+            Some(Cand {
+                num: x.x.sub(&y.x).norm_squared(),
+                den: den.square(),
+                pa: x,
+                pb: y,
+            })
         }
         Feature::VertexFace { a_vertex, v } => {
             let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
-            let (d2, foot) = vertex_face(x, t)?;
-            Some(if a_vertex {
-                (d2, x.clone(), foot)
-            } else {
-                (d2, foot, x.clone())
-            })
+            let n = t[1].sub(&t[0]).cross(&t[2].sub(&t[0]));
+            let nn = n.norm_squared();
+            if !pos(&nn) {
+                return None;
+            }
+            for k in 0..3 {
+                let (u, w) = (&t[k], &t[(k + 1) % 3]);
+                if w.sub(u).cross(&x.sub(u)).dot(&n).sign() == Sign::Negative {
+                    return None;
+                }
+            }
+            let s = n.dot(&x.sub(&t[0]));
+            let c = Cand {
+                num: s.square(),
+                pa: Hp::affine(x),
+                pb: Hp::along(x, &n.neg(), &s, &nn),
+                den: nn,
+            };
+            Some(swap(c, a_vertex))
         }
     }
 }
@@ -373,28 +496,44 @@ pub(crate) fn closest_filtered<S: Scalar>(ta: &Triangle<S>, tb: &Triangle<S>) ->
     }
     cands.retain(|(_, v)| v.lo <= upper);
     cands.sort_by(|x, y| x.1.lo.total_cmp(&y.1.lo));
-    let (a, b) = (lift(ta), lift(tb));
-    let mut best: Option<Closest<Q>> = None;
+    if S::IS_EXACT {
+        let (a, b) = (lift(ta), lift(tb));
+        pick(&cands, &a, &b).unwrap_or_else(|| closest_features(&a, &b))
+    } else {
+        // Float inputs are dyadic: evaluate without a single gcd.
+        let d = |t: &Triangle<S>| {
+            t.v.each_ref()
+                .map(|p| p.map(|c| Dyadic::from_f64(c.to_f64())))
+        };
+        pick(&cands, &d(ta), &d(tb)).unwrap_or_else(|| closest_features(&lift(ta), &lift(tb)))
+    }
+}
+
+/// The least exact candidate among `cands` (sorted by lower end), stopping at
+/// the first lower end above the best exact value.
+fn pick<E: Homog>(
+    cands: &[(Feature, Interval)],
+    a: &[Vec3<E>; 3],
+    b: &[Vec3<E>; 3],
+) -> Option<Closest<Q>> {
+    let mut best: Option<Cand<E>> = None;
     for (f, val) in cands {
         if let Some(c) = &best {
-            let lo = Q::from_float(val.lo).unwrap_or_else(<Q as Zero>::zero);
-            if lo > c.distance_squared {
+            // lo > num/den ⇔ lo·den − num > 0
+            let lo = if val.lo.is_finite() { val.lo } else { 0.0 };
+            if pos(&E::of_f64(lo).mul_ref(&c.den).sub_ref(&c.num)) {
                 break;
             }
         }
-        if let Some((d2, pa, pb)) = exact(f, &a, &b) {
-            if best.as_ref().is_none_or(|c| d2 < c.distance_squared) {
-                best = Some(Closest {
-                    distance_squared: d2,
-                    a: pa,
-                    b: pb,
-                });
+        if let Some(c) = exact(*f, a, b) {
+            if best.as_ref().is_none_or(|b| c.less(b)) {
+                best = Some(c);
             }
         }
     }
     // Vertex–vertex candidates are always valid, so `best` is set unless an
-    // interval overflowed everywhere; then fall back to the full exact search.
-    best.unwrap_or_else(|| closest_features(&a, &b))
+    // interval overflowed everywhere; then the caller runs the full search.
+    best.map(|c| c.to_closest())
 }
 
 #[cfg(test)]
@@ -432,5 +571,114 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 200);
+    }
+}
+
+/// `x / y` (`y ≠ 0`), reduced with [`gcd_lehmer`].
+pub(crate) fn div_q(x: &Q, y: &Q) -> Q {
+    ratio(x.numer() * y.denom(), x.denom() * y.numer())
+}
+
+/// `n / d` in lowest terms (`d ≠ 0`), with Lehmer's gcd ([`gcd_lehmer`]):
+/// `num-bigint`'s binary gcd shifts bit by bit and dominated the exact
+/// distance.
+pub(crate) fn ratio(n: BigInt, d: BigInt) -> Q {
+    let (n, d) = if d.sign() == num_bigint::Sign::Minus {
+        (-n, -d)
+    } else {
+        (n, d)
+    };
+    if n.is_zero() {
+        return <Q as Zero>::zero();
+    }
+    let g = gcd_lehmer(n.magnitude(), d.magnitude());
+    if g.is_one() {
+        return Q::new_raw(n, d);
+    }
+    let g = BigInt::from(g);
+    Q::new_raw(n / &g, d / &g)
+}
+
+/// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
+/// Programming* vol. 2, 3rd ed., 1997, §4.5.2, Algorithm L): the quotient
+/// sequence of the leading 63 bits is applied to the full numbers at once,
+/// while Collins' condition (both cofactor quotients agree) holds; a full
+/// division step otherwise. Word-sized remainders finish in `u64`.
+pub(crate) fn gcd_lehmer(a: &BigUint, b: &BigUint) -> BigUint {
+    let (mut a, mut b) = if a >= b {
+        (a.clone(), b.clone())
+    } else {
+        (b.clone(), a.clone())
+    };
+    while b.bits() > 64 {
+        let shift = a.bits() - 63;
+        let top = |x: &BigUint| -> i128 { u64::try_from(x >> shift).expect("63 bits") as i128 };
+        let (mut x, mut y) = (top(&a), top(&b));
+        let (mut ca, mut cb, mut cc, mut cd) = (1i128, 0i128, 0i128, 1i128);
+        while y + cc != 0 && y + cd != 0 {
+            let q = (x + ca) / (y + cc);
+            if q != (x + cb) / (y + cd) {
+                break;
+            }
+            (ca, cc) = (cc, ca - q * cc);
+            (cb, cd) = (cd, cb - q * cd);
+            (x, y) = (y, x - q * y);
+        }
+        if cb == 0 {
+            let r = &a % &b;
+            (a, b) = (b, r);
+        } else {
+            let (sa, sb) = (BigInt::from(a), BigInt::from(b));
+            let na = BigInt::from(ca) * &sa + BigInt::from(cb) * &sb;
+            let nb = BigInt::from(cc) * &sa + BigInt::from(cd) * &sb;
+            a = na.into_parts().1;
+            b = nb.into_parts().1;
+        }
+    }
+    if b.is_zero() {
+        return a;
+    }
+    let r = u64::try_from(&a % &b).expect("below b");
+    let mut x = u64::try_from(&b).expect("64 bits");
+    let mut y = r;
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    BigUint::from(x)
+}
+
+#[cfg(test)]
+mod gcd_tests {
+    use super::*;
+    use num_integer::Integer;
+
+    #[test]
+    fn lehmer_gcd_equals_binary_gcd() {
+        let mut state = 3u64;
+        let mut word = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state
+        };
+        for round in 0..3000 {
+            let mut num = |words: usize| {
+                let mut v = BigUint::zero();
+                for _ in 0..words {
+                    v = (v << 64usize) + BigUint::from(word() >> (word() % 64));
+                }
+                v
+            };
+            let g = num(1 + round % 4);
+            let (x, y) = (num(round % 9) * &g, num(round % 7) * &g);
+            assert_eq!(gcd_lehmer(&x, &y), x.gcd(&y), "{x} {y}");
+            let (n, d) = (
+                BigInt::from(x) - BigInt::from(7),
+                -BigInt::from(y) - BigInt::from(1),
+            );
+            if !d.is_zero() {
+                assert_eq!(ratio(n.clone(), d.clone()), Q::new(n, d));
+            }
+        }
     }
 }
