@@ -5,15 +5,16 @@
 //! D_i(t) = min_b n̂·x − max_a n̂·x in box a's unit-cube frame (the paper's D_i up
 //! to a positive factor): the boxes touch iff max_i D_i(t) ≤ 0. The upper envelope
 //! is drawn bold, the contact times as vertical lines. The curves are evaluated in
-//! floating point for drawing only; the times marked are the exact answer's.
+//! floating point for drawing only; the times marked are the exact answer's. The
+//! drawing is done by the `plotters` crate (SVG backend only, no font files).
 
 use super::sgm::Sgm;
 use super::{ccd, relative, CcdAnswer};
 use crate::protocol::{answer_value, parse_query, Op};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
+use plotters::prelude::*;
 use serde_json::Value;
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// Answers the query in `file` (one JSON object), prints the answer line, and
@@ -47,102 +48,100 @@ pub fn run(file: &Path, plot: Option<&Path>) -> std::io::Result<bool> {
     Ok(a.ok)
 }
 
-/// The SVG text: constraint curves over [t0, t1], contact times marked.
+/// The SVG text (drawn with `plotters`' SVG backend): constraint curves over
+/// [t0, t1], their upper envelope in bold, contact times as dashed red lines.
 pub fn plot_svg(sgm: &Sgm, t0: &BigRational, t1: &BigRational, times: &[f64]) -> String {
     const N: usize = 400;
-    let (w, h, m) = (900.0, 500.0, 50.0);
     let f0 = t0.to_f64().unwrap_or(0.0);
     let f1 = t1.to_f64().unwrap_or(1.0);
-    let ts: Vec<BigRational> = (0..=N)
-        .map(|i| t0 + (t1 - t0) * BigRational::new((i as i64).into(), (N as i64).into()))
-        .collect();
-    let curves: Vec<Vec<f64>> = ts.iter().map(|t| sgm.gaps_f64(t)).collect();
-    let k = curves.first().map_or(0, Vec::len);
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for c in &curves {
-        for &y in c {
-            if y.is_finite() {
-                lo = lo.min(y);
-                hi = hi.max(y);
-            }
-        }
-    }
-    if !(lo.is_finite() && hi.is_finite()) || lo == hi {
-        lo = -1.0;
-        hi = 1.0;
-    }
-    lo = lo.min(0.0);
-    hi = hi.max(0.0);
-    let x = |t: f64| m + (t - f0) / (f1 - f0).max(f64::MIN_POSITIVE) * (w - 2.0 * m);
-    let y = |v: f64| h - m - (v - lo) / (hi - lo) * (h - 2.0 * m);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r##"<line x1="{}" y1="{:.2}" x2="{}" y2="{:.2}" stroke="#888"/>"##,
-        m,
-        y(0.0),
-        w - m,
-        y(0.0)
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{m}" y="20">seed 001 constraints D_i(t) (signed gap along each Minkowski-sum plane); contact iff max D_i ≤ 0</text>"#
-    );
-    for i in 0..k {
-        let pts: Vec<String> = curves
-            .iter()
-            .zip(&ts)
-            .filter(|(c, _)| c[i].is_finite())
-            .map(|(c, t)| format!("{:.2},{:.2}", x(t.to_f64().unwrap_or(0.0)), y(c[i])))
-            .collect();
-        let hue = (i * 360) / k.max(1);
-        let _ = writeln!(
-            s,
-            r#"<polyline fill="none" stroke="hsl({hue},60%,55%)" stroke-width="0.8" points="{}"/>"#,
-            pts.join(" ")
-        );
-    }
-    let env: Vec<String> = curves
-        .iter()
-        .zip(&ts)
-        .map(|(c, t)| {
-            let v = c
-                .iter()
-                .copied()
-                .filter(|v| v.is_finite())
-                .fold(f64::NEG_INFINITY, f64::max);
-            format!("{:.2},{:.2}", x(t.to_f64().unwrap_or(0.0)), y(v))
+    let ts: Vec<(f64, Vec<f64>)> = (0..=N)
+        .map(|i| {
+            let t = t0 + (t1 - t0) * BigRational::new((i as i64).into(), (N as i64).into());
+            (t.to_f64().unwrap_or(0.0), sgm.gaps_f64(&t))
         })
         .collect();
-    let _ = writeln!(
-        s,
-        r#"<polyline fill="none" stroke="black" stroke-width="2" points="{}"/>"#,
-        env.join(" ")
+    let k = ts.first().map_or(0, |c| c.1.len());
+    let finite = || {
+        ts.iter()
+            .flat_map(|c| c.1.iter().copied())
+            .filter(|y| y.is_finite())
+    };
+    let (mut lo, mut hi) = (
+        finite().fold(f64::INFINITY, f64::min).min(0.0),
+        finite().fold(f64::NEG_INFINITY, f64::max).max(0.0),
     );
-    for (j, &t) in times.iter().enumerate() {
-        let label = if j == 0 { "t_enter" } else { "t_exit" };
-        let _ = writeln!(
-            s,
-            r#"<line x1="{0:.2}" y1="{1}" x2="{0:.2}" y2="{2}" stroke="red" stroke-dasharray="4 3"/><text x="{0:.2}" y="{3}" fill="red">{label} ≈ {t:.6}</text>"#,
-            x(t),
-            m,
-            h - m,
-            m - 5.0 + 14.0 * j as f64
-        );
+    if !(lo.is_finite() && hi.is_finite()) || lo == hi {
+        (lo, hi) = (-1.0, 1.0);
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="{m}" y="{}">t = {f0}</text><text x="{}" y="{}">t = {f1}</text>"#,
-        h - m + 20.0,
-        w - m - 40.0,
-        h - m + 20.0
-    );
-    s.push_str("</svg>\n");
+    let pad = 0.05 * (hi - lo);
+    let (x_hi, y_range) = (if f1 > f0 { f1 } else { f0 + 1.0 }, lo - pad..hi + pad);
+    let mut s = String::new();
+    {
+        let root = SVGBackend::with_string(&mut s, (900, 520)).into_drawing_area();
+        // Drawing into a String cannot fail on I/O; the results are checked anyway.
+        let draw = || -> Result<(), Box<dyn std::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    "seed 001 constraints D_i(t): contact iff max D_i ≤ 0",
+                    ("sans-serif", 18),
+                )
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(60)
+                .build_cartesian_2d(f0..x_hi, y_range.clone())?;
+            chart
+                .configure_mesh()
+                .x_desc("t")
+                .y_desc("signed gap D_i")
+                .draw()?;
+            for i in 0..k {
+                let color = HSLColor(i as f64 / k.max(1) as f64, 0.6, 0.55);
+                chart.draw_series(LineSeries::new(
+                    ts.iter()
+                        .filter(|c| c.1[i].is_finite())
+                        .map(|c| (c.0, c.1[i])),
+                    color.stroke_width(1),
+                ))?;
+            }
+            chart
+                .draw_series(LineSeries::new(
+                    ts.iter().map(|c| {
+                        let v = c.1.iter().copied().filter(|v| v.is_finite());
+                        (c.0, v.fold(f64::NEG_INFINITY, f64::max))
+                    }),
+                    BLACK.stroke_width(3),
+                ))?
+                .label("max D_i")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(3))
+                });
+            chart.draw_series(LineSeries::new([(f0, 0.0), (x_hi, 0.0)], BLACK.mix(0.4)))?;
+            for (j, &t) in times.iter().enumerate() {
+                let name = if j == 0 { "t_enter" } else { "t_exit" };
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(t, y_range.start), (t, y_range.end)],
+                        6,
+                        4,
+                        RED.stroke_width(2),
+                    ))?
+                    .label(format!("{name} ≈ {t:.6}"))
+                    .legend(|(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2))
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()?;
+            root.present()?;
+            Ok(())
+        };
+        if let Err(e) = draw() {
+            eprintln!("plot: {e}");
+        }
+    }
     s
 }
