@@ -74,6 +74,14 @@ struct Contact {
 }
 
 impl Contact {
+    fn new(n: &PVec, inside: Vec<Poly>, segments: Vec<(Poly, Poly)>) -> Self {
+        Contact {
+            normal2: dot(n, n),
+            inside,
+            segments,
+        }
+    }
+
     /// Whether the condition holds at a point where `c = 0`, given the exact sign
     /// of any polynomial there.
     fn holds(&self, sign: &mut impl FnMut(&Poly) -> Ordering) -> bool {
@@ -149,16 +157,7 @@ pub fn vf(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
         on_segment(&v, &f1, &f2),
         on_segment(&v, &f2, &f0),
     ];
-    let normal2 = dot(&n, &n);
-    first(
-        q,
-        c,
-        Contact {
-            normal2,
-            inside,
-            segments,
-        },
-    )
+    first(q, c, Contact::new(&n, inside, segments))
 }
 
 /// Edge–edge: segment `t0[0]t0[1]` against `t0[2]t0[3]`.
@@ -181,16 +180,7 @@ pub fn ee(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
         on_segment(&b0, &a0, &a1),
         on_segment(&b1, &a0, &a1),
     ];
-    let normal2 = dot(&n, &n);
-    first(
-        q,
-        c,
-        Contact {
-            normal2,
-            inside,
-            segments,
-        },
-    )
+    first(q, c, Contact::new(&n, inside, segments))
 }
 
 #[cfg(test)]
