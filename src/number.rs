@@ -68,10 +68,14 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
             if !digits(xd) {
                 return Err(bad());
             }
-            if xd.len() > 6 {
+            // Leading zeros do not make an exponent large ("1e0000001" is 10).
+            if xd.trim_start_matches('0').len() > 6 {
                 return Err(format!("exponent beyond ±{MAX_EXPONENT} in {:?}", short(s)));
             }
-            e = x.parse().map_err(|_| bad())?;
+            e = xd.trim_start_matches('0').parse().unwrap_or(0);
+            if x.starts_with('-') {
+                e = -e;
+            }
             if e.abs() > MAX_EXPONENT {
                 return Err(format!("exponent beyond ±{MAX_EXPONENT} in {:?}", short(s)));
             }
@@ -205,6 +209,9 @@ mod tests {
         assert!(parse_exact("1e10001").is_err());
         assert!(parse_exact("1e-10001").is_err());
         assert!(parse_exact("1e400").is_ok());
+        assert_eq!(r("1e0000001"), "10");
+        assert_eq!(r("25e-000000000002"), "1/4");
+        assert!(parse_exact("1e+0000010001").is_err());
         assert!(parse_exact(&"1".repeat(10_001)).is_err());
     }
 }
