@@ -1,7 +1,7 @@
 //! The `exact-collision` program: JSON Lines in, exact answers out.
 
 use clap::{Parser, Subcommand};
-use exact_collision::protocol::{answer_line, Answer};
+use exact_collision::protocol::{answer_invalid_utf8, answer_line, Answer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -68,12 +68,19 @@ fn open(file: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
 fn stream(input: Box<dyn BufRead>, mut seen: impl FnMut(&Answer)) -> io::Result<()> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    for (i, line) in input.lines().enumerate() {
-        let line = line?;
-        if let Some(a) = answer_line(&line, i + 1) {
-            writeln!(out, "{}", a.value)?;
-            seen(&a);
+    // Lines are split on bytes, so that a line that is not UTF-8 is answered
+    // with an error of its own instead of ending the stream.
+    for (i, line) in input.split(b'\n').enumerate() {
+        let mut line = line?;
+        if line.last() == Some(&b'\r') {
+            line.pop();
         }
+        let a = match std::str::from_utf8(&line) {
+            Ok(text) => answer_line(text, i + 1),
+            Err(_) => answer_invalid_utf8(i + 1),
+        };
+        writeln!(out, "{}", a.value)?;
+        seen(&a);
     }
     out.flush()
 }

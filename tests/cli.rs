@@ -5,6 +5,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_bytes(args, stdin.as_bytes())
+}
+
+fn run_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
         .args(args)
         .stdin(Stdio::piped())
@@ -12,12 +16,7 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -47,7 +46,11 @@ fn query_answers_every_line_in_order_and_fails_overall() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(answers.len(), 4, "one answer per non-blank line: {out}");
+    assert_eq!(
+        answers.len(),
+        5,
+        "one answer per line, the blank one too: {out}"
+    );
     assert_eq!(answers[0]["id"], "touch");
     assert_eq!(
         answers[0]["intersect"], true,
@@ -57,12 +60,39 @@ fn query_answers_every_line_in_order_and_fails_overall() {
     assert_eq!(answers[1]["id"], "bad");
     assert_eq!(answers[1]["error"], "a.center: missing");
     assert_eq!(answers[2]["line"], 3);
-    assert_eq!(answers[3]["id"], "gap");
+    assert_eq!(answers[3]["line"], 4, "the blank line");
+    assert_eq!(answers[4]["id"], "gap");
     assert_eq!(
-        answers[3]["intersect"], false,
+        answers[4]["intersect"], false,
         "a gap of 1e-6: {}",
-        answers[3]
+        answers[4]
     );
+}
+
+/// A line that is not UTF-8 gets an error of its own; the lines around it are
+/// still answered.
+#[test]
+fn invalid_utf8_line_is_answered_and_the_stream_goes_on() {
+    let good: Vec<String> = lines()
+        .lines()
+        .filter(|l| l.contains("touch") || l.contains("gap"))
+        .map(String::from)
+        .collect();
+    let mut input = good[0].as_bytes().to_vec();
+    input.extend_from_slice(b"\n{\"id\":\"\xff\xfe\",\"op\":\"intersect\"}\r\n");
+    input.extend_from_slice(good[1].as_bytes());
+    input.push(b'\n');
+    let (code, out, _) = run_bytes(&["query"], &input);
+    assert_eq!(code, 1);
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 3, "{out}");
+    assert_eq!(answers[0]["intersect"], true);
+    assert_eq!(answers[1]["line"], 2);
+    assert!(answers[1]["error"].as_str().unwrap().contains("UTF-8"));
+    assert_eq!(answers[2]["intersect"], false);
 }
 
 #[test]

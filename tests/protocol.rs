@@ -5,9 +5,7 @@ use exact_collision::protocol::answer_line;
 use serde_json::{json, Value};
 
 fn answer(line: &str) -> Value {
-    answer_line(line, 1)
-        .expect("a non-blank line gets an answer")
-        .value
+    answer_line(line, 1).value
 }
 
 fn error_of(line: &str) -> String {
@@ -26,15 +24,36 @@ fn intersect_line(id: i64, a: &str, b: &str) -> String {
 
 #[test]
 fn malformed_json_names_the_line() {
-    let v = answer_line("{\"op\": ", 17).unwrap().value;
+    let v = answer_line("{\"op\": ", 17).value;
     assert_eq!(v["line"], 17);
     assert!(v["error"].as_str().unwrap().contains("malformed JSON"));
     assert!(v.get("id").is_none());
 }
 
+/// "one answer for every input line": a blank line, or JSON that is not an
+/// object, is answered with an error naming its line.
 #[test]
-fn blank_lines_get_no_answer() {
-    assert!(answer_line("   ", 3).is_none());
+fn every_line_gets_an_answer() {
+    for (text, what) in [
+        ("   ", "empty line"),
+        ("", "empty line"),
+        ("[1]", "got an array"),
+        ("5", "got a number"),
+        ("null", "got null"),
+    ] {
+        let a = answer_line(text, 3);
+        assert!(!a.ok);
+        assert_eq!(a.value["line"], 3, "{text:?}");
+        assert!(
+            a.value["error"].as_str().unwrap().contains(what),
+            "{}",
+            a.value
+        );
+    }
+    // A byte-order mark before the object is skipped.
+    let a = answer_line("\u{feff}{\"id\":1,\"op\":\"nope\"}", 1);
+    assert_eq!(a.value["id"], 1);
+    assert!(a.value["error"].as_str().unwrap().contains("unknown op"));
 }
 
 #[test]

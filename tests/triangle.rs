@@ -294,11 +294,11 @@ fn exact_witness(a: &Triangle<f64>, b: &Triangle<f64>) -> query::Intersection<Q>
 fn protocol_answers_triangles() {
     use exact_collision::protocol::answer_line;
     let line = r#"{"id":1,"op":"distance","a":{"type":"triangle","v":[[0,0,"1/3"],[1,0,"1/3"],[0,1,"1/3"]]},"b":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]}}"#;
-    let a = answer_line(line, 1).unwrap();
+    let a = answer_line(line, 1);
     assert!(a.ok, "{}", a.value);
     assert_eq!(a.value["distance_squared"], "1/9");
     let line = r#"{"id":2,"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"triangle","v":[[1,0,0],[1,1,0],[0,1,0]]}}"#;
-    let a = answer_line(line, 1).unwrap();
+    let a = answer_line(line, 1);
     assert_eq!(a.value["intersect"], true, "{}", a.value);
 }
 

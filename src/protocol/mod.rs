@@ -33,33 +33,49 @@ pub struct Answer {
     pub agrees: Option<bool>,
 }
 
-/// Answer one input line (`line_no` counts from 1). Returns `None` for a line
-/// that is empty or only white space: it is not a query and gets no answer.
+/// Answer one input line (`line_no` counts from 1). Every line gets exactly one
+/// answer, as the protocol says: an empty or white-space line is not a JSON
+/// object and is answered `{"line": N, "error": …}` like malformed JSON, and so
+/// is a line that is valid JSON but not an object.
 ///
 /// ```
 /// use exact_collision::protocol::answer_line;
-/// let a = answer_line(r#"{"id":7,"op":"frobnicate"}"#, 1).unwrap();
+/// let a = answer_line(r#"{"id":7,"op":"frobnicate"}"#, 1);
 /// assert!(!a.ok);
 /// assert_eq!(a.value["id"], 7);
 /// assert!(a.value["error"].as_str().unwrap().contains("unknown op"));
-/// let bad = answer_line("{not json", 2).unwrap();
+/// let bad = answer_line("{not json", 2);
 /// assert_eq!(bad.value["line"], 2);
+/// assert_eq!(answer_line("", 3).value["line"], 3);
 /// ```
-pub fn answer_line(line: &str, line_no: usize) -> Option<Answer> {
-    if line.trim().is_empty() {
-        return None;
-    }
-    let v: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => {
-            return Some(Answer {
-                value: json!({"line": line_no, "error": format!("malformed JSON: {e}")}),
-                ok: false,
-                agrees: None,
-            })
-        }
+pub fn answer_line(line: &str, line_no: usize) -> Answer {
+    let line_error = |e: String| Answer {
+        value: json!({"line": line_no, "error": e}),
+        ok: false,
+        agrees: None,
     };
-    Some(answer_value(&v))
+    // A byte-order mark is not part of the JSON text.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    if line.trim().is_empty() {
+        return line_error("malformed JSON: empty line (expected a query object)".into());
+    }
+    match serde_json::from_str::<Value>(line) {
+        Ok(v) if v.is_object() => answer_value(&v),
+        Ok(v) => line_error(format!(
+            "malformed query: expected a JSON object, got {}",
+            crate::number::kind(&v)
+        )),
+        Err(e) => line_error(format!("malformed JSON: {e}")),
+    }
+}
+
+/// Answer an input line that is not valid UTF-8 (so not JSON).
+pub fn answer_invalid_utf8(line_no: usize) -> Answer {
+    Answer {
+        value: json!({"line": line_no, "error": "malformed JSON: the line is not valid UTF-8"}),
+        ok: false,
+        agrees: None,
+    }
 }
 
 /// Answer one query already read as JSON.
