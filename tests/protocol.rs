@@ -166,8 +166,14 @@ fn zmin_above_zmax() {
 #[test]
 fn degenerate_and_negative_boxes() {
     let flat = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,0,1]}"#;
+    assert!(error_of(&intersect_line(1, flat, UNIT_BOX))
+        .starts_with("a.half_extents[1]: zero half-extent"));
+    // The axes form names the fields it has: a zero axis, dependent axes.
+    let zero_axis = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,0,0],[0,0,1]],"half_extents":[1,1,1]}"#;
+    assert!(error_of(&intersect_line(1, zero_axis, UNIT_BOX)).starts_with("a.axes[1]: zero axis"));
+    let dep_axes = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[1,1,0]],"half_extents":[1,1,1]}"#;
     assert!(
-        error_of(&intersect_line(1, flat, UNIT_BOX)).starts_with("a.half_axes[1]: zero half-axis")
+        error_of(&intersect_line(1, dep_axes, UNIT_BOX)).starts_with("a.axes: linearly dependent")
     );
     let neg = r#"{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]}"#;
     assert_eq!(
@@ -247,4 +253,141 @@ fn readme_example_is_what_the_program_answers() {
         v.to_string(),
         r#"{"id":1,"distance_squared":"1/9","distance_squared_f64":0.1111111111111111,"distance_f64":0.3333333333333333,"closest":[["0","0","0"],["0","0","1/3"]]}"#
     );
+}
+
+/// `"scalar":"f32"/"f64"`: inputs are rounded to the type, an input that is not
+/// finite after rounding is an error on its own field (and the run goes on).
+#[test]
+fn float_paths_reject_inputs_that_overflow_the_type() {
+    let t = |z: &str| format!(r#"{{"type":"triangle","v":[[0,0,{z}],[1,0,{z}],[0,1,{z}]]}}"#);
+    let line = |scalar: &str, z: &str| {
+        format!(
+            r#"{{"id":1,"op":"intersect","scalar":"{scalar}","a":{},"b":{}}}"#,
+            t("0"),
+            t(z)
+        )
+    };
+    let e = error_of(&line("f32", r#""1e300""#));
+    assert!(
+        e.starts_with("b.v[0][2]: 1e300 is not finite as f32"),
+        "{e}"
+    );
+    let e = error_of(&line("f64", r#""1e400""#));
+    assert!(
+        e.starts_with("b.v[0][2]: a value beyond the double range is not finite as f64"),
+        "{e}"
+    );
+    // 1e38 is a finite f32: answered (the planes are 1e38 apart).
+    assert_eq!(answer(&line("f32", "1e38"))["intersect"], false);
+}
+
+/// Decisions on the float paths are exact on the rounded inputs, also for a box
+/// given as axes + half_extents, whose half-axes (products) need not be
+/// representable. The triangle's vertex (0.4, −3.7, −1.5) has box coordinate
+/// s0 = (0.6·(0.4 − 1.8) + 0.8·(−3.7 + 1))/3 ≈ −1 − 2e-16 in exact arithmetic on
+/// these doubles (computed independently with Python fractions), just outside:
+/// rounding the products first made the old f64 path answer true.
+#[test]
+fn float_path_decides_axes_form_boxes_exactly() {
+    let body = r#""op":"intersect","a":{"type":"box","center":[1.8,-1.0,0.0],"axes":[[0.6,0.8,0.0],[-0.8,0.6,0.0],[0.0,0.0,1.0]],"half_extents":[3.0,1.0,3.0]},"b":{"type":"triangle","v":[[2.5,-9.7,-2.5],[0.4,-3.7,-1.5],[1.5,-4.7,2.5]]}"#;
+    for scalar in ["exact", "f64"] {
+        let v = answer(&format!(r#"{{"scalar":"{scalar}",{body}}}"#));
+        assert_eq!(v["intersect"], false, "{scalar}: {v}");
+    }
+    // The f64 axis is a JSON number triple, scaled so its largest component is
+    // in [1, 2) before rounding.
+    let v = answer(&format!(r#"{{"scalar":"f64",{body}}}"#));
+    let axis: Vec<f64> = v["separating_axis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect();
+    let big = axis.iter().fold(0f64, |m, c| m.max(c.abs()));
+    assert!((1.0..2.0).contains(&big), "{v}");
+}
+
+/// ccd on the f64 path: exact decisions (a touching contact is found), times as
+/// numbers rounded outward, with the polynomial and the feature kept.
+#[test]
+fn float_path_ccd_finds_touching_contacts() {
+    // b's face x = −1 moves as 3 − 2t and meets a's face x = 1 at t = 1 (by hand).
+    let q = r#"{"id":"end","op":"ccd","scalar":"f64","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"motion":{"matrix":[[1,0,0],[0,1,0],[0,0,1],[["4","-2"],0,0]]}}}"#;
+    let v = answer(q);
+    assert_eq!(v["hit"], true, "{v}");
+    assert_eq!(v["t_enter"]["lo"], 1.0);
+    assert_eq!(v["t_enter"]["hi"], 1.0);
+    assert_eq!(v["t_enter"]["poly"], json!(["-1", "1"]));
+    assert_eq!(v["t_exit"]["kind"], "end");
+    assert_eq!(v["feature"]["a"], "face +x", "{v}");
+}
+
+/// ccd_vf on the f32 path: the vertex z = 1 − 3t crosses the triangle's plane
+/// at t = 1/3 (by hand); the f32 interval encloses it, outward.
+#[test]
+fn float_path_points_ccd_rounds_times_outward() {
+    let q = r#"{"op":"ccd_vf","scalar":"f32","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,-2],[0,0,0],[1,0,0],[0,1,0]]}"#;
+    let v = answer(q);
+    assert_eq!(v["hit"], true, "{v}");
+    let (lo, hi) = (
+        v["toi"]["lo"].as_f64().unwrap(),
+        v["toi"]["hi"].as_f64().unwrap(),
+    );
+    assert!(
+        (lo as f32) as f64 == lo && (hi as f32) as f64 == hi,
+        "f32 values"
+    );
+    // lo < 1/3 < hi: 3·lo < 1 < 3·hi exactly (3x is exact for these f32 values in f64).
+    assert!(3.0 * lo < 1.0 && 3.0 * hi > 1.0, "{v}");
+    assert_eq!(v["toi"]["poly"], json!(["-1", "3"]));
+}
+
+/// distance_f64 is the double nearest the exact distance, also where the
+/// squared distance leaves the double range (planes 1e300 and 1e-300 apart).
+#[test]
+fn distance_f64_where_the_square_overflows_or_underflows() {
+    let t = |z: &str| format!(r#"{{"type":"triangle","v":[[0,0,{z}],[1,0,{z}],[0,1,{z}]]}}"#);
+    for (z, d) in [("1e300", 1e300), ("1e-300", 1e-300), ("1e155", 1e155)] {
+        let v = answer(&format!(
+            r#"{{"op":"distance","a":{},"b":{}}}"#,
+            t("0"),
+            t(z)
+        ));
+        assert_eq!(v["distance_f64"].as_f64(), Some(d), "{v}");
+    }
+}
+
+/// Claims of certificates are checked exactly against the shapes; fields that
+/// are not judged are listed and do not decide the verdict.
+#[test]
+fn certificate_claims_are_checked() {
+    let apart = r#""op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":[3,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+    let judge = |claim: &str| {
+        let v = answer(&format!(r#"{{{apart},"claim":{claim}}}"#));
+        (
+            v["verdict"] == "agree",
+            v["detail"].as_str().unwrap().to_string(),
+        )
+    };
+    // The boxes span x ∈ [−1, 1] and [2, 4]: x separates, y does not.
+    assert!(judge(r#"{"separating_axis":[1,0,0]}"#).0);
+    assert!(judge(r#"{"separating_axis":["-1/2","0","0"]}"#).0);
+    assert!(!judge(r#"{"separating_axis":[0,1,0]}"#).0);
+    let (ok, d) = judge(r#"{"intersect":false,"contact":1}"#);
+    assert!(ok && d.contains("not judged: contact"), "{d}");
+    assert!(!judge(r#"{"witness":[1,0,0]}"#).0);
+    // Closest points between the faces x = 1 and x = 2: distance² 1.
+    let dist = apart.replace("intersect", "distance");
+    let v = answer(&format!(
+        r#"{{{dist},"claim":{{"closest":[["1","1/2","0"],["2","1/2","0"]]}}}}"#
+    ));
+    assert_eq!(v["verdict"], "agree", "{v}");
+    let v = answer(&format!(
+        r#"{{{dist},"claim":{{"closest":[["1","1/2","0"],["2","1","0"]]}}}}"#
+    ));
+    assert_eq!(v["verdict"], "disagree", "|pa − pb|² = 5/4: {v}");
+    let v = answer(&format!(
+        r#"{{{dist},"claim":{{"distance_squared_f64":"inf"}}}}"#
+    ));
+    assert_eq!(v["verdict"], "disagree", "{v}");
 }

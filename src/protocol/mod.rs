@@ -12,7 +12,7 @@ pub use parse::{
 };
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
-use crate::number::{exact_string, f64_companion, float_value, scalar_value};
+use crate::number::{exact_string, f64_companion, float_value, parse_exact, scalar_value};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Intersection, QueryError};
 use crate::scalar::Scalar;
@@ -20,7 +20,9 @@ use crate::shape::Shape;
 use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::Vec3;
 use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
 use serde_json::{json, Map, Value};
+use std::cmp::Ordering;
 
 /// One answer line and whether it is a success (no `error` field).
 #[derive(Clone, Debug, PartialEq)]
@@ -85,26 +87,32 @@ pub fn answer_value(v: &Value) -> Answer {
     if let Some(id) = &id {
         out.insert("id".into(), id.clone());
     }
-    let result = parse_query(v).map_err(|e| e.to_string()).and_then(|q| {
-        let fields = match q.scalar {
-            ScalarKind::Exact => run::<BigRational>(&q),
-            ScalarKind::F64 => run::<f64>(&q),
-            ScalarKind::F32 => run::<f32>(&q),
-        }?;
-        Ok((q, fields))
-    });
+    // The inputs were rounded to the query's scalar type while parsing; every
+    // query is then answered exactly (so decisions are exact on every path), and
+    // the f64/f32 paths round the computed values at the end.
+    let result = parse_query(v)
+        .map_err(|e| e.to_string())
+        .and_then(|q| Ok((run(&q)?, q)));
     match result {
-        Ok((q, fields)) => {
-            out.extend(fields);
+        Ok((fields, q)) => {
             let mut agrees = None;
+            let mut verdict = None;
             if let Some(c) = &q.claim {
-                let (ok, detail) = claim::judge(c, &out);
+                // Judged against the exact values, before any rounding.
+                let (ok, detail) = claim::judge(c, &fields, &q);
+                verdict = Some((ok, detail));
+                agrees = Some(ok);
+            }
+            out.extend(fields);
+            if q.scalar != ScalarKind::Exact {
+                round_answer(&mut out, q.scalar);
+            }
+            if let Some((ok, detail)) = verdict {
                 out.insert(
                     "verdict".into(),
                     Value::String(if ok { "agree" } else { "disagree" }.into()),
                 );
                 out.insert("detail".into(), Value::String(detail));
-                agrees = Some(ok);
             }
             Answer {
                 value: Value::Object(out),
@@ -131,133 +139,68 @@ fn point<S: Scalar>(p: &Vec3<S>) -> Value {
     ])
 }
 
-fn convert<S: Scalar>(s: &Shape<BigRational>, field: &str) -> Result<Shape<S>, String> {
-    s.convert::<S>().map_err(|e| {
-        let what = if S::IS_EXACT {
-            String::new()
-        } else {
-            format!(" (after rounding to {})", S::NAME)
-        };
-        if e.field.is_empty() {
-            format!("{field}: {}{what}", e.defect)
-        } else {
-            format!("{field}.{}: {}{what}", e.field, e.defect)
-        }
-    })
-}
-
 fn query_err(e: QueryError) -> String {
     e.to_string()
 }
 
-fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
+/// The exact answer's fields.
+fn run(q: &Query) -> Result<Map<String, Value>, String> {
     let mut m = Map::new();
     match &q.op {
-        Op::Intersect { a, b } => {
-            let (a, b) = (convert::<S>(a, "a")?, convert::<S>(b, "b")?);
-            match query::intersect(&a, &b).map_err(query_err)? {
-                Intersection::Overlap { witness } => {
-                    m.insert("intersect".into(), Value::Bool(true));
-                    m.insert("witness".into(), point(&witness));
-                    if let (Shape::Triangle(ta), Shape::Triangle(tb)) = (&a, &b) {
-                        // Seed 004's "collision point": the whole intersection set.
-                        if let Some(c) =
-                            triangle_triangle::intersection_set(ta, tb).map_err(query_err)?
-                        {
-                            m.insert("contact".into(), contact_value(&c));
-                        }
+        Op::Intersect { a, b } => match query::intersect(a, b).map_err(query_err)? {
+            Intersection::Overlap { witness } => {
+                m.insert("intersect".into(), Value::Bool(true));
+                m.insert("witness".into(), point(&witness));
+                if let (Shape::Triangle(ta), Shape::Triangle(tb)) = (a, b) {
+                    // Seed 004's "collision point": the whole intersection set.
+                    if let Some(c) =
+                        triangle_triangle::intersection_set(ta, tb).map_err(query_err)?
+                    {
+                        m.insert("contact".into(), contact_value(&c));
                     }
                 }
-                Intersection::Separated { axis } => {
-                    m.insert("intersect".into(), Value::Bool(false));
-                    m.insert("separating_axis".into(), point(&axis));
-                }
             }
-        }
+            Intersection::Separated { axis } => {
+                m.insert("intersect".into(), Value::Bool(false));
+                m.insert("separating_axis".into(), point(&axis));
+            }
+        },
         Op::Distance { a, b } => {
-            let (a, b) = (convert::<S>(a, "a")?, convert::<S>(b, "b")?);
-            let c = query::distance(&a, &b).map_err(query_err)?;
-            m.insert("distance_squared".into(), scalar_value(&c.distance_squared));
-            if S::IS_EXACT {
-                let d2 = c.distance_squared.to_rational();
-                m.insert("distance_squared_f64".into(), f64_companion(&d2));
-                m.insert("distance_f64".into(), float_value(sqrt_nearest_f64(&d2)));
-            } else {
-                let d2 = c.distance_squared.to_f64();
-                m.insert("distance_squared_f64".into(), float_value(d2));
-                m.insert("distance_f64".into(), float_value(d2.sqrt()));
-            }
+            let c = query::distance(a, b).map_err(query_err)?;
+            let d2 = &c.distance_squared;
+            m.insert("distance_squared".into(), scalar_value(d2));
+            m.insert("distance_squared_f64".into(), f64_companion(d2));
+            m.insert("distance_f64".into(), float_value(sqrt_nearest_f64(d2)));
             m.insert(
                 "closest".into(),
                 Value::Array(vec![point(&c.a), point(&c.b)]),
             );
         }
-        Op::Ccd(cq) => {
-            if !S::IS_EXACT {
-                // The float path: times are numbers (lo = hi = f64), no certificate.
-                let num = |t: f64, kind: &str| {
-                    let mut tm = Map::new();
-                    tm.insert("lo".into(), float_value(t));
-                    tm.insert("hi".into(), float_value(t));
-                    tm.insert("f64".into(), float_value(t));
-                    tm.insert("kind".into(), Value::String(kind.into()));
-                    Value::Object(tm)
-                };
-                match ccd::ccd_f64(cq).map_err(query_err)? {
-                    ccd::float::FloatAnswer::Miss => {
-                        m.insert("hit".into(), Value::Bool(false));
-                    }
-                    ccd::float::FloatAnswer::Hit {
-                        t_enter,
-                        t_exit,
-                        start,
-                    } => {
-                        let t1 = num_traits::ToPrimitive::to_f64(&cq.t_range.1).unwrap_or(f64::NAN);
-                        m.insert("hit".into(), Value::Bool(true));
-                        m.insert(
-                            "t_enter".into(),
-                            num(t_enter, if start { "start" } else { "root" }),
-                        );
-                        m.insert(
-                            "t_exit".into(),
-                            num(t_exit, if t_exit == t1 { "end" } else { "root" }),
-                        );
-                    }
-                }
-                return Ok(m);
+        Op::Ccd(cq) => match ccd::ccd(cq).map_err(query_err)? {
+            CcdAnswer::Miss => {
+                m.insert("hit".into(), Value::Bool(false));
             }
-            match ccd::ccd(cq).map_err(query_err)? {
-                CcdAnswer::Miss => {
-                    m.insert("hit".into(), Value::Bool(false));
-                }
-                CcdAnswer::Hit {
-                    t_enter,
-                    t_exit,
-                    feature,
-                } => {
-                    m.insert("hit".into(), Value::Bool(true));
-                    m.insert("t_enter".into(), time_value(&t_enter));
-                    m.insert("t_exit".into(), time_value(&t_exit));
-                    if let Some(f) = feature {
-                        let mut fm = Map::new();
-                        fm.insert("kind".into(), Value::String(f.kind));
-                        fm.insert("a".into(), Value::String(f.a));
-                        fm.insert("b".into(), Value::String(f.b));
-                        if f.degenerate {
-                            fm.insert("degenerate".into(), Value::Bool(true));
-                        }
-                        m.insert("feature".into(), Value::Object(fm));
+            CcdAnswer::Hit {
+                t_enter,
+                t_exit,
+                feature,
+            } => {
+                m.insert("hit".into(), Value::Bool(true));
+                m.insert("t_enter".into(), time_value(&t_enter));
+                m.insert("t_exit".into(), time_value(&t_exit));
+                if let Some(f) = feature {
+                    let mut fm = Map::new();
+                    fm.insert("kind".into(), Value::String(f.kind));
+                    fm.insert("a".into(), Value::String(f.a));
+                    fm.insert("b".into(), Value::String(f.b));
+                    if f.degenerate {
+                        fm.insert("degenerate".into(), Value::Bool(true));
                     }
+                    m.insert("feature".into(), Value::Object(fm));
                 }
             }
-        }
+        },
         Op::CcdVf(p) | Op::CcdEe(p) => {
-            if !S::IS_EXACT {
-                return Err(format!(
-                    "scalar: ccd_vf/ccd_ee are answered on the exact path only; the {} path is not implemented yet",
-                    S::NAME
-                ));
-            }
             let ans = if matches!(q.op, Op::CcdVf(_)) {
                 ccd::ccd_vf(p)
             } else {
@@ -275,6 +218,105 @@ fn run<S: Scalar>(q: &Query) -> Result<Map<String, Value>, String> {
         }
     }
     Ok(m)
+}
+
+/// The value of an exact-string field, if it is one.
+fn exact_of(v: &Value) -> Option<BigRational> {
+    v.as_str().and_then(|s| parse_exact(s).ok())
+}
+
+/// `x` rounded to `kind`: to nearest, or outward (`Some(true)` up, `Some(false)`
+/// down), as a JSON number (`"inf"` strings past the range).
+fn rounded(x: &BigRational, kind: ScalarKind, up: Option<bool>) -> Value {
+    let f = match kind {
+        ScalarKind::F32 => {
+            let mut f = f32::from_rational(x);
+            if !f.is_finite() {
+                return float_value(f as f64);
+            }
+            match (up, f.to_rational().cmp(x)) {
+                (Some(true), Ordering::Less) => f = f.next_up(),
+                (Some(false), Ordering::Greater) => f = f.next_down(),
+                _ => {}
+            }
+            f as f64
+        }
+        _ => {
+            let mut f = f64::from_rational(x);
+            if !f.is_finite() {
+                return float_value(f);
+            }
+            match (up, f.to_rational().cmp(x)) {
+                (Some(true), Ordering::Less) => f = f.next_up(),
+                (Some(false), Ordering::Greater) => f = f.next_down(),
+                _ => {}
+            }
+            f
+        }
+    };
+    float_value(f)
+}
+
+/// The f64/f32 form of an exact answer: the computed values (distances, points,
+/// axes, times) as JSON numbers of that type. Times are rounded outward, so
+/// [lo, hi] still encloses the root; a separating axis is first scaled by a power
+/// of two (its direction is all that matters) so that rounding cannot flush it
+/// to zero. `_f64` companions, polynomials and names are kept as they are.
+fn round_answer(m: &mut Map<String, Value>, kind: ScalarKind) {
+    let near = |v: &mut Value| {
+        if let Some(x) = exact_of(v) {
+            *v = rounded(&x, kind, None);
+        }
+    };
+    let point = |v: &mut Value| {
+        if let Value::Array(cs) = v {
+            cs.iter_mut().for_each(near);
+        }
+    };
+    if let Some(v) = m.get_mut("distance_squared") {
+        near(v);
+    }
+    if let Some(v) = m.get_mut("witness") {
+        point(v);
+    }
+    if let Some(Value::Array(ps)) = m.get_mut("closest") {
+        ps.iter_mut().for_each(point);
+    }
+    if let Some(Value::Array(ps)) = m.get_mut("contact").and_then(|c| c.get_mut("points")) {
+        ps.iter_mut().for_each(point);
+    }
+    if let Some(Value::Array(cs)) = m.get_mut("separating_axis") {
+        let xs: Vec<BigRational> = cs.iter().filter_map(exact_of).collect();
+        if xs.len() == 3 {
+            // Scale so the largest component is in [1, 2).
+            let big = xs.iter().map(|x| x.abs()).max().unwrap_or_default();
+            let e = if big.is_zero() {
+                0
+            } else {
+                big.numer().bits() as i64 - big.denom().bits() as i64
+            };
+            let two = BigRational::from_integer(2.into());
+            let scale = if e >= 0 {
+                BigRational::one() / num_traits::pow(two, e as usize)
+            } else {
+                num_traits::pow(two, (-e) as usize)
+            };
+            for (c, x) in cs.iter_mut().zip(&xs) {
+                *c = rounded(&(x * &scale), kind, None);
+            }
+        }
+    }
+    for key in ["t_enter", "t_exit", "toi"] {
+        if let Some(Value::Object(t)) = m.get_mut(key) {
+            for (end, up) in [("lo", false), ("hi", true)] {
+                if let Some(v) = t.get_mut(end) {
+                    if let Some(x) = exact_of(v) {
+                        *v = rounded(&x, kind, Some(up));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A triangle pair's intersection set: `{"kind": "point" | "segment" | "polygon",

@@ -1,6 +1,7 @@
 //! JSON → typed queries. Every error names the JSON path and the defect.
 
 use crate::number::{kind, read_number};
+use crate::scalar::Scalar;
 use crate::shape::{Cube, Obb, Prism, Shape, ShapeError, Triangle};
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
@@ -165,7 +166,73 @@ fn get<'a>(obj: &'a Map<String, Value>, path: &str, field: &str) -> Result<&'a V
     })
 }
 
+thread_local! {
+    /// The type every input number is rounded to while a query is parsed
+    /// (`"scalar"`: inputs rounded to that type, decisions exact).
+    static ROUND: std::cell::Cell<ScalarKind> = const { std::cell::Cell::new(ScalarKind::Exact) };
+}
+
+/// Sets [`ROUND`] for the life of the guard.
+struct RoundGuard(ScalarKind);
+
+impl RoundGuard {
+    fn set(kind: ScalarKind) -> Self {
+        RoundGuard(ROUND.with(|r| r.replace(kind)))
+    }
+}
+
+impl Drop for RoundGuard {
+    fn drop(&mut self) {
+        ROUND.with(|r| r.set(self.0));
+    }
+}
+
+impl ScalarKind {
+    /// The nearest value of this type to `x` (ties to even) as an exact
+    /// rational, or `None` where it is not finite. `Exact` is the identity.
+    pub fn round(self, x: &BigRational) -> Option<BigRational> {
+        match self {
+            ScalarKind::Exact => Some(x.clone()),
+            ScalarKind::F64 => {
+                let f = f64::from_rational(x);
+                f.is_finite().then(|| f.to_rational())
+            }
+            ScalarKind::F32 => {
+                let f = f32::from_rational(x);
+                f.is_finite().then(|| f.to_rational())
+            }
+        }
+    }
+
+    /// The name used in the protocol.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarKind::Exact => "exact",
+            ScalarKind::F64 => "f64",
+            ScalarKind::F32 => "f32",
+        }
+    }
+}
+
+/// An input number: exact, then rounded to the query's scalar type.
 fn number(v: &Value, path: &str) -> Result<BigRational, ParseError> {
+    let x = number_exact(v, path)?;
+    let kind = ROUND.with(|r| r.get());
+    kind.round(&x).ok_or_else(|| ParseError {
+        path: path.into(),
+        defect: format!(
+            "{} is not finite as {} (inputs are rounded to the query's scalar type)",
+            match crate::scalar::rational_to_f64(&x) {
+                f if f.is_finite() => format!("{f:e}"),
+                _ => "a value beyond the double range".to_string(),
+            },
+            kind.name()
+        ),
+    })
+}
+
+/// An input number, never rounded (tolerances are not geometry).
+fn number_exact(v: &Value, path: &str) -> Result<BigRational, ParseError> {
     read_number(v).map_err(|d| ParseError {
         path: path.into(),
         defect: d,
@@ -273,6 +340,7 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
 
 fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, ParseError> {
     let center = point3(get(o, path, "center")?, &join(path, "center"))?;
+    let mut extents: Option<(Vec<Vec3<BigRational>>, Vec<BigRational>)> = None;
     let half_axes: [Vec3<BigRational>; 3] =
         match (o.get("half_axes"), o.get("axes"), o.get("half_extents")) {
             (Some(h), None, None) => points3(h, &join(path, "half_axes"), "vectors")?,
@@ -288,6 +356,8 @@ fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, Par
                         return err(&ep, "negative half-extent");
                     }
                     out.push(a.scale(&e));
+                    let x = extents.get_or_insert_with(|| (axes.to_vec(), Vec::new()));
+                    x.1.push(e);
                 }
                 out.try_into().expect("three")
             }
@@ -310,7 +380,24 @@ fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, Par
                 return err(&join(path, "half_axes"), "missing (or axes + half_extents)")
             }
         };
-    Obb::new(center, half_axes).map_err(|e| shape_err(path, e))
+    Obb::new(center, half_axes).map_err(|mut e| {
+        // Given as axes + half_extents: name the fields the input has.
+        if let Some((axes, ext)) = &extents {
+            let zero = |v: &Vec3<BigRational>| v.x.is_zero() && v.y.is_zero() && v.z.is_zero();
+            if e.field == "half_axes" {
+                e.field = "axes".into();
+            } else if let Some(i) = (0..3).find(|&i| e.field == format!("half_axes[{i}]")) {
+                if ext[i].is_zero() {
+                    e.field = format!("half_extents[{i}]");
+                    e.defect = "zero half-extent (the box has no volume; degenerate boxes are not supported)".into();
+                } else if zero(&axes[i]) {
+                    e.field = format!("axes[{i}]");
+                    e.defect = "zero axis (the box has no volume; degenerate boxes are not supported)".into();
+                }
+            }
+        }
+        shape_err(path, e)
+    })
 }
 
 fn parse_box_like(v: &Value, path: &str) -> Result<Obb<BigRational>, ParseError> {
@@ -438,7 +525,7 @@ fn parse_tolerance(o: &Map<String, Value>) -> Result<BigRational, ParseError> {
             num_traits::pow(num_bigint::BigInt::from(10), 12),
         )),
         Some(t) => {
-            let t = number(t, "tolerance")?;
+            let t = number_exact(t, "tolerance")?;
             if t <= BigRational::zero() {
                 return err("tolerance", "must be positive");
             }
@@ -472,6 +559,7 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
             )
         }
     };
+    let _round = RoundGuard::set(scalar);
     let claim = match o.get("claim") {
         None => None,
         Some(Value::Object(c)) => Some(c.clone()),
