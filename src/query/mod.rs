@@ -14,6 +14,7 @@ pub mod polytope;
 pub mod prism_prism;
 pub mod triangle_triangle;
 pub mod triangle_triangle_distance;
+mod tri_dist_fast;
 
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};

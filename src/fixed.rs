@@ -1,0 +1,471 @@
+//! Fixed-width exact integers on the stack (up to 768 bits) and Lehmer's gcd on
+//! them: the allocation-free exact arithmetic of the triangle-distance fast path.
+//!
+//! Every operation is exact or panics (an overflow of the 768 bits is a bug of
+//! the caller's size bound, never a silently wrong value).
+
+use num_bigint::{BigInt, BigUint, Sign as BSign};
+use std::cmp::Ordering;
+
+/// Limbs of a [`Nat`].
+pub(crate) const L: usize = 12;
+
+/// A natural number below 2^768, little-endian 64-bit limbs; `n` limbs are
+/// significant (`d[n - 1] != 0`, and `n == 0` for zero).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Nat {
+    d: [u64; L],
+    n: usize,
+}
+
+impl PartialEq for Nat {
+    fn eq(&self, o: &Self) -> bool {
+        self.n == o.n && self.d[..self.n] == o.d[..o.n]
+    }
+}
+impl Eq for Nat {}
+
+impl Nat {
+    pub(crate) const ZERO: Nat = Nat { d: [0; L], n: 0 };
+
+    fn trim(mut self) -> Nat {
+        while self.n > 0 && self.d[self.n - 1] == 0 {
+            self.n -= 1;
+        }
+        self
+    }
+
+    pub(crate) fn from_u128(v: u128) -> Nat {
+        let mut r = Nat::ZERO;
+        r.d[0] = v as u64;
+        r.d[1] = (v >> 64) as u64;
+        r.n = 2;
+        r.trim()
+    }
+
+    pub(crate) fn is_zero(&self) -> bool {
+        self.n == 0
+    }
+
+    pub(crate) fn is_one(&self) -> bool {
+        self.n == 1 && self.d[0] == 1
+    }
+
+    /// The value if it fits a `u64`.
+    pub(crate) fn to_u64(self) -> Option<u64> {
+        match self.n {
+            0 => Some(0),
+            1 => Some(self.d[0]),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn bits(&self) -> u64 {
+        if self.n == 0 {
+            0
+        } else {
+            64 * self.n as u64 - self.d[self.n - 1].leading_zeros() as u64
+        }
+    }
+
+    pub(crate) fn trailing_zeros(&self) -> u64 {
+        for i in 0..self.n {
+            if self.d[i] != 0 {
+                return 64 * i as u64 + self.d[i].trailing_zeros() as u64;
+            }
+        }
+        0
+    }
+
+    pub(crate) fn cmp(&self, o: &Nat) -> Ordering {
+        if self.n != o.n {
+            return self.n.cmp(&o.n);
+        }
+        for i in (0..self.n).rev() {
+            if self.d[i] != o.d[i] {
+                return self.d[i].cmp(&o.d[i]);
+            }
+        }
+        Ordering::Equal
+    }
+
+    pub(crate) fn add(&self, o: &Nat) -> Nat {
+        let m = self.n.max(o.n);
+        let mut r = Nat::ZERO;
+        let mut c = 0u64;
+        for i in 0..m {
+            let (s, c1) = self.d[i].overflowing_add(o.d[i]);
+            let (s, c2) = s.overflowing_add(c);
+            r.d[i] = s;
+            c = (c1 | c2) as u64;
+        }
+        if c != 0 {
+            assert!(m < L, "Nat overflow");
+            r.d[m] = c;
+            r.n = m + 1;
+        } else {
+            r.n = m;
+        }
+        r.trim()
+    }
+
+    /// `self − o`, for `self ≥ o`.
+    pub(crate) fn sub(&self, o: &Nat) -> Nat {
+        let mut r = Nat::ZERO;
+        let mut b = 0u64;
+        for i in 0..self.n {
+            let (s, b1) = self.d[i].overflowing_sub(o.d[i]);
+            let (s, b2) = s.overflowing_sub(b);
+            r.d[i] = s;
+            b = (b1 | b2) as u64;
+        }
+        assert!(b == 0 && o.n <= self.n, "Nat underflow");
+        r.n = self.n;
+        r.trim()
+    }
+
+    pub(crate) fn mul(&self, o: &Nat) -> Nat {
+        if self.n == 0 || o.n == 0 {
+            return Nat::ZERO;
+        }
+        assert!(self.n + o.n <= L + 1, "Nat overflow");
+        let mut r = [0u64; L + 1];
+        for i in 0..self.n {
+            let mut c = 0u128;
+            let x = self.d[i] as u128;
+            for j in 0..o.n {
+                let t = x * o.d[j] as u128 + r[i + j] as u128 + c;
+                r[i + j] = t as u64;
+                c = t >> 64;
+            }
+            r[i + o.n] = c as u64;
+        }
+        let n = self.n + o.n;
+        assert!(n <= L || r[L] == 0, "Nat overflow");
+        let mut out = Nat::ZERO;
+        let n = n.min(L);
+        out.d[..n].copy_from_slice(&r[..n]);
+        out.n = n;
+        out.trim()
+    }
+
+    pub(crate) fn mul_small(&self, m: u64) -> Nat {
+        let mut r = Nat::ZERO;
+        let mut c = 0u128;
+        for i in 0..self.n {
+            let t = self.d[i] as u128 * m as u128 + c;
+            r.d[i] = t as u64;
+            c = t >> 64;
+        }
+        r.n = self.n;
+        if c != 0 {
+            assert!(self.n < L, "Nat overflow");
+            r.d[self.n] = c as u64;
+            r.n += 1;
+        }
+        r.trim()
+    }
+
+    /// `(self / m, self mod m)` for `m > 0`.
+    pub(crate) fn divrem_small(&self, m: u64) -> (Nat, u64) {
+        let mut q = Nat::ZERO;
+        let mut rem = 0u128;
+        for i in (0..self.n).rev() {
+            let cur = (rem << 64) | self.d[i] as u128;
+            q.d[i] = (cur / m as u128) as u64;
+            rem = cur % m as u128;
+        }
+        q.n = self.n;
+        (q.trim(), rem as u64)
+    }
+
+    pub(crate) fn shr(&self, s: u64) -> Nat {
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        if w >= self.n {
+            return Nat::ZERO;
+        }
+        let mut r = Nat::ZERO;
+        for i in 0..self.n - w {
+            let lo = self.d[i + w] >> b;
+            let hi = if b > 0 && i + w + 1 < self.n {
+                self.d[i + w + 1] << (64 - b)
+            } else {
+                0
+            };
+            r.d[i] = lo | hi;
+        }
+        r.n = self.n - w;
+        r.trim()
+    }
+
+    /// Bits `[s, s + 64)` of the number.
+    fn window(&self, s: u64) -> u64 {
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        let lo = if w < self.n { self.d[w] >> b } else { 0 };
+        let hi = if b > 0 && w + 1 < self.n {
+            self.d[w + 1] << (64 - b)
+        } else {
+            0
+        };
+        lo | hi
+    }
+
+    pub(crate) fn to_biguint(self) -> BigUint {
+        let mut v = Vec::with_capacity(2 * self.n);
+        for &x in &self.d[..self.n] {
+            v.push(x as u32);
+            v.push((x >> 32) as u32);
+        }
+        BigUint::new(v)
+    }
+
+    pub(crate) fn from_biguint(x: &BigUint) -> Nat {
+        let digits = x.to_u64_digits();
+        assert!(digits.len() <= L, "Nat overflow");
+        let mut r = Nat::ZERO;
+        r.d[..digits.len()].copy_from_slice(&digits);
+        r.n = digits.len();
+        r.trim()
+    }
+
+    /// `|A·self − B·o|` for the Lehmer cofactors, with `A ≥ 0 ≥ B` or
+    /// `A ≤ 0 ≤ B` (the sign alternation of the cofactor sequence).
+    fn comb(&self, a: i64, o: &Nat, b: i64) -> Nat {
+        let x = self.mul_small(a.unsigned_abs());
+        let y = o.mul_small(b.unsigned_abs());
+        if x.cmp(&y) == Ordering::Less {
+            y.sub(&x)
+        } else {
+            x.sub(&y)
+        }
+    }
+}
+
+/// A quotient `n / d` (`0 ≤ n`, `0 < d`), subtraction first: most quotients
+/// of the Euclidean algorithm are 1, 2 or 3.
+#[inline]
+fn quot(n: i64, d: i64) -> i64 {
+    if n < d {
+        0
+    } else if n - d < d {
+        1
+    } else if n - 2 * d < d {
+        2
+    } else {
+        n / d
+    }
+}
+
+/// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
+/// Programming* vol. 2, 3rd ed., 1997, §4.5.2, Algorithm L) on the leading 62
+/// bits: the quotient sequence is applied to the full numbers at once while
+/// both cofactor quotients agree; a full division step otherwise. Word-sized
+/// remainders finish with Euclid in `u64`.
+pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
+    let (mut a, mut b) = if a.cmp(b) == Ordering::Less {
+        (*b, *a)
+    } else {
+        (*a, *b)
+    };
+    while b.n > 1 {
+        let shift = a.bits() - 62;
+        let (mut x, mut y) = (a.window(shift) as i64, b.window(shift) as i64);
+        let (mut ca, mut cb, mut cc, mut cd) = (1i64, 0i64, 0i64, 1i64);
+        while y + cc != 0 && y + cd != 0 {
+            let (n1, d1, n2, d2) = (x + ca, y + cc, x + cb, y + cd);
+            if n1 < 0 || d1 < 0 || n2 < 0 || d2 < 0 {
+                break;
+            }
+            let q = quot(n1, d1);
+            if q != quot(n2, d2) {
+                break;
+            }
+            (ca, cc) = (cc, ca - q * cc);
+            (cb, cd) = (cd, cb - q * cd);
+            (x, y) = (y, x - q * y);
+        }
+        if cb == 0 {
+            let r = if a.n <= 2 {
+                let (x, y) = (a.to_u128(), b.to_u128());
+                Nat::from_u128(x % y)
+            } else if b.n == 2 && b.d[1] >> 62 == 0 {
+                Nat::from_u128(a.rem_u126(b.to_u128()))
+            } else {
+                Nat::from_biguint(&(a.to_biguint() % b.to_biguint()))
+            };
+            (a, b) = (b, r);
+        } else {
+            let na = a.comb(ca, &b, cb);
+            let nb = a.comb(cc, &b, cd);
+            (a, b) = (na, nb);
+        }
+    }
+    if b.is_zero() {
+        return a;
+    }
+    let mut y = a.divrem_small(b.d[0]).1;
+    let mut x = b.d[0];
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    Nat::from_u128(x as u128)
+}
+
+impl Nat {
+    /// `self mod m` for `0 < m < 2^126`, bit by bit (no allocation).
+    fn rem_u126(&self, m: u128) -> u128 {
+        let mut r = 0u128;
+        for i in (0..self.n).rev() {
+            let w = self.d[i];
+            for b in (0..64).rev() {
+                r = (r << 1) | ((w >> b) & 1) as u128;
+                if r >= m {
+                    r -= m;
+                }
+            }
+        }
+        r
+    }
+    fn to_u128(self) -> u128 {
+        self.d[0] as u128 | (self.d[1] as u128) << 64
+    }
+}
+
+/// A signed fixed-width integer: sign and magnitude.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Int {
+    neg: bool,
+    mag: Nat,
+}
+
+impl Int {
+    pub(crate) fn from_i128(v: i128) -> Int {
+        Int {
+            neg: v < 0,
+            mag: Nat::from_u128(v.unsigned_abs()),
+        }
+    }
+    fn norm(neg: bool, mag: Nat) -> Int {
+        Int {
+            neg: neg && !mag.is_zero(),
+            mag,
+        }
+    }
+    pub(crate) fn mag(&self) -> &Nat {
+        &self.mag
+    }
+    pub(crate) fn is_neg(&self) -> bool {
+        self.neg
+    }
+    /// −1, 0 or 1.
+    pub(crate) fn signum(&self) -> i32 {
+        if self.mag.is_zero() {
+            0
+        } else if self.neg {
+            -1
+        } else {
+            1
+        }
+    }
+    pub(crate) fn neg(&self) -> Int {
+        Int::norm(!self.neg, self.mag)
+    }
+    pub(crate) fn add(&self, o: &Int) -> Int {
+        if self.neg == o.neg {
+            return Int::norm(self.neg, self.mag.add(&o.mag));
+        }
+        match self.mag.cmp(&o.mag) {
+            Ordering::Less => Int::norm(o.neg, o.mag.sub(&self.mag)),
+            _ => Int::norm(self.neg, self.mag.sub(&o.mag)),
+        }
+    }
+    pub(crate) fn sub(&self, o: &Int) -> Int {
+        self.add(&o.neg())
+    }
+    pub(crate) fn mul(&self, o: &Int) -> Int {
+        Int::norm(self.neg != o.neg, self.mag.mul(&o.mag))
+    }
+    pub(crate) fn to_bigint(self) -> BigInt {
+        let s = if self.neg { BSign::Minus } else { BSign::Plus };
+        BigInt::from_biguint(s, self.mag.to_biguint())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_integer::Integer;
+    use num_traits::Zero;
+
+    fn rng(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let z = *state ^ (*state >> 29);
+        z.wrapping_mul(0xBF58476D1CE4E5B9) ^ (z >> 32)
+    }
+
+    fn num(state: &mut u64, words: usize) -> BigUint {
+        let mut v = BigUint::zero();
+        for _ in 0..words {
+            let w = rng(state);
+            v = (v << 64usize) + BigUint::from(w >> (rng(state) % 64));
+        }
+        v
+    }
+
+    #[test]
+    fn arithmetic_matches_biguint() {
+        let mut s = 7u64;
+        for round in 0..2000 {
+            let (x, y) = (num(&mut s, round % 6), num(&mut s, round % 5));
+            let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            assert_eq!(nx.to_biguint(), x);
+            assert_eq!(nx.add(&ny).to_biguint(), &x + &y);
+            assert_eq!(nx.mul(&ny).to_biguint(), &x * &y);
+            if x >= y {
+                assert_eq!(nx.sub(&ny).to_biguint(), &x - &y);
+            }
+            assert_eq!(nx.cmp(&ny), x.cmp(&y));
+            let m = rng(&mut s) | 1;
+            let (q, r) = nx.divrem_small(m);
+            assert_eq!((q.to_biguint(), r), (&x / m, (&x % m).try_into().unwrap()));
+            assert_eq!(nx.mul_small(m).to_biguint(), &x * m);
+            let sh = rng(&mut s) % 300;
+            assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
+            assert_eq!(nx.bits(), x.bits());
+            if !x.is_zero() {
+                assert_eq!(nx.trailing_zeros(), x.trailing_zeros().unwrap());
+            }
+            let (ix, iy) = (
+                Int::from_i128(rng(&mut s) as i128 - (1i128 << 63)),
+                Int::from_i128(-((rng(&mut s) as i128) << 40)),
+            );
+            let (bx, by) = (ix.to_bigint(), iy.to_bigint());
+            assert_eq!(ix.add(&iy).to_bigint(), &bx + &by);
+            assert_eq!(ix.sub(&iy).to_bigint(), &bx - &by);
+            assert_eq!(ix.mul(&iy).mul(&ix).to_bigint(), &bx * &by * &bx);
+        }
+    }
+
+    #[test]
+    fn lehmer_gcd_equals_binary_gcd() {
+        let mut s = 3u64;
+        for round in 0..3000 {
+            let g = num(&mut s, 1 + round % 3);
+            let (x, y) = (num(&mut s, round % 5) * &g, num(&mut s, round % 4) * &g);
+            if x.bits() > 64 * L as u64 || y.bits() > 64 * L as u64 {
+                continue;
+            }
+            let got = gcd(&Nat::from_biguint(&x), &Nat::from_biguint(&y));
+            assert_eq!(got.to_biguint(), x.gcd(&y), "{x} {y}");
+        }
+        // Consecutive Fibonacci numbers: all quotients 1, the longest run.
+        let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
+        for _ in 0..500 {
+            (f0, f1) = (f1.clone(), f0 + f1);
+        }
+        let got = gcd(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1));
+        assert!(got.is_one());
+    }
+}
