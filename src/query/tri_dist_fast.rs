@@ -271,10 +271,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
                 let t = af * ff - bbx * cf;
                 let et = 16.0 * U * ((af * ff).abs() + (bbx * cf).abs());
                 let inside = |v: f64, e: f64| {
-                    and(
-                        pos(v, e),
-                        pos(den - v, 32.0 * U * (den + v.abs() + e) + e),
-                    )
+                    and(pos(v, e), pos(den - v, 32.0 * U * (den + v.abs() + e) + e))
                 };
                 let valid = and(inside(s, es), inside(t, et));
                 if valid != Some(false) {
@@ -316,7 +313,12 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             let (s, e) = sdot(nf, vf(&sub(p, &t[0])));
             let lo = (s.abs() - e).max(0.0);
             let hi = s.abs() + e;
-            best.offer(Win::VF { a_vertex, v }, lo * lo / nn * LO, hi * hi / nn * HI, valid);
+            best.offer(
+                Win::VF { a_vertex, v },
+                lo * lo / nn * LO,
+                hi * hi / nn * HI,
+                valid,
+            );
         }
     }
     let (win, hi) = best.win?;
@@ -496,6 +498,84 @@ pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
     Some(evaluate(win, &a, &b, e0))
 }
 
+/// The crossing witness of [`super::triangle_triangle`] (the low end of the
+/// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
+/// fixed-width integers: the same formulas as its `Dyadic` version, on the
+/// aligned coordinates, every point `X / w` compared by cross-multiplication
+/// (at most 700 bits), reduced with one gcd of full size. `None` when the
+/// coordinates do not align.
+pub(crate) fn crossing_witness(
+    c: &[[f64; 3]; 6],
+    ia: [usize; 3],
+    ib: [usize; 3],
+) -> Option<Vec3<Q>> {
+    let (x, e0) = align(c)?;
+    let a = [x[0], x[1], x[2]];
+    let b = [x[3], x[4], x[5]];
+    let nrm = |t: &[V; 3]| cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])).map(int);
+    let (na, nb) = (nrm(&a), nrm(&b));
+    let iv = |v: &V| v.map(|c| int(c as i128));
+    // A cut point t0 + (x − t0)·sp/(sp − sx) as (t0, x − t0, sp, w = sp − sx)
+    // with w > 0 (signs of sp and w flipped together).
+    struct Cut {
+        t0: V,
+        d: [Int; 3],
+        sp: Int,
+        w: Int,
+    }
+    impl Cut {
+        fn num(&self) -> [Int; 3] {
+            [0, 1, 2].map(|k| {
+                int(self.t0[k] as i128)
+                    .mul(&self.w)
+                    .add(&self.d[k].mul(&self.sp))
+            })
+        }
+    }
+    let cut = |t: [&V; 3], n: &[Int; 3], o: &V| {
+        let sv = |x: &V| idot(n, &iv(&sub(x, o)));
+        let (sp, sq, sr) = (sv(t[0]), sv(t[1]), sv(t[2]));
+        let at = |x: &V, sx: &Int| {
+            let w = sp.sub(sx);
+            let d = iv(&sub(x, t[0]));
+            if w.is_neg() {
+                Cut {
+                    t0: *t[0],
+                    d,
+                    sp: sp.neg(),
+                    w: w.neg(),
+                }
+            } else {
+                Cut {
+                    t0: *t[0],
+                    d,
+                    sp,
+                    w,
+                }
+            }
+        };
+        (at(t[1], &sq), at(t[2], &sr))
+    };
+    let (i, j) = cut([&a[ia[0]], &a[ia[1]], &a[ia[2]]], &nb, &b[0]);
+    let (k, l) = cut([&b[ib[0]], &b[ib[1]], &b[ib[2]]], &na, &a[0]);
+    let dir = [
+        na[1].mul(&nb[2]).sub(&na[2].mul(&nb[1])),
+        na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
+        na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
+    ];
+    // sign(dir·X/w − dir·Y/v) = sign(dir·X·v − dir·Y·w)
+    let ord = |x: &Cut, y: &Cut| {
+        idot(&dir, &x.num())
+            .mul(&y.w)
+            .sub(&idot(&dir, &y.num()).mul(&x.w))
+            .signum()
+    };
+    let lo1 = if ord(&i, &j) <= 0 { i } else { j };
+    let lo2 = if ord(&k, &l) <= 0 { k } else { l };
+    let lo = if ord(&lo1, &lo2) >= 0 { lo1 } else { lo2 };
+    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, e0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -556,11 +636,7 @@ mod tests {
                 c[3] = c[i].map(|x| x.next_up());
             }
             // Mixed exponents: the alignment does not fit 61 bits.
-            5 => {
-                c = c.map(|_| {
-                    [0; 3].map(|_| r.unit() * 2f64.powi(r.below(160) as i32 - 80))
-                })
-            }
+            5 => c = c.map(|_| [0; 3].map(|_| r.unit() * 2f64.powi(r.below(160) as i32 - 80))),
             // Subnormal coordinates.
             6 => c = c.map(|_| [0; 3].map(|_| (r.below(2000) as f64 - 1000.0) * 5e-324)),
             // An edge of b parallel to an edge of a, close by.

@@ -486,7 +486,8 @@ fn features() -> Vec<Feature> {
 /// end-point parts), so the answer equals [`closest_features`]'s.
 pub(crate) fn closest_filtered<S: Scalar>(ta: &Triangle<S>, tb: &Triangle<S>) -> Closest<Q> {
     if !S::IS_EXACT {
-        let c = |t: &Triangle<S>, k: usize| [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()];
+        let c =
+            |t: &Triangle<S>, k: usize| [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()];
         let coords = [c(ta, 0), c(ta, 1), c(ta, 2), c(tb, 0), c(tb, 1), c(tb, 2)];
         if let Some(ans) = super::tri_dist_fast::closest(&coords) {
             return ans;
