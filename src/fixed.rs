@@ -7,6 +7,10 @@
 use num_bigint::{BigInt, BigUint, Sign as BSign};
 use std::cmp::Ordering;
 
+/// How often [`Nat::rem`] took its add-back step (test builds).
+#[cfg(test)]
+pub(crate) static ADDBACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// Limbs of a [`Nat`].
 pub(crate) const L: usize = 12;
 
@@ -198,6 +202,24 @@ impl Nat {
         r.trim()
     }
 
+    /// `self · 2^s` as a `BigUint` (any `s`).
+    pub(crate) fn shl_big(&self, s: u64) -> BigUint {
+        if self.bits() + s <= 64 * L as u64 {
+            let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+            let mut r = Nat::ZERO;
+            for i in 0..self.n {
+                r.d[i + w] |= self.d[i] << b;
+                if b > 0 && i + w + 1 < L {
+                    r.d[i + w + 1] = self.d[i] >> (64 - b);
+                }
+            }
+            r.n = (self.n + w + 1).min(L);
+            r.trim().to_biguint()
+        } else {
+            self.to_biguint() << s
+        }
+    }
+
     /// Bits `[s, s + 64)` of the number.
     fn window(&self, s: u64) -> u64 {
         let (w, b) = ((s / 64) as usize, (s % 64) as u32);
@@ -211,12 +233,14 @@ impl Nat {
     }
 
     pub(crate) fn to_biguint(self) -> BigUint {
-        let mut v = Vec::with_capacity(2 * self.n);
-        for &x in &self.d[..self.n] {
-            v.push(x as u32);
-            v.push((x >> 32) as u32);
+        if self.n <= 2 {
+            return BigUint::from(self.d[0] as u128 | (self.d[1] as u128) << 64);
         }
-        BigUint::new(v)
+        let mut bytes = [0u8; 8 * L];
+        for i in 0..self.n {
+            bytes[8 * i..8 * i + 8].copy_from_slice(&self.d[i].to_le_bytes());
+        }
+        BigUint::from_bytes_le(&bytes[..8 * self.n])
     }
 
     pub(crate) fn from_biguint(x: &BigUint) -> Nat {
@@ -285,14 +309,7 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
             (x, y) = (y, x - q * y);
         }
         if cb == 0 {
-            let r = if a.n <= 2 {
-                let (x, y) = (a.to_u128(), b.to_u128());
-                Nat::from_u128(x % y)
-            } else if b.n == 2 && b.d[1] >> 62 == 0 {
-                Nat::from_u128(a.rem_u126(b.to_u128()))
-            } else {
-                Nat::from_biguint(&(a.to_biguint() % b.to_biguint()))
-            };
+            let r = a.rem(&b);
             (a, b) = (b, r);
         } else {
             let na = a.comb(ca, &b, cb);
@@ -312,22 +329,70 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
 }
 
 impl Nat {
-    /// `self mod m` for `0 < m < 2^126`, bit by bit (no allocation).
-    fn rem_u126(&self, m: u128) -> u128 {
-        let mut r = 0u128;
-        for i in (0..self.n).rev() {
-            let w = self.d[i];
-            for b in (0..64).rev() {
-                r = (r << 1) | ((w >> b) & 1) as u128;
-                if r >= m {
-                    r -= m;
+    /// `self mod v` for `v` of at least two limbs: schoolbook long division
+    /// (Knuth, TAOCP vol. 2, §4.3.1, Algorithm D), the divisor normalised so
+    /// that its top bit is set, each quotient digit estimated from the top two
+    /// limbs and corrected at most twice, plus one rare add-back.
+    pub(crate) fn rem(&self, v: &Nat) -> Nat {
+        let n = v.n;
+        assert!(n >= 2, "Nat::rem by a one-limb divisor");
+        if self.cmp(v) == Ordering::Less {
+            return *self;
+        }
+        let m = self.n;
+        let s = v.d[n - 1].leading_zeros();
+        let mut vn = [0u64; L];
+        let mut un = [0u64; L + 1];
+        for i in (1..n).rev() {
+            vn[i] = (v.d[i] << s) | if s > 0 { v.d[i - 1] >> (64 - s) } else { 0 };
+        }
+        vn[0] = v.d[0] << s;
+        un[m] = if s > 0 { self.d[m - 1] >> (64 - s) } else { 0 };
+        for i in (1..m).rev() {
+            un[i] = (self.d[i] << s) | if s > 0 { self.d[i - 1] >> (64 - s) } else { 0 };
+        }
+        un[0] = self.d[0] << s;
+        const B: u128 = 1 << 64;
+        for j in (0..=m - n).rev() {
+            let top = ((un[j + n] as u128) << 64) | un[j + n - 1] as u128;
+            let mut qhat = top / vn[n - 1] as u128;
+            let mut rhat = top - qhat * vn[n - 1] as u128;
+            while qhat >= B || qhat * vn[n - 2] as u128 > ((rhat << 64) | un[j + n - 2] as u128) {
+                qhat -= 1;
+                rhat += vn[n - 1] as u128;
+                if rhat >= B {
+                    break;
                 }
             }
+            let mut borrow = 0i128;
+            let mut carry = 0u128;
+            for i in 0..n {
+                let p = qhat * vn[i] as u128 + carry;
+                carry = p >> 64;
+                let t = un[i + j] as i128 - (p as u64) as i128 + borrow;
+                un[i + j] = t as u64;
+                borrow = t >> 64;
+            }
+            let t = un[j + n] as i128 - carry as i128 + borrow;
+            un[j + n] = t as u64;
+            if t < 0 {
+                #[cfg(test)]
+                ADDBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let mut c = 0u128;
+                for i in 0..n {
+                    let x = un[i + j] as u128 + vn[i] as u128 + c;
+                    un[i + j] = x as u64;
+                    c = x >> 64;
+                }
+                un[j + n] = un[j + n].wrapping_add(c as u64);
+            }
         }
-        r
-    }
-    fn to_u128(self) -> u128 {
-        self.d[0] as u128 | (self.d[1] as u128) << 64
+        let mut r = Nat::ZERO;
+        for i in 0..n {
+            r.d[i] = (un[i] >> s) | if s > 0 { un[i + 1] << (64 - s) } else { 0 };
+        }
+        r.n = n;
+        r.trim()
     }
 }
 
@@ -431,8 +496,17 @@ mod tests {
             let (q, r) = nx.divrem_small(m);
             assert_eq!((q.to_biguint(), r), (&x / m, (&x % m).try_into().unwrap()));
             assert_eq!(nx.mul_small(m).to_biguint(), &x * m);
+            if ny.n >= 2 {
+                assert_eq!(nx.rem(&ny).to_biguint(), &x % &y, "{x} % {y}");
+                let z = &x * &y + &y - 1u32;
+                if z.bits() <= 64 * L as u64 {
+                    assert_eq!(Nat::from_biguint(&z).rem(&ny).to_biguint(), &z % &y);
+                }
+            }
             let sh = rng(&mut s) % 300;
             assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
+            assert_eq!(nx.shl_big(sh), &x << sh);
+            assert_eq!(nx.shl_big(sh + 900), &x << (sh + 900));
             assert_eq!(nx.bits(), x.bits());
             if !x.is_zero() {
                 assert_eq!(nx.trailing_zeros(), x.trailing_zeros().unwrap());
@@ -446,6 +520,38 @@ mod tests {
             assert_eq!(ix.sub(&iy).to_bigint(), &bx - &by);
             assert_eq!(ix.mul(&iy).mul(&ix).to_bigint(), &bx * &by * &bx);
         }
+    }
+
+    /// Long division on limb patterns that stress the quotient estimate
+    /// (its corrections and the add-back step).
+    #[test]
+    fn remainder_on_extreme_limbs() {
+        let vals = [0u64, 1, 1 << 61, (1 << 63) - 1, 1 << 63, u64::MAX];
+        let nat = |d: &[u64]| {
+            let mut r = Nat::ZERO;
+            r.d[..d.len()].copy_from_slice(d);
+            r.n = d.len();
+            r.trim()
+        };
+        let mut k = 0;
+        for x in 0..6usize.pow(4) {
+            let u: Vec<u64> = (0..4).map(|i| vals[x / 6usize.pow(i) % 6]).collect();
+            for y in 0..6usize.pow(3) {
+                let v: Vec<u64> = (0..3).map(|i| vals[y / 6usize.pow(i) % 6]).collect();
+                for len in [2, 3] {
+                    let (nu, nv) = (nat(&u), nat(&v[..len]));
+                    if nv.n < 2 {
+                        continue;
+                    }
+                    let r = nu.rem(&nv).to_biguint();
+                    assert_eq!(r, nu.to_biguint() % nv.to_biguint(), "{u:?} {v:?}");
+                    k += 1;
+                }
+            }
+        }
+        assert!(k > 50_000);
+        // The add-back step ran (counted in test builds only).
+        assert!(ADDBACK.load(std::sync::atomic::Ordering::Relaxed) > 0);
     }
 
     #[test]

@@ -359,18 +359,23 @@ fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     if n.signum() == 0 {
         return <Q as Zero>::zero();
     }
-    let (nm, dm) = (div_exact(n.mag(), g), div_exact(d, g));
-    // nm / dm is in lowest terms: at most one of them is even.
-    let (mut nb, mut db) = (nm.to_biguint(), dm.to_biguint());
-    if p >= 0 {
+    let (mut nm, mut dm) = (div_exact(n.mag(), g), div_exact(d, g));
+    // nm / dm is in lowest terms: at most one of them is even; the power of
+    // two moves to the odd side after cancelling with the even one.
+    let (sn, sd) = if p >= 0 {
         let t = (p as u64).min(dm.trailing_zeros());
-        db >>= t;
-        nb <<= p as u64 - t;
+        (p as u64 - t, t)
     } else {
         let t = ((-p) as u64).min(nm.trailing_zeros());
-        nb >>= t;
-        db <<= (-p) as u64 - t;
-    }
+        (t, (-p) as u64 - t)
+    };
+    let (nb, db) = if p >= 0 {
+        dm = dm.shr(sd);
+        (nm.shl_big(sn), dm.to_biguint())
+    } else {
+        nm = nm.shr(sn);
+        (nm.to_biguint(), dm.shl_big(sd))
+    };
     let s = if n.is_neg() {
         num_bigint::Sign::Minus
     } else {
@@ -379,15 +384,14 @@ fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     Q::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
 }
 
-/// `s² / d · 2^p` in lowest terms (`d > 0`) with a single gcd of `s` (not
-/// `s²`) and `d`: with `g = gcd(s, d)`, `s/g` and `d/g` are coprime, so
+/// `s² / d · 2^p` in lowest terms (`d > 0`), given `g = gcd(s, d)` (not of
+/// `s²`): with `g = gcd(s, d)`, `s/g` and `d/g` are coprime, so
 /// `gcd(s², d) = g·gcd(g·(s/g)², d/g) = g·gcd(g, d/g)`.
-fn square_over(s: &Int, d: &Nat, p: i64) -> Q {
-    let g = gcd(s.mag(), d);
+fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     let g = if g.is_one() {
-        g
+        *g
     } else {
-        g.mul(&gcd(&g, &div_exact(d, &g)))
+        g.mul(&gcd(g, &div_exact(d, g)))
     };
     finish(&s.mul(s), d, &g, p)
 }
@@ -399,11 +403,10 @@ fn vertex(x: &V, e0: i64) -> Vec3<Q> {
     Vec3::new(c(x[0]), c(x[1]), c(x[2]))
 }
 
-/// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms with
-/// one gcd of full size: with `g = gcd(s, den)` (so `s/g`, `den/g` coprime),
+/// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms,
+/// given `g = gcd(s, den)` (so `s/g`, `den/g` coprime),
 /// `gcd(x·den + d·s, den) = gcd(d·s, den) = g·gcd(d, den/g)`, and `d` is small.
-fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, e0: i64) -> Vec3<Q> {
-    let g = gcd(s.mag(), den.mag());
+fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, g: &Nat, e0: i64) -> Vec3<Q> {
     let rest = div_exact(den.mag(), &g);
     let c = |k: usize| {
         let num = int(x[k] as i128).mul(den).add(&d[k].mul(s));
@@ -451,7 +454,7 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
                     finish(&n, dd.mag(), &gcd(n.mag(), dd.mag()), 2 * e0)
                 },
                 a: vertex(x, e0),
-                b: along(u, &iv(&d), &s, &dd, e0),
+                b: along(u, &iv(&d), &s, &dd, &gcd(s.mag(), dd.mag()), e0),
             };
             swap(c, a_vertex)
         }
@@ -468,9 +471,9 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let s = bb.mul(&f).sub(&c.mul(&e));
             let t = aa.mul(&f).sub(&bb.mul(&c));
             Closest {
-                distance_squared: square_over(&sg, den.mag(), 2 * e0),
-                a: along(p0, &iv(&d1), &s, &den, e0),
-                b: along(q0, &iv(&d2), &t, &den, e0),
+                distance_squared: square_over(&sg, den.mag(), &gcd(sg.mag(), den.mag()), 2 * e0),
+                a: along(p0, &iv(&d1), &s, &den, &gcd(s.mag(), den.mag()), e0),
+                b: along(q0, &iv(&d2), &t, &den, &gcd(t.mag(), den.mag()), e0),
             }
         }
         Win::VF { a_vertex, v } => {
@@ -478,10 +481,12 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
             let nn = idot(&n, &n);
             let s = idot(&n, &iv(&sub(x, &t[0])));
+            let g = gcd(s.mag(), nn.mag());
             let c = Closest {
-                distance_squared: square_over(&s, nn.mag(), 2 * e0),
+                // One gcd of s and |n|² serves the distance and the foot.
+                distance_squared: square_over(&s, nn.mag(), &g, 2 * e0),
                 a: vertex(x, e0),
-                b: along(x, &n.map(|c| c.neg()), &s, &nn, e0),
+                b: along(x, &n.map(|c| c.neg()), &s, &nn, &g, e0),
             };
             swap(c, a_vertex)
         }
@@ -523,15 +528,6 @@ pub(crate) fn crossing_witness(
         sp: Int,
         w: Int,
     }
-    impl Cut {
-        fn num(&self) -> [Int; 3] {
-            [0, 1, 2].map(|k| {
-                int(self.t0[k] as i128)
-                    .mul(&self.w)
-                    .add(&self.d[k].mul(&self.sp))
-            })
-        }
-    }
     let cut = |t: [&V; 3], n: &[Int; 3], o: &V| {
         let sv = |x: &V| idot(n, &iv(&sub(x, o)));
         let (sp, sq, sr) = (sv(t[0]), sv(t[1]), sv(t[2]));
@@ -563,17 +559,21 @@ pub(crate) fn crossing_witness(
         na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
         na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
     ];
-    // sign(dir·X/w − dir·Y/v) = sign(dir·X·v − dir·Y·w)
-    let ord = |x: &Cut, y: &Cut| {
-        idot(&dir, &x.num())
-            .mul(&y.w)
-            .sub(&idot(&dir, &y.num()).mul(&x.w))
-            .signum()
+    // dir·X = (dir·t0)·w + (dir·(x − t0))·sp, once per cut point.
+    let key = |c: &Cut| {
+        idot(&dir, &iv(&c.t0))
+            .mul(&c.w)
+            .add(&idot(&dir, &c.d).mul(&c.sp))
     };
+    let (i, j, k, l) = ((key(&i), i), (key(&j), j), (key(&k), k), (key(&l), l));
+    // sign(dir·X/w − dir·Y/v) = sign(dir·X·v − dir·Y·w)
+    let ord = |x: &(Int, Cut), y: &(Int, Cut)| x.0.mul(&y.1.w).sub(&y.0.mul(&x.1.w)).signum();
     let lo1 = if ord(&i, &j) <= 0 { i } else { j };
     let lo2 = if ord(&k, &l) <= 0 { k } else { l };
     let lo = if ord(&lo1, &lo2) >= 0 { lo1 } else { lo2 };
-    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, e0))
+    let lo = lo.1;
+    let g = gcd(lo.sp.mag(), lo.w.mag());
+    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &g, e0))
 }
 
 #[cfg(test)]
