@@ -236,11 +236,12 @@ impl Nat {
         if self.n <= 2 {
             return BigUint::from(self.d[0] as u128 | (self.d[1] as u128) << 64);
         }
-        let mut bytes = [0u8; 8 * L];
+        let mut w = [0u32; 2 * L];
         for i in 0..self.n {
-            bytes[8 * i..8 * i + 8].copy_from_slice(&self.d[i].to_le_bytes());
+            w[2 * i] = self.d[i] as u32;
+            w[2 * i + 1] = (self.d[i] >> 32) as u32;
         }
-        BigUint::from_bytes_le(&bytes[..8 * self.n])
+        BigUint::from_slice(&w[..2 * self.n])
     }
 
     pub(crate) fn from_biguint(x: &BigUint) -> Nat {
@@ -265,13 +266,11 @@ impl Nat {
     }
 }
 
-/// A quotient `n / d` (`0 ≤ n`, `0 < d`), subtraction first: most quotients
-/// of the Euclidean algorithm are 1, 2 or 3.
+/// A quotient `n / d` (`0 < d ≤ n`), subtraction first: most quotients of
+/// the Euclidean algorithm are 1, 2 or 3.
 #[inline]
-fn quot(n: i64, d: i64) -> i64 {
-    if n < d {
-        0
-    } else if n - d < d {
+fn quot(n: u64, d: u64) -> u64 {
+    if n - d < d {
         1
     } else if n - 2 * d < d {
         2
@@ -281,10 +280,13 @@ fn quot(n: i64, d: i64) -> i64 {
 }
 
 /// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
-/// Programming* vol. 2, 3rd ed., 1997, §4.5.2, Algorithm L) on the leading 62
-/// bits: the quotient sequence is applied to the full numbers at once while
-/// both cofactor quotients agree; a full division step otherwise. Word-sized
-/// remainders finish with Euclid in `u64`.
+/// Programming* vol. 2, 3rd ed., 1997, §4.5.2): Euclid runs on the leading 62
+/// bits `x̂`, `ŷ` of `a` and `b` (same shift) while `ŷ ≥ 2³²`, which keeps the
+/// cofactors below 2³⁰, and the accumulated cofactor matrix is applied to the
+/// full numbers at once. The matrix has determinant ±1, so whatever the
+/// quotients, the new pair has the same gcd: the stopping rule only affects
+/// the progress, which is checked (the new `a` must be smaller, else a full
+/// division step is taken). Word-sized remainders finish with Euclid in `u64`.
 pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     let (mut a, mut b) = if a.cmp(b) == Ordering::Less {
         (*b, *a)
@@ -293,28 +295,32 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     };
     while b.n > 1 {
         let shift = a.bits() - 62;
-        let (mut x, mut y) = (a.window(shift) as i64, b.window(shift) as i64);
+        let (mut x, mut y) = (a.window(shift), b.window(shift));
         let (mut ca, mut cb, mut cc, mut cd) = (1i64, 0i64, 0i64, 1i64);
-        while y + cc != 0 && y + cd != 0 {
-            let (n1, d1, n2, d2) = (x + ca, y + cc, x + cb, y + cd);
-            if n1 < 0 || d1 < 0 || n2 < 0 || d2 < 0 {
-                break;
-            }
-            let q = quot(n1, d1);
-            if q != quot(n2, d2) {
-                break;
-            }
+        while y >= 1 << 32 {
+            let q = quot(x, y);
+            (x, y) = (y, x - q * y);
+            let q = q as i64;
             (ca, cc) = (cc, ca - q * cc);
             (cb, cd) = (cd, cb - q * cd);
-            (x, y) = (y, x - q * y);
         }
-        if cb == 0 {
-            let r = a.rem(&b);
-            (a, b) = (b, r);
-        } else {
+        let mut step = cb != 0;
+        if step {
             let na = a.comb(ca, &b, cb);
             let nb = a.comb(cc, &b, cd);
-            (a, b) = (na, nb);
+            if na.cmp(&a) == Ordering::Less {
+                (a, b) = if na.cmp(&nb) == Ordering::Less {
+                    (nb, na)
+                } else {
+                    (na, nb)
+                };
+            } else {
+                step = false;
+            }
+        }
+        if !step {
+            let r = a.rem(&b);
+            (a, b) = (b, r);
         }
     }
     if b.is_zero() {
