@@ -132,25 +132,44 @@ impl Nat {
         if self.n == 0 || o.n == 0 {
             return Nat::ZERO;
         }
+        let mut r = Nat::ZERO;
+        if self.n <= 2 && o.n <= 2 {
+            // 128 × 128 bits: four word products.
+            let (a0, a1, b0, b1) = (
+                self.d[0] as u128,
+                self.d[1] as u128,
+                o.d[0] as u128,
+                o.d[1] as u128,
+            );
+            let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+            let lo = |x: u128| x as u64 as u128;
+            let t1 = (p00 >> 64) + lo(p01) + lo(p10);
+            let t2 = (t1 >> 64) + (p01 >> 64) + (p10 >> 64) + lo(p11);
+            let t3 = (t2 >> 64) + (p11 >> 64);
+            r.d[0] = p00 as u64;
+            r.d[1] = t1 as u64;
+            r.d[2] = t2 as u64;
+            r.d[3] = t3 as u64;
+            r.n = 4;
+            return r.trim();
+        }
         assert!(self.n + o.n <= L + 1, "Nat overflow");
-        let mut r = [0u64; L + 1];
         for i in 0..self.n {
             let mut c = 0u128;
             let x = self.d[i] as u128;
             for j in 0..o.n {
-                let t = x * o.d[j] as u128 + r[i + j] as u128 + c;
-                r[i + j] = t as u64;
+                let t = x * o.d[j] as u128 + r.d[i + j] as u128 + c;
+                r.d[i + j] = t as u64;
                 c = t >> 64;
             }
-            r[i + o.n] = c as u64;
+            if i + o.n < L {
+                r.d[i + o.n] = c as u64;
+            } else {
+                assert!(c == 0, "Nat overflow");
+            }
         }
-        let n = self.n + o.n;
-        assert!(n <= L || r[L] == 0, "Nat overflow");
-        let mut out = Nat::ZERO;
-        let n = n.min(L);
-        out.d[..n].copy_from_slice(&r[..n]);
-        out.n = n;
-        out.trim()
+        r.n = (self.n + o.n).min(L);
+        r.trim()
     }
 
     pub(crate) fn mul_small(&self, m: u64) -> Nat {
