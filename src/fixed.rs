@@ -4,7 +4,9 @@
 //! Every operation is exact or panics (an overflow of the 768 bits is a bug of
 //! the caller's size bound, never a silently wrong value).
 
-use num_bigint::{BigInt, BigUint, Sign as BSign};
+use num_bigint::BigUint;
+#[cfg(test)]
+use num_bigint::{BigInt, Sign as BSign};
 use std::cmp::Ordering;
 
 /// How often [`Nat::rem`] took its add-back step (test builds).
@@ -475,6 +477,7 @@ impl Int {
     pub(crate) fn mul(&self, o: &Int) -> Int {
         Int::norm(self.neg != o.neg, self.mag.mul(&o.mag))
     }
+    #[cfg(test)]
     pub(crate) fn to_bigint(self) -> BigInt {
         let s = if self.neg { BSign::Minus } else { BSign::Plus };
         BigInt::from_biguint(s, self.mag.to_biguint())

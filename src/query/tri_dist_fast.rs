@@ -407,7 +407,7 @@ fn vertex(x: &V, e0: i64) -> Vec3<Q> {
 /// given `g = gcd(s, den)` (so `s/g`, `den/g` coprime),
 /// `gcd(x·den + d·s, den) = gcd(d·s, den) = g·gcd(d, den/g)`, and `d` is small.
 fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, g: &Nat, e0: i64) -> Vec3<Q> {
-    let rest = div_exact(den.mag(), &g);
+    let rest = div_exact(den.mag(), g);
     let c = |k: usize| {
         let num = int(x[k] as i128).mul(den).add(&d[k].mul(s));
         let gk = g.mul(&gcd(d[k].mag(), &rest));
@@ -643,10 +643,8 @@ mod tests {
             _ => {
                 c = c.map(|_| [r.unit(), r.unit(), r.unit()]);
                 let h = 2f64.powi(-(r.below(40) as i32));
-                for i in 0..3 {
-                    c[3][i] = c[0][i] + h;
-                    c[4][i] = c[1][i] + h;
-                }
+                c[3] = c[0].map(|x| x + h);
+                c[4] = c[1].map(|x| x + h);
             }
         }
         c

@@ -545,7 +545,8 @@ fn pick<E: Homog>(
         if let Some(c) = exact(*f, a, b) {
             match &best {
                 Some(b) if !c.less(b) => {
-                    if !b.less(&c) && !(same_point(&b.pa, &c.pa) && same_point(&b.pb, &c.pb)) {
+                    let same = same_point(&b.pa, &c.pa) && same_point(&b.pb, &c.pb);
+                    if !b.less(&c) && !same {
                         tie = true;
                     }
                 }
