@@ -566,8 +566,20 @@ pub(crate) fn crossing_witness(
             .add(&idot(&dir, &c.d).mul(&c.sp))
     };
     let (i, j, k, l) = ((key(&i), i), (key(&j), j), (key(&k), k), (key(&l), l));
-    // sign(dir·X/w − dir·Y/v) = sign(dir·X·v − dir·Y·w)
-    let ord = |x: &(Int, Cut), y: &(Int, Cut)| x.0.mul(&y.1.w).sub(&y.0.mul(&x.1.w)).signum();
+    // sign(dir·X/w − dir·Y/v): first in f64 (each quotient of two values
+    // within 2u relative is within 6u relative), else exactly as
+    // sign(dir·X·v − dir·Y·w).
+    let ord = |x: &(Int, Cut), y: &(Int, Cut)| {
+        let (qx, qy) = (x.0.approx() / x.1.w.approx(), y.0.approx() / y.1.w.approx());
+        let e = 16.0 * U * (qx.abs() + qy.abs());
+        if qx - qy > e {
+            1
+        } else if qy - qx > e {
+            -1
+        } else {
+            x.0.mul(&y.1.w).sub(&y.0.mul(&x.1.w)).signum()
+        }
+    };
     let lo1 = if ord(&i, &j) <= 0 { i } else { j };
     let lo2 = if ord(&k, &l) <= 0 { k } else { l };
     let lo = if ord(&lo1, &lo2) >= 0 { lo1 } else { lo2 };
