@@ -226,54 +226,46 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             best.offer(Win::VV(i, j), vv * LO, vv * HI, Some(true));
             // a_i against edge j of b: s = (a_i − b_j)·eb_j.
             let fv = dot(r, &eb[j]);
-            {
-                let valid = fv > 0 && fv < bb[j];
-                let num = norm2_f(&cross(r, &eb[j]));
-                let v = num / f(bb[j]);
-                best.offer(
-                    Win::VE {
-                        a_vertex: true,
-                        v: i,
-                        e: j,
-                    },
-                    v * LO,
-                    v * HI,
-                    Some(valid),
-                );
+            // (Invalid candidates are not offered: their value is skipped.)
+            if fv > 0 && fv < bb[j] {
+                let v = norm2_f(&cross(r, &eb[j])) / f(bb[j]);
+                let w = Win::VE {
+                    a_vertex: true,
+                    v: i,
+                    e: j,
+                };
+                best.offer(w, v * LO, v * HI, Some(true));
             }
             // b_j against edge i of a: s = (b_j − a_i)·ea_i = −c.
             let c = dot(&ea[i], r);
-            {
-                let valid = -c > 0 && -c < aa[i];
-                let num = norm2_f(&cross(r, &ea[i]));
-                let v = num / f(aa[i]);
-                best.offer(
-                    Win::VE {
-                        a_vertex: false,
-                        v: j,
-                        e: i,
-                    },
-                    v * LO,
-                    v * HI,
-                    Some(valid),
-                );
+            if -c > 0 && -c < aa[i] {
+                let v = norm2_f(&cross(r, &ea[i])) / f(aa[i]);
+                let w = Win::VE {
+                    a_vertex: false,
+                    v: j,
+                    e: i,
+                };
+                best.offer(w, v * LO, v * HI, Some(true));
             }
             // Edge i of a against edge j of b: d1 = ea_i, d2 = eb_j, r = a_i − b_j.
+            // s = bb·f − c·e, t = aa·f − bb·c; both in (0, den): the signs
+            // first, then den = |ea_i × eb_j|² only if neither is ≤ 0.
+            let bbx = f(dot(&ea[i], &eb[j]));
+            let (ff, cf) = (f(fv), f(c));
+            let (af, ef) = (f(aa[i]), f(bb[j]));
+            let s = bbx * ff - cf * ef;
+            let es = 16.0 * U * ((bbx * ff).abs() + (cf * ef).abs());
+            let t = af * ff - bbx * cf;
+            let et = 16.0 * U * ((af * ff).abs() + (bbx * cf).abs());
+            let lower = and(pos(s, es), pos(t, et));
+            if lower == Some(false) {
+                continue;
+            }
             let n = cross(&ea[i], &eb[j]);
             if n != [0; 3] {
                 let den = norm2_f(&n);
-                let bbx = f(dot(&ea[i], &eb[j]));
-                let (ff, cf) = (f(fv), f(c));
-                let (af, ef) = (f(aa[i]), f(bb[j]));
-                // s = bb·f − c·e, t = aa·f − bb·c; both in (0, den).
-                let s = bbx * ff - cf * ef;
-                let es = 16.0 * U * ((bbx * ff).abs() + (cf * ef).abs());
-                let t = af * ff - bbx * cf;
-                let et = 16.0 * U * ((af * ff).abs() + (bbx * cf).abs());
-                let inside = |v: f64, e: f64| {
-                    and(pos(v, e), pos(den - v, 32.0 * U * (den + v.abs() + e) + e))
-                };
-                let valid = and(inside(s, es), inside(t, et));
+                let below = |v: f64, e: f64| pos(den - v, 32.0 * U * (den + v.abs() + e) + e);
+                let valid = and(lower, and(below(s, es), below(t, et)));
                 if valid != Some(false) {
                     let (sg, e) = sdot(vf(r), wf(&n));
                     let lo = (sg.abs() - e).max(0.0);
