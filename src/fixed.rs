@@ -347,12 +347,27 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     if b.is_zero() {
         return a;
     }
-    let mut y = a.divrem_small(b.d[0]).1;
-    let mut x = b.d[0];
-    while y != 0 {
-        (x, y) = (y, x % y);
+    let y = a.divrem_small(b.d[0]).1;
+    Nat::from_u128(gcd_u64(b.d[0], y) as u128)
+}
+
+/// Binary gcd of two words (Stein): shifts and subtractions, no division.
+fn gcd_u64(mut x: u64, mut y: u64) -> u64 {
+    if x == 0 || y == 0 {
+        return x | y;
     }
-    Nat::from_u128(x as u128)
+    let k = (x | y).trailing_zeros();
+    x >>= x.trailing_zeros();
+    loop {
+        y >>= y.trailing_zeros();
+        if x > y {
+            (x, y) = (y, x);
+        }
+        y -= x;
+        if y == 0 {
+            return x << k;
+        }
+    }
 }
 
 impl Nat {
