@@ -686,7 +686,7 @@ mod tests {
     /// search (distance and both closest points) on uniform and hard pairs.
     #[test]
     fn fast_path_equals_reference() {
-        check(800);
+        check(480);
     }
 
     /// `EXACT_HEAVY=1`: the same on 40 000 pairs.
