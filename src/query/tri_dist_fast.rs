@@ -3,18 +3,20 @@
 //! 1. **Alignment.** Every f64 is `m·2^e` with an odd integer `m`. With `e0`
 //!    the least exponent over the 18 coordinates, each coordinate is the
 //!    integer `X = m·2^(e − e0)` times `2^e0`. When every `|X| < 2^61` (true
-//!    for coordinates of similar magnitude, e.g. uniform in [0,1]³ unless one
+//!    for coordinates of similar magnitude, e.g. uniform in \[0, 1\]³ unless one
 //!    is below about 2⁻⁸) the whole computation is on integers: differences
 //!    fit `i64`, products of two differences and their sums (dot and cross
 //!    products) fit `i128` **exactly**. Otherwise: `None`, the caller's general
 //!    path.
 //! 2. **Filter.** The 42 feature candidates of the module above (vertex–vertex,
 //!    vertex–edge interior, edge–edge interior, vertex–face) are bounded in
-//!    f64 from those exact `i128` values: each degree-2 quantity is rounded
-//!    once (relative error ≤ u = 2⁻⁵³), each higher-degree quantity carries an
-//!    explicit error bound (a signed sum `Σ xᵢyᵢ` of rounded factors is within
-//!    8u·Σ|x̃ᵢỹᵢ| of the exact value; a sum of non-negative terms within
-//!    8u relative). All values are integers ≥ 1 or 0 until the final quotients,
+//!    f64 from those exact `i128` values: each is converted within 3u
+//!    (u = 2⁻⁵³; [`f`]), and each higher-degree quantity carries an explicit
+//!    error bound: a signed sum `Σ xᵢyᵢ` of such factors is within
+//!    16u·Σ|x̃ᵢỹᵢ| of the exact value ([`sdot`]), a sum of squares within 16u
+//!    relative ([`norm2_f`]), and each candidate value gets a relative slack
+//!    of 64u around its float quotient, which covers the few roundings after
+//!    those bounds. All values are integers ≥ 1 or 0 until the final quotients,
 //!    far from overflow (< 2⁴⁰⁰), so no underflow or overflow can spoil a
 //!    bound. The vertex–edge validity test is exact (integer comparisons).
 //!    The filter succeeds when one candidate is certainly valid and its upper
@@ -25,7 +27,11 @@
 //!    the reference search.
 //! 3. **Exact value** of that one candidate in fixed-width integers
 //!    ([`crate::fixed`]), and reduction to lowest terms with a fixed-width
-//!    Lehmer gcd; powers of two are cancelled by counting trailing zeros.
+//!    Lehmer gcd, one of full size per point ([`along`]) and for the squared
+//!    distance ([`square_over`]); powers of two are cancelled by counting
+//!    trailing zeros.
+//!
+//! `docs/triangle.md` has the derivations and the measurements.
 
 use crate::fixed::{gcd, Int, Nat};
 use crate::query::Closest;

@@ -76,6 +76,17 @@ pub fn distance<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<S
 /// The exact squared distance and closest pair, from inputs of any scalar type
 /// (the exact values of float inputs).
 ///
+/// On f32/f64 inputs whose 18 coordinates align to integers below 2⁶¹ after
+/// scaling by a common power of two (coordinates of similar magnitude), the
+/// answer is computed in fixed-width integers on the stack: an f64 filter with
+/// explicit error bounds picks the unique closest feature pair, only that pair
+/// is evaluated exactly, and the fractions are reduced with few gcds. Near
+/// ties, exact ties, and other inputs take the general path (interval filter,
+/// `Dyadic` candidates); both give the same answer, the one of the exhaustive
+/// exact search over all feature pairs (in a tie between different closest
+/// pairs, the first in its order: vertices of `a` against `b`'s face, of `b`
+/// against `a`'s face, then the nine edge pairs).
+///
 /// ```
 /// use exact_collision::query::triangle_triangle_distance::distance_exact;
 /// use exact_collision::{Triangle, Vec3};
