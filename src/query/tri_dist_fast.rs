@@ -501,6 +501,51 @@ pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
     Some(evaluate(win, &a, &b, e0))
 }
 
+/// Exact decisions of the cut-point order (test builds).
+#[cfg(test)]
+pub(crate) static ORD_EXACT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// A float with a bound on its distance to an exact value: `|v − x| ≤ e`
+/// (running error analysis; each bound is inflated to cover the roundings made
+/// while computing it). Values here are integers or 0, far from underflow and
+/// overflow.
+#[derive(Clone, Copy)]
+struct Ef {
+    v: f64,
+    e: f64,
+}
+
+impl Ef {
+    /// An `Int` (within 2⁻⁵² relative: [`Int::approx`]).
+    fn of(x: &Int) -> Ef {
+        let v = x.approx();
+        Ef {
+            v,
+            e: 2.0 * U * v.abs(),
+        }
+    }
+    fn small(x: i64) -> Ef {
+        let v = x as f64;
+        Ef { v, e: U * v.abs() }
+    }
+    fn add(self, o: Ef) -> Ef {
+        let v = self.v + o.v;
+        Ef {
+            v,
+            e: (self.e + o.e + U * v.abs()) * (1.0 + 8.0 * U),
+        }
+    }
+    fn mul(self, o: Ef) -> Ef {
+        let v = self.v * o.v;
+        Ef {
+            v,
+            e: (self.v.abs() * o.e + o.v.abs() * self.e + self.e * o.e + U * v.abs())
+                * (1.0 + 16.0 * U),
+        }
+    }
+}
+
 /// The crossing witness of [`super::triangle_triangle`] (the low end of the
 /// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
 /// fixed-width integers: the same formulas as its `Dyadic` version, on the
@@ -522,6 +567,7 @@ pub(crate) fn crossing_witness(
     // with w > 0 (signs of sp and w flipped together).
     struct Cut {
         t0: V,
+        dv: V,
         d: [Int; 3],
         sp: Int,
         w: Int,
@@ -531,10 +577,12 @@ pub(crate) fn crossing_witness(
         let (sp, sq, sr) = (sv(t[0]), sv(t[1]), sv(t[2]));
         let at = |x: &V, sx: &Int| {
             let w = sp.sub(sx);
-            let d = iv(&sub(x, t[0]));
+            let dv = sub(x, t[0]);
+            let d = iv(&dv);
             if w.is_neg() {
                 Cut {
                     t0: *t[0],
+                    dv,
                     d,
                     sp: sp.neg(),
                     w: w.neg(),
@@ -542,6 +590,7 @@ pub(crate) fn crossing_witness(
             } else {
                 Cut {
                     t0: *t[0],
+                    dv,
                     d,
                     sp,
                     w,
@@ -557,25 +606,48 @@ pub(crate) fn crossing_witness(
         na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
         na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
     ];
-    // dir·X = (dir·t0)·w + (dir·(x − t0))·sp, once per cut point.
+    // dir·X = (dir·t0)·w + (dir·(x − t0))·sp, exactly (only when the f64
+    // comparison below cannot decide).
     let key = |c: &Cut| {
         idot(&dir, &iv(&c.t0))
             .mul(&c.w)
             .add(&idot(&dir, &c.d).mul(&c.sp))
     };
-    let (i, j, k, l) = ((key(&i), i), (key(&j), j), (key(&k), k), (key(&l), l));
-    // sign(dir·X/w − dir·Y/v): first in f64 (each quotient of two values
-    // within 2u relative is within 6u relative), else exactly as
-    // sign(dir·X·v − dir·Y·w).
-    let ord = |x: &(Int, Cut), y: &(Int, Cut)| {
-        let (qx, qy) = (x.0.approx() / x.1.w.approx(), y.0.approx() / y.1.w.approx());
-        let e = 16.0 * U * (qx.abs() + qy.abs());
-        if qx - qy > e {
+    // The same in f64 with a running error bound, and dir·X/w.
+    let dir_f = [0, 1, 2].map(|k| Ef::of(&dir[k]));
+    let quotient = |c: &Cut| {
+        let dot = |v: &V| {
+            (0..3)
+                .map(|k| dir_f[k].mul(Ef::small(v[k])))
+                .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
+        };
+        let kx = dot(&c.t0)
+            .mul(Ef::of(&c.w))
+            .add(dot(&c.dv).mul(Ef::of(&c.sp)));
+        let w = Ef::of(&c.w);
+        let q = kx.v / w.v;
+        let e = ((kx.e + q.abs() * w.e) / (w.v.abs() - w.e) + U * q.abs()) * (1.0 + 8.0 * U);
+        (q, e)
+    };
+    let (i, j, k, l) = (
+        (quotient(&i), i),
+        (quotient(&j), j),
+        (quotient(&k), k),
+        (quotient(&l), l),
+    );
+    // sign(dir·X/w − dir·Y/v): in f64 when the bounds decide, else exactly
+    // as sign(dir·X·v − dir·Y·w).
+    let ord = |x: &((f64, f64), Cut), y: &((f64, f64), Cut)| {
+        let ((qx, ex), (qy, ey)) = (x.0, y.0);
+        let m = (ex + ey) * (1.0 + 8.0 * U);
+        if qx - qy > m {
             1
-        } else if qy - qx > e {
+        } else if qy - qx > m {
             -1
         } else {
-            x.0.mul(&y.1.w).sub(&y.0.mul(&x.1.w)).signum()
+            #[cfg(test)]
+            ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            key(&x.1).mul(&y.1.w).sub(&key(&y.1).mul(&x.1.w)).signum()
         }
     };
     let lo1 = if ord(&i, &j) <= 0 { i } else { j };
