@@ -28,6 +28,7 @@ pub mod audit;
 pub mod ccd;
 pub mod demo;
 pub mod dyadic;
+mod fixed;
 pub mod interval;
 pub mod mesh;
 pub mod number;

@@ -12,6 +12,7 @@ pub mod box_box;
 pub mod certificate;
 pub mod polytope;
 pub mod prism_prism;
+mod tri_dist_fast;
 pub mod triangle_triangle;
 pub mod triangle_triangle_distance;
 

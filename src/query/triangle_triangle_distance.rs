@@ -76,6 +76,17 @@ pub fn distance<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<S
 /// The exact squared distance and closest pair, from inputs of any scalar type
 /// (the exact values of float inputs).
 ///
+/// On f32/f64 inputs whose 18 coordinates align to integers below 2⁶¹ after
+/// scaling by a common power of two (coordinates of similar magnitude), the
+/// answer is computed in fixed-width integers on the stack: an f64 filter with
+/// explicit error bounds picks the unique closest feature pair, only that pair
+/// is evaluated exactly, and the fractions are reduced with few gcds. Near
+/// ties, exact ties, and other inputs take the general path (interval filter,
+/// `Dyadic` candidates); both give the same answer, the one of the exhaustive
+/// exact search over all feature pairs (in a tie between different closest
+/// pairs, the first in its order: vertices of `a` against `b`'s face, of `b`
+/// against `a`'s face, then the nine edge pairs).
+///
 /// ```
 /// use exact_collision::query::triangle_triangle_distance::distance_exact;
 /// use exact_collision::{Triangle, Vec3};
@@ -323,6 +334,12 @@ impl<E: Homog> Hp<E> {
     }
 }
 
+/// `X/w = Y/v`, by cross-multiplication.
+fn same_point<E: Homog>(p: &Hp<E>, q: &Hp<E>) -> bool {
+    let eq = |x: &E, y: &E| x.mul_ref(&q.w).sub_ref(&y.mul_ref(&p.w)).sign() == Sign::Zero;
+    eq(&p.x.x, &q.x.x) && eq(&p.x.y, &q.x.y) && eq(&p.x.z, &q.x.z)
+}
+
 /// An exact candidate: squared distance `num / den` (`den > 0`) and the pair.
 struct Cand<E> {
     num: E,
@@ -479,6 +496,14 @@ fn features() -> Vec<Feature> {
 /// docs, with the closed-segment distance split into its interior and
 /// end-point parts), so the answer equals [`closest_features`]'s.
 pub(crate) fn closest_filtered<S: Scalar>(ta: &Triangle<S>, tb: &Triangle<S>) -> Closest<Q> {
+    if !S::IS_EXACT {
+        let c =
+            |t: &Triangle<S>, k: usize| [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()];
+        let coords = [c(ta, 0), c(ta, 1), c(ta, 2), c(tb, 0), c(tb, 1), c(tb, 2)];
+        if let Some(ans) = super::tri_dist_fast::closest(&coords) {
+            return ans;
+        }
+    }
     let iv = |t: &Triangle<S>| t.v.clone().map(|p| p.map(|c| c.to_interval()));
     let (ia, ib) = (iv(ta), iv(tb));
     let mut cands: Vec<(Feature, Interval)> = Vec::with_capacity(42);
@@ -517,6 +542,9 @@ fn pick<E: Homog>(
     b: &[Vec3<E>; 3],
 ) -> Option<Closest<Q>> {
     let mut best: Option<Cand<E>> = None;
+    // An exact tie of the best value with a different closest pair: the
+    // reference search decides which pair is reported (its order of features).
+    let mut tie = false;
     for (f, val) in cands {
         if let Some(c) = &best {
             // lo > num/den ⇔ lo·den − num > 0
@@ -526,13 +554,26 @@ fn pick<E: Homog>(
             }
         }
         if let Some(c) = exact(*f, a, b) {
-            if best.as_ref().is_none_or(|b| c.less(b)) {
-                best = Some(c);
+            match &best {
+                Some(b) if !c.less(b) => {
+                    let same = same_point(&b.pa, &c.pa) && same_point(&b.pb, &c.pb);
+                    if !b.less(&c) && !same {
+                        tie = true;
+                    }
+                }
+                _ => {
+                    best = Some(c);
+                    tie = false;
+                }
             }
         }
     }
+    if tie {
+        return None;
+    }
     // Vertex–vertex candidates are always valid, so `best` is set unless an
-    // interval overflowed everywhere; then the caller runs the full search.
+    // interval overflowed everywhere (or on a tie, above); then the caller
+    // runs the full search.
     best.map(|c| c.to_closest())
 }
 

@@ -1,0 +1,647 @@
+//! Fixed-width exact integers on the stack (up to 768 bits) and Lehmer's gcd on
+//! them: the allocation-free exact arithmetic of the triangle-distance fast path.
+//!
+//! Every operation is exact or panics (an overflow of the 768 bits is a bug of
+//! the caller's size bound, never a silently wrong value).
+
+use num_bigint::BigUint;
+#[cfg(test)]
+use num_bigint::{BigInt, Sign as BSign};
+use std::cmp::Ordering;
+
+/// How often [`Nat::rem`] took its add-back step (test builds).
+#[cfg(test)]
+pub(crate) static ADDBACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Limbs of a [`Nat`].
+pub(crate) const L: usize = 12;
+
+/// A natural number below 2^768, little-endian 64-bit limbs; `n` limbs are
+/// significant (`d[n - 1] != 0`, and `n == 0` for zero).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Nat {
+    d: [u64; L],
+    n: usize,
+}
+
+impl PartialEq for Nat {
+    fn eq(&self, o: &Self) -> bool {
+        self.n == o.n && self.d[..self.n] == o.d[..o.n]
+    }
+}
+impl Eq for Nat {}
+
+impl Nat {
+    pub(crate) const ZERO: Nat = Nat { d: [0; L], n: 0 };
+
+    fn trim(mut self) -> Nat {
+        while self.n > 0 && self.d[self.n - 1] == 0 {
+            self.n -= 1;
+        }
+        self
+    }
+
+    pub(crate) fn from_u128(v: u128) -> Nat {
+        let mut r = Nat::ZERO;
+        r.d[0] = v as u64;
+        r.d[1] = (v >> 64) as u64;
+        r.n = 2;
+        r.trim()
+    }
+
+    pub(crate) fn is_zero(&self) -> bool {
+        self.n == 0
+    }
+
+    pub(crate) fn is_one(&self) -> bool {
+        self.n == 1 && self.d[0] == 1
+    }
+
+    /// The value if it fits a `u64`.
+    pub(crate) fn to_u64(self) -> Option<u64> {
+        match self.n {
+            0 => Some(0),
+            1 => Some(self.d[0]),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn bits(&self) -> u64 {
+        if self.n == 0 {
+            0
+        } else {
+            64 * self.n as u64 - self.d[self.n - 1].leading_zeros() as u64
+        }
+    }
+
+    pub(crate) fn trailing_zeros(&self) -> u64 {
+        for i in 0..self.n {
+            if self.d[i] != 0 {
+                return 64 * i as u64 + self.d[i].trailing_zeros() as u64;
+            }
+        }
+        0
+    }
+
+    pub(crate) fn cmp(&self, o: &Nat) -> Ordering {
+        if self.n != o.n {
+            return self.n.cmp(&o.n);
+        }
+        for i in (0..self.n).rev() {
+            if self.d[i] != o.d[i] {
+                return self.d[i].cmp(&o.d[i]);
+            }
+        }
+        Ordering::Equal
+    }
+
+    pub(crate) fn add(&self, o: &Nat) -> Nat {
+        let m = self.n.max(o.n);
+        let mut r = Nat::ZERO;
+        let mut c = 0u64;
+        for i in 0..m {
+            let (s, c1) = self.d[i].overflowing_add(o.d[i]);
+            let (s, c2) = s.overflowing_add(c);
+            r.d[i] = s;
+            c = (c1 | c2) as u64;
+        }
+        if c != 0 {
+            assert!(m < L, "Nat overflow");
+            r.d[m] = c;
+            r.n = m + 1;
+        } else {
+            r.n = m;
+        }
+        r.trim()
+    }
+
+    /// `self − o`, for `self ≥ o`.
+    pub(crate) fn sub(&self, o: &Nat) -> Nat {
+        let mut r = Nat::ZERO;
+        let mut b = 0u64;
+        for i in 0..self.n {
+            let (s, b1) = self.d[i].overflowing_sub(o.d[i]);
+            let (s, b2) = s.overflowing_sub(b);
+            r.d[i] = s;
+            b = (b1 | b2) as u64;
+        }
+        assert!(b == 0 && o.n <= self.n, "Nat underflow");
+        r.n = self.n;
+        r.trim()
+    }
+
+    pub(crate) fn mul(&self, o: &Nat) -> Nat {
+        if self.n == 0 || o.n == 0 {
+            return Nat::ZERO;
+        }
+        let mut r = Nat::ZERO;
+        if self.n <= 2 && o.n <= 2 {
+            // 128 × 128 bits: four word products.
+            let (a0, a1, b0, b1) = (
+                self.d[0] as u128,
+                self.d[1] as u128,
+                o.d[0] as u128,
+                o.d[1] as u128,
+            );
+            let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+            let lo = |x: u128| x as u64 as u128;
+            let t1 = (p00 >> 64) + lo(p01) + lo(p10);
+            let t2 = (t1 >> 64) + (p01 >> 64) + (p10 >> 64) + lo(p11);
+            let t3 = (t2 >> 64) + (p11 >> 64);
+            r.d[0] = p00 as u64;
+            r.d[1] = t1 as u64;
+            r.d[2] = t2 as u64;
+            r.d[3] = t3 as u64;
+            r.n = 4;
+            return r.trim();
+        }
+        assert!(self.n + o.n <= L + 1, "Nat overflow");
+        for i in 0..self.n {
+            let mut c = 0u128;
+            let x = self.d[i] as u128;
+            for j in 0..o.n {
+                let t = x * o.d[j] as u128 + r.d[i + j] as u128 + c;
+                r.d[i + j] = t as u64;
+                c = t >> 64;
+            }
+            if i + o.n < L {
+                r.d[i + o.n] = c as u64;
+            } else {
+                assert!(c == 0, "Nat overflow");
+            }
+        }
+        r.n = (self.n + o.n).min(L);
+        r.trim()
+    }
+
+    pub(crate) fn mul_small(&self, m: u64) -> Nat {
+        let mut r = Nat::ZERO;
+        let mut c = 0u128;
+        for i in 0..self.n {
+            let t = self.d[i] as u128 * m as u128 + c;
+            r.d[i] = t as u64;
+            c = t >> 64;
+        }
+        r.n = self.n;
+        if c != 0 {
+            assert!(self.n < L, "Nat overflow");
+            r.d[self.n] = c as u64;
+            r.n += 1;
+        }
+        r.trim()
+    }
+
+    /// `(self / m, self mod m)` for `m > 0`.
+    pub(crate) fn divrem_small(&self, m: u64) -> (Nat, u64) {
+        let mut q = Nat::ZERO;
+        let mut rem = 0u128;
+        for i in (0..self.n).rev() {
+            let cur = (rem << 64) | self.d[i] as u128;
+            q.d[i] = (cur / m as u128) as u64;
+            rem = cur % m as u128;
+        }
+        q.n = self.n;
+        (q.trim(), rem as u64)
+    }
+
+    pub(crate) fn shr(&self, s: u64) -> Nat {
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        if w >= self.n {
+            return Nat::ZERO;
+        }
+        let mut r = Nat::ZERO;
+        for i in 0..self.n - w {
+            let lo = self.d[i + w] >> b;
+            let hi = if b > 0 && i + w + 1 < self.n {
+                self.d[i + w + 1] << (64 - b)
+            } else {
+                0
+            };
+            r.d[i] = lo | hi;
+        }
+        r.n = self.n - w;
+        r.trim()
+    }
+
+    /// `self · 2^s` as a `BigUint` (any `s`).
+    pub(crate) fn shl_big(&self, s: u64) -> BigUint {
+        if self.bits() + s <= 64 * L as u64 {
+            let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+            let mut r = Nat::ZERO;
+            for i in 0..self.n {
+                r.d[i + w] |= self.d[i] << b;
+                if b > 0 && i + w + 1 < L {
+                    r.d[i + w + 1] = self.d[i] >> (64 - b);
+                }
+            }
+            r.n = (self.n + w + 1).min(L);
+            r.trim().to_biguint()
+        } else {
+            self.to_biguint() << s
+        }
+    }
+
+    /// Bits `[s, s + 64)` of the number.
+    fn window(&self, s: u64) -> u64 {
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        let lo = if w < self.n { self.d[w] >> b } else { 0 };
+        let hi = if b > 0 && w + 1 < self.n {
+            self.d[w + 1] << (64 - b)
+        } else {
+            0
+        };
+        lo | hi
+    }
+
+    pub(crate) fn to_biguint(self) -> BigUint {
+        if self.n <= 2 {
+            return BigUint::from(self.d[0] as u128 | (self.d[1] as u128) << 64);
+        }
+        let mut w = [0u32; 2 * L];
+        for i in 0..self.n {
+            w[2 * i] = self.d[i] as u32;
+            w[2 * i + 1] = (self.d[i] >> 32) as u32;
+        }
+        BigUint::from_slice(&w[..2 * self.n])
+    }
+
+    pub(crate) fn from_biguint(x: &BigUint) -> Nat {
+        let digits = x.to_u64_digits();
+        assert!(digits.len() <= L, "Nat overflow");
+        let mut r = Nat::ZERO;
+        r.d[..digits.len()].copy_from_slice(&digits);
+        r.n = digits.len();
+        r.trim()
+    }
+
+    /// `|A·self − B·o|` for the Lehmer cofactors, with `A ≥ 0 ≥ B` or
+    /// `A ≤ 0 ≤ B` (the sign alternation of the cofactor sequence).
+    fn comb(&self, a: i64, o: &Nat, b: i64) -> Nat {
+        let x = self.mul_small(a.unsigned_abs());
+        let y = o.mul_small(b.unsigned_abs());
+        if x.cmp(&y) == Ordering::Less {
+            y.sub(&x)
+        } else {
+            x.sub(&y)
+        }
+    }
+}
+
+/// A quotient `n / d` (`0 < d ≤ n`), subtraction first: most quotients of
+/// the Euclidean algorithm are 1, 2 or 3.
+#[inline]
+fn quot(n: u64, d: u64) -> u64 {
+    if n - d < d {
+        1
+    } else if n - 2 * d < d {
+        2
+    } else {
+        n / d
+    }
+}
+
+/// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
+/// Programming* vol. 2, 3rd ed., 1997, §4.5.2): Euclid runs on the leading 62
+/// bits `x̂`, `ŷ` of `a` and `b` (same shift) while `ŷ ≥ 2³²`, which keeps the
+/// cofactors below 2³⁰, and the accumulated cofactor matrix is applied to the
+/// full numbers at once. The matrix has determinant ±1, so whatever the
+/// quotients, the new pair has the same gcd: the stopping rule only affects
+/// the progress, which is checked (the new `a` must be smaller, else a full
+/// division step is taken). Word-sized remainders finish with Euclid in `u64`.
+pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
+    let (mut a, mut b) = if a.cmp(b) == Ordering::Less {
+        (*b, *a)
+    } else {
+        (*a, *b)
+    };
+    while b.n > 1 {
+        let shift = a.bits() - 62;
+        let (mut x, mut y) = (a.window(shift), b.window(shift));
+        let (mut ca, mut cb, mut cc, mut cd) = (1i64, 0i64, 0i64, 1i64);
+        while y >= 1 << 32 {
+            let q = quot(x, y);
+            (x, y) = (y, x - q * y);
+            let q = q as i64;
+            (ca, cc) = (cc, ca - q * cc);
+            (cb, cd) = (cd, cb - q * cd);
+        }
+        let mut step = cb != 0;
+        if step {
+            let na = a.comb(ca, &b, cb);
+            let nb = a.comb(cc, &b, cd);
+            if na.cmp(&a) == Ordering::Less {
+                (a, b) = if na.cmp(&nb) == Ordering::Less {
+                    (nb, na)
+                } else {
+                    (na, nb)
+                };
+            } else {
+                step = false;
+            }
+        }
+        if !step {
+            let r = a.rem(&b);
+            (a, b) = (b, r);
+        }
+    }
+    if b.is_zero() {
+        return a;
+    }
+    let y = a.divrem_small(b.d[0]).1;
+    Nat::from_u128(gcd_u64(b.d[0], y) as u128)
+}
+
+/// Binary gcd of two words (Stein): shifts and subtractions, no division.
+fn gcd_u64(mut x: u64, mut y: u64) -> u64 {
+    if x == 0 || y == 0 {
+        return x | y;
+    }
+    let k = (x | y).trailing_zeros();
+    x >>= x.trailing_zeros();
+    loop {
+        y >>= y.trailing_zeros();
+        if x > y {
+            (x, y) = (y, x);
+        }
+        y -= x;
+        if y == 0 {
+            return x << k;
+        }
+    }
+}
+
+impl Nat {
+    /// `self mod v` for `v` of at least two limbs: schoolbook long division
+    /// (Knuth, TAOCP vol. 2, §4.3.1, Algorithm D), the divisor normalised so
+    /// that its top bit is set, each quotient digit estimated from the top two
+    /// limbs and corrected at most twice, plus one rare add-back.
+    pub(crate) fn rem(&self, v: &Nat) -> Nat {
+        let n = v.n;
+        assert!(n >= 2, "Nat::rem by a one-limb divisor");
+        if self.cmp(v) == Ordering::Less {
+            return *self;
+        }
+        let m = self.n;
+        let s = v.d[n - 1].leading_zeros();
+        let mut vn = [0u64; L];
+        let mut un = [0u64; L + 1];
+        for i in (1..n).rev() {
+            vn[i] = (v.d[i] << s) | if s > 0 { v.d[i - 1] >> (64 - s) } else { 0 };
+        }
+        vn[0] = v.d[0] << s;
+        un[m] = if s > 0 { self.d[m - 1] >> (64 - s) } else { 0 };
+        for i in (1..m).rev() {
+            un[i] = (self.d[i] << s) | if s > 0 { self.d[i - 1] >> (64 - s) } else { 0 };
+        }
+        un[0] = self.d[0] << s;
+        const B: u128 = 1 << 64;
+        for j in (0..=m - n).rev() {
+            let top = ((un[j + n] as u128) << 64) | un[j + n - 1] as u128;
+            let mut qhat = top / vn[n - 1] as u128;
+            let mut rhat = top - qhat * vn[n - 1] as u128;
+            while qhat >= B || qhat * vn[n - 2] as u128 > ((rhat << 64) | un[j + n - 2] as u128) {
+                qhat -= 1;
+                rhat += vn[n - 1] as u128;
+                if rhat >= B {
+                    break;
+                }
+            }
+            let mut borrow = 0i128;
+            let mut carry = 0u128;
+            for i in 0..n {
+                let p = qhat * vn[i] as u128 + carry;
+                carry = p >> 64;
+                let t = un[i + j] as i128 - (p as u64) as i128 + borrow;
+                un[i + j] = t as u64;
+                borrow = t >> 64;
+            }
+            let t = un[j + n] as i128 - carry as i128 + borrow;
+            un[j + n] = t as u64;
+            if t < 0 {
+                #[cfg(test)]
+                ADDBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let mut c = 0u128;
+                for i in 0..n {
+                    let x = un[i + j] as u128 + vn[i] as u128 + c;
+                    un[i + j] = x as u64;
+                    c = x >> 64;
+                }
+                un[j + n] = un[j + n].wrapping_add(c as u64);
+            }
+        }
+        let mut r = Nat::ZERO;
+        for i in 0..n {
+            r.d[i] = (un[i] >> s) | if s > 0 { un[i + 1] << (64 - s) } else { 0 };
+        }
+        r.n = n;
+        r.trim()
+    }
+}
+
+/// A signed fixed-width integer: sign and magnitude.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Int {
+    neg: bool,
+    mag: Nat,
+}
+
+impl Int {
+    pub(crate) fn from_i128(v: i128) -> Int {
+        Int {
+            neg: v < 0,
+            mag: Nat::from_u128(v.unsigned_abs()),
+        }
+    }
+    fn norm(neg: bool, mag: Nat) -> Int {
+        Int {
+            neg: neg && !mag.is_zero(),
+            mag,
+        }
+    }
+    pub(crate) fn mag(&self) -> &Nat {
+        &self.mag
+    }
+    pub(crate) fn is_neg(&self) -> bool {
+        self.neg
+    }
+    /// −1, 0 or 1.
+    pub(crate) fn signum(&self) -> i32 {
+        if self.mag.is_zero() {
+            0
+        } else if self.neg {
+            -1
+        } else {
+            1
+        }
+    }
+    /// An f64 within 2⁻⁵² relative of the value (the top 128 bits rounded
+    /// once, the rest truncated: below 2⁻⁶⁴ relative), for values below
+    /// 2⁹⁶⁰.
+    pub(crate) fn approx(&self) -> f64 {
+        let m = &self.mag;
+        let v = if m.n <= 2 {
+            (m.d[0] as u128 | (m.d[1] as u128) << 64) as f64
+        } else {
+            let top = (m.d[m.n - 1] as u128) << 64 | m.d[m.n - 2] as u128;
+            let scale = f64::from_bits((1023 + 64 * (m.n as u64 - 2)) << 52);
+            top as f64 * scale
+        };
+        if self.neg {
+            -v
+        } else {
+            v
+        }
+    }
+    pub(crate) fn neg(&self) -> Int {
+        Int::norm(!self.neg, self.mag)
+    }
+    pub(crate) fn add(&self, o: &Int) -> Int {
+        if self.neg == o.neg {
+            return Int::norm(self.neg, self.mag.add(&o.mag));
+        }
+        match self.mag.cmp(&o.mag) {
+            Ordering::Less => Int::norm(o.neg, o.mag.sub(&self.mag)),
+            _ => Int::norm(self.neg, self.mag.sub(&o.mag)),
+        }
+    }
+    pub(crate) fn sub(&self, o: &Int) -> Int {
+        self.add(&o.neg())
+    }
+    pub(crate) fn mul(&self, o: &Int) -> Int {
+        Int::norm(self.neg != o.neg, self.mag.mul(&o.mag))
+    }
+    #[cfg(test)]
+    pub(crate) fn to_bigint(self) -> BigInt {
+        let s = if self.neg { BSign::Minus } else { BSign::Plus };
+        BigInt::from_biguint(s, self.mag.to_biguint())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_integer::Integer;
+    use num_traits::Zero;
+
+    fn rng(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let z = *state ^ (*state >> 29);
+        z.wrapping_mul(0xBF58476D1CE4E5B9) ^ (z >> 32)
+    }
+
+    fn num(state: &mut u64, words: usize) -> BigUint {
+        let mut v = BigUint::zero();
+        for _ in 0..words {
+            let w = rng(state);
+            v = (v << 64usize) + BigUint::from(w >> (rng(state) % 64));
+        }
+        v
+    }
+
+    #[test]
+    fn arithmetic_matches_biguint() {
+        let mut s = 7u64;
+        for round in 0..2000 {
+            let (x, y) = (num(&mut s, round % 6), num(&mut s, round % 5));
+            let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            assert_eq!(nx.to_biguint(), x);
+            assert_eq!(nx.add(&ny).to_biguint(), &x + &y);
+            assert_eq!(nx.mul(&ny).to_biguint(), &x * &y);
+            if x >= y {
+                assert_eq!(nx.sub(&ny).to_biguint(), &x - &y);
+            }
+            assert_eq!(nx.cmp(&ny), x.cmp(&y));
+            let m = rng(&mut s) | 1;
+            let (q, r) = nx.divrem_small(m);
+            assert_eq!((q.to_biguint(), r), (&x / m, (&x % m).try_into().unwrap()));
+            assert_eq!(nx.mul_small(m).to_biguint(), &x * m);
+            if ny.n >= 2 {
+                assert_eq!(nx.rem(&ny).to_biguint(), &x % &y, "{x} % {y}");
+                let z = &x * &y + &y - 1u32;
+                if z.bits() <= 64 * L as u64 {
+                    assert_eq!(Nat::from_biguint(&z).rem(&ny).to_biguint(), &z % &y);
+                }
+            }
+            let sh = rng(&mut s) % 300;
+            assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
+            assert_eq!(nx.shl_big(sh), &x << sh);
+            assert_eq!(nx.shl_big(sh + 900), &x << (sh + 900));
+            assert_eq!(nx.bits(), x.bits());
+            if !x.is_zero() {
+                assert_eq!(nx.trailing_zeros(), x.trailing_zeros().unwrap());
+            }
+            let (ix, iy) = (
+                Int::from_i128(rng(&mut s) as i128 - (1i128 << 63)),
+                Int::from_i128(-((rng(&mut s) as i128) << 40)),
+            );
+            let (bx, by) = (ix.to_bigint(), iy.to_bigint());
+            assert_eq!(ix.add(&iy).to_bigint(), &bx + &by);
+            assert_eq!(ix.sub(&iy).to_bigint(), &bx - &by);
+            assert_eq!(ix.mul(&iy).mul(&ix).to_bigint(), &bx * &by * &bx);
+            let big = ix.mul(&iy).mul(&ix);
+            let exact = num_rational::BigRational::from_integer(big.to_bigint());
+            let approx = num_rational::BigRational::from_float(big.approx()).unwrap();
+            let bound = num_traits::Signed::abs(&exact)
+                * num_rational::BigRational::new(1.into(), BigInt::from(1) << 52u32);
+            assert!(
+                num_traits::Signed::abs(&(exact - approx)) <= bound,
+                "{big:?}"
+            );
+        }
+    }
+
+    /// Long division on limb patterns that stress the quotient estimate
+    /// (its corrections and the add-back step).
+    #[test]
+    fn remainder_on_extreme_limbs() {
+        let vals = [0u64, 1, 1 << 61, (1 << 63) - 1, 1 << 63, u64::MAX];
+        let nat = |d: &[u64]| {
+            let mut r = Nat::ZERO;
+            r.d[..d.len()].copy_from_slice(d);
+            r.n = d.len();
+            r.trim()
+        };
+        let mut k = 0;
+        for x in 0..6usize.pow(4) {
+            let u: Vec<u64> = (0..4).map(|i| vals[x / 6usize.pow(i) % 6]).collect();
+            for y in 0..6usize.pow(3) {
+                let v: Vec<u64> = (0..3).map(|i| vals[y / 6usize.pow(i) % 6]).collect();
+                for len in [2, 3] {
+                    let (nu, nv) = (nat(&u), nat(&v[..len]));
+                    if nv.n < 2 {
+                        continue;
+                    }
+                    let r = nu.rem(&nv).to_biguint();
+                    assert_eq!(r, nu.to_biguint() % nv.to_biguint(), "{u:?} {v:?}");
+                    k += 1;
+                }
+            }
+        }
+        assert!(k > 50_000);
+        // The add-back step ran (counted in test builds only).
+        assert!(ADDBACK.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn lehmer_gcd_equals_binary_gcd() {
+        let mut s = 3u64;
+        for round in 0..3000 {
+            let g = num(&mut s, 1 + round % 3);
+            let (x, y) = (num(&mut s, round % 5) * &g, num(&mut s, round % 4) * &g);
+            if x.bits() > 64 * L as u64 || y.bits() > 64 * L as u64 {
+                continue;
+            }
+            let got = gcd(&Nat::from_biguint(&x), &Nat::from_biguint(&y));
+            assert_eq!(got.to_biguint(), x.gcd(&y), "{x} {y}");
+        }
+        // Consecutive Fibonacci numbers: all quotients 1, the longest run.
+        let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
+        for _ in 0..500 {
+            (f0, f1) = (f1.clone(), f0 + f1);
+        }
+        let got = gcd(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1));
+        assert!(got.is_one());
+    }
+}

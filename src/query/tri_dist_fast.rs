@@ -1,0 +1,777 @@
+//! The fast path of the exact triangle distance for float inputs.
+//!
+//! 1. **Alignment.** Every f64 is `m·2^e` with an odd integer `m`. With `e0`
+//!    the least exponent over the 18 coordinates, each coordinate is the
+//!    integer `X = m·2^(e − e0)` times `2^e0`. When every `|X| < 2^61` (true
+//!    for coordinates of similar magnitude, e.g. uniform in \[0, 1\]³ unless one
+//!    is below about 2⁻⁸) the whole computation is on integers: differences
+//!    fit `i64`, products of two differences and their sums (dot and cross
+//!    products) fit `i128` **exactly**. Otherwise: `None`, the caller's general
+//!    path.
+//! 2. **Filter.** The 42 feature candidates of the module above (vertex–vertex,
+//!    vertex–edge interior, edge–edge interior, vertex–face) are bounded in
+//!    f64 from those exact `i128` values: each is converted within 3u
+//!    (u = 2⁻⁵³; [`f`]), and each higher-degree quantity carries an explicit
+//!    error bound: a signed sum `Σ xᵢyᵢ` of such factors is within
+//!    16u·Σ|x̃ᵢỹᵢ| of the exact value ([`sdot`]), a sum of squares within 16u
+//!    relative ([`norm2_f`]), and each candidate value gets a relative slack
+//!    of 64u around its float quotient, which covers the few roundings after
+//!    those bounds. All values are integers ≥ 1 or 0 until the final quotients,
+//!    far from overflow (< 2⁴⁰⁰), so no underflow or overflow can spoil a
+//!    bound. The vertex–edge validity test is exact (integer comparisons).
+//!    The filter succeeds when one candidate is certainly valid and its upper
+//!    bound is below the lower bound of every other candidate that is not
+//!    certainly invalid: then it is the unique least candidate, so the closest
+//!    pair is unique (a non-unique closest pair has at least two extreme pairs,
+//!    each realised by a candidate of the same value) and equals the one of
+//!    the reference search.
+//! 3. **Exact value** of that one candidate in fixed-width integers
+//!    ([`crate::fixed`]), and reduction to lowest terms with a fixed-width
+//!    Lehmer gcd, one of full size per point ([`along`]) and for the squared
+//!    distance ([`square_over`]); powers of two are cancelled by counting
+//!    trailing zeros.
+//!
+//! `docs/triangle.md` has the derivations and the measurements.
+
+use crate::fixed::{gcd, Int, Nat};
+use crate::query::Closest;
+use crate::vector::Vec3;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
+
+type Q = BigRational;
+type V = [i64; 3];
+type W = [i128; 3];
+
+const U: f64 = 1.0 / 9007199254740992.0; // 2^-53
+
+/// The 18 coordinates as integers times `2^e0`, if all are below 2^61.
+pub(crate) fn align(c: &[[f64; 3]; 6]) -> Option<([[i64; 3]; 6], i64)> {
+    let mut m = [[0i64; 3]; 6];
+    let mut e = [[0i64; 3]; 6];
+    let mut e0 = i64::MAX;
+    for k in 0..6 {
+        for i in 0..3 {
+            let v = c[k][i];
+            if !v.is_finite() {
+                return None;
+            }
+            if v == 0.0 {
+                continue;
+            }
+            let bits = v.to_bits();
+            let be = ((bits >> 52) & 0x7ff) as i64;
+            let frac = bits & ((1u64 << 52) - 1);
+            let (mm, ex) = if be == 0 {
+                (frac, -1074)
+            } else {
+                (frac | (1u64 << 52), be - 1075)
+            };
+            let tz = mm.trailing_zeros() as i64;
+            let mm = (mm >> tz) as i64;
+            m[k][i] = if bits >> 63 == 1 { -mm } else { mm };
+            e[k][i] = ex + tz;
+            e0 = e0.min(ex + tz);
+        }
+    }
+    if e0 == i64::MAX {
+        e0 = 0;
+    }
+    let mut x = [[0i64; 3]; 6];
+    for k in 0..6 {
+        for i in 0..3 {
+            if m[k][i] == 0 {
+                continue;
+            }
+            let sh = e[k][i] - e0;
+            let len = 64 - m[k][i].unsigned_abs().leading_zeros() as i64;
+            if sh + len > 61 {
+                return None;
+            }
+            x[k][i] = m[k][i] << sh;
+        }
+    }
+    Some((x, e0))
+}
+
+fn sub(a: &V, b: &V) -> V {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: &V, b: &V) -> i128 {
+    (0..3).map(|i| a[i] as i128 * b[i] as i128).sum()
+}
+fn cross(a: &V, b: &V) -> W {
+    let m = |x: i64, y: i64| x as i128 * y as i128;
+    [
+        m(a[1], b[2]) - m(a[2], b[1]),
+        m(a[2], b[0]) - m(a[0], b[2]),
+        m(a[0], b[1]) - m(a[1], b[0]),
+    ]
+}
+/// An `i128` as f64 within 3u relative: one rounding below 2^63, else the
+/// two 64-bit halves of |v| rounded and added (three roundings, no
+/// cancellation: both halves have the sign of v).
+#[inline]
+fn f(v: i128) -> f64 {
+    if let Ok(x) = i64::try_from(v) {
+        return x as f64;
+    }
+    let u = v.unsigned_abs();
+    let m = ((u >> 64) as u64 as f64) * 18446744073709551616.0 + (u as u64) as f64;
+    if v < 0 {
+        -m
+    } else {
+        m
+    }
+}
+/// `Σ xᵢ²` of exact `i128`s, in f64: within 16u relative.
+fn norm2_f(n: &W) -> f64 {
+    n.iter().map(|&v| f(v) * f(v)).sum()
+}
+/// A signed sum of products of values each within 3u relative, in f64, and
+/// its error bound 16u·Σ|terms| (each term within 7u, two additions).
+fn sdot(x: [f64; 3], y: [f64; 3]) -> (f64, f64) {
+    let t = [x[0] * y[0], x[1] * y[1], x[2] * y[2]];
+    let v = t[0] + t[1] + t[2];
+    let a = t[0].abs() + t[1].abs() + t[2].abs();
+    (v, 16.0 * U * a)
+}
+fn wf(n: &W) -> [f64; 3] {
+    n.map(f)
+}
+fn vf(n: &V) -> [f64; 3] {
+    n.map(|v| v as f64)
+}
+
+/// Sign certificate: `Some(true)` if certainly > 0, `Some(false)` if certainly
+/// ≤ 0, `None` otherwise.
+fn pos(v: f64, err: f64) -> Option<bool> {
+    if v > err {
+        Some(true)
+    } else if v + err <= 0.0 {
+        Some(false)
+    } else {
+        None
+    }
+}
+fn and(x: Option<bool>, y: Option<bool>) -> Option<bool> {
+    match (x, y) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+/// The winning feature pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Win {
+    /// Vertex i of a, vertex j of b.
+    VV(usize, usize),
+    /// Vertex `v` of one triangle (a if `a_vertex`) against edge `e` of the other.
+    VE { a_vertex: bool, v: usize, e: usize },
+    /// Edge i of a, edge j of b (interior points).
+    EE(usize, usize),
+    /// Vertex `v` of one triangle against the other's face.
+    VF { a_vertex: bool, v: usize },
+}
+
+struct Best {
+    win: Option<(Win, f64)>,
+    /// The least lower bound among candidates not certainly invalid, other
+    /// than the winner's; candidates are offered one by one.
+    lows: [(f64, bool); 42],
+    n: usize,
+}
+
+impl Best {
+    /// Offer a candidate with value in `[lo, hi]` and validity `valid`.
+    #[inline]
+    fn offer(&mut self, w: Win, lo: f64, hi: f64, valid: Option<bool>) {
+        match valid {
+            Some(false) => {}
+            Some(true) => {
+                if self.win.is_none_or(|(_, h)| hi < h) {
+                    self.win = Some((w, hi));
+                }
+                self.lows[self.n] = (lo, true);
+                self.n += 1;
+            }
+            None => {
+                self.lows[self.n] = (lo, false);
+                self.n += 1;
+            }
+        }
+    }
+}
+
+/// The filter: the unique least candidate, if certified.
+pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
+    let ea: [V; 3] = [0, 1, 2].map(|i| sub(&a[(i + 1) % 3], &a[i]));
+    let eb: [V; 3] = [0, 1, 2].map(|j| sub(&b[(j + 1) % 3], &b[j]));
+    let aa: [i128; 3] = ea.map(|e| dot(&e, &e));
+    let bb: [i128; 3] = eb.map(|e| dot(&e, &e));
+    let mut best = Best {
+        win: None,
+        lows: [(0.0, false); 42],
+        n: 0,
+    };
+    // The slack of a quotient of bounded quantities: see the module docs.
+    const LO: f64 = 1.0 - 64.0 * U;
+    const HI: f64 = 1.0 + 64.0 * U;
+    let mut w = [[[0i64; 3]; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            w[i][j] = sub(&a[i], &b[j]);
+        }
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            let r = &w[i][j]; // a_i − b_j
+            let vv = f(dot(r, r));
+            best.offer(Win::VV(i, j), vv * LO, vv * HI, Some(true));
+            // a_i against edge j of b: s = (a_i − b_j)·eb_j.
+            let fv = dot(r, &eb[j]);
+            // (Invalid candidates are not offered: their value is skipped.)
+            if fv > 0 && fv < bb[j] {
+                let v = norm2_f(&cross(r, &eb[j])) / f(bb[j]);
+                let w = Win::VE {
+                    a_vertex: true,
+                    v: i,
+                    e: j,
+                };
+                best.offer(w, v * LO, v * HI, Some(true));
+            }
+            // b_j against edge i of a: s = (b_j − a_i)·ea_i = −c.
+            let c = dot(&ea[i], r);
+            if -c > 0 && -c < aa[i] {
+                let v = norm2_f(&cross(r, &ea[i])) / f(aa[i]);
+                let w = Win::VE {
+                    a_vertex: false,
+                    v: j,
+                    e: i,
+                };
+                best.offer(w, v * LO, v * HI, Some(true));
+            }
+            // Edge i of a against edge j of b: d1 = ea_i, d2 = eb_j, r = a_i − b_j.
+            // s = bb·f − c·e, t = aa·f − bb·c; both in (0, den): the signs
+            // first, then den = |ea_i × eb_j|² only if neither is ≤ 0.
+            let bbx = f(dot(&ea[i], &eb[j]));
+            let (ff, cf) = (f(fv), f(c));
+            let (af, ef) = (f(aa[i]), f(bb[j]));
+            let s = bbx * ff - cf * ef;
+            let es = 16.0 * U * ((bbx * ff).abs() + (cf * ef).abs());
+            let t = af * ff - bbx * cf;
+            let et = 16.0 * U * ((af * ff).abs() + (bbx * cf).abs());
+            let lower = and(pos(s, es), pos(t, et));
+            if lower == Some(false) {
+                continue;
+            }
+            let n = cross(&ea[i], &eb[j]);
+            if n != [0; 3] {
+                let den = norm2_f(&n);
+                let below = |v: f64, e: f64| pos(den - v, 32.0 * U * (den + v.abs() + e) + e);
+                let valid = and(lower, and(below(s, es), below(t, et)));
+                if valid != Some(false) {
+                    let (sg, e) = sdot(vf(r), wf(&n));
+                    let lo = (sg.abs() - e).max(0.0);
+                    let hi = sg.abs() + e;
+                    best.offer(Win::EE(i, j), lo * lo / den * LO, hi * hi / den * HI, valid);
+                }
+            }
+        }
+    }
+    for (a_vertex, t, x, et) in [(true, b, a, &eb), (false, a, b, &ea)] {
+        // n = e0 × (t2 − t0) = e2 × e0 (e2 = t0 − t2).
+        let n = cross(&et[2], &et[0]);
+        if n == [0; 3] {
+            continue;
+        }
+        let nn = norm2_f(&n);
+        let nf = wf(&n);
+        for (v, p) in x.iter().enumerate() {
+            let mut valid = Some(true);
+            for k in 0..3 {
+                let c = cross(&et[k], &sub(p, &t[k]));
+                let (d, e) = sdot(wf(&c), nf);
+                valid = and(
+                    valid,
+                    if d - e >= 0.0 {
+                        Some(true)
+                    } else if d + e < 0.0 {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                );
+            }
+            if valid == Some(false) {
+                continue;
+            }
+            let (s, e) = sdot(nf, vf(&sub(p, &t[0])));
+            let lo = (s.abs() - e).max(0.0);
+            let hi = s.abs() + e;
+            best.offer(
+                Win::VF { a_vertex, v },
+                lo * lo / nn * LO,
+                hi * hi / nn * HI,
+                valid,
+            );
+        }
+    }
+    let (win, hi) = best.win?;
+    // Unique: exactly one offered candidate (the winner) has a lower bound ≤ hi.
+    let mut below = 0;
+    for &(lo, _) in &best.lows[..best.n] {
+        if lo <= hi {
+            below += 1;
+        }
+    }
+    (below == 1).then_some(win)
+}
+
+// ---------------------------------------------------------------------------
+// Exact evaluation of the winner and reduction to lowest terms.
+// ---------------------------------------------------------------------------
+
+fn int(v: i128) -> Int {
+    Int::from_i128(v)
+}
+fn idot(x: &[Int; 3], y: &[Int; 3]) -> Int {
+    x[0].mul(&y[0]).add(&x[1].mul(&y[1])).add(&x[2].mul(&y[2]))
+}
+
+/// `x / g` for a divisor `g` of `x`.
+fn div_exact(x: &Nat, g: &Nat) -> Nat {
+    if g.is_one() {
+        *x
+    } else if let Some(s) = g.to_u64() {
+        x.divrem_small(s).0
+    } else {
+        Nat::from_biguint(&(x.to_biguint() / g.to_biguint()))
+    }
+}
+
+/// `n / d · 2^p` in lowest terms, given `g = gcd(|n|, d)` (`d > 0`).
+fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
+    if n.signum() == 0 {
+        return <Q as Zero>::zero();
+    }
+    let (mut nm, mut dm) = (div_exact(n.mag(), g), div_exact(d, g));
+    // nm / dm is in lowest terms: at most one of them is even; the power of
+    // two moves to the odd side after cancelling with the even one.
+    let (sn, sd) = if p >= 0 {
+        let t = (p as u64).min(dm.trailing_zeros());
+        (p as u64 - t, t)
+    } else {
+        let t = ((-p) as u64).min(nm.trailing_zeros());
+        (t, (-p) as u64 - t)
+    };
+    let (nb, db) = if p >= 0 {
+        dm = dm.shr(sd);
+        (nm.shl_big(sn), dm.to_biguint())
+    } else {
+        nm = nm.shr(sn);
+        (nm.to_biguint(), dm.shl_big(sd))
+    };
+    let s = if n.is_neg() {
+        num_bigint::Sign::Minus
+    } else {
+        num_bigint::Sign::Plus
+    };
+    Q::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
+}
+
+/// `s² / d · 2^p` in lowest terms (`d > 0`), given `g = gcd(s, d)` (not of
+/// `s²`): with `g = gcd(s, d)`, `s/g` and `d/g` are coprime, so
+/// `gcd(s², d) = g·gcd(g·(s/g)², d/g) = g·gcd(g, d/g)`.
+fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
+    let g = if g.is_one() {
+        *g
+    } else {
+        g.mul(&gcd(g, &div_exact(d, g)))
+    };
+    finish(&s.mul(s), d, &g, p)
+}
+
+/// A vertex as exact rationals.
+fn vertex(x: &V, e0: i64) -> Vec3<Q> {
+    let one = Nat::from_u128(1);
+    let c = |v: i64| finish(&int(v as i128), &one, &one, e0);
+    Vec3::new(c(x[0]), c(x[1]), c(x[2]))
+}
+
+/// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms,
+/// given `g = gcd(s, den)` (so `s/g`, `den/g` coprime),
+/// `gcd(x·den + d·s, den) = gcd(d·s, den) = g·gcd(d, den/g)`, and `d` is small.
+fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, g: &Nat, e0: i64) -> Vec3<Q> {
+    let rest = div_exact(den.mag(), g);
+    let c = |k: usize| {
+        let num = int(x[k] as i128).mul(den).add(&d[k].mul(s));
+        let gk = g.mul(&gcd(d[k].mag(), &rest));
+        finish(&num, den.mag(), &gk, e0)
+    };
+    Vec3::new(c(0), c(1), c(2))
+}
+
+/// The exact closest pair of the winner, the squared distance in lowest terms.
+pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> {
+    let swap = |c: Closest<Q>, a_first: bool| {
+        if a_first {
+            c
+        } else {
+            Closest {
+                distance_squared: c.distance_squared,
+                a: c.b,
+                b: c.a,
+            }
+        }
+    };
+    let iv = |v: &V| v.map(|c| int(c as i128));
+    let iw = |v: &W| v.map(int);
+    let one = Nat::from_u128(1);
+    match win {
+        Win::VV(i, j) => {
+            let r = sub(&a[i], &b[j]);
+            let d2 = int(dot(&r, &r));
+            Closest {
+                distance_squared: finish(&d2, &one, &one, 2 * e0),
+                a: vertex(&a[i], e0),
+                b: vertex(&b[j], e0),
+            }
+        }
+        Win::VE { a_vertex, v, e } => {
+            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let (u, d) = (&t[e], sub(&t[(e + 1) % 3], &t[e]));
+            let r = sub(x, u);
+            let (dd, s) = (int(dot(&d, &d)), int(dot(&r, &d)));
+            let c = iw(&cross(&r, &d));
+            let c = Closest {
+                distance_squared: {
+                    let n = idot(&c, &c);
+                    finish(&n, dd.mag(), &gcd(n.mag(), dd.mag()), 2 * e0)
+                },
+                a: vertex(x, e0),
+                b: along(u, &iv(&d), &s, &dd, &gcd(s.mag(), dd.mag()), e0),
+            };
+            swap(c, a_vertex)
+        }
+        Win::EE(i, j) => {
+            let (p0, q0) = (&a[i], &b[j]);
+            let d1 = sub(&a[(i + 1) % 3], p0);
+            let d2 = sub(&b[(j + 1) % 3], q0);
+            let r = sub(p0, q0);
+            let n = iw(&cross(&d1, &d2));
+            let den = idot(&n, &n);
+            let sg = idot(&iv(&r), &n);
+            let (aa, e, bb) = (int(dot(&d1, &d1)), int(dot(&d2, &d2)), int(dot(&d1, &d2)));
+            let (c, f) = (int(dot(&d1, &r)), int(dot(&d2, &r)));
+            let s = bb.mul(&f).sub(&c.mul(&e));
+            let t = aa.mul(&f).sub(&bb.mul(&c));
+            Closest {
+                distance_squared: square_over(&sg, den.mag(), &gcd(sg.mag(), den.mag()), 2 * e0),
+                a: along(p0, &iv(&d1), &s, &den, &gcd(s.mag(), den.mag()), e0),
+                b: along(q0, &iv(&d2), &t, &den, &gcd(t.mag(), den.mag()), e0),
+            }
+        }
+        Win::VF { a_vertex, v } => {
+            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
+            let nn = idot(&n, &n);
+            let s = idot(&n, &iv(&sub(x, &t[0])));
+            let g = gcd(s.mag(), nn.mag());
+            let c = Closest {
+                // One gcd of s and |n|² serves the distance and the foot.
+                distance_squared: square_over(&s, nn.mag(), &g, 2 * e0),
+                a: vertex(x, e0),
+                b: along(x, &n.map(|c| c.neg()), &s, &nn, &g, e0),
+            };
+            swap(c, a_vertex)
+        }
+    }
+}
+
+/// The whole fast path for disjoint triangles given as f64 coordinates:
+/// `None` when the alignment or the filter does not apply.
+pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
+    let (x, e0) = align(c)?;
+    let a = [x[0], x[1], x[2]];
+    let b = [x[3], x[4], x[5]];
+    let win = select(&a, &b)?;
+    Some(evaluate(win, &a, &b, e0))
+}
+
+/// Exact decisions of the cut-point order (test builds).
+#[cfg(test)]
+pub(crate) static ORD_EXACT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// A float with a bound on its distance to an exact value: `|v − x| ≤ e`
+/// (running error analysis; each bound is inflated to cover the roundings made
+/// while computing it). Values here are integers or 0, far from underflow and
+/// overflow.
+#[derive(Clone, Copy)]
+struct Ef {
+    v: f64,
+    e: f64,
+}
+
+impl Ef {
+    /// An `Int` (within 2⁻⁵² relative: [`Int::approx`]).
+    fn of(x: &Int) -> Ef {
+        let v = x.approx();
+        Ef {
+            v,
+            e: 2.0 * U * v.abs(),
+        }
+    }
+    fn small(x: i64) -> Ef {
+        let v = x as f64;
+        Ef { v, e: U * v.abs() }
+    }
+    fn add(self, o: Ef) -> Ef {
+        let v = self.v + o.v;
+        Ef {
+            v,
+            e: (self.e + o.e + U * v.abs()) * (1.0 + 8.0 * U),
+        }
+    }
+    fn mul(self, o: Ef) -> Ef {
+        let v = self.v * o.v;
+        Ef {
+            v,
+            e: (self.v.abs() * o.e + o.v.abs() * self.e + self.e * o.e + U * v.abs())
+                * (1.0 + 16.0 * U),
+        }
+    }
+}
+
+/// The crossing witness of [`super::triangle_triangle`] (the low end of the
+/// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
+/// fixed-width integers: the same formulas as its `Dyadic` version, on the
+/// aligned coordinates, every point `X / w` compared by cross-multiplication
+/// (at most 700 bits), reduced with one gcd of full size. `None` when the
+/// coordinates do not align.
+pub(crate) fn crossing_witness(
+    c: &[[f64; 3]; 6],
+    ia: [usize; 3],
+    ib: [usize; 3],
+) -> Option<Vec3<Q>> {
+    let (x, e0) = align(c)?;
+    let a = [x[0], x[1], x[2]];
+    let b = [x[3], x[4], x[5]];
+    let nrm = |t: &[V; 3]| cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])).map(int);
+    let (na, nb) = (nrm(&a), nrm(&b));
+    let iv = |v: &V| v.map(|c| int(c as i128));
+    // A cut point t0 + (x − t0)·sp/(sp − sx) as (t0, x − t0, sp, w = sp − sx)
+    // with w > 0 (signs of sp and w flipped together).
+    struct Cut {
+        t0: V,
+        dv: V,
+        d: [Int; 3],
+        sp: Int,
+        w: Int,
+    }
+    let cut = |t: [&V; 3], n: &[Int; 3], o: &V| {
+        let sv = |x: &V| idot(n, &iv(&sub(x, o)));
+        let (sp, sq, sr) = (sv(t[0]), sv(t[1]), sv(t[2]));
+        let at = |x: &V, sx: &Int| {
+            let w = sp.sub(sx);
+            let dv = sub(x, t[0]);
+            let d = iv(&dv);
+            if w.is_neg() {
+                Cut {
+                    t0: *t[0],
+                    dv,
+                    d,
+                    sp: sp.neg(),
+                    w: w.neg(),
+                }
+            } else {
+                Cut {
+                    t0: *t[0],
+                    dv,
+                    d,
+                    sp,
+                    w,
+                }
+            }
+        };
+        (at(t[1], &sq), at(t[2], &sr))
+    };
+    let (i, j) = cut([&a[ia[0]], &a[ia[1]], &a[ia[2]]], &nb, &b[0]);
+    let (k, l) = cut([&b[ib[0]], &b[ib[1]], &b[ib[2]]], &na, &a[0]);
+    let dir = [
+        na[1].mul(&nb[2]).sub(&na[2].mul(&nb[1])),
+        na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
+        na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
+    ];
+    // dir·X = (dir·t0)·w + (dir·(x − t0))·sp, exactly (only when the f64
+    // comparison below cannot decide).
+    let key = |c: &Cut| {
+        idot(&dir, &iv(&c.t0))
+            .mul(&c.w)
+            .add(&idot(&dir, &c.d).mul(&c.sp))
+    };
+    // The same in f64 with a running error bound, and dir·X/w.
+    let dir_f = [0, 1, 2].map(|k| Ef::of(&dir[k]));
+    let quotient = |c: &Cut| {
+        let dot = |v: &V| {
+            (0..3)
+                .map(|k| dir_f[k].mul(Ef::small(v[k])))
+                .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
+        };
+        let kx = dot(&c.t0)
+            .mul(Ef::of(&c.w))
+            .add(dot(&c.dv).mul(Ef::of(&c.sp)));
+        let w = Ef::of(&c.w);
+        let q = kx.v / w.v;
+        let e = ((kx.e + q.abs() * w.e) / (w.v.abs() - w.e) + U * q.abs()) * (1.0 + 8.0 * U);
+        (q, e)
+    };
+    let (i, j, k, l) = (
+        (quotient(&i), i),
+        (quotient(&j), j),
+        (quotient(&k), k),
+        (quotient(&l), l),
+    );
+    // sign(dir·X/w − dir·Y/v): in f64 when the bounds decide, else exactly
+    // as sign(dir·X·v − dir·Y·w).
+    let ord = |x: &((f64, f64), Cut), y: &((f64, f64), Cut)| {
+        let ((qx, ex), (qy, ey)) = (x.0, y.0);
+        let m = (ex + ey) * (1.0 + 8.0 * U);
+        if qx - qy > m {
+            1
+        } else if qy - qx > m {
+            -1
+        } else {
+            #[cfg(test)]
+            ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            key(&x.1).mul(&y.1.w).sub(&key(&y.1).mul(&x.1.w)).signum()
+        }
+    };
+    let lo1 = if ord(&i, &j) <= 0 { i } else { j };
+    let lo2 = if ord(&k, &l) <= 0 { k } else { l };
+    let lo = if ord(&lo1, &lo2) >= 0 { lo1 } else { lo2 };
+    let lo = lo.1;
+    let g = gcd(lo.sp.mag(), lo.w.mag());
+    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &g, e0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::triangle_triangle::{intersects, lift};
+    use crate::query::triangle_triangle_distance::{closest_features, distance_exact};
+    use crate::shape::Triangle;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+            z ^ (z >> 31)
+        }
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn tri(p: [[f64; 3]; 3]) -> Triangle<f64> {
+        Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)))
+    }
+
+    /// A pair of one of the hard families (or uniform), by `kind`.
+    fn pair(r: &mut Rng, kind: u64) -> [[f64; 3]; 6] {
+        let mut c = [[0.0; 3]; 6];
+        match kind {
+            // Uniform in [0, 1)³.
+            0 => c = c.map(|_| [r.unit(), r.unit(), r.unit()]),
+            // A small grid: ties, parallel edges, coplanar pairs, shared and
+            // repeated vertices; then scaled by a power of two or 1e±300.
+            1 => {
+                let s = [1.0, 0.5f64.powi(40), 1e300, 1e-300, 3.0][r.below(5) as usize];
+                c = c.map(|_| [0; 3].map(|_| (r.below(7) as f64 - 3.0) * s));
+            }
+            // b is a translate of a (every edge and the faces parallel).
+            2 => {
+                let t = [r.unit(), r.unit(), r.unit()].map(|x| x * 2.0 - 1.0);
+                for k in 0..3 {
+                    c[k] = [r.unit(), r.unit(), r.unit()];
+                    c[k + 3] = [0, 1, 2].map(|i| c[k][i] + t[i]);
+                }
+            }
+            // Coplanar (z = const), disjoint or not.
+            3 => {
+                let z = r.unit();
+                c = c.map(|_| [r.unit() * 3.0, r.unit() * 3.0, z]);
+            }
+            // A vertex of b one ulp away from a vertex of a.
+            4 => {
+                c = c.map(|_| [r.unit(), r.unit(), r.unit()]);
+                let i = r.below(3) as usize;
+                c[3] = c[i].map(|x| x.next_up());
+            }
+            // Mixed exponents: the alignment does not fit 61 bits.
+            5 => c = c.map(|_| [0; 3].map(|_| r.unit() * 2f64.powi(r.below(160) as i32 - 80))),
+            // Subnormal coordinates.
+            6 => c = c.map(|_| [0; 3].map(|_| (r.below(2000) as f64 - 1000.0) * 5e-324)),
+            // An edge of b parallel to an edge of a, close by.
+            _ => {
+                c = c.map(|_| [r.unit(), r.unit(), r.unit()]);
+                let h = 2f64.powi(-(r.below(40) as i32));
+                c[3] = c[0].map(|x| x + h);
+                c[4] = c[1].map(|x| x + h);
+            }
+        }
+        c
+    }
+
+    fn check(runs: usize) {
+        let mut r = Rng(77);
+        let (mut fast, mut disjoint) = ([0usize; 8], [0usize; 8]);
+        for round in 0..runs {
+            let kind = (round % 8) as u64;
+            let c = pair(&mut r, kind);
+            let (a, b) = (tri([c[0], c[1], c[2]]), tri([c[3], c[4], c[5]]));
+            if intersects(&a, &b) {
+                continue;
+            }
+            disjoint[kind as usize] += 1;
+            let reference = closest_features(&lift(&a), &lift(&b));
+            let got = distance_exact(&a, &b).unwrap();
+            assert_eq!(got, reference, "{c:?}");
+            if let Some(q) = closest(&c) {
+                fast[kind as usize] += 1;
+                assert_eq!(q, reference, "{c:?}");
+            }
+        }
+        eprintln!("fast path / disjoint pairs by family: {fast:?} / {disjoint:?}");
+        // Uniform pairs take the fast path (nearly) always; mixed exponents
+        // never fit the alignment; the tied families fall back.
+        assert!(fast[0] * 100 >= disjoint[0] * 95, "{fast:?} {disjoint:?}");
+        assert_eq!(fast[5], 0);
+        assert!(disjoint.iter().all(|&n| n > 0), "{disjoint:?}");
+        assert!(fast.iter().sum::<usize>() < disjoint.iter().sum::<usize>());
+    }
+
+    /// The fast path and the whole `distance_exact` equal the reference
+    /// search (distance and both closest points) on uniform and hard pairs.
+    #[test]
+    fn fast_path_equals_reference() {
+        check(480);
+    }
+
+    /// `EXACT_HEAVY=1`: the same on 40 000 pairs.
+    #[test]
+    fn fast_path_equals_reference_heavy() {
+        if std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1") {
+            check(40_000);
+        }
+    }
+}
