@@ -15,7 +15,11 @@
 use super::CcdError;
 use crate::poly::{isolate_roots, Poly};
 use crate::protocol::{Motion, PolyCoeffs};
+use crate::poly::zx;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 /// A 3-vector of polynomials.
 pub type PVec = [Poly; 3];
@@ -106,6 +110,10 @@ impl RatAffine {
 
     /// The protocol's MOTION as a rational affine map.
     pub fn from_motion(m: &Motion) -> Self {
+        Self::from_motion_raw(m).integral()
+    }
+
+    fn from_motion_raw(m: &Motion) -> Self {
         match m {
             Motion::Identity => Self::identity(),
             Motion::Matrix { rows, denominator } => RatAffine {
@@ -159,6 +167,53 @@ impl RatAffine {
             trans: [-&t[0], -&t[1], -&t[2]],
             den: Poly::one(),
         }
+        .integral()
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &Poly> {
+        self.lin
+            .iter()
+            .flatten()
+            .chain(self.trans.iter())
+            .chain([&self.den])
+    }
+
+    /// The same map with integer coefficients: all 13 entries multiplied by one positive
+    /// rational (the lcm of the denominators over the gcd of the numerators), so the
+    /// later polynomial products need no rational arithmetic.
+    pub fn integral(self) -> RatAffine {
+        let mut l = BigInt::one();
+        for p in self.entries() {
+            for x in p.coeffs() {
+                if !x.denom().is_one() && !(&l % x.denom()).is_zero() {
+                    l = l.lcm(x.denom());
+                }
+            }
+        }
+        let mut g = BigInt::zero();
+        for p in self.entries() {
+            for x in p.coeffs() {
+                if !x.is_zero() {
+                    g = g.gcd(&(x * BigRational::from_integer(l.clone())).to_integer());
+                    if g.is_one() {
+                        break;
+                    }
+                }
+            }
+            if g.is_one() {
+                break;
+            }
+        }
+        if l.is_one() && (g.is_one() || g.is_zero()) {
+            return self;
+        }
+        let k = BigRational::new(l, if g.is_zero() { BigInt::one() } else { g });
+        let f = |p: &Poly| p.scale(&k);
+        RatAffine {
+            lin: self.lin.each_ref().map(|r| r.each_ref().map(f)),
+            trans: self.trans.each_ref().map(f),
+            den: f(&self.den),
+        }
     }
 
     /// `self` followed by `next` (row vectors: x·self·next).
@@ -202,7 +257,8 @@ impl RatAffine {
                     lin: lt,
                     trans: [-&tl[0], -&tl[1], -&tl[2]],
                     den: self.den.clone(),
-                };
+                }
+                .integral();
             }
         }
         // adj(L) = transpose of the cofactor matrix; for rows r0, r1, r2 its
@@ -229,7 +285,44 @@ impl RatAffine {
     }
 
     /// Divides every entry by their common polynomial gcd (the map is unchanged).
-    pub fn reduced(mut self) -> RatAffine {
+    pub fn reduced(self) -> RatAffine {
+        let mut m = self.integral();
+        // Cheap certificate of coprimality (the usual case): gcd modulo a prime.
+        let z: Vec<Vec<BigInt>> = m
+            .entries()
+            .filter(|p| !p.is_zero())
+            .map(|p| p.integer_parts().0)
+            .collect();
+        let den = m.den.integer_parts().0;
+        let mut refs: Vec<&[BigInt]> = vec![&den];
+        refs.extend(z.iter().map(Vec::as_slice));
+        if den.len() <= 1 || zx::coprime_mod_p(&refs) {
+            return m;
+        }
+        // Otherwise the exact gcd over ℤ (primitive), and exact integer division.
+        let mut g = zx::gcd(&den, &den);
+        for p in &z {
+            if g.len() <= 1 {
+                return m;
+            }
+            g = zx::gcd(&g, p);
+        }
+        if g.len() <= 1 {
+            return m;
+        }
+        let div = |p: &Poly| {
+            let q = zx::div_exact(&p.integer_parts().0, &g).expect("gcd divides");
+            Poly::from_bigints(&q)
+        };
+        for p in m.lin.iter_mut().flatten().chain(m.trans.iter_mut()) {
+            *p = div(p);
+        }
+        m.den = div(&m.den);
+        m.integral()
+    }
+
+    /// The former gcd reduction over ℚ, kept as the reference for the tests.
+    pub fn reduced_reference(mut self) -> RatAffine {
         let mut g = self.den.clone();
         for p in self.lin.iter().flatten().chain(self.trans.iter()) {
             if g.degree() == Some(0) {

@@ -98,10 +98,7 @@ fn isolate_limited(p: &Poly, lo: &BigRational, hi: &BigRational, limit: usize) -
     let factors: Vec<(Vec<BigInt>, u32)> = if z.len() <= 2 || zx::square_free_mod_p(&z) {
         vec![(z, 1)]
     } else {
-        p.square_free_factors()
-            .into_iter()
-            .map(|(f, m)| (f.primitive_integer(), m))
-            .collect()
+        zx::square_free_factors(&z)
     };
     let single = factors.len() == 1;
     for (f, m) in factors {

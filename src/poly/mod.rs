@@ -38,7 +38,7 @@ mod dense;
 mod isolate;
 pub mod planted;
 mod root;
-mod zx;
+pub(crate) mod zx;
 
 pub use dense::Poly;
 pub use isolate::{first_root_in, isolate_roots, isolate_roots_limited, Roots};
