@@ -32,7 +32,7 @@
 use super::motion::{cross, dot, PVec};
 use super::sweep::{first_contact, Period};
 use super::Feature;
-use crate::poly::Poly;
+use crate::poly::{zx, Poly};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -138,18 +138,41 @@ fn acc(out: &mut Z, p: &Z, s: i8) {
     }
 }
 
-/// Integer copies of the polynomials the constraints are sums of.
+/// Divides every polynomial of `group` by `w` as long as `w` divides all of them exactly,
+/// and returns the power divided out. `w` is positive on the range, so on the range each
+/// quotient has the same sign and the same roots (with multiplicity) as the original:
+/// every decision of the sweep is unchanged, on polynomials of lower degree.
+fn strip(group: &mut [Z], w: &Z) -> u32 {
+    if w.len() < 2 || group.iter().all(Vec::is_empty) {
+        return 0;
+    }
+    let mut e = 0;
+    loop {
+        let q: Option<Vec<Z>> = group.iter().map(|p| zx::div_exact(p, w)).collect();
+        match q {
+            Some(q) => {
+                for (g, x) in group.iter_mut().zip(q) {
+                    *g = x;
+                }
+                e += 1;
+            }
+            None => return e,
+        }
+    }
+}
+
+/// Integer copies of the polynomials the constraints are signed sums of, grouped by
+/// plane, each group divided by the largest power of w dividing it (`strip`).
 struct Zs {
     c: [Z; 3],
     g: [[Z; 3]; 3],
     w: Z,
-    n: [[Z; 3]; 3],
-    det: Z,
-    nc: [Z; 3],
-    gxc: [[Z; 3]; 3],
-    /// w·N_k[j] and w·G_m[j].
-    wn: [[Z; 3]; 3],
-    wg: [[Z; 3]; 3],
+    /// VF plane k: N_k·C, det, w·N_k[0..3].
+    vf: [[Z; 5]; 3],
+    vf_e: [u32; 3],
+    /// EE plane (i, m): (G_m × C)_i, N_m+1[i], N_m+2[i], w·G_m[i+1], w·G_m[i+2].
+    ee: [[[Z; 5]; 3]; 3],
+    ee_e: [[u32; 3]; 3],
 }
 
 /// The precomputed polynomials of seed 001's method.
@@ -159,6 +182,10 @@ pub struct Sgm {
     n: [PVec; 3],
     det: Poly,
     z: Zs,
+    /// The breakpoints, N_k[j] divided by the largest power of w dividing it.
+    breaks: Vec<Poly>,
+    /// The bounding-sphere polynomial divided by the largest power of w dividing it.
+    sphere: Poly,
 }
 
 impl Sgm {
@@ -194,30 +221,88 @@ impl Sgm {
         let nc = [0, 1, 2].map(|k| dot(&n[k], &rel.c));
         let gxc = [0, 1, 2].map(|m| cross(&g[m], &rel.c));
         let z3 = |v: &PVec| [to_z(&v[0]), to_z(&v[1]), to_z(&v[2])];
+        // w with its content removed (sign kept: still positive on the range).
+        let mut wp = to_z(&rel.w);
+        zx::divide_content(&mut wp);
+        let zn = [z3(&n[0]), z3(&n[1]), z3(&n[2])];
+        let zg = [z3(&g[0]), z3(&g[1]), z3(&g[2])];
+        let wz = to_z(&rel.w);
+        let mul = |a: &Z, b: &Z| to_z(&(&Poly::from_bigints(a) * &Poly::from_bigints(b)));
+        let mut vf_e = [0; 3];
+        let vf = [0, 1, 2].map(|k| {
+            let mut grp = [
+                to_z(&nc[k]),
+                to_z(&det),
+                mul(&wz, &zn[k][0]),
+                mul(&wz, &zn[k][1]),
+                mul(&wz, &zn[k][2]),
+            ];
+            vf_e[k] = strip(&mut grp, &wp);
+            grp
+        });
+        let mut ee_e = [[0; 3]; 3];
+        let ee = [0, 1, 2].map(|i| {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            [0, 1, 2].map(|m| {
+                let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                let mut grp = [
+                    to_z(&gxc[m][i]),
+                    zn[m1][i].clone(),
+                    zn[m2][i].clone(),
+                    mul(&wz, &zg[m][i1]),
+                    mul(&wz, &zg[m][i2]),
+                ];
+                ee_e[i][m] = strip(&mut grp, &wp);
+                grp
+            })
+        });
+        let breaks = g
+            .iter()
+            .flatten()
+            .cloned()
+            .chain(n.iter().flatten().map(|p| {
+                let mut z = [to_z(p)];
+                strip(&mut z, &wp);
+                let [z] = z;
+                Poly::from_bigints(&z)
+            }))
+            .filter(|p| p.degree().unwrap_or(0) > 0)
+            .collect();
+        let sphere = {
+            let three = Poly::constant(BigRational::from_integer(3.into()));
+            let mut rhs = &three * &(&rel.w * &rel.w);
+            for gk in &rel.g {
+                rhs = &rhs + &dot(gk, gk);
+            }
+            let s = &dot(&rel.c, &rel.c) - &rhs.scale(&BigRational::from_integer(4.into()));
+            let mut z = [to_z(&s)];
+            strip(&mut z, &wp);
+            let [z] = z;
+            Poly::from_bigints(&z)
+        };
         let z = Zs {
             c: z3(&rel.c),
-            g: [z3(&g[0]), z3(&g[1]), z3(&g[2])],
-            w: to_z(&rel.w),
-            n: [z3(&n[0]), z3(&n[1]), z3(&n[2])],
-            det: to_z(&det),
-            nc: [to_z(&nc[0]), to_z(&nc[1]), to_z(&nc[2])],
-            gxc: [z3(&gxc[0]), z3(&gxc[1]), z3(&gxc[2])],
-            wn: [0, 1, 2].map(|k| [0, 1, 2].map(|j| to_z(&(&rel.w * &n[k][j])))),
-            wg: [0, 1, 2].map(|m| [0, 1, 2].map(|j| to_z(&(&rel.w * &g[m][j])))),
+            g: zg,
+            w: wz,
+            vf,
+            vf_e,
+            ee,
+            ee_e,
         };
-        Sgm { rel, n, det, z }
+        Sgm {
+            rel,
+            n,
+            det,
+            z,
+            breaks,
+            sphere,
+        }
     }
 
-    /// The 18 polynomials whose roots bound the homogeneous intervals.
+    /// The 18 polynomials whose roots bound the homogeneous intervals (the N_k[j]
+    /// divided by the largest power of w dividing them; same roots on the range).
     pub fn breakpoints(&self) -> Vec<Poly> {
-        self.rel
-            .g
-            .iter()
-            .chain(self.n.iter())
-            .flatten()
-            .filter(|p| p.degree().unwrap_or(0) > 0)
-            .cloned()
-            .collect()
+        self.breaks.clone()
     }
 
     /// The conservative bounding-sphere polynomial: S(t) > 0 ⇒ no contact.
@@ -227,14 +312,10 @@ impl Sgm {
     ///         ⇒ |C|² ≤ 4·(3w² + Σ|G_k|²)        (Cauchy–Schwarz on 4 terms)
     /// S = |C|² − 4·(3w² + Σ|G_k|²)
     /// ```
+    ///
+    /// (divided by the largest power of w dividing it: same sign on the range).
     pub fn sphere(&self) -> Poly {
-        let r = &self.rel;
-        let three = Poly::constant(BigRational::from_integer(3.into()));
-        let mut rhs = &three * &(&r.w * &r.w);
-        for gk in &r.g {
-            rhs = &rhs + &dot(gk, gk);
-        }
-        &dot(&r.c, &r.c) - &rhs.scale(&BigRational::from_integer(4.into()))
+        self.sphere.clone()
     }
 
     /// The 30 constraints on the homogeneous interval containing `t`.
@@ -263,10 +344,11 @@ impl Sgm {
             // VF: n = σ N_k.
             for k in 0..3 {
                 let mut f = Z::new();
-                acc(&mut f, &z.nc[k], -sigma);
-                acc(&mut f, &z.det, sd);
+                let v = &z.vf[k];
+                acc(&mut f, &v[0], -sigma);
+                acc(&mut f, &v[1], sd);
                 for j in 0..3 {
-                    acc(&mut f, &z.wn[k][j], sn[k][j]);
+                    acc(&mut f, &v[2 + j], sn[k][j]);
                 }
                 let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
                 out.push((done(f), Plane::Vf(v, -sigma * pos(sd), k)));
@@ -277,11 +359,12 @@ impl Sgm {
                 for m in 0..3 {
                     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
                     let mut f = Z::new();
-                    acc(&mut f, &z.gxc[m][i], -sigma);
-                    acc(&mut f, &z.n[m1][i], sn[m1][i]);
-                    acc(&mut f, &z.n[m2][i], sn[m2][i]);
-                    acc(&mut f, &z.wg[m][i1], sg[m][i1]);
-                    acc(&mut f, &z.wg[m][i2], sg[m][i2]);
+                    let e = &z.ee[i][m];
+                    acc(&mut f, &e[0], -sigma);
+                    acc(&mut f, &e[1], sn[m1][i]);
+                    acc(&mut f, &e[2], sn[m2][i]);
+                    acc(&mut f, &e[3], sg[m][i1]);
+                    acc(&mut f, &e[4], sg[m][i2]);
                     let mut sa = [0i8; 3];
                     sa[i1] = -sigma * pos(sg[m][i2]);
                     sa[i2] = sigma * pos(sg[m][i1]);
@@ -301,23 +384,29 @@ impl Sgm {
         use num_traits::ToPrimitive;
         let f = |p: &Poly| p.eval(t).to_f64().unwrap_or(f64::NAN);
         let w = f(&self.rel.w);
+        let z = &self.z;
+        let mut wz = z.w.clone();
+        zx::divide_content(&mut wz);
+        let wp = Poly::from_bigints(&wz).eval(t).to_f64().unwrap_or(f64::NAN);
         let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
         self.constraints(t)
             .iter()
             .map(|(p, plane)| {
-                let n = match *plane {
-                    Plane::Fv(..) => 1.0,
-                    Plane::Vf(_, _, k) => norm(self.n[k].clone().map(|c| f(&c))),
+                let (n, e) = match *plane {
+                    Plane::Fv(..) => (1.0, 0),
+                    Plane::Vf(_, _, k) => (norm(self.n[k].clone().map(|c| f(&c))), z.vf_e[k]),
                     Plane::Ee(i, _, m, _) => {
                         let g = self.rel.g[m].clone().map(|c| f(&c));
                         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-                        (g[i1] * g[i1] + g[i2] * g[i2]).sqrt()
+                        ((g[i1] * g[i1] + g[i2] * g[i2]).sqrt(), z.ee_e[i][m])
                     }
                 };
+                // Undo the division by (w/content(w))^e.
+                let scale = wp.powi(e as i32);
                 if n == 0.0 {
                     f64::NAN
                 } else {
-                    -f(p) / (w * n)
+                    -f(p) * scale / (w * n)
                 }
             })
             .collect()
@@ -325,8 +414,7 @@ impl Sgm {
 
     /// The first contact period in `[t0, t1]` (with the bounding-sphere cull).
     pub fn first_contact(&self, t0: &BigRational, t1: &BigRational) -> Option<Period<Plane>> {
-        let s = self.sphere();
-        first_contact(t0, t1, &self.breakpoints(), Some(&s), |t| {
+        first_contact(t0, t1, &self.breaks, Some(&self.sphere), |t| {
             self.constraints(t)
         })
     }
