@@ -31,6 +31,8 @@ pub struct IsolatingInterval {
     /// Quadratic interval refinement state: the next step tries a subinterval of width
     /// `(hi − lo) / 2^qir_log`.
     qir_log: u32,
+    /// Whether the float-guided step ([`IsolatingInterval::float_jump`]) was tried.
+    float_tried: bool,
 }
 
 /// A real root: either a rational number known exactly, or an algebraic number given by an
@@ -75,6 +77,7 @@ impl IsolatingInterval {
             hi,
             sign_lo,
             qir_log: 2,
+            float_tried: false,
         }
     }
 
@@ -188,6 +191,99 @@ impl IsolatingInterval {
         self.cut(m, s)
     }
 
+    /// Float-guided refinement: locates the root by bisection on the polynomial rounded
+    /// to `f64`, then proposes a narrow interval (a few ulps) around it with dyadic
+    /// endpoints and keeps it only if two exact sign evaluations prove a sign change
+    /// there (wider proposals are tried if not). The new interval lies inside the old one,
+    /// which isolates a single root, so it isolates the same root; floating point only
+    /// chooses where to look. `Ok(true)` if the interval shrank, `Err(x)` if an endpoint
+    /// tried is the root.
+    pub(crate) fn float_jump(&mut self) -> Result<bool, BigRational> {
+        self.float_tried = true;
+        let (Some(a), Some(b)) = (self.lo.to_f64(), self.hi.to_f64()) else {
+            return Ok(false);
+        };
+        if !a.is_finite() || !b.is_finite() {
+            return Ok(false);
+        }
+        let c: Vec<f64> = self
+            .poly
+            .iter()
+            .map(|x| x.to_f64().unwrap_or(f64::NAN))
+            .collect();
+        if c.iter().any(|x| !x.is_finite()) {
+            return Ok(false);
+        }
+        let eval = |x: f64| c.iter().rev().fold(0.0, |acc, &k| acc * x + k);
+        let up = self.sign_lo == Ordering::Less;
+        let (mut l, mut h) = (a, b);
+        for _ in 0..100 {
+            let m = 0.5 * (l + h);
+            if m <= l || m >= h {
+                break;
+            }
+            let v = eval(m);
+            if v == 0.0 {
+                l = m;
+                h = m;
+                break;
+            }
+            // Same sign as at lo: the root is to the right of m.
+            if (v < 0.0) == up {
+                l = m;
+            } else {
+                h = m;
+            }
+        }
+        let r = 0.5 * (l + h);
+        let ulp = r.abs().max(1e-300) * f64::EPSILON;
+        for k in [4.0, 256.0, 65536.0, 16777216.0] {
+            let d = ulp * k;
+            let (Some(x), Some(y)) = (
+                BigRational::from_float(r - d),
+                BigRational::from_float(r + d),
+            ) else {
+                return Ok(false);
+            };
+            let x_in = x > self.lo && x < self.hi;
+            let y_in = y > self.lo && y < self.hi;
+            if !x_in && !y_in {
+                // The proposal covers the whole interval: no progress possible.
+                return Ok(false);
+            }
+            let sx = if x_in {
+                zx::sign_at(&self.poly, &x)
+            } else {
+                self.sign_lo
+            };
+            if sx == Ordering::Equal {
+                return Err(x);
+            }
+            if sx != self.sign_lo {
+                continue;
+            }
+            let sy = if y_in {
+                zx::sign_at(&self.poly, &y)
+            } else {
+                self.sign_lo.reverse()
+            };
+            if sy == Ordering::Equal {
+                return Err(y);
+            }
+            if sy == self.sign_lo {
+                continue;
+            }
+            if x_in {
+                self.lo = x;
+            }
+            if y_in {
+                self.hi = y;
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// One step of Abbott's quadratic interval refinement: guess the root's position among
     /// `N = 2^qir_log` equal subintervals by the secant through the endpoint values, and test
     /// the guessed subinterval with at most two sign evaluations. On success the width shrinks
@@ -290,6 +386,19 @@ impl RealRoot {
     /// turn the root into [`RealRoot::Exact`] if an evaluation point hits it.
     pub fn refine_step(&mut self) {
         if let RealRoot::Interval(i) = self {
+            if !i.float_tried {
+                match i.float_jump() {
+                    Ok(true) => return,
+                    Ok(false) => {}
+                    Err(x) => {
+                        *self = RealRoot::Exact(x);
+                        return;
+                    }
+                }
+            }
+            let RealRoot::Interval(i) = self else {
+                unreachable!()
+            };
             if let Err(x) = i.qir_step() {
                 *self = RealRoot::Exact(x);
             }
