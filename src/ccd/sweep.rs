@@ -29,7 +29,10 @@ use crate::interval::Interval;
 use crate::poly::{isolate_roots, isolate_roots_limited, Poly, RealRoot};
 use crate::ring::Ring;
 use crate::sign::Sign;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 
@@ -186,11 +189,25 @@ impl<T: Clone> Cons<T> {
     }
 }
 
+/// A rational ≤ x (`up`: ≥ x) on the 2⁻⁴⁸ grid when x's denominator is long: isolating
+/// over a slightly wider range with short endpoints keeps the change of variable cheap,
+/// and the callers discard the extra roots by exact comparison.
+fn round_out(x: &BigRational, up: bool) -> BigRational {
+    if x.denom().bits() <= 64 {
+        return x.clone();
+    }
+    let k = BigInt::one() << 48u32;
+    let (q, r) = (x.numer() * &k).div_mod_floor(x.denom());
+    let q = if up && !r.is_zero() { q + 1u32 } else { q };
+    BigRational::new(q, k)
+}
+
 /// The first root `r` of `p` with `x < r ≤ hi`.
 fn next_root_after(p: &Poly, x: &mut RealRoot, hi: &mut RealRoot) -> Option<RealRoot> {
     let mut limit = 2;
+    let (lo_r, hi_r) = (round_out(x.lo(), false), round_out(hi.hi(), true));
     loop {
-        let roots = isolate_roots_limited(p, x.lo(), hi.hi(), limit);
+        let roots = isolate_roots_limited(p, &lo_r, &hi_r, limit);
         let v = roots.isolated();
         for r in v {
             let mut rv = r.value.clone();
@@ -312,9 +329,10 @@ fn exit<T: Clone>(cons: &Cons<T>, x: &mut RealRoot, hi: &mut RealRoot) -> Option
         let p = cons.poly(i);
         // Every root of p in [x, bound], ascending (so each one's successor is known).
         let mut rs: Vec<RealRoot> = Vec::new();
-        for r in isolate_roots(p, x.lo(), &bound).isolated() {
+        let mut end = RealRoot::Exact(bound.clone());
+        for r in isolate_roots(p, &round_out(x.lo(), false), &round_out(&bound, true)).isolated() {
             let mut v = r.value.clone();
-            if v.compare(x) != Ordering::Less {
+            if v.compare(x) != Ordering::Less && v.compare(&mut end) != Ordering::Greater {
                 rs.push(v);
             }
         }

@@ -284,6 +284,34 @@ impl IsolatingInterval {
         Ok(false)
     }
 
+    /// The nearest double to the root (ties to even), if the enclosure spans only a few
+    /// doubles: the rounding boundaries — the midpoints between consecutive doubles,
+    /// dyadic rationals — are located against the root by exact sign evaluations.
+    fn nearest_f64(&self) -> Option<f64> {
+        let (a, b) = (self.lo.to_f64()?, self.hi.to_f64()?);
+        if !a.is_finite() || !b.is_finite() {
+            return None;
+        }
+        // Rounding is monotone and lo < α, so round(α) ≥ round(lo) = a.
+        let mut d = a;
+        for _ in 0..16 {
+            let n = d.next_up();
+            if !n.is_finite() || d > b {
+                return None;
+            }
+            let m = (BigRational::from_float(d)? + BigRational::from_float(n)?)
+                / BigRational::from_integer(2.into());
+            match self.cmp_rational(&m) {
+                Ordering::Less => return Some(d),
+                Ordering::Equal => {
+                    return Some(if d.to_bits() & 1 == 0 { d } else { n });
+                }
+                Ordering::Greater => d = n,
+            }
+        }
+        None
+    }
+
     /// One step of Abbott's quadratic interval refinement: guess the root's position among
     /// `N = 2^qir_log` equal subintervals by the secant through the endpoint values, and test
     /// the guessed subinterval with at most two sign evaluations. On success the width shrinks
@@ -441,8 +469,9 @@ impl RealRoot {
         }
     }
 
-    /// The nearest `f64` to the root (round to nearest, ties to even): refines until both
-    /// endpoints round to the same double, which then is the rounding of the root. If the
+    /// The nearest `f64` to the root (round to nearest, ties to even): once the enclosure
+    /// spans a few doubles, the rounding boundaries between them are compared with the root
+    /// exactly; otherwise refines until both endpoints round to the same double. If the
     /// root is a tie point itself this would not terminate, so after the enclosure is
     /// 2⁻¹²⁰ relative wide the rounded midpoint is returned (then within one ulp).
     pub fn to_f64(&self) -> f64 {
@@ -452,6 +481,9 @@ impl RealRoot {
             match &s {
                 RealRoot::Exact(x) => return r(x),
                 RealRoot::Interval(i) => {
+                    if let Some(v) = i.nearest_f64() {
+                        return v;
+                    }
                     let (a, b) = (r(&i.lo), r(&i.hi));
                     if a == b {
                         return a;
