@@ -64,7 +64,7 @@ pub struct Period<T> {
 /// A rational strictly between two distinct real roots `a < b`, refining them.
 pub fn between(a: &mut RealRoot, b: &mut RealRoot) -> BigRational {
     loop {
-        if a.hi() < b.lo() {
+        if crate::poly::qcmp(a.hi(), b.lo()).is_lt() {
             return (a.hi() + b.lo()) / BigRational::from_integer(2.into());
         }
         if a.width() >= b.width() {

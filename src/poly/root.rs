@@ -55,6 +55,44 @@ pub struct Root {
     pub multiplicity: u32,
 }
 
+/// Exact order of two rationals by cross-multiplication (denominators are positive):
+/// two products instead of num-rational's division-based comparison.
+pub fn qcmp(a: &BigRational, b: &BigRational) -> Ordering {
+    if a.denom() == b.denom() {
+        return a.numer().cmp(b.numer());
+    }
+    (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
+}
+
+/// `num / den` (den > 0) against a rational, by cross-multiplication.
+fn cmp_frac(num: &BigInt, den: &BigInt, b: &BigRational) -> Ordering {
+    (num * b.denom()).cmp(&(b.numer() * den))
+}
+
+/// The exact midpoint of two finite doubles, as `(numerator, denominator = 2^k)`.
+fn f64_midpoint(d: f64, n: f64) -> (BigInt, BigInt) {
+    use num_traits::float::FloatCore;
+    let (md, ed, sd) = FloatCore::integer_decode(d);
+    let (mn, en, sn) = FloatCore::integer_decode(n);
+    let e0 = i32::from(ed.min(en));
+    let part = |m: u64, e: i16, s: i8| {
+        let v = BigInt::from(m) << (i32::from(e) - e0) as u32;
+        if s < 0 {
+            -v
+        } else {
+            v
+        }
+    };
+    let sum = part(md, ed, sd) + part(mn, en, sn);
+    // (d + n)/2 = sum · 2^(e0 − 1)
+    let k = e0 - 1;
+    if k >= 0 {
+        (sum << k as u32, BigInt::one())
+    } else {
+        (sum, BigInt::one() << (-k) as u32)
+    }
+}
+
 fn mid(a: &BigRational, b: &BigRational) -> BigRational {
     (a + b) / BigRational::from_integer(2.into())
 }
@@ -154,10 +192,10 @@ impl IsolatingInterval {
     /// Where the root lies relative to the rational `x`: `Less` if α < x, etc. Exact, no
     /// refinement.
     pub fn cmp_rational(&self, x: &BigRational) -> Ordering {
-        if x <= &self.lo {
+        if qcmp(x, &self.lo).is_le() {
             return Ordering::Greater;
         }
-        if x >= &self.hi {
+        if qcmp(x, &self.hi).is_ge() {
             return Ordering::Less;
         }
         match zx::sign_at(&self.poly, x) {
@@ -245,8 +283,8 @@ impl IsolatingInterval {
             ) else {
                 return Ok(false);
             };
-            let x_in = x > self.lo && x < self.hi;
-            let y_in = y > self.lo && y < self.hi;
+            let inside = |z: &BigRational| qcmp(z, &self.lo).is_gt() && qcmp(z, &self.hi).is_lt();
+            let (x_in, y_in) = (inside(&x), inside(&y));
             if !x_in && !y_in {
                 // The proposal covers the whole interval: no progress possible.
                 return Ok(false);
@@ -299,9 +337,20 @@ impl IsolatingInterval {
             if !n.is_finite() || d > b {
                 return None;
             }
-            let m = (BigRational::from_float(d)? + BigRational::from_float(n)?)
-                / BigRational::from_integer(2.into());
-            match self.cmp_rational(&m) {
+            // Where the root lies relative to the rounding boundary m = (d + n)/2.
+            let (mn, md) = f64_midpoint(d, n);
+            let side = if cmp_frac(&mn, &md, &self.lo).is_le() {
+                Ordering::Greater
+            } else if cmp_frac(&mn, &md, &self.hi).is_ge() {
+                Ordering::Less
+            } else {
+                match zx::ord_of(&zx::eval_hom(&self.poly, &mn, &md)) {
+                    Ordering::Equal => Ordering::Equal,
+                    s if s == self.sign_lo => Ordering::Greater,
+                    _ => Ordering::Less,
+                }
+            };
+            match side {
                 Ordering::Less => return Some(d),
                 Ordering::Equal => {
                     return Some(if d.to_bits() & 1 == 0 { d } else { n });
@@ -587,10 +636,10 @@ impl RealRoot {
                 (RealRoot::Exact(x), RealRoot::Interval(j)) => return j.cmp_rational(x).reverse(),
                 (RealRoot::Interval(i), RealRoot::Interval(j)) => (i, j),
             };
-            if a.hi <= b.lo {
+            if qcmp(&a.hi, &b.lo).is_le() {
                 return Ordering::Less;
             }
-            if b.hi <= a.lo {
+            if qcmp(&b.hi, &a.lo).is_le() {
                 return Ordering::Greater;
             }
             if equal_overlapping(a, b) {
@@ -608,7 +657,7 @@ impl RealRoot {
     /// Refines `self < other` (distinct roots, in this order) until their enclosures are
     /// disjoint: `self.hi() ≤ other.lo()` (open intervals may share an endpoint).
     pub(crate) fn separate_from(&mut self, other: &mut RealRoot) {
-        while self.hi() > other.lo() {
+        while qcmp(self.hi(), other.lo()).is_gt() {
             if self.width() >= other.width() {
                 self.refine_step();
             } else {
