@@ -13,9 +13,9 @@
 //! matrix (R·Rᵀ = |q|⁴·I).
 
 use super::CcdError;
+use crate::poly::zx;
 use crate::poly::{isolate_roots, Poly};
 use crate::protocol::{Motion, PolyCoeffs};
-use crate::poly::zx;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -190,30 +190,40 @@ impl RatAffine {
                 }
             }
         }
-        let mut g = BigInt::zero();
-        for p in self.entries() {
-            for x in p.coeffs() {
-                if !x.is_zero() {
-                    g = g.gcd(&(x * BigRational::from_integer(l.clone())).to_integer());
-                    if g.is_one() {
-                        break;
-                    }
-                }
+        let conv = |p: &Poly| -> Vec<BigInt> {
+            if l.is_one() {
+                p.coeffs().iter().map(|x| x.numer().clone()).collect()
+            } else {
+                p.coeffs()
+                    .iter()
+                    .map(|x| x.numer() * (&l / x.denom()))
+                    .collect()
             }
+        };
+        let mut z: Vec<Vec<BigInt>> = self.entries().map(conv).collect();
+        let mut g = BigInt::zero();
+        for p in &z {
             if g.is_one() {
                 break;
             }
+            let c = zx::content(p);
+            g = g.gcd(&c);
         }
-        if l.is_one() && (g.is_one() || g.is_zero()) {
+        let divide = g > BigInt::one();
+        if l.is_one() && !divide {
             return self;
         }
-        let k = BigRational::new(l, if g.is_zero() { BigInt::one() } else { g });
-        let f = |p: &Poly| p.scale(&k);
-        RatAffine {
-            lin: self.lin.each_ref().map(|r| r.each_ref().map(f)),
-            trans: self.trans.each_ref().map(f),
-            den: f(&self.den),
+        if divide {
+            for c in z.iter_mut().flatten() {
+                *c /= &g;
+            }
         }
+        let mut it = z.into_iter().map(|v| Poly::from_bigints(&v));
+        let mut next = || it.next().expect("13 entries");
+        let lin = [0, 1, 2].map(|_| [0, 1, 2].map(|_| next()));
+        let trans = [0, 1, 2].map(|_| next());
+        let den = next();
+        RatAffine { lin, trans, den }
     }
 
     /// `self` followed by `next` (row vectors: x·self·next).
@@ -387,4 +397,87 @@ pub fn nonvanishing(
         return Err(CcdError::Vanishes(what.to_string()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::planted::{random_integer_poly, splitmix64};
+
+    fn heavy() -> bool {
+        std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1")
+    }
+
+    /// Same map: every entry over its denominator agrees (cross-multiplied).
+    fn same_map(a: &RatAffine, b: &RatAffine) -> bool {
+        let ea = a.lin.iter().flatten().chain(a.trans.iter());
+        let eb = b.lin.iter().flatten().chain(b.trans.iter());
+        ea.zip(eb).all(|(p, q)| &(p * &b.den) == &(q * &a.den))
+    }
+
+    /// A random map with small entries; with `plant`, a common factor of degree 1–2
+    /// (and a rational scale) is multiplied into all 13 entries.
+    fn random_map(s: &mut u64, plant: bool) -> RatAffine {
+        let p = |s: &mut u64| {
+            let d = (splitmix64(s) % 3) as usize;
+            random_integer_poly(s, d, 3)
+        };
+        let mut m = RatAffine {
+            lin: [0, 1, 2].map(|_| [0, 1, 2].map(|_| p(s))),
+            trans: [0, 1, 2].map(|_| p(s)),
+            den: p(s),
+        };
+        if plant {
+            let d = 1 + (splitmix64(s) % 2) as usize;
+            let f = random_integer_poly(s, d, 3).scale(&BigRational::new(3.into(), 7.into()));
+            for e in m.lin.iter_mut().flatten().chain(m.trans.iter_mut()) {
+                *e = &*e * &f;
+            }
+            m.den = &m.den * &f;
+        }
+        m
+    }
+
+    #[test]
+    fn reduced_fast_path_matches_gcd_reference() {
+        let mut s = 2024u64;
+        let n = if heavy() { 3000 } else { 300 };
+        let mut planted_reduced = 0;
+        for i in 0..n {
+            let m = random_map(&mut s, i % 2 == 0);
+            let fast = m.clone().reduced();
+            let slow = m.clone().reduced_reference();
+            assert!(same_map(&fast, &m), "reduced changed the map");
+            assert!(same_map(&fast, &slow));
+            // Both fully reduced: the same denominator degree.
+            assert_eq!(fast.den.degree(), slow.den.degree(), "case {i}");
+            assert!(fast.entries().all(Poly::is_integral));
+            if fast.den.degree() < m.den.degree() {
+                planted_reduced += 1;
+            }
+        }
+        // The planted factors were found (at least in most planted cases).
+        assert!(planted_reduced >= n / 4, "{planted_reduced}");
+    }
+
+    #[test]
+    fn integral_keeps_the_map() {
+        let q = |n: i64, d: i64| Poly::constant(BigRational::new(n.into(), d.into()));
+        let x = Poly::x();
+        let m = RatAffine {
+            lin: [
+                [q(3, 2), q(0, 1), &x * &q(3, 4)],
+                [q(0, 1), q(6, 5), q(0, 1)],
+                [q(0, 1), q(0, 1), q(9, 10)],
+            ],
+            trans: [q(3, 2), &x * &q(-3, 8), q(0, 1)],
+            den: &(&x * &q(3, 4)) + &q(3, 2),
+        };
+        let z = m.clone().integral();
+        assert!(same_map(&z, &m));
+        assert!(z.entries().all(Poly::is_integral));
+        // ×40 (lcm of the denominators 2, 4, 5, 10, 8) gives 60, 30x, 48, 36, 60, −15x,
+        // 30x + 60: content 3, divided out.
+        assert_eq!(z.den, Poly::from_ints(&[20, 10]));
+    }
 }

@@ -419,3 +419,126 @@ impl Sgm {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::planted::splitmix64;
+    use crate::protocol::{parse_query, Op};
+    use serde_json::json;
+
+    /// Random box pairs under degree-1 quaternion curves (rigid) or, with `affine`,
+    /// b under a matrix motion with non-uniform scale.
+    fn random_relative(s: &mut u64, affine: bool) -> Option<Relative> {
+        let mut r = |lo: i64, hi: i64| lo + (splitmix64(s) % ((hi - lo + 1) as u64)) as i64;
+        let mut side = |x0: i64| {
+            let e = [r(1, 3), r(1, 3), r(1, 3)];
+            let q: Vec<_> = (0..4).map(|_| json!([r(-3, 3), r(-3, 3)])).collect();
+            json!({"shape":{"type":"box","center":[0,0,0],
+                    "half_axes":[[e[0],0,0],[0,e[1],0],[0,0,e[2]]]},
+                   "motion":{"quaternion":q,
+                    "translation":[[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), 0]]}})
+        };
+        let a = side(-5);
+        let mut b = side(5);
+        if affine {
+            b["motion"] = json!({"matrix":[[[2,1],0,0],[0,1,0],[0,[1,1],[3,-1]],[[5,-10],0,1]],
+                                 "denominator":[2, 1]});
+        }
+        let v = json!({"op":"ccd","a":a,"b":b,"tolerance":"1e-9"});
+        let Op::Ccd(q) = parse_query(&v).ok()?.op else {
+            return None;
+        };
+        crate::ccd::relative(&q).ok()
+    }
+
+    /// The constraints as the plain signed sums (no division by powers of w).
+    #[allow(clippy::needless_range_loop)]
+    fn reference(sgm: &Sgm, t: &BigRational) -> Vec<Poly> {
+        let r = &sgm.rel;
+        let s = |p: &Poly| sgn(p.sign_at(t));
+        let sg = r.g.clone().map(|gk| gk.map(|p| s(&p)));
+        let sn = sgm.n.clone().map(|nk| nk.map(|p| s(&p)));
+        let sd = s(&sgm.det);
+        let term = |p: &Poly, k: i8| p.scale(&BigRational::from_integer(k.into()));
+        let mut out = Vec::new();
+        for sigma in [1i8, -1] {
+            for j in 0..3 {
+                let mut f = &term(&r.c[j], -sigma) + &r.w;
+                for k in 0..3 {
+                    f = &f + &term(&r.g[k][j], sg[k][j]);
+                }
+                out.push(f);
+            }
+            for k in 0..3 {
+                let mut f = &term(&dot(&sgm.n[k], &r.c), -sigma) + &term(&sgm.det, sd);
+                for j in 0..3 {
+                    f = &f + &term(&(&r.w * &sgm.n[k][j]), sn[k][j]);
+                }
+                out.push(f);
+            }
+            for i in 0..3 {
+                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                for m in 0..3 {
+                    let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                    let f = &(&term(&cross(&r.g[m], &r.c)[i], -sigma)
+                        + &term(&sgm.n[m1][i], sn[m1][i]))
+                        + &term(&sgm.n[m2][i], sn[m2][i]);
+                    let f = &(&f + &term(&(&r.w * &r.g[m][i1]), sg[m][i1]))
+                        + &term(&(&r.w * &r.g[m][i2]), sg[m][i2]);
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn constraints_are_the_reference_divided_by_powers_of_w() {
+        let mut s = 77u64;
+        let (mut checked, mut affine_checked) = (0, 0);
+        for i in 0..24 {
+            let affine = i % 4 == 3;
+            let Some(rel) = random_relative(&mut s, affine) else {
+                continue;
+            };
+            let sgm = Sgm::new(rel);
+            let mut wp = sgm.z.w.clone();
+            zx::divide_content(&mut wp);
+            let wp = Poly::from_bigints(&wp);
+            let rigid_w = !affine && sgm.rel.w.degree().unwrap_or(0) > 0;
+            for t in [
+                BigRational::new(1.into(), 3.into()),
+                BigRational::new(5.into(), 7.into()),
+            ] {
+                let got = sgm.constraints(&t);
+                let want = reference(&sgm, &t);
+                assert_eq!(got.len(), want.len());
+                for ((f, plane), g) in got.iter().zip(&want) {
+                    let e = match *plane {
+                        Plane::Fv(..) => 0,
+                        Plane::Vf(_, _, k) => sgm.z.vf_e[k],
+                        Plane::Ee(i, _, m, _) => sgm.z.ee_e[i][m],
+                    };
+                    let mut back = f.clone();
+                    for _ in 0..e {
+                        back = &back * &wp;
+                    }
+                    assert_eq!(&back, g, "{plane:?}");
+                    // Rigid motion: N_k ∥ w·G_k, and the VF planes carry w².
+                    if rigid_w {
+                        if let Plane::Vf(..) = plane {
+                            assert!(e >= 2, "VF plane divided by w^{e} only");
+                        }
+                    }
+                }
+            }
+            checked += 1;
+            affine_checked += usize::from(affine);
+        }
+        assert!(
+            checked >= 12 && affine_checked >= 3,
+            "{checked} {affine_checked}"
+        );
+    }
+}

@@ -32,8 +32,8 @@ use crate::sign::Sign;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
 use num_traits::ToPrimitive;
+use num_traits::{One, Zero};
 use std::cmp::Ordering;
 
 /// When the first contact period starts or ends.

@@ -493,6 +493,53 @@ mod tests {
     }
 
     #[test]
+    fn fast_arithmetic_matches_rational_reference() {
+        let mut s = 31u64;
+        let rnd = |s: &mut u64| {
+            let n = (crate::poly::planted::splitmix64(s) % 4) as usize;
+            let den = |s: &mut u64| {
+                if crate::poly::planted::splitmix64(s) % 2 == 0 {
+                    1
+                } else {
+                    1 + (crate::poly::planted::splitmix64(s) % 12) as i64
+                }
+            };
+            let c: Vec<BigRational> = (0..=n)
+                .map(|_| {
+                    let num = (crate::poly::planted::splitmix64(s) % 41) as i64 - 20;
+                    q(num, den(s))
+                })
+                .collect();
+            Poly::new(c)
+        };
+        for _ in 0..300 {
+            let (a, b) = (rnd(&mut s), rnd(&mut s));
+            let n = a.coeffs.len().max(b.coeffs.len());
+            let get = |p: &Poly, i: usize| p.coeffs.get(i).cloned().unwrap_or_default();
+            let sum = Poly::new((0..n).map(|i| get(&a, i) + get(&b, i)).collect());
+            let dif = Poly::new((0..n).map(|i| get(&a, i) - get(&b, i)).collect());
+            let mut prod = vec![BigRational::zero(); (a.coeffs.len() + b.coeffs.len()).max(1)];
+            for (i, x) in a.coeffs.iter().enumerate() {
+                for (j, y) in b.coeffs.iter().enumerate() {
+                    prod[i + j] += x * y;
+                }
+            }
+            assert_eq!(&a + &b, sum);
+            assert_eq!(&a - &b, dif);
+            assert_eq!(&a * &b, Poly::new(prod));
+            let k = q(-3, 1);
+            assert_eq!(
+                a.scale(&k),
+                Poly::new(a.coeffs.iter().map(|x| x * &k).collect())
+            );
+            for t in [q(-7, 3), q(0, 1), q(5, 2)] {
+                let v = a.eval(&t);
+                assert_eq!(a.sign_at(&t), v.cmp(&BigRational::zero()));
+            }
+        }
+    }
+
+    #[test]
     fn rational_to_integer() {
         let p = Poly::new(vec![q(-1, 2), q(0, 1), q(-3, 4)]);
         assert_eq!(

@@ -781,6 +781,67 @@ mod tests {
         assert!(a.lo() * a.lo() < r(2, 1) && a.hi() * a.hi() > r(2, 1));
     }
 
+    /// The nearest double by plain bisection (no float guidance): refine until both ends
+    /// round to the same double.
+    fn nearest_by_bisection(mut x: RealRoot) -> f64 {
+        loop {
+            match &x {
+                RealRoot::Exact(v) => return v.to_f64().unwrap(),
+                RealRoot::Interval(i) => {
+                    let (a, b) = (i.lo.to_f64().unwrap(), i.hi.to_f64().unwrap());
+                    if a == b {
+                        return a;
+                    }
+                }
+            }
+            x.bisect();
+        }
+    }
+
+    #[test]
+    fn float_guided_refinement_isolates_the_same_root_and_rounds_correctly() {
+        let mut s = 4242u64;
+        let n = if std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1") {
+            400
+        } else {
+            60
+        };
+        let mut roots = 0;
+        for case in 0..n {
+            let d = 2 + (crate::poly::planted::splitmix64(&mut s) % 7) as usize;
+            let p = crate::poly::planted::random_integer_poly(&mut s, d, 24);
+            let isolated = crate::poly::isolate_roots(&p, &r(-4, 1), &r(4, 1));
+            for root in isolated.isolated() {
+                let x = root.value.clone();
+                let mut y = x.clone();
+                y.refine_step();
+                // Still an isolating interval of the same polynomial, inside the old one.
+                if let (RealRoot::Interval(a), RealRoot::Interval(b)) = (&x, &y) {
+                    assert!(b.lo >= a.lo && b.hi <= a.hi, "case {case}");
+                    assert!(IsolatingInterval::verify(&b.poly(), &b.lo, &b.hi).is_some());
+                }
+                assert_eq!(x.cmp_exact(&y), Ordering::Equal);
+                assert_eq!(x.to_f64(), nearest_by_bisection(x.clone()), "case {case}");
+                roots += 1;
+            }
+        }
+        assert!(roots >= n / 2);
+    }
+
+    #[test]
+    fn nearest_f64_ties_to_even() {
+        let two53 = BigInt::one() << 53u32;
+        // Roots exactly halfway between two doubles: 1 + 2⁻⁵³ (between 1 and 1 + 2⁻⁵²,
+        // even: 1) and 1 + 3·2⁻⁵³ (between 1 + 2⁻⁵² and 1 + 2⁻⁵¹, even: 1 + 2⁻⁵¹).
+        for (k, want) in [(1u32, 1.0), (3, 1.0 + f64::EPSILON * 2.0)] {
+            let lin = Poly::from_bigints(&[-(&two53 + k), two53.clone()]);
+            let p = &lin * &Poly::from_ints(&[5, 1]);
+            let hi = BigRational::new(&two53 + 16u32, two53.clone());
+            let i = IsolatingInterval::verify(&p, &r(1, 1), &hi).unwrap();
+            assert_eq!(RealRoot::Interval(i).to_f64(), want);
+        }
+    }
+
     #[test]
     fn simplest_rationals() {
         assert_eq!(simplest_between(&r(1, 4), &r(1, 2)), r(1, 3));

@@ -603,6 +603,79 @@ mod tests {
         assert_eq!(a, z(&[-2, 1]));
     }
 
+    fn mul(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+        let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                c[i + j] += x * y;
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn yun_over_z_reconstructs_the_polynomial() {
+        let mut s = 99u64;
+        for case in 0..300 {
+            let mut r = |m: u64| crate::poly::planted::splitmix64(&mut s) % m;
+            let mut f = z(&[r(5) as i64 + 1]);
+            for _ in 0..1 + r(3) {
+                let g: Vec<BigInt> = (0..2 + r(2))
+                    .map(|_| BigInt::from(r(9) as i64 - 4))
+                    .collect();
+                let mut g = g;
+                trim(&mut g);
+                if g.len() < 2 {
+                    continue;
+                }
+                for _ in 0..1 + r(3) {
+                    f = mul(&f, &g);
+                }
+            }
+            let fac = square_free_factors(&f);
+            let mut prod = z(&[1]);
+            let mut last = 0;
+            for (p, m) in &fac {
+                assert!(*m > last, "case {case}: multiplicities increase");
+                last = *m;
+                assert!(p.len() >= 2 && p.last().unwrap().is_positive());
+                assert_eq!(gcd(p, &derivative(p)).len(), 1, "case {case}: square-free");
+                for _ in 0..*m {
+                    prod = mul(&prod, p);
+                }
+            }
+            for (i, (p, _)) in fac.iter().enumerate() {
+                for (q, _) in &fac[i + 1..] {
+                    assert_eq!(gcd(p, q).len(), 1, "case {case}: coprime");
+                }
+            }
+            let mut fp = f.clone();
+            primitive(&mut fp);
+            if fp.len() >= 2 {
+                assert_eq!(prod, fp, "case {case}");
+            } else {
+                assert!(fac.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn exact_division_and_coprimality() {
+        let a = z(&[2, -3, 1]); // (x−1)(x−2)
+        assert_eq!(div_exact(&a, &z(&[-1, 1])), Some(z(&[-2, 1])));
+        assert_eq!(div_exact(&a, &z(&[1, 1])), None);
+        assert_eq!(div_exact(&z(&[2, 4]), &z(&[2, 1])), None); // (2x+2)/(x+2)
+        let cp =
+            |v: &[Vec<BigInt>]| coprime_mod_p(&v.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        assert!(cp(&[a.clone(), z(&[-3, 1])]));
+        assert!(!cp(&[a.clone(), z(&[-2, 1])]));
+        assert!(!cp(&[a.clone(), z(&[0, 1, -1])])); // shares x − 1
+        assert!(cp(&[a.clone(), z(&[0, 1, -1]), z(&[-2, 0, 1])]));
+        // A leading coefficient divisible by p proves nothing.
+        let p61 = BigInt::from(P61);
+        assert!(!cp(&[vec![BigInt::one(), p61], z(&[3, 1])]));
+    }
+
     #[test]
     fn descartes_counts() {
         let mut buf = Vec::new();
