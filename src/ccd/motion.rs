@@ -412,7 +412,7 @@ mod tests {
     fn same_map(a: &RatAffine, b: &RatAffine) -> bool {
         let ea = a.lin.iter().flatten().chain(a.trans.iter());
         let eb = b.lin.iter().flatten().chain(b.trans.iter());
-        ea.zip(eb).all(|(p, q)| &(p * &b.den) == &(q * &a.den))
+        ea.zip(eb).all(|(p, q)| p * &b.den == q * &a.den)
     }
 
     /// A random map with small entries; with `plant`, a common factor of degree 1–2

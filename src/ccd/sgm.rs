@@ -146,8 +146,26 @@ fn strip(group: &mut [Z], w: &Z) -> u32 {
     if w.len() < 2 || group.iter().all(Vec::is_empty) {
         return 0;
     }
+    // w is primitive, so w | p forces an integer quotient q (Gauss) and p(±1) = q(±1)·w(±1):
+    // a cheap necessary condition (word arithmetic) that rejects most non-divisible groups.
+    let at =
+        |p: &Z, x: i32| -> BigInt { p.iter().rev().fold(BigInt::zero(), |acc, c| acc * x + c) };
+    let moduli: Vec<(u64, i32)> = [1, -1]
+        .into_iter()
+        .filter_map(|x| {
+            let v = at(w, x);
+            let m = u64::try_from(v.magnitude()).ok()?;
+            (m > 1).then_some((m, x))
+        })
+        .collect();
     let mut e = 0;
     loop {
+        let plausible = group
+            .iter()
+            .all(|p| moduli.iter().all(|&(m, x)| zx::value_mod(p, x, m) == 0));
+        if !plausible {
+            return e;
+        }
         let q: Option<Vec<Z>> = group.iter().map(|p| zx::div_exact(p, w)).collect();
         match q {
             Some(q) => {

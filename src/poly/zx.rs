@@ -56,6 +56,18 @@ fn rem_u64(c: &BigInt, m: u64) -> u64 {
     r as u64
 }
 
+/// `a(x) mod m` (in `0..m`) for `x = ±1` and a word modulus `m > 0`.
+pub(crate) fn value_mod(a: &[BigInt], x: i32, m: u64) -> u64 {
+    let mut s: u128 = 0;
+    let m128 = u128::from(m);
+    for (i, c) in a.iter().enumerate() {
+        let r = u128::from(rem_u64(c, m));
+        let neg = c.is_negative() != (x < 0 && i % 2 == 1);
+        s = (s + if neg { (m128 - r) % m128 } else { r }) % m128;
+    }
+    s as u64
+}
+
 /// Nonnegative gcd of the coefficients (zero for the zero polynomial). Once the running gcd
 /// fits a machine word, the rest is word arithmetic.
 pub(crate) fn content(a: &[BigInt]) -> BigInt {
@@ -306,7 +318,11 @@ pub(crate) fn affine_to_unit(a: &[BigInt], lo: &BigRational, hi: &BigRational) -
     let w = hi - lo;
     let m = BigRational::new(w.numer() * den, w.denom().clone());
     scale(&mut r, m.numer(), m.denom());
-    divide_content(&mut r);
+    // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
+    // dyadic ranges put most of the common factor there.
+    // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
+    // dyadic ranges put most of the common factor there.
+    remove_pow2_content(&mut r);
     r
 }
 
