@@ -29,10 +29,13 @@
 //! under affine motion (non-uniform scale) they differ, so both sets are used and
 //! face normals are the cofactor cross products N_k, never M(t) applied to normals.
 
-use super::motion::{cross, dot, PVec};
-use super::sweep::{first_contact, Period};
+use super::motion::PVec;
+use super::sweep::{first_contact, rat_interval, Period};
 use super::Feature;
+use crate::interval::Interval;
 use crate::poly::{zx, Poly};
+use crate::ring::Ring;
+use crate::sign::Sign;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -138,6 +141,54 @@ fn acc(out: &mut Z, p: &Z, s: i8) {
     }
 }
 
+fn zmul(a: &[BigInt], b: &[BigInt]) -> Z {
+    if a.is_empty() || b.is_empty() {
+        return Z::new();
+    }
+    let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            if !y.is_zero() {
+                c[i + j] += x * y;
+            }
+        }
+    }
+    zx::trim(&mut c);
+    c
+}
+
+fn zadd(a: &Z, b: &Z) -> Z {
+    let mut c = a.clone();
+    acc(&mut c, b, 1);
+    zx::trim(&mut c);
+    c
+}
+
+fn zsub(a: &Z, b: &Z) -> Z {
+    let mut c = a.clone();
+    acc(&mut c, b, -1);
+    zx::trim(&mut c);
+    c
+}
+
+fn zdot(u: &[Z; 3], v: &[Z; 3]) -> Z {
+    zadd(
+        &zadd(&zmul(&u[0], &v[0]), &zmul(&u[1], &v[1])),
+        &zmul(&u[2], &v[2]),
+    )
+}
+
+fn zcross(u: &[Z; 3], v: &[Z; 3]) -> [Z; 3] {
+    [
+        zsub(&zmul(&u[1], &v[2]), &zmul(&u[2], &v[1])),
+        zsub(&zmul(&u[2], &v[0]), &zmul(&u[0], &v[2])),
+        zsub(&zmul(&u[0], &v[1]), &zmul(&u[1], &v[0])),
+    ]
+}
+
 /// Divides every polynomial of `group` by `w` as long as `w` divides all of them exactly,
 /// and returns the power divided out. `w` is positive on the range, so on the range each
 /// quotient has the same sign and the same roots (with multiplicity) as the original:
@@ -204,6 +255,8 @@ pub struct Sgm {
     breaks: Vec<Poly>,
     /// The bounding-sphere polynomial divided by the largest power of w dividing it.
     sphere: Poly,
+    /// Coefficient enclosures of the 19 sign-pattern polynomials (G, N, det).
+    sign_iv: Vec<Vec<Interval>>,
 }
 
 impl Sgm {
@@ -229,28 +282,32 @@ impl Sgm {
                 w: rel.w.scale(&k),
             }
         };
-        let g = &rel.g;
-        let n = [
-            cross(&g[1], &g[2]),
-            cross(&g[2], &g[0]),
-            cross(&g[0], &g[1]),
-        ];
-        let det = dot(&g[0], &n[0]);
-        let nc = [0, 1, 2].map(|k| dot(&n[k], &rel.c));
-        let gxc = [0, 1, 2].map(|m| cross(&g[m], &rel.c));
+        // Everything below in integer polynomials (convolutions, no rationals).
         let z3 = |v: &PVec| [to_z(&v[0]), to_z(&v[1]), to_z(&v[2])];
-        // w with its content removed (sign kept: still positive on the range).
-        let mut wp = to_z(&rel.w);
-        zx::divide_content(&mut wp);
-        let zn = [z3(&n[0]), z3(&n[1]), z3(&n[2])];
-        let zg = [z3(&g[0]), z3(&g[1]), z3(&g[2])];
+        let zc = z3(&rel.c);
+        let zg = [z3(&rel.g[0]), z3(&rel.g[1]), z3(&rel.g[2])];
         let wz = to_z(&rel.w);
-        let mul = |a: &Z, b: &Z| to_z(&(&Poly::from_bigints(a) * &Poly::from_bigints(b)));
+        let zn = [
+            zcross(&zg[1], &zg[2]),
+            zcross(&zg[2], &zg[0]),
+            zcross(&zg[0], &zg[1]),
+        ];
+        let zdet = zdot(&zg[0], &zn[0]);
+        let nc = [0, 1, 2].map(|k| zdot(&zn[k], &zc));
+        let gxc = [0, 1, 2].map(|m| zcross(&zg[m], &zc));
+        let n = zn
+            .each_ref()
+            .map(|nk| nk.each_ref().map(|p| Poly::from_bigints(p)));
+        let det = Poly::from_bigints(&zdet);
+        // w with its content removed (sign kept: still positive on the range).
+        let mut wp = wz.clone();
+        zx::divide_content(&mut wp);
+        let mul = zmul;
         let mut vf_e = [0; 3];
         let vf = [0, 1, 2].map(|k| {
             let mut grp = [
-                to_z(&nc[k]),
-                to_z(&det),
+                nc[k].clone(),
+                zdet.clone(),
                 mul(&wz, &zn[k][0]),
                 mul(&wz, &zn[k][1]),
                 mul(&wz, &zn[k][2]),
@@ -264,7 +321,7 @@ impl Sgm {
             [0, 1, 2].map(|m| {
                 let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
                 let mut grp = [
-                    to_z(&gxc[m][i]),
+                    gxc[m][i].clone(),
                     zn[m1][i].clone(),
                     zn[m2][i].clone(),
                     mul(&wz, &zg[m][i1]),
@@ -274,12 +331,13 @@ impl Sgm {
                 grp
             })
         });
-        let breaks = g
+        let breaks = rel
+            .g
             .iter()
             .flatten()
             .cloned()
-            .chain(n.iter().flatten().map(|p| {
-                let mut z = [to_z(p)];
+            .chain(zn.iter().flatten().map(|p| {
+                let mut z = [p.clone()];
                 strip(&mut z, &wp);
                 let [z] = z;
                 Poly::from_bigints(&z)
@@ -287,19 +345,28 @@ impl Sgm {
             .filter(|p| p.degree().unwrap_or(0) > 0)
             .collect();
         let sphere = {
-            let three = Poly::constant(BigRational::from_integer(3.into()));
-            let mut rhs = &three * &(&rel.w * &rel.w);
-            for gk in &rel.g {
-                rhs = &rhs + &dot(gk, gk);
+            // |C|² − 4·(3w² + Σ|G_k|²)
+            let mut rhs = zmul(&zmul(&wz, &wz), &[BigInt::from(3)]);
+            for gk in &zg {
+                rhs = zadd(&rhs, &zdot(gk, gk));
             }
-            let s = &dot(&rel.c, &rel.c) - &rhs.scale(&BigRational::from_integer(4.into()));
-            let mut z = [to_z(&s)];
+            let s = zsub(&zdot(&zc, &zc), &zmul(&rhs, &[BigInt::from(4)]));
+            let mut z = [s];
             strip(&mut z, &wp);
             let [z] = z;
             Poly::from_bigints(&z)
         };
+        // Certified float enclosures of the sign-pattern polynomials' coefficients.
+        let sign_iv = rel
+            .g
+            .iter()
+            .flatten()
+            .chain(n.iter().flatten())
+            .chain([&det])
+            .map(|p| p.coeffs().iter().map(rat_interval).collect())
+            .collect();
         let z = Zs {
-            c: z3(&rel.c),
+            c: zc,
             g: zg,
             w: wz,
             vf,
@@ -314,6 +381,21 @@ impl Sgm {
             z,
             breaks,
             sphere,
+            sign_iv,
+        }
+    }
+
+    /// Exact sign of the `i`-th sign-pattern polynomial (G's 9, N's 9, det) at `t`,
+    /// from the certified float enclosure when it excludes 0.
+    fn sign_at(&self, i: usize, p: &Poly, x: Interval, t: &BigRational) -> i8 {
+        let mut acc = Interval::point(0.0);
+        for c in self.sign_iv[i].iter().rev() {
+            acc = acc.mul_ref(&x).add_ref(c);
+        }
+        match acc.sign() {
+            Some(Sign::Negative) => -1,
+            Some(Sign::Positive) => 1,
+            Some(Sign::Zero) | None => sgn(p.sign_at(t)),
         }
     }
 
@@ -341,9 +423,11 @@ impl Sgm {
     #[allow(clippy::needless_range_loop)]
     pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
         let r = &self.rel;
-        let sg = r.g.clone().map(|gk| gk.map(|p| sgn(p.sign_at(t))));
-        let sn = self.n.clone().map(|nk| nk.map(|p| sgn(p.sign_at(t))));
-        let sd = sgn(self.det.sign_at(t));
+        let x = rat_interval(t);
+        let sg = [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(3 * k + j, &r.g[k][j], x, t)));
+        let sn =
+            [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(9 + 3 * k + j, &self.n[k][j], x, t)));
+        let sd = self.sign_at(18, &self.det, x, t);
         let z = &self.z;
         let mut out = Vec::with_capacity(30);
         let done = |f: Z| Poly::from_bigints(&f);
@@ -440,6 +524,7 @@ impl Sgm {
 
 #[cfg(test)]
 mod tests {
+    use super::super::motion::{cross, dot};
     use super::*;
     use crate::poly::planted::splitmix64;
     use crate::protocol::{parse_query, Op};
