@@ -65,13 +65,34 @@ pub struct Period<T> {
 pub fn between(a: &mut RealRoot, b: &mut RealRoot) -> BigRational {
     loop {
         if crate::poly::qcmp(a.hi(), b.lo()).is_lt() {
-            return (a.hi() + b.lo()) / BigRational::from_integer(2.into());
+            return short_dyadic_between(a.hi(), b.lo());
         }
         if a.width() >= b.width() {
             a.refine_step();
         } else {
             b.refine_step();
         }
+    }
+}
+
+/// A dyadic rational c/2^k strictly between `lo < hi` with k small (tried 0, 8, 16, 32, …):
+/// short samples keep the later exact evaluations at them cheap. Integer arithmetic only.
+fn short_dyadic_between(lo: &BigRational, hi: &BigRational) -> BigRational {
+    let mut k = 0u32;
+    loop {
+        // c = floor(lo·2^k) + 1 is the smallest multiple of 2^-k above lo.
+        let c = (lo.numer() << k).div_floor(lo.denom()) + 1u32;
+        // c/2^k < hi ⟺ c·den(hi) < num(hi)·2^k
+        if (&c * hi.denom()) < (hi.numer() << k) {
+            let Some(tz) = c.trailing_zeros() else {
+                return <BigRational as Zero>::zero();
+            };
+            let tz = tz.min(u64::from(k));
+            let c = c >> tz;
+            let d = BigInt::one() << (u64::from(k) - tz);
+            return BigRational::new_raw(c, d);
+        }
+        k = if k == 0 { 8 } else { k * 2 };
     }
 }
 
@@ -477,4 +498,32 @@ pub fn first_contact<T: Clone>(
         enter: ev,
         exit: Event::End,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_dyadic_between_is_strictly_inside_and_reduced() {
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let tiny = BigRational::new(1.into(), BigInt::one() << 200u32);
+        let cases = [
+            (q(-1, 3), q(1, 3)),
+            (q(-1, 1), q(-1, 2)),
+            (q(1, 3), q(1, 3) + &tiny),
+            (q(-7, 5) - &tiny, q(-7, 5)),
+            (q(0, 1), tiny.clone()),
+            (q(-1, 1000), q(0, 1)),
+            (q(5, 1), q(6, 1)),
+        ];
+        for (lo, hi) in cases {
+            let x = short_dyadic_between(&lo, &hi);
+            assert!(lo < x && x < hi, "{lo} < {x} < {hi}");
+            // Lowest terms, as BigRational::new would give.
+            let r = BigRational::new(x.numer().clone(), x.denom().clone());
+            assert_eq!((r.numer(), r.denom()), (x.numer(), x.denom()));
+        }
+        assert!(Zero::is_zero(&short_dyadic_between(&q(-1, 2), &q(1, 2))));
+    }
 }
