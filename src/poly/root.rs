@@ -69,6 +69,30 @@ fn cmp_frac(num: &BigInt, den: &BigInt, b: &BigRational) -> Ordering {
     (num * b.denom()).cmp(&(b.numer() * den))
 }
 
+/// The exact value of a finite double, in lowest terms (a power-of-two denominator).
+fn f64_to_rational(x: f64) -> Option<BigRational> {
+    use num_traits::float::FloatCore;
+    if !x.is_finite() {
+        return None;
+    }
+    let (m, e, sign) = FloatCore::integer_decode(x);
+    if m == 0 {
+        return Some(BigRational::from_integer(BigInt::from(0)));
+    }
+    let tz = m.trailing_zeros();
+    let (m, e) = (m >> tz, i32::from(e) + tz as i32);
+    let n = if sign < 0 {
+        -BigInt::from(m)
+    } else {
+        BigInt::from(m)
+    };
+    Some(if e >= 0 {
+        BigRational::from_integer(n << e as u32)
+    } else {
+        BigRational::new_raw(n, BigInt::one() << (-e) as u32)
+    })
+}
+
 /// The exact midpoint of two finite doubles, as `(numerator, denominator = 2^k)`.
 fn f64_midpoint(d: f64, n: f64) -> (BigInt, BigInt) {
     use num_traits::float::FloatCore;
@@ -277,10 +301,7 @@ impl IsolatingInterval {
         let ulp = r.abs().max(1e-300) * f64::EPSILON;
         for k in [4.0, 256.0, 65536.0, 16777216.0] {
             let d = ulp * k;
-            let (Some(x), Some(y)) = (
-                BigRational::from_float(r - d),
-                BigRational::from_float(r + d),
-            ) else {
+            let (Some(x), Some(y)) = (f64_to_rational(r - d), f64_to_rational(r + d)) else {
                 return Ok(false);
             };
             let inside = |z: &BigRational| qcmp(z, &self.lo).is_gt() && qcmp(z, &self.hi).is_lt();
@@ -826,6 +847,27 @@ mod tests {
             }
         }
         assert!(roots >= n / 2);
+    }
+
+    #[test]
+    fn f64_to_rational_is_exact_and_reduced() {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            0.1,
+            1e300,
+            -3e-310,
+            6.02e23,
+            f64::MIN_POSITIVE,
+        ] {
+            let q = f64_to_rational(x).unwrap();
+            assert_eq!(q, BigRational::from_float(x).unwrap());
+            assert_eq!(&BigRational::new(q.numer().clone(), q.denom().clone()), &q);
+            assert_eq!(q.denom(), BigRational::from_float(x).unwrap().denom());
+        }
+        assert!(f64_to_rational(f64::NAN).is_none());
     }
 
     #[test]
