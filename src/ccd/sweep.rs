@@ -96,10 +96,17 @@ fn short_dyadic_between(lo: &BigRational, hi: &BigRational) -> BigRational {
     }
 }
 
-/// A certified enclosure of a rational (num-rational's conversion is correctly
-/// rounded, so one step outward on each side suffices).
+/// A certified enclosure of a rational (the conversions are within one ulp, so one
+/// step outward on each side suffices).
 pub(crate) fn rat_interval(x: &BigRational) -> Interval {
-    match x.to_f64() {
+    // Integers: num-bigint's conversion keeps the top 64 bits rounded to odd (sticky bit),
+    // then rounds to nearest: correctly rounded, without num-rational's division.
+    let f = if x.denom().is_one() {
+        x.numer().to_f64()
+    } else {
+        x.to_f64()
+    };
+    match f {
         Some(f) if f.is_finite() => {
             if f == 0.0 && num_traits::Zero::is_zero(x) {
                 Interval::point(0.0)
