@@ -351,16 +351,10 @@ impl IsolatingInterval {
         if !a.is_finite() || !b.is_finite() {
             return None;
         }
-        // Rounding is monotone and lo < α, so round(α) ≥ round(lo) = a.
-        let mut d = a;
-        for _ in 0..16 {
-            let n = d.next_up();
-            if !n.is_finite() || d > b {
-                return None;
-            }
-            // Where the root lies relative to the rounding boundary m = (d + n)/2.
+        // Where the root lies relative to the rounding boundary m = (d + n)/2.
+        let side = |d: f64, n: f64| {
             let (mn, md) = f64_midpoint(d, n);
-            let side = if cmp_frac(&mn, &md, &self.lo).is_le() {
+            if cmp_frac(&mn, &md, &self.lo).is_le() {
                 Ordering::Greater
             } else if cmp_frac(&mn, &md, &self.hi).is_ge() {
                 Ordering::Less
@@ -370,12 +364,29 @@ impl IsolatingInterval {
                     s if s == self.sign_lo => Ordering::Greater,
                     _ => Ordering::Less,
                 }
-            };
-            match side {
+            }
+        };
+        let even = |d: f64, n: f64| if d.to_bits() & 1 == 0 { d } else { n };
+        // Start one double below round(lo) and check that the root is above the rounding
+        // boundary below it (so nothing relies on how `lo` was converted).
+        let mut d = a.next_down();
+        let below = d.next_down();
+        if !below.is_finite() {
+            return None;
+        }
+        match side(below, d) {
+            Ordering::Greater => {}
+            Ordering::Equal => return Some(even(below, d)),
+            Ordering::Less => return None,
+        }
+        for _ in 0..16 {
+            let n = d.next_up();
+            if !n.is_finite() || d > b.next_up() {
+                return None;
+            }
+            match side(d, n) {
                 Ordering::Less => return Some(d),
-                Ordering::Equal => {
-                    return Some(if d.to_bits() & 1 == 0 { d } else { n });
-                }
+                Ordering::Equal => return Some(even(d, n)),
                 Ordering::Greater => d = n,
             }
         }
