@@ -220,7 +220,12 @@ pub fn relative(q: &CcdQuery) -> Result<sgm::Relative, CcdError> {
         )
     });
     let canon = RatAffine::constant(&hinv, &a.center);
-    let rel = mb.then(&ma.inverse()).then(&canon);
+    // A static box a (identity motion) needs no inverse and no composition with it.
+    let rel = if matches!(q.a.motion, crate::protocol::Motion::Identity) {
+        mb.then(&canon)
+    } else {
+        mb.then(&ma.inverse()).then(&canon)
+    };
     let b = &q.b.shape;
     let mut c = rel.point(&b.center);
     let mut g = b.half_axes.clone().map(|hk| rel.vector(&hk));

@@ -13,9 +13,13 @@
 //! matrix (R·Rᵀ = |q|⁴·I).
 
 use super::CcdError;
+use crate::poly::zx;
 use crate::poly::{isolate_roots, Poly};
 use crate::protocol::{Motion, PolyCoeffs};
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 /// A 3-vector of polynomials.
 pub type PVec = [Poly; 3];
@@ -106,6 +110,10 @@ impl RatAffine {
 
     /// The protocol's MOTION as a rational affine map.
     pub fn from_motion(m: &Motion) -> Self {
+        Self::from_motion_raw(m).integral()
+    }
+
+    fn from_motion_raw(m: &Motion) -> Self {
         match m {
             Motion::Identity => Self::identity(),
             Motion::Matrix { rows, denominator } => RatAffine {
@@ -159,6 +167,63 @@ impl RatAffine {
             trans: [-&t[0], -&t[1], -&t[2]],
             den: Poly::one(),
         }
+        .integral()
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &Poly> {
+        self.lin
+            .iter()
+            .flatten()
+            .chain(self.trans.iter())
+            .chain([&self.den])
+    }
+
+    /// The same map with integer coefficients: all 13 entries multiplied by one positive
+    /// rational (the lcm of the denominators over the gcd of the numerators), so the
+    /// later polynomial products need no rational arithmetic.
+    pub fn integral(self) -> RatAffine {
+        let mut l = BigInt::one();
+        for p in self.entries() {
+            for x in p.coeffs() {
+                if !x.denom().is_one() && !(&l % x.denom()).is_zero() {
+                    l = l.lcm(x.denom());
+                }
+            }
+        }
+        let conv = |p: &Poly| -> Vec<BigInt> {
+            if l.is_one() {
+                p.coeffs().iter().map(|x| x.numer().clone()).collect()
+            } else {
+                p.coeffs()
+                    .iter()
+                    .map(|x| x.numer() * (&l / x.denom()))
+                    .collect()
+            }
+        };
+        let mut z: Vec<Vec<BigInt>> = self.entries().map(conv).collect();
+        let mut g = BigInt::zero();
+        for p in &z {
+            if g.is_one() {
+                break;
+            }
+            let c = zx::content(p);
+            g = g.gcd(&c);
+        }
+        let divide = g > BigInt::one();
+        if l.is_one() && !divide {
+            return self;
+        }
+        if divide {
+            for c in z.iter_mut().flatten() {
+                *c /= &g;
+            }
+        }
+        let mut it = z.into_iter().map(|v| Poly::from_bigints(&v));
+        let mut next = || it.next().expect("13 entries");
+        let lin = [0, 1, 2].map(|_| [0, 1, 2].map(|_| next()));
+        let trans = [0, 1, 2].map(|_| next());
+        let den = next();
+        RatAffine { lin, trans, den }
     }
 
     /// `self` followed by `next` (row vectors: x·self·next).
@@ -202,7 +267,8 @@ impl RatAffine {
                     lin: lt,
                     trans: [-&tl[0], -&tl[1], -&tl[2]],
                     den: self.den.clone(),
-                };
+                }
+                .integral();
             }
         }
         // adj(L) = transpose of the cofactor matrix; for rows r0, r1, r2 its
@@ -229,7 +295,44 @@ impl RatAffine {
     }
 
     /// Divides every entry by their common polynomial gcd (the map is unchanged).
-    pub fn reduced(mut self) -> RatAffine {
+    pub fn reduced(self) -> RatAffine {
+        let mut m = self.integral();
+        // Cheap certificate of coprimality (the usual case): gcd modulo a prime.
+        let z: Vec<Vec<BigInt>> = m
+            .entries()
+            .filter(|p| !p.is_zero())
+            .map(|p| p.integer_parts().0)
+            .collect();
+        let den = m.den.integer_parts().0;
+        let mut refs: Vec<&[BigInt]> = vec![&den];
+        refs.extend(z.iter().map(Vec::as_slice));
+        if den.len() <= 1 || zx::coprime_mod_p(&refs) {
+            return m;
+        }
+        // Otherwise the exact gcd over ℤ (primitive), and exact integer division.
+        let mut g = zx::gcd(&den, &den);
+        for p in &z {
+            if g.len() <= 1 {
+                return m;
+            }
+            g = zx::gcd(&g, p);
+        }
+        if g.len() <= 1 {
+            return m;
+        }
+        let div = |p: &Poly| {
+            let q = zx::div_exact(&p.integer_parts().0, &g).expect("gcd divides");
+            Poly::from_bigints(&q)
+        };
+        for p in m.lin.iter_mut().flatten().chain(m.trans.iter_mut()) {
+            *p = div(p);
+        }
+        m.den = div(&m.den);
+        m.integral()
+    }
+
+    /// The former gcd reduction over ℚ, kept as the reference for the tests.
+    pub fn reduced_reference(mut self) -> RatAffine {
         let mut g = self.den.clone();
         for p in self.lin.iter().flatten().chain(self.trans.iter()) {
             if g.degree() == Some(0) {
@@ -294,4 +397,87 @@ pub fn nonvanishing(
         return Err(CcdError::Vanishes(what.to_string()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::planted::{random_integer_poly, splitmix64};
+
+    fn heavy() -> bool {
+        std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1")
+    }
+
+    /// Same map: every entry over its denominator agrees (cross-multiplied).
+    fn same_map(a: &RatAffine, b: &RatAffine) -> bool {
+        let ea = a.lin.iter().flatten().chain(a.trans.iter());
+        let eb = b.lin.iter().flatten().chain(b.trans.iter());
+        ea.zip(eb).all(|(p, q)| p * &b.den == q * &a.den)
+    }
+
+    /// A random map with small entries; with `plant`, a common factor of degree 1–2
+    /// (and a rational scale) is multiplied into all 13 entries.
+    fn random_map(s: &mut u64, plant: bool) -> RatAffine {
+        let p = |s: &mut u64| {
+            let d = (splitmix64(s) % 3) as usize;
+            random_integer_poly(s, d, 3)
+        };
+        let mut m = RatAffine {
+            lin: [0, 1, 2].map(|_| [0, 1, 2].map(|_| p(s))),
+            trans: [0, 1, 2].map(|_| p(s)),
+            den: p(s),
+        };
+        if plant {
+            let d = 1 + (splitmix64(s) % 2) as usize;
+            let f = random_integer_poly(s, d, 3).scale(&BigRational::new(3.into(), 7.into()));
+            for e in m.lin.iter_mut().flatten().chain(m.trans.iter_mut()) {
+                *e = &*e * &f;
+            }
+            m.den = &m.den * &f;
+        }
+        m
+    }
+
+    #[test]
+    fn reduced_fast_path_matches_gcd_reference() {
+        let mut s = 2024u64;
+        let n = if heavy() { 3000 } else { 300 };
+        let mut planted_reduced = 0;
+        for i in 0..n {
+            let m = random_map(&mut s, i % 2 == 0);
+            let fast = m.clone().reduced();
+            let slow = m.clone().reduced_reference();
+            assert!(same_map(&fast, &m), "reduced changed the map");
+            assert!(same_map(&fast, &slow));
+            // Both fully reduced: the same denominator degree.
+            assert_eq!(fast.den.degree(), slow.den.degree(), "case {i}");
+            assert!(fast.entries().all(Poly::is_integral));
+            if fast.den.degree() < m.den.degree() {
+                planted_reduced += 1;
+            }
+        }
+        // The planted factors were found (at least in most planted cases).
+        assert!(planted_reduced >= n / 4, "{planted_reduced}");
+    }
+
+    #[test]
+    fn integral_keeps_the_map() {
+        let q = |n: i64, d: i64| Poly::constant(BigRational::new(n.into(), d.into()));
+        let x = Poly::x();
+        let m = RatAffine {
+            lin: [
+                [q(3, 2), q(0, 1), &x * &q(3, 4)],
+                [q(0, 1), q(6, 5), q(0, 1)],
+                [q(0, 1), q(0, 1), q(9, 10)],
+            ],
+            trans: [q(3, 2), &x * &q(-3, 8), q(0, 1)],
+            den: &(&x * &q(3, 4)) + &q(3, 2),
+        };
+        let z = m.clone().integral();
+        assert!(same_map(&z, &m));
+        assert!(z.entries().all(Poly::is_integral));
+        // ×40 (lcm of the denominators 2, 4, 5, 10, 8) gives 60, 30x, 48, 36, 60, −15x,
+        // 30x + 60: content 3, divided out.
+        assert_eq!(z.den, Poly::from_ints(&[20, 10]));
+    }
 }

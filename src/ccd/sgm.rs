@@ -29,10 +29,13 @@
 //! under affine motion (non-uniform scale) they differ, so both sets are used and
 //! face normals are the cofactor cross products N_k, never M(t) applied to normals.
 
-use super::motion::{cross, dot, PVec};
-use super::sweep::{first_contact, Period};
+use super::motion::PVec;
+use super::sweep::{first_contact, rat_interval, Period};
 use super::Feature;
-use crate::poly::Poly;
+use crate::interval::Interval;
+use crate::poly::{zx, Poly};
+use crate::ring::Ring;
+use crate::sign::Sign;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -138,18 +141,107 @@ fn acc(out: &mut Z, p: &Z, s: i8) {
     }
 }
 
-/// Integer copies of the polynomials the constraints are sums of.
+fn zmul(a: &[BigInt], b: &[BigInt]) -> Z {
+    if a.is_empty() || b.is_empty() {
+        return Z::new();
+    }
+    let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            if !y.is_zero() {
+                c[i + j] += x * y;
+            }
+        }
+    }
+    zx::trim(&mut c);
+    c
+}
+
+fn zadd(a: &Z, b: &Z) -> Z {
+    let mut c = a.clone();
+    acc(&mut c, b, 1);
+    zx::trim(&mut c);
+    c
+}
+
+fn zsub(a: &Z, b: &Z) -> Z {
+    let mut c = a.clone();
+    acc(&mut c, b, -1);
+    zx::trim(&mut c);
+    c
+}
+
+fn zdot(u: &[Z; 3], v: &[Z; 3]) -> Z {
+    zadd(
+        &zadd(&zmul(&u[0], &v[0]), &zmul(&u[1], &v[1])),
+        &zmul(&u[2], &v[2]),
+    )
+}
+
+fn zcross(u: &[Z; 3], v: &[Z; 3]) -> [Z; 3] {
+    [
+        zsub(&zmul(&u[1], &v[2]), &zmul(&u[2], &v[1])),
+        zsub(&zmul(&u[2], &v[0]), &zmul(&u[0], &v[2])),
+        zsub(&zmul(&u[0], &v[1]), &zmul(&u[1], &v[0])),
+    ]
+}
+
+/// Divides every polynomial of `group` by `w` as long as `w` divides all of them exactly,
+/// and returns the power divided out. `w` is positive on the range, so on the range each
+/// quotient has the same sign and the same roots (with multiplicity) as the original:
+/// every decision of the sweep is unchanged, on polynomials of lower degree.
+fn strip(group: &mut [Z], w: &Z) -> u32 {
+    if w.len() < 2 || group.iter().all(Vec::is_empty) {
+        return 0;
+    }
+    // w is primitive, so w | p forces an integer quotient q (Gauss) and p(±1) = q(±1)·w(±1):
+    // a cheap necessary condition (word arithmetic) that rejects most non-divisible groups.
+    let at =
+        |p: &Z, x: i32| -> BigInt { p.iter().rev().fold(BigInt::zero(), |acc, c| acc * x + c) };
+    let moduli: Vec<(u64, i32)> = [1, -1]
+        .into_iter()
+        .filter_map(|x| {
+            let v = at(w, x);
+            let m = u64::try_from(v.magnitude()).ok()?;
+            (m > 1).then_some((m, x))
+        })
+        .collect();
+    let mut e = 0;
+    loop {
+        let plausible = group
+            .iter()
+            .all(|p| moduli.iter().all(|&(m, x)| zx::value_mod(p, x, m) == 0));
+        if !plausible {
+            return e;
+        }
+        let q: Option<Vec<Z>> = group.iter().map(|p| zx::div_exact(p, w)).collect();
+        match q {
+            Some(q) => {
+                for (g, x) in group.iter_mut().zip(q) {
+                    *g = x;
+                }
+                e += 1;
+            }
+            None => return e,
+        }
+    }
+}
+
+/// Integer copies of the polynomials the constraints are signed sums of, grouped by
+/// plane, each group divided by the largest power of w dividing it (`strip`).
 struct Zs {
     c: [Z; 3],
     g: [[Z; 3]; 3],
     w: Z,
-    n: [[Z; 3]; 3],
-    det: Z,
-    nc: [Z; 3],
-    gxc: [[Z; 3]; 3],
-    /// w·N_k[j] and w·G_m[j].
-    wn: [[Z; 3]; 3],
-    wg: [[Z; 3]; 3],
+    /// VF plane k: N_k·C, det, w·N_k[0..3].
+    vf: [[Z; 5]; 3],
+    vf_e: [u32; 3],
+    /// EE plane (i, m): (G_m × C)_i, N_m+1[i], N_m+2[i], w·G_m[i+1], w·G_m[i+2].
+    ee: [[[Z; 5]; 3]; 3],
+    ee_e: [[u32; 3]; 3],
 }
 
 /// The precomputed polynomials of seed 001's method.
@@ -159,6 +251,12 @@ pub struct Sgm {
     n: [PVec; 3],
     det: Poly,
     z: Zs,
+    /// The breakpoints, N_k[j] divided by the largest power of w dividing it.
+    breaks: Vec<Poly>,
+    /// The bounding-sphere polynomial divided by the largest power of w dividing it.
+    sphere: Poly,
+    /// Coefficient enclosures of the 19 sign-pattern polynomials (G, N, det).
+    sign_iv: Vec<Vec<Interval>>,
 }
 
 impl Sgm {
@@ -184,40 +282,127 @@ impl Sgm {
                 w: rel.w.scale(&k),
             }
         };
-        let g = &rel.g;
-        let n = [
-            cross(&g[1], &g[2]),
-            cross(&g[2], &g[0]),
-            cross(&g[0], &g[1]),
-        ];
-        let det = dot(&g[0], &n[0]);
-        let nc = [0, 1, 2].map(|k| dot(&n[k], &rel.c));
-        let gxc = [0, 1, 2].map(|m| cross(&g[m], &rel.c));
+        // Everything below in integer polynomials (convolutions, no rationals).
         let z3 = |v: &PVec| [to_z(&v[0]), to_z(&v[1]), to_z(&v[2])];
-        let z = Zs {
-            c: z3(&rel.c),
-            g: [z3(&g[0]), z3(&g[1]), z3(&g[2])],
-            w: to_z(&rel.w),
-            n: [z3(&n[0]), z3(&n[1]), z3(&n[2])],
-            det: to_z(&det),
-            nc: [to_z(&nc[0]), to_z(&nc[1]), to_z(&nc[2])],
-            gxc: [z3(&gxc[0]), z3(&gxc[1]), z3(&gxc[2])],
-            wn: [0, 1, 2].map(|k| [0, 1, 2].map(|j| to_z(&(&rel.w * &n[k][j])))),
-            wg: [0, 1, 2].map(|m| [0, 1, 2].map(|j| to_z(&(&rel.w * &g[m][j])))),
-        };
-        Sgm { rel, n, det, z }
-    }
-
-    /// The 18 polynomials whose roots bound the homogeneous intervals.
-    pub fn breakpoints(&self) -> Vec<Poly> {
-        self.rel
+        let zc = z3(&rel.c);
+        let zg = [z3(&rel.g[0]), z3(&rel.g[1]), z3(&rel.g[2])];
+        let wz = to_z(&rel.w);
+        let zn = [
+            zcross(&zg[1], &zg[2]),
+            zcross(&zg[2], &zg[0]),
+            zcross(&zg[0], &zg[1]),
+        ];
+        let zdet = zdot(&zg[0], &zn[0]);
+        let nc = [0, 1, 2].map(|k| zdot(&zn[k], &zc));
+        let gxc = [0, 1, 2].map(|m| zcross(&zg[m], &zc));
+        let n = zn
+            .each_ref()
+            .map(|nk| nk.each_ref().map(|p| Poly::from_bigints(p)));
+        let det = Poly::from_bigints(&zdet);
+        // w with its content removed (sign kept: still positive on the range).
+        let mut wp = wz.clone();
+        zx::divide_content(&mut wp);
+        let mul = zmul;
+        let mut vf_e = [0; 3];
+        let vf = [0, 1, 2].map(|k| {
+            let mut grp = [
+                nc[k].clone(),
+                zdet.clone(),
+                mul(&wz, &zn[k][0]),
+                mul(&wz, &zn[k][1]),
+                mul(&wz, &zn[k][2]),
+            ];
+            vf_e[k] = strip(&mut grp, &wp);
+            grp
+        });
+        let mut ee_e = [[0; 3]; 3];
+        let ee = [0, 1, 2].map(|i| {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            [0, 1, 2].map(|m| {
+                let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                let mut grp = [
+                    gxc[m][i].clone(),
+                    zn[m1][i].clone(),
+                    zn[m2][i].clone(),
+                    mul(&wz, &zg[m][i1]),
+                    mul(&wz, &zg[m][i2]),
+                ];
+                ee_e[i][m] = strip(&mut grp, &wp);
+                grp
+            })
+        });
+        let breaks = rel
             .g
             .iter()
-            .chain(self.n.iter())
             .flatten()
-            .filter(|p| p.degree().unwrap_or(0) > 0)
             .cloned()
-            .collect()
+            .chain(zn.iter().flatten().map(|p| {
+                let mut z = [p.clone()];
+                strip(&mut z, &wp);
+                let [z] = z;
+                Poly::from_bigints(&z)
+            }))
+            .filter(|p| p.degree().unwrap_or(0) > 0)
+            .collect();
+        let sphere = {
+            // |C|² − 4·(3w² + Σ|G_k|²)
+            let mut rhs = zmul(&zmul(&wz, &wz), &[BigInt::from(3)]);
+            for gk in &zg {
+                rhs = zadd(&rhs, &zdot(gk, gk));
+            }
+            let s = zsub(&zdot(&zc, &zc), &zmul(&rhs, &[BigInt::from(4)]));
+            let mut z = [s];
+            strip(&mut z, &wp);
+            let [z] = z;
+            Poly::from_bigints(&z)
+        };
+        // Certified float enclosures of the sign-pattern polynomials' coefficients.
+        let sign_iv = rel
+            .g
+            .iter()
+            .flatten()
+            .chain(n.iter().flatten())
+            .chain([&det])
+            .map(|p| p.coeffs().iter().map(rat_interval).collect())
+            .collect();
+        let z = Zs {
+            c: zc,
+            g: zg,
+            w: wz,
+            vf,
+            vf_e,
+            ee,
+            ee_e,
+        };
+        Sgm {
+            rel,
+            n,
+            det,
+            z,
+            breaks,
+            sphere,
+            sign_iv,
+        }
+    }
+
+    /// Exact sign of the `i`-th sign-pattern polynomial (G's 9, N's 9, det) at `t`,
+    /// from the certified float enclosure when it excludes 0.
+    fn sign_at(&self, i: usize, p: &Poly, x: Interval, t: &BigRational) -> i8 {
+        let mut acc = Interval::point(0.0);
+        for c in self.sign_iv[i].iter().rev() {
+            acc = acc.mul_ref(&x).add_ref(c);
+        }
+        match acc.sign() {
+            Some(Sign::Negative) => -1,
+            Some(Sign::Positive) => 1,
+            Some(Sign::Zero) | None => sgn(p.sign_at(t)),
+        }
+    }
+
+    /// The 18 polynomials whose roots bound the homogeneous intervals (the N_k[j]
+    /// divided by the largest power of w dividing them; same roots on the range).
+    pub fn breakpoints(&self) -> Vec<Poly> {
+        self.breaks.clone()
     }
 
     /// The conservative bounding-sphere polynomial: S(t) > 0 ⇒ no contact.
@@ -227,14 +412,10 @@ impl Sgm {
     ///         ⇒ |C|² ≤ 4·(3w² + Σ|G_k|²)        (Cauchy–Schwarz on 4 terms)
     /// S = |C|² − 4·(3w² + Σ|G_k|²)
     /// ```
+    ///
+    /// (divided by the largest power of w dividing it: same sign on the range).
     pub fn sphere(&self) -> Poly {
-        let r = &self.rel;
-        let three = Poly::constant(BigRational::from_integer(3.into()));
-        let mut rhs = &three * &(&r.w * &r.w);
-        for gk in &r.g {
-            rhs = &rhs + &dot(gk, gk);
-        }
-        &dot(&r.c, &r.c) - &rhs.scale(&BigRational::from_integer(4.into()))
+        self.sphere.clone()
     }
 
     /// The 30 constraints on the homogeneous interval containing `t`.
@@ -242,9 +423,11 @@ impl Sgm {
     #[allow(clippy::needless_range_loop)]
     pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
         let r = &self.rel;
-        let sg = r.g.clone().map(|gk| gk.map(|p| sgn(p.sign_at(t))));
-        let sn = self.n.clone().map(|nk| nk.map(|p| sgn(p.sign_at(t))));
-        let sd = sgn(self.det.sign_at(t));
+        let x = rat_interval(t);
+        let sg = [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(3 * k + j, &r.g[k][j], x, t)));
+        let sn =
+            [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(9 + 3 * k + j, &self.n[k][j], x, t)));
+        let sd = self.sign_at(18, &self.det, x, t);
         let z = &self.z;
         let mut out = Vec::with_capacity(30);
         let done = |f: Z| Poly::from_bigints(&f);
@@ -263,10 +446,11 @@ impl Sgm {
             // VF: n = σ N_k.
             for k in 0..3 {
                 let mut f = Z::new();
-                acc(&mut f, &z.nc[k], -sigma);
-                acc(&mut f, &z.det, sd);
+                let v = &z.vf[k];
+                acc(&mut f, &v[0], -sigma);
+                acc(&mut f, &v[1], sd);
                 for j in 0..3 {
-                    acc(&mut f, &z.wn[k][j], sn[k][j]);
+                    acc(&mut f, &v[2 + j], sn[k][j]);
                 }
                 let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
                 out.push((done(f), Plane::Vf(v, -sigma * pos(sd), k)));
@@ -277,11 +461,12 @@ impl Sgm {
                 for m in 0..3 {
                     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
                     let mut f = Z::new();
-                    acc(&mut f, &z.gxc[m][i], -sigma);
-                    acc(&mut f, &z.n[m1][i], sn[m1][i]);
-                    acc(&mut f, &z.n[m2][i], sn[m2][i]);
-                    acc(&mut f, &z.wg[m][i1], sg[m][i1]);
-                    acc(&mut f, &z.wg[m][i2], sg[m][i2]);
+                    let e = &z.ee[i][m];
+                    acc(&mut f, &e[0], -sigma);
+                    acc(&mut f, &e[1], sn[m1][i]);
+                    acc(&mut f, &e[2], sn[m2][i]);
+                    acc(&mut f, &e[3], sg[m][i1]);
+                    acc(&mut f, &e[4], sg[m][i2]);
                     let mut sa = [0i8; 3];
                     sa[i1] = -sigma * pos(sg[m][i2]);
                     sa[i2] = sigma * pos(sg[m][i1]);
@@ -301,23 +486,29 @@ impl Sgm {
         use num_traits::ToPrimitive;
         let f = |p: &Poly| p.eval(t).to_f64().unwrap_or(f64::NAN);
         let w = f(&self.rel.w);
+        let z = &self.z;
+        let mut wz = z.w.clone();
+        zx::divide_content(&mut wz);
+        let wp = Poly::from_bigints(&wz).eval(t).to_f64().unwrap_or(f64::NAN);
         let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
         self.constraints(t)
             .iter()
             .map(|(p, plane)| {
-                let n = match *plane {
-                    Plane::Fv(..) => 1.0,
-                    Plane::Vf(_, _, k) => norm(self.n[k].clone().map(|c| f(&c))),
+                let (n, e) = match *plane {
+                    Plane::Fv(..) => (1.0, 0),
+                    Plane::Vf(_, _, k) => (norm(self.n[k].clone().map(|c| f(&c))), z.vf_e[k]),
                     Plane::Ee(i, _, m, _) => {
                         let g = self.rel.g[m].clone().map(|c| f(&c));
                         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-                        (g[i1] * g[i1] + g[i2] * g[i2]).sqrt()
+                        ((g[i1] * g[i1] + g[i2] * g[i2]).sqrt(), z.ee_e[i][m])
                     }
                 };
+                // Undo the division by (w/content(w))^e.
+                let scale = wp.powi(e as i32);
                 if n == 0.0 {
                     f64::NAN
                 } else {
-                    -f(p) / (w * n)
+                    -f(p) * scale / (w * n)
                 }
             })
             .collect()
@@ -325,9 +516,132 @@ impl Sgm {
 
     /// The first contact period in `[t0, t1]` (with the bounding-sphere cull).
     pub fn first_contact(&self, t0: &BigRational, t1: &BigRational) -> Option<Period<Plane>> {
-        let s = self.sphere();
-        first_contact(t0, t1, &self.breakpoints(), Some(&s), |t| {
+        first_contact(t0, t1, &self.breaks, Some(&self.sphere), |t| {
             self.constraints(t)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::motion::{cross, dot};
+    use super::*;
+    use crate::poly::planted::splitmix64;
+    use crate::protocol::{parse_query, Op};
+    use serde_json::json;
+
+    /// Random box pairs under degree-1 quaternion curves (rigid) or, with `affine`,
+    /// b under a matrix motion with non-uniform scale.
+    fn random_relative(s: &mut u64, affine: bool) -> Option<Relative> {
+        let mut r = |lo: i64, hi: i64| lo + (splitmix64(s) % ((hi - lo + 1) as u64)) as i64;
+        let mut side = |x0: i64| {
+            let e = [r(1, 3), r(1, 3), r(1, 3)];
+            let q: Vec<_> = (0..4).map(|_| json!([r(-3, 3), r(-3, 3)])).collect();
+            json!({"shape":{"type":"box","center":[0,0,0],
+                    "half_axes":[[e[0],0,0],[0,e[1],0],[0,0,e[2]]]},
+                   "motion":{"quaternion":q,
+                    "translation":[[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), 0]]}})
+        };
+        let a = side(-5);
+        let mut b = side(5);
+        if affine {
+            b["motion"] = json!({"matrix":[[[2,1],0,0],[0,1,0],[0,[1,1],[3,-1]],[[5,-10],0,1]],
+                                 "denominator":[2, 1]});
+        }
+        let v = json!({"op":"ccd","a":a,"b":b,"tolerance":"1e-9"});
+        let Op::Ccd(q) = parse_query(&v).ok()?.op else {
+            return None;
+        };
+        crate::ccd::relative(&q).ok()
+    }
+
+    /// The constraints as the plain signed sums (no division by powers of w).
+    #[allow(clippy::needless_range_loop)]
+    fn reference(sgm: &Sgm, t: &BigRational) -> Vec<Poly> {
+        let r = &sgm.rel;
+        let s = |p: &Poly| sgn(p.sign_at(t));
+        let sg = r.g.clone().map(|gk| gk.map(|p| s(&p)));
+        let sn = sgm.n.clone().map(|nk| nk.map(|p| s(&p)));
+        let sd = s(&sgm.det);
+        let term = |p: &Poly, k: i8| p.scale(&BigRational::from_integer(k.into()));
+        let mut out = Vec::new();
+        for sigma in [1i8, -1] {
+            for j in 0..3 {
+                let mut f = &term(&r.c[j], -sigma) + &r.w;
+                for k in 0..3 {
+                    f = &f + &term(&r.g[k][j], sg[k][j]);
+                }
+                out.push(f);
+            }
+            for k in 0..3 {
+                let mut f = &term(&dot(&sgm.n[k], &r.c), -sigma) + &term(&sgm.det, sd);
+                for j in 0..3 {
+                    f = &f + &term(&(&r.w * &sgm.n[k][j]), sn[k][j]);
+                }
+                out.push(f);
+            }
+            for i in 0..3 {
+                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                for m in 0..3 {
+                    let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                    let f = &(&term(&cross(&r.g[m], &r.c)[i], -sigma)
+                        + &term(&sgm.n[m1][i], sn[m1][i]))
+                        + &term(&sgm.n[m2][i], sn[m2][i]);
+                    let f = &(&f + &term(&(&r.w * &r.g[m][i1]), sg[m][i1]))
+                        + &term(&(&r.w * &r.g[m][i2]), sg[m][i2]);
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn constraints_are_the_reference_divided_by_powers_of_w() {
+        let mut s = 77u64;
+        let (mut checked, mut affine_checked) = (0, 0);
+        for i in 0..24 {
+            let affine = i % 4 == 3;
+            let Some(rel) = random_relative(&mut s, affine) else {
+                continue;
+            };
+            let sgm = Sgm::new(rel);
+            let mut wp = sgm.z.w.clone();
+            zx::divide_content(&mut wp);
+            let wp = Poly::from_bigints(&wp);
+            let rigid_w = !affine && sgm.rel.w.degree().unwrap_or(0) > 0;
+            for t in [
+                BigRational::new(1.into(), 3.into()),
+                BigRational::new(5.into(), 7.into()),
+            ] {
+                let got = sgm.constraints(&t);
+                let want = reference(&sgm, &t);
+                assert_eq!(got.len(), want.len());
+                for ((f, plane), g) in got.iter().zip(&want) {
+                    let e = match *plane {
+                        Plane::Fv(..) => 0,
+                        Plane::Vf(_, _, k) => sgm.z.vf_e[k],
+                        Plane::Ee(i, _, m, _) => sgm.z.ee_e[i][m],
+                    };
+                    let mut back = f.clone();
+                    for _ in 0..e {
+                        back = &back * &wp;
+                    }
+                    assert_eq!(&back, g, "{plane:?}");
+                    // Rigid motion: N_k ∥ w·G_k, and the VF planes carry w².
+                    if rigid_w {
+                        if let Plane::Vf(..) = plane {
+                            assert!(e >= 2, "VF plane divided by w^{e} only");
+                        }
+                    }
+                }
+            }
+            checked += 1;
+            affine_checked += usize::from(affine);
+        }
+        assert!(
+            checked >= 12 && affine_checked >= 3,
+            "{checked} {affine_checked}"
+        );
     }
 }

@@ -29,8 +29,11 @@ use crate::interval::Interval;
 use crate::poly::{isolate_roots, isolate_roots_limited, Poly, RealRoot};
 use crate::ring::Ring;
 use crate::sign::Sign;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
+use num_traits::{One, Zero};
 use std::cmp::Ordering;
 
 /// When the first contact period starts or ends.
@@ -61,8 +64,8 @@ pub struct Period<T> {
 /// A rational strictly between two distinct real roots `a < b`, refining them.
 pub fn between(a: &mut RealRoot, b: &mut RealRoot) -> BigRational {
     loop {
-        if a.hi() < b.lo() {
-            return (a.hi() + b.lo()) / BigRational::from_integer(2.into());
+        if crate::poly::qcmp(a.hi(), b.lo()).is_lt() {
+            return short_dyadic_between(a.hi(), b.lo());
         }
         if a.width() >= b.width() {
             a.refine_step();
@@ -72,10 +75,38 @@ pub fn between(a: &mut RealRoot, b: &mut RealRoot) -> BigRational {
     }
 }
 
-/// A certified enclosure of a rational (num-rational's conversion is correctly
-/// rounded, so one step outward on each side suffices).
+/// A dyadic rational c/2^k strictly between `lo < hi` with k small (tried 0, 8, 16, 32, …):
+/// short samples keep the later exact evaluations at them cheap. Integer arithmetic only.
+fn short_dyadic_between(lo: &BigRational, hi: &BigRational) -> BigRational {
+    let mut k = 0u32;
+    loop {
+        // c = floor(lo·2^k) + 1 is the smallest multiple of 2^-k above lo.
+        let c = (lo.numer() << k).div_floor(lo.denom()) + 1u32;
+        // c/2^k < hi ⟺ c·den(hi) < num(hi)·2^k
+        if (&c * hi.denom()) < (hi.numer() << k) {
+            let Some(tz) = c.trailing_zeros() else {
+                return <BigRational as Zero>::zero();
+            };
+            let tz = tz.min(u64::from(k));
+            let c = c >> tz;
+            let d = BigInt::one() << (u64::from(k) - tz);
+            return BigRational::new_raw(c, d);
+        }
+        k = if k == 0 { 8 } else { k * 2 };
+    }
+}
+
+/// A certified enclosure of a rational (the conversions are within one ulp, so one
+/// step outward on each side suffices).
 pub(crate) fn rat_interval(x: &BigRational) -> Interval {
-    match x.to_f64() {
+    // Integers: num-bigint's conversion keeps the top 64 bits rounded to odd (sticky bit),
+    // then rounds to nearest: correctly rounded, without num-rational's division.
+    let f = if x.denom().is_one() {
+        x.numer().to_f64()
+    } else {
+        x.to_f64()
+    };
+    match f {
         Some(f) if f.is_finite() => {
             if f == 0.0 && num_traits::Zero::is_zero(x) {
                 Interval::point(0.0)
@@ -186,11 +217,25 @@ impl<T: Clone> Cons<T> {
     }
 }
 
+/// A rational ≤ x (`up`: ≥ x) on the 2⁻⁴⁸ grid when x's denominator is long: isolating
+/// over a slightly wider range with short endpoints keeps the change of variable cheap,
+/// and the callers discard the extra roots by exact comparison.
+fn round_out(x: &BigRational, up: bool) -> BigRational {
+    if x.denom().bits() <= 64 {
+        return x.clone();
+    }
+    let k = BigInt::one() << 48u32;
+    let (q, r) = (x.numer() * &k).div_mod_floor(x.denom());
+    let q = if up && !r.is_zero() { q + 1u32 } else { q };
+    BigRational::new(q, k)
+}
+
 /// The first root `r` of `p` with `x < r ≤ hi`.
 fn next_root_after(p: &Poly, x: &mut RealRoot, hi: &mut RealRoot) -> Option<RealRoot> {
     let mut limit = 2;
+    let (lo_r, hi_r) = (round_out(x.lo(), false), round_out(hi.hi(), true));
     loop {
-        let roots = isolate_roots_limited(p, x.lo(), hi.hi(), limit);
+        let roots = isolate_roots_limited(p, &lo_r, &hi_r, limit);
         let v = roots.isolated();
         for r in v {
             let mut rv = r.value.clone();
@@ -312,9 +357,10 @@ fn exit<T: Clone>(cons: &Cons<T>, x: &mut RealRoot, hi: &mut RealRoot) -> Option
         let p = cons.poly(i);
         // Every root of p in [x, bound], ascending (so each one's successor is known).
         let mut rs: Vec<RealRoot> = Vec::new();
-        for r in isolate_roots(p, x.lo(), &bound).isolated() {
+        let mut end = RealRoot::Exact(bound.clone());
+        for r in isolate_roots(p, &round_out(x.lo(), false), &round_out(&bound, true)).isolated() {
             let mut v = r.value.clone();
-            if v.compare(x) != Ordering::Less {
+            if v.compare(x) != Ordering::Less && v.compare(&mut end) != Ordering::Greater {
                 rs.push(v);
             }
         }
@@ -459,4 +505,32 @@ pub fn first_contact<T: Clone>(
         enter: ev,
         exit: Event::End,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_dyadic_between_is_strictly_inside_and_reduced() {
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let tiny = BigRational::new(1.into(), BigInt::one() << 200u32);
+        let cases = [
+            (q(-1, 3), q(1, 3)),
+            (q(-1, 1), q(-1, 2)),
+            (q(1, 3), q(1, 3) + &tiny),
+            (q(-7, 5) - &tiny, q(-7, 5)),
+            (q(0, 1), tiny.clone()),
+            (q(-1, 1000), q(0, 1)),
+            (q(5, 1), q(6, 1)),
+        ];
+        for (lo, hi) in cases {
+            let x = short_dyadic_between(&lo, &hi);
+            assert!(lo < x && x < hi, "{lo} < {x} < {hi}");
+            // Lowest terms, as BigRational::new would give.
+            let r = BigRational::new(x.numer().clone(), x.denom().clone());
+            assert_eq!((r.numer(), r.denom()), (x.numer(), x.denom()));
+        }
+        assert!(Zero::is_zero(&short_dyadic_between(&q(-1, 2), &q(1, 2))));
+    }
 }

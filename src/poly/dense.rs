@@ -118,7 +118,47 @@ impl Poly {
 
     /// Exact sign of the value at `x`, as an [`Ordering`] against zero.
     pub fn sign_at(&self, x: &BigRational) -> Ordering {
-        zx::sign_at(&self.to_integer_scaled(), x)
+        // Any positive multiple has the same sign: no content removal needed.
+        let (z, _) = self.integer_parts();
+        zx::sign_at(&z, x)
+    }
+
+    /// `true` if every coefficient is an integer.
+    pub fn is_integral(&self) -> bool {
+        self.coeffs.iter().all(|c| c.denom().is_one())
+    }
+
+    /// `(z, l)` with `self = z / l`: `l > 0` the lcm of the coefficient denominators,
+    /// `z` integer (not made primitive).
+    pub(crate) fn integer_parts(&self) -> (Vec<BigInt>, BigInt) {
+        let mut l = BigInt::one();
+        for c in &self.coeffs {
+            if !c.denom().is_one() && !(&l % c.denom()).is_zero() {
+                l = l.lcm(c.denom());
+            }
+        }
+        let z = if l.is_one() {
+            self.coeffs.iter().map(|c| c.numer().clone()).collect()
+        } else {
+            self.coeffs
+                .iter()
+                .map(|c| c.numer() * (&l / c.denom()))
+                .collect()
+        };
+        (z, l)
+    }
+
+    /// The polynomial `z / l` (`l > 0`); no gcds when `l = 1`.
+    pub(crate) fn from_integer_parts(z: Vec<BigInt>, l: &BigInt) -> Poly {
+        if l.is_one() {
+            Poly::new(z.into_iter().map(BigRational::from_integer).collect())
+        } else {
+            Poly::new(
+                z.into_iter()
+                    .map(|c| BigRational::new(c, l.clone()))
+                    .collect(),
+            )
+        }
     }
 
     /// The derivative.
@@ -199,25 +239,10 @@ impl Poly {
         if self.degree().unwrap_or(0) == 0 {
             return Vec::new();
         }
-        let f = self.monic();
-        let df = f.derivative();
-        let a0 = f.gcd(&df);
-        let mut b = f.div_exact(&a0).expect("gcd divides");
-        let c = df.div_exact(&a0).expect("gcd divides");
-        let mut d = &c - &b.derivative();
-        let mut out = Vec::new();
-        let mut i = 1;
-        while b.degree().unwrap_or(0) > 0 {
-            let a = b.gcd(&d);
-            b = b.div_exact(&a).expect("gcd divides");
-            let c = d.div_exact(&a).expect("gcd divides");
-            if a.degree().unwrap_or(0) > 0 {
-                out.push((a, i));
-            }
-            i += 1;
-            d = &c - &b.derivative();
-        }
-        out
+        zx::square_free_factors(&self.to_integer_scaled())
+            .into_iter()
+            .map(|(f, m)| (Poly::from_bigints(&f).monic(), m))
+            .collect()
     }
 
     /// Taylor shift `p(x + s)`.
@@ -247,6 +272,15 @@ impl Poly {
 
     /// `c · p`.
     pub fn scale(&self, c: &BigRational) -> Poly {
+        if c.denom().is_one() && self.is_integral() {
+            let k = c.numer();
+            return Poly::new(
+                self.coeffs
+                    .iter()
+                    .map(|x| BigRational::from_integer(x.numer() * k))
+                    .collect(),
+            );
+        }
         Poly::new(self.coeffs.iter().map(|x| x * c).collect())
     }
 
@@ -304,6 +338,9 @@ impl Poly {
 impl Add<&Poly> for &Poly {
     type Output = Poly;
     fn add(self, rhs: &Poly) -> Poly {
+        if self.is_integral() && rhs.is_integral() {
+            return int_combine(self, rhs, false);
+        }
         let (long, short) = if self.coeffs.len() >= rhs.coeffs.len() {
             (self, rhs)
         } else {
@@ -320,6 +357,9 @@ impl Add<&Poly> for &Poly {
 impl Sub<&Poly> for &Poly {
     type Output = Poly;
     fn sub(self, rhs: &Poly) -> Poly {
+        if self.is_integral() && rhs.is_integral() {
+            return int_combine(self, rhs, true);
+        }
         let n = self.coeffs.len().max(rhs.coeffs.len());
         let mut c = self.coeffs.clone();
         c.resize(n, BigRational::zero());
@@ -336,17 +376,42 @@ impl Mul<&Poly> for &Poly {
         if self.is_zero() || rhs.is_zero() {
             return Poly::zero();
         }
-        let mut c = vec![BigRational::zero(); self.coeffs.len() + rhs.coeffs.len() - 1];
-        for (i, a) in self.coeffs.iter().enumerate() {
-            if a.is_zero() {
+        // Over a common denominator: integer products, one reduction per coefficient
+        // (none when both are integral) instead of a gcd per term.
+        let (a, la) = self.integer_parts();
+        let (b, lb) = rhs.integer_parts();
+        let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
+        for (i, x) in a.iter().enumerate() {
+            if x.is_zero() {
                 continue;
             }
-            for (j, b) in rhs.coeffs.iter().enumerate() {
-                c[i + j] += a * b;
+            for (j, y) in b.iter().enumerate() {
+                if !y.is_zero() {
+                    c[i + j] += x * y;
+                }
             }
         }
-        Poly::new(c)
+        Poly::from_integer_parts(c, &(la * lb))
     }
+}
+
+/// `a ± b` for integral polynomials, without rational arithmetic.
+fn int_combine(a: &Poly, b: &Poly, sub: bool) -> Poly {
+    let n = a.coeffs.len().max(b.coeffs.len());
+    let mut c: Vec<BigInt> = Vec::with_capacity(n);
+    for i in 0..n {
+        let x = a.coeffs.get(i).map(|r| r.numer());
+        let y = b.coeffs.get(i).map(|r| r.numer());
+        c.push(match (x, y, sub) {
+            (Some(x), Some(y), false) => x + y,
+            (Some(x), Some(y), true) => x - y,
+            (Some(x), None, _) => x.clone(),
+            (None, Some(y), false) => y.clone(),
+            (None, Some(y), true) => -y,
+            (None, None, _) => BigInt::zero(),
+        });
+    }
+    Poly::from_integer_parts(c, &BigInt::one())
 }
 
 impl Neg for &Poly {
@@ -425,6 +490,53 @@ mod tests {
         );
         assert_eq!(p.sign_at(&q(-1, 3)), Ordering::Greater);
         assert_eq!(p.sign_at(&q(0, 3)), Ordering::Equal);
+    }
+
+    #[test]
+    fn fast_arithmetic_matches_rational_reference() {
+        let mut s = 31u64;
+        let rnd = |s: &mut u64| {
+            let n = (crate::poly::planted::splitmix64(s) % 4) as usize;
+            let den = |s: &mut u64| {
+                if crate::poly::planted::splitmix64(s) % 2 == 0 {
+                    1
+                } else {
+                    1 + (crate::poly::planted::splitmix64(s) % 12) as i64
+                }
+            };
+            let c: Vec<BigRational> = (0..=n)
+                .map(|_| {
+                    let num = (crate::poly::planted::splitmix64(s) % 41) as i64 - 20;
+                    q(num, den(s))
+                })
+                .collect();
+            Poly::new(c)
+        };
+        for _ in 0..300 {
+            let (a, b) = (rnd(&mut s), rnd(&mut s));
+            let n = a.coeffs.len().max(b.coeffs.len());
+            let get = |p: &Poly, i: usize| p.coeffs.get(i).cloned().unwrap_or_default();
+            let sum = Poly::new((0..n).map(|i| get(&a, i) + get(&b, i)).collect());
+            let dif = Poly::new((0..n).map(|i| get(&a, i) - get(&b, i)).collect());
+            let mut prod = vec![BigRational::zero(); (a.coeffs.len() + b.coeffs.len()).max(1)];
+            for (i, x) in a.coeffs.iter().enumerate() {
+                for (j, y) in b.coeffs.iter().enumerate() {
+                    prod[i + j] += x * y;
+                }
+            }
+            assert_eq!(&a + &b, sum);
+            assert_eq!(&a - &b, dif);
+            assert_eq!(&a * &b, Poly::new(prod));
+            let k = q(-3, 1);
+            assert_eq!(
+                a.scale(&k),
+                Poly::new(a.coeffs.iter().map(|x| x * &k).collect())
+            );
+            for t in [q(-7, 3), q(0, 1), q(5, 2)] {
+                let v = a.eval(&t);
+                assert_eq!(a.sign_at(&t), v.cmp(&BigRational::zero()));
+            }
+        }
     }
 
     #[test]

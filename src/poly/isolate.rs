@@ -98,10 +98,7 @@ fn isolate_limited(p: &Poly, lo: &BigRational, hi: &BigRational, limit: usize) -
     let factors: Vec<(Vec<BigInt>, u32)> = if z.len() <= 2 || zx::square_free_mod_p(&z) {
         vec![(z, 1)]
     } else {
-        p.square_free_factors()
-            .into_iter()
-            .map(|(f, m)| (f.primitive_integer(), m))
-            .collect()
+        zx::square_free_factors(&z)
     };
     let single = factors.len() == 1;
     for (f, m) in factors {
@@ -183,9 +180,11 @@ fn isolate_square_free(
         zx::deflate_one(&mut q);
     }
     let w = hi - lo;
-    let to_x = |k: u32, c: &BigInt| -> BigRational {
-        lo + &w * BigRational::new(c.clone(), BigInt::one() << k)
-    };
+    // lo + w·c/2^k = (a·f·2^k + e·c·b) / (b·f·2^k) for lo = a/b, w = e/f: one reduction.
+    let (wf_lo, eb) = (lo.numer() * w.denom(), w.numer() * lo.denom());
+    let bf = lo.denom() * w.denom();
+    let to_x =
+        |k: u32, c: &BigInt| -> BigRational { BigRational::new((&wf_lo << k) + &eb * c, &bf << k) };
     let mut buf = Vec::new();
     let mut stack = vec![Task::Node(Node {
         k: 0,

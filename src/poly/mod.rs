@@ -38,8 +38,8 @@ mod dense;
 mod isolate;
 pub mod planted;
 mod root;
-mod zx;
+pub(crate) mod zx;
 
 pub use dense::Poly;
 pub use isolate::{first_root_in, isolate_roots, isolate_roots_limited, Roots};
-pub use root::{sign_of_poly_at, IsolatingInterval, RealRoot, Root};
+pub use root::{qcmp, sign_of_poly_at, IsolatingInterval, RealRoot, Root};

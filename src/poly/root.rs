@@ -31,6 +31,8 @@ pub struct IsolatingInterval {
     /// Quadratic interval refinement state: the next step tries a subinterval of width
     /// `(hi − lo) / 2^qir_log`.
     qir_log: u32,
+    /// Whether the float-guided step ([`IsolatingInterval::float_jump`]) was tried.
+    float_tried: bool,
 }
 
 /// A real root: either a rational number known exactly, or an algebraic number given by an
@@ -51,6 +53,68 @@ pub struct Root {
     pub value: RealRoot,
     /// Multiplicity in the polynomial that was isolated (≥ 1).
     pub multiplicity: u32,
+}
+
+/// Exact order of two rationals by cross-multiplication (denominators are positive):
+/// two products instead of num-rational's division-based comparison.
+pub fn qcmp(a: &BigRational, b: &BigRational) -> Ordering {
+    if a.denom() == b.denom() {
+        return a.numer().cmp(b.numer());
+    }
+    (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
+}
+
+/// `num / den` (den > 0) against a rational, by cross-multiplication.
+fn cmp_frac(num: &BigInt, den: &BigInt, b: &BigRational) -> Ordering {
+    (num * b.denom()).cmp(&(b.numer() * den))
+}
+
+/// The exact value of a finite double, in lowest terms (a power-of-two denominator).
+fn f64_to_rational(x: f64) -> Option<BigRational> {
+    use num_traits::float::FloatCore;
+    if !x.is_finite() {
+        return None;
+    }
+    let (m, e, sign) = FloatCore::integer_decode(x);
+    if m == 0 {
+        return Some(BigRational::from_integer(BigInt::from(0)));
+    }
+    let tz = m.trailing_zeros();
+    let (m, e) = (m >> tz, i32::from(e) + tz as i32);
+    let n = if sign < 0 {
+        -BigInt::from(m)
+    } else {
+        BigInt::from(m)
+    };
+    Some(if e >= 0 {
+        BigRational::from_integer(n << e as u32)
+    } else {
+        BigRational::new_raw(n, BigInt::one() << (-e) as u32)
+    })
+}
+
+/// The exact midpoint of two finite doubles, as `(numerator, denominator = 2^k)`.
+fn f64_midpoint(d: f64, n: f64) -> (BigInt, BigInt) {
+    use num_traits::float::FloatCore;
+    let (md, ed, sd) = FloatCore::integer_decode(d);
+    let (mn, en, sn) = FloatCore::integer_decode(n);
+    let e0 = i32::from(ed.min(en));
+    let part = |m: u64, e: i16, s: i8| {
+        let v = BigInt::from(m) << (i32::from(e) - e0) as u32;
+        if s < 0 {
+            -v
+        } else {
+            v
+        }
+    };
+    let sum = part(md, ed, sd) + part(mn, en, sn);
+    // (d + n)/2 = sum · 2^(e0 − 1)
+    let k = e0 - 1;
+    if k >= 0 {
+        (sum << k as u32, BigInt::one())
+    } else {
+        (sum, BigInt::one() << (-k) as u32)
+    }
 }
 
 fn mid(a: &BigRational, b: &BigRational) -> BigRational {
@@ -75,6 +139,7 @@ impl IsolatingInterval {
             hi,
             sign_lo,
             qir_log: 2,
+            float_tried: false,
         }
     }
 
@@ -151,10 +216,10 @@ impl IsolatingInterval {
     /// Where the root lies relative to the rational `x`: `Less` if α < x, etc. Exact, no
     /// refinement.
     pub fn cmp_rational(&self, x: &BigRational) -> Ordering {
-        if x <= &self.lo {
+        if qcmp(x, &self.lo).is_le() {
             return Ordering::Greater;
         }
-        if x >= &self.hi {
+        if qcmp(x, &self.hi).is_ge() {
             return Ordering::Less;
         }
         match zx::sign_at(&self.poly, x) {
@@ -186,6 +251,146 @@ impl IsolatingInterval {
         let m = mid(&self.lo, &self.hi);
         let s = zx::sign_at(&self.poly, &m);
         self.cut(m, s)
+    }
+
+    /// Float-guided refinement: locates the root by bisection on the polynomial rounded
+    /// to `f64`, then proposes a narrow interval (a few ulps) around it with dyadic
+    /// endpoints and keeps it only if two exact sign evaluations prove a sign change
+    /// there (wider proposals are tried if not). The new interval lies inside the old one,
+    /// which isolates a single root, so it isolates the same root; floating point only
+    /// chooses where to look. `Ok(true)` if the interval shrank, `Err(x)` if an endpoint
+    /// tried is the root.
+    pub(crate) fn float_jump(&mut self) -> Result<bool, BigRational> {
+        self.float_tried = true;
+        let (Some(a), Some(b)) = (self.lo.to_f64(), self.hi.to_f64()) else {
+            return Ok(false);
+        };
+        if !a.is_finite() || !b.is_finite() {
+            return Ok(false);
+        }
+        let c: Vec<f64> = self
+            .poly
+            .iter()
+            .map(|x| x.to_f64().unwrap_or(f64::NAN))
+            .collect();
+        if c.iter().any(|x| !x.is_finite()) {
+            return Ok(false);
+        }
+        let eval = |x: f64| c.iter().rev().fold(0.0, |acc, &k| acc * x + k);
+        let up = self.sign_lo == Ordering::Less;
+        let (mut l, mut h) = (a, b);
+        for _ in 0..100 {
+            let m = 0.5 * (l + h);
+            if m <= l || m >= h {
+                break;
+            }
+            let v = eval(m);
+            if v == 0.0 {
+                l = m;
+                h = m;
+                break;
+            }
+            // Same sign as at lo: the root is to the right of m.
+            if (v < 0.0) == up {
+                l = m;
+            } else {
+                h = m;
+            }
+        }
+        let r = 0.5 * (l + h);
+        let ulp = r.abs().max(1e-300) * f64::EPSILON;
+        for k in [4.0, 256.0, 65536.0, 16777216.0] {
+            let d = ulp * k;
+            let (Some(x), Some(y)) = (f64_to_rational(r - d), f64_to_rational(r + d)) else {
+                return Ok(false);
+            };
+            let inside = |z: &BigRational| qcmp(z, &self.lo).is_gt() && qcmp(z, &self.hi).is_lt();
+            let (x_in, y_in) = (inside(&x), inside(&y));
+            if !x_in && !y_in {
+                // The proposal covers the whole interval: no progress possible.
+                return Ok(false);
+            }
+            let sx = if x_in {
+                zx::sign_at(&self.poly, &x)
+            } else {
+                self.sign_lo
+            };
+            if sx == Ordering::Equal {
+                return Err(x);
+            }
+            if sx != self.sign_lo {
+                continue;
+            }
+            let sy = if y_in {
+                zx::sign_at(&self.poly, &y)
+            } else {
+                self.sign_lo.reverse()
+            };
+            if sy == Ordering::Equal {
+                return Err(y);
+            }
+            if sy == self.sign_lo {
+                continue;
+            }
+            if x_in {
+                self.lo = x;
+            }
+            if y_in {
+                self.hi = y;
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The nearest double to the root (ties to even), if the enclosure spans only a few
+    /// doubles: the rounding boundaries — the midpoints between consecutive doubles,
+    /// dyadic rationals — are located against the root by exact sign evaluations.
+    fn nearest_f64(&self) -> Option<f64> {
+        let (a, b) = (self.lo.to_f64()?, self.hi.to_f64()?);
+        if !a.is_finite() || !b.is_finite() {
+            return None;
+        }
+        // Where the root lies relative to the rounding boundary m = (d + n)/2.
+        let side = |d: f64, n: f64| {
+            let (mn, md) = f64_midpoint(d, n);
+            if cmp_frac(&mn, &md, &self.lo).is_le() {
+                Ordering::Greater
+            } else if cmp_frac(&mn, &md, &self.hi).is_ge() {
+                Ordering::Less
+            } else {
+                match zx::ord_of(&zx::eval_hom(&self.poly, &mn, &md)) {
+                    Ordering::Equal => Ordering::Equal,
+                    s if s == self.sign_lo => Ordering::Greater,
+                    _ => Ordering::Less,
+                }
+            }
+        };
+        let even = |d: f64, n: f64| if d.to_bits() & 1 == 0 { d } else { n };
+        // Start one double below round(lo) and check that the root is above the rounding
+        // boundary below it (so nothing relies on how `lo` was converted).
+        let mut d = a.next_down();
+        let below = d.next_down();
+        if !below.is_finite() {
+            return None;
+        }
+        match side(below, d) {
+            Ordering::Greater => {}
+            Ordering::Equal => return Some(even(below, d)),
+            Ordering::Less => return None,
+        }
+        for _ in 0..16 {
+            let n = d.next_up();
+            if !n.is_finite() || d > b.next_up() {
+                return None;
+            }
+            match side(d, n) {
+                Ordering::Less => return Some(d),
+                Ordering::Equal => return Some(even(d, n)),
+                Ordering::Greater => d = n,
+            }
+        }
+        None
     }
 
     /// One step of Abbott's quadratic interval refinement: guess the root's position among
@@ -290,6 +495,19 @@ impl RealRoot {
     /// turn the root into [`RealRoot::Exact`] if an evaluation point hits it.
     pub fn refine_step(&mut self) {
         if let RealRoot::Interval(i) = self {
+            if !i.float_tried {
+                match i.float_jump() {
+                    Ok(true) => return,
+                    Ok(false) => {}
+                    Err(x) => {
+                        *self = RealRoot::Exact(x);
+                        return;
+                    }
+                }
+            }
+            let RealRoot::Interval(i) = self else {
+                unreachable!()
+            };
             if let Err(x) = i.qir_step() {
                 *self = RealRoot::Exact(x);
             }
@@ -332,8 +550,9 @@ impl RealRoot {
         }
     }
 
-    /// The nearest `f64` to the root (round to nearest, ties to even): refines until both
-    /// endpoints round to the same double, which then is the rounding of the root. If the
+    /// The nearest `f64` to the root (round to nearest, ties to even): once the enclosure
+    /// spans a few doubles, the rounding boundaries between them are compared with the root
+    /// exactly; otherwise refines until both endpoints round to the same double. If the
     /// root is a tie point itself this would not terminate, so after the enclosure is
     /// 2⁻¹²⁰ relative wide the rounded midpoint is returned (then within one ulp).
     pub fn to_f64(&self) -> f64 {
@@ -343,6 +562,9 @@ impl RealRoot {
             match &s {
                 RealRoot::Exact(x) => return r(x),
                 RealRoot::Interval(i) => {
+                    if let Some(v) = i.nearest_f64() {
+                        return v;
+                    }
                     let (a, b) = (r(&i.lo), r(&i.hi));
                     if a == b {
                         return a;
@@ -446,10 +668,10 @@ impl RealRoot {
                 (RealRoot::Exact(x), RealRoot::Interval(j)) => return j.cmp_rational(x).reverse(),
                 (RealRoot::Interval(i), RealRoot::Interval(j)) => (i, j),
             };
-            if a.hi <= b.lo {
+            if qcmp(&a.hi, &b.lo).is_le() {
                 return Ordering::Less;
             }
-            if b.hi <= a.lo {
+            if qcmp(&b.hi, &a.lo).is_le() {
                 return Ordering::Greater;
             }
             if equal_overlapping(a, b) {
@@ -467,7 +689,7 @@ impl RealRoot {
     /// Refines `self < other` (distinct roots, in this order) until their enclosures are
     /// disjoint: `self.hi() ≤ other.lo()` (open intervals may share an endpoint).
     pub(crate) fn separate_from(&mut self, other: &mut RealRoot) {
-        while self.hi() > other.lo() {
+        while qcmp(self.hi(), other.lo()).is_gt() {
             if self.width() >= other.width() {
                 self.refine_step();
             } else {
@@ -589,6 +811,88 @@ mod tests {
         assert!(steps < 60, "QIR took {steps} steps");
         assert_eq!(a.to_f64(), std::f64::consts::SQRT_2);
         assert!(a.lo() * a.lo() < r(2, 1) && a.hi() * a.hi() > r(2, 1));
+    }
+
+    /// The nearest double by plain bisection (no float guidance): refine until both ends
+    /// round to the same double.
+    fn nearest_by_bisection(mut x: RealRoot) -> f64 {
+        loop {
+            match &x {
+                RealRoot::Exact(v) => return v.to_f64().unwrap(),
+                RealRoot::Interval(i) => {
+                    let (a, b) = (i.lo.to_f64().unwrap(), i.hi.to_f64().unwrap());
+                    if a == b {
+                        return a;
+                    }
+                }
+            }
+            x.bisect();
+        }
+    }
+
+    #[test]
+    fn float_guided_refinement_isolates_the_same_root_and_rounds_correctly() {
+        let mut s = 4242u64;
+        let n = if std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1") {
+            400
+        } else {
+            60
+        };
+        let mut roots = 0;
+        for case in 0..n {
+            let d = 2 + (crate::poly::planted::splitmix64(&mut s) % 7) as usize;
+            let p = crate::poly::planted::random_integer_poly(&mut s, d, 24);
+            let isolated = crate::poly::isolate_roots(&p, &r(-4, 1), &r(4, 1));
+            for root in isolated.isolated() {
+                let x = root.value.clone();
+                let mut y = x.clone();
+                y.refine_step();
+                // Still an isolating interval of the same polynomial, inside the old one.
+                if let (RealRoot::Interval(a), RealRoot::Interval(b)) = (&x, &y) {
+                    assert!(b.lo >= a.lo && b.hi <= a.hi, "case {case}");
+                    assert!(IsolatingInterval::verify(&b.poly(), &b.lo, &b.hi).is_some());
+                }
+                assert_eq!(x.cmp_exact(&y), Ordering::Equal);
+                assert_eq!(x.to_f64(), nearest_by_bisection(x.clone()), "case {case}");
+                roots += 1;
+            }
+        }
+        assert!(roots >= n / 2);
+    }
+
+    #[test]
+    fn f64_to_rational_is_exact_and_reduced() {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            0.1,
+            1e300,
+            -3e-310,
+            6.02e23,
+            f64::MIN_POSITIVE,
+        ] {
+            let q = f64_to_rational(x).unwrap();
+            assert_eq!(q, BigRational::from_float(x).unwrap());
+            assert_eq!(&BigRational::new(q.numer().clone(), q.denom().clone()), &q);
+            assert_eq!(q.denom(), BigRational::from_float(x).unwrap().denom());
+        }
+        assert!(f64_to_rational(f64::NAN).is_none());
+    }
+
+    #[test]
+    fn nearest_f64_ties_to_even() {
+        let two53 = BigInt::one() << 53u32;
+        // Roots exactly halfway between two doubles: 1 + 2⁻⁵³ (between 1 and 1 + 2⁻⁵²,
+        // even: 1) and 1 + 3·2⁻⁵³ (between 1 + 2⁻⁵² and 1 + 2⁻⁵¹, even: 1 + 2⁻⁵¹).
+        for (k, want) in [(1u32, 1.0), (3, 1.0 + f64::EPSILON * 2.0)] {
+            let lin = Poly::from_bigints(&[-(&two53 + k), two53.clone()]);
+            let p = &lin * &Poly::from_ints(&[5, 1]);
+            let hi = BigRational::new(&two53 + 16u32, two53.clone());
+            let i = IsolatingInterval::verify(&p, &r(1, 1), &hi).unwrap();
+            assert_eq!(RealRoot::Interval(i).to_f64(), want);
+        }
     }
 
     #[test]

@@ -56,6 +56,18 @@ fn rem_u64(c: &BigInt, m: u64) -> u64 {
     r as u64
 }
 
+/// `a(x) mod m` (in `0..m`) for `x = ±1` and a word modulus `m > 0`.
+pub(crate) fn value_mod(a: &[BigInt], x: i32, m: u64) -> u64 {
+    let mut s: u128 = 0;
+    let m128 = u128::from(m);
+    for (i, c) in a.iter().enumerate() {
+        let r = u128::from(rem_u64(c, m));
+        let neg = c.is_negative() != (x < 0 && i % 2 == 1);
+        s = (s + if neg { (m128 - r) % m128 } else { r }) % m128;
+    }
+    s as u64
+}
+
 /// Nonnegative gcd of the coefficients (zero for the zero polynomial). Once the running gcd
 /// fits a machine word, the rest is word arithmetic.
 pub(crate) fn content(a: &[BigInt]) -> BigInt {
@@ -306,7 +318,11 @@ pub(crate) fn affine_to_unit(a: &[BigInt], lo: &BigRational, hi: &BigRational) -
     let w = hi - lo;
     let m = BigRational::new(w.numer() * den, w.denom().clone());
     scale(&mut r, m.numer(), m.denom());
-    divide_content(&mut r);
+    // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
+    // dyadic ranges put most of the common factor there.
+    // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
+    // dyadic ranges put most of the common factor there.
+    remove_pow2_content(&mut r);
     r
 }
 
@@ -352,6 +368,88 @@ pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
         b = r;
     }
     a
+}
+
+/// Exact quotient `a / b` in ℤ[x] (`b` nonzero); `None` if `b` does not divide `a` with an
+/// integer quotient. For a primitive `b` that divides `a` over ℚ the quotient is integral
+/// (Gauss's lemma), so this is exact division over ℚ without rationals.
+pub(crate) fn div_exact(a: &[BigInt], b: &[BigInt]) -> Option<Vec<BigInt>> {
+    if b.is_empty() {
+        return None;
+    }
+    if a.is_empty() {
+        return Some(Vec::new());
+    }
+    if a.len() < b.len() {
+        return None;
+    }
+    let db = b.len() - 1;
+    let lb = &b[db];
+    let mut r = a.to_vec();
+    let mut q = vec![BigInt::zero(); a.len() - db];
+    for k in (0..q.len()).rev() {
+        let (f, rem) = r[k + db].div_rem(lb);
+        if !rem.is_zero() {
+            return None;
+        }
+        if !f.is_zero() {
+            for (i, bc) in b.iter().enumerate() {
+                r[k + i] -= &f * bc;
+            }
+        }
+        q[k] = f;
+    }
+    if r[..db].iter().any(|c| !c.is_zero()) {
+        return None;
+    }
+    trim(&mut q);
+    Some(q)
+}
+
+/// `a − b`.
+fn sub_poly(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let n = a.len().max(b.len());
+    let mut c: Vec<BigInt> = (0..n)
+        .map(|i| match (a.get(i), b.get(i)) {
+            (Some(x), Some(y)) => x - y,
+            (Some(x), None) => x.clone(),
+            (None, Some(y)) => -y,
+            (None, None) => BigInt::zero(),
+        })
+        .collect();
+    trim(&mut c);
+    c
+}
+
+/// Yun's square-free factorization over ℤ: primitive, pairwise coprime, non-constant `fᵢ`
+/// (positive leading coefficients) with `f = c · ∏ fᵢ^mᵢ`, as `(fᵢ, mᵢ)` with increasing `mᵢ`.
+/// Every division is exact in ℤ[x] (primitive divisors, Gauss's lemma); Yun's recurrence
+/// only needs `b` and `c` divided by the same polynomial at each step, whatever its scale.
+pub(crate) fn square_free_factors(f: &[BigInt]) -> Vec<(Vec<BigInt>, u32)> {
+    let mut f = f.to_vec();
+    trim(&mut f);
+    if f.len() < 2 {
+        return Vec::new();
+    }
+    primitive(&mut f);
+    let df = derivative(&f);
+    let a0 = gcd(&f, &df);
+    let mut b = div_exact(&f, &a0).expect("gcd divides");
+    let c = div_exact(&df, &a0).expect("gcd divides");
+    let mut d = sub_poly(&c, &derivative(&b));
+    let mut out = Vec::new();
+    let mut i = 1;
+    while b.len() > 1 {
+        let a = gcd(&b, &d);
+        b = div_exact(&b, &a).expect("gcd divides");
+        let c = div_exact(&d, &a).expect("gcd divides");
+        if a.len() > 1 {
+            out.push((a, i));
+        }
+        i += 1;
+        d = sub_poly(&c, &derivative(&b));
+    }
+    out
 }
 
 /// Derivative of an integer polynomial.
@@ -402,9 +500,14 @@ fn reduce(c: &BigInt) -> u64 {
     }
 }
 
-/// Degree of gcd(a, b) over 𝔽_p, p = 2^61 − 1, by division-free pseudo-remainders
+/// Degree of gcd(a, b) over 𝔽_p, p = 2^61 − 1.
+fn gcd_degree_mod(a: Vec<u64>, b: Vec<u64>) -> usize {
+    gcd_mod(a, b).len().saturating_sub(1)
+}
+
+/// gcd(a, b) over 𝔽_p, p = 2^61 − 1, up to a unit, by division-free pseudo-remainders
 /// (`a ← lc(b)·a − lc(a)·x^k·b` keeps the gcd up to a unit).
-fn gcd_degree_mod(mut a: Vec<u64>, mut b: Vec<u64>) -> usize {
+fn gcd_mod(mut a: Vec<u64>, mut b: Vec<u64>) -> Vec<u64> {
     let trim_mod = |v: &mut Vec<u64>| {
         while v.last() == Some(&0) {
             v.pop();
@@ -429,7 +532,33 @@ fn gcd_degree_mod(mut a: Vec<u64>, mut b: Vec<u64>) -> usize {
         }
         std::mem::swap(&mut a, &mut b);
     }
-    a.len().saturating_sub(1)
+    a
+}
+
+/// `true` if the polynomials are proven to have no common non-constant factor over ℚ:
+/// their gcd modulo p = 2^61 − 1 is a nonzero constant, where p does not divide the leading
+/// coefficient of `polys[0]`. `false` means "not proven". Sound: the gcd G over ℚ (primitive)
+/// divides `polys[0]`, so p ∤ lc(G), so G mod p keeps its degree and divides every reduced
+/// polynomial, hence deg G ≤ the degree of their gcd modulo p.
+pub(crate) fn coprime_mod_p(polys: &[&[BigInt]]) -> bool {
+    let Some((first, rest)) = polys.split_first() else {
+        return false;
+    };
+    let mut g: Vec<u64> = first.iter().map(reduce).collect();
+    if g.last().is_none_or(|&c| c == 0) {
+        return false;
+    }
+    if g.len() == 1 {
+        return true;
+    }
+    for p in rest {
+        let pm: Vec<u64> = p.iter().map(reduce).collect();
+        g = gcd_mod(g, pm);
+        if g.len() == 1 {
+            return true;
+        }
+    }
+    false
 }
 
 /// `true` if `a` (degree ≥ 1) is proven square-free by gcd(a, a′) = 1 modulo the prime
@@ -488,6 +617,79 @@ mod tests {
         let mut a = z(&[2, -3, 1]);
         deflate_one(&mut a);
         assert_eq!(a, z(&[-2, 1]));
+    }
+
+    fn mul(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+        let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                c[i + j] += x * y;
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn yun_over_z_reconstructs_the_polynomial() {
+        let mut s = 99u64;
+        for case in 0..300 {
+            let mut r = |m: u64| crate::poly::planted::splitmix64(&mut s) % m;
+            let mut f = z(&[r(5) as i64 + 1]);
+            for _ in 0..1 + r(3) {
+                let g: Vec<BigInt> = (0..2 + r(2))
+                    .map(|_| BigInt::from(r(9) as i64 - 4))
+                    .collect();
+                let mut g = g;
+                trim(&mut g);
+                if g.len() < 2 {
+                    continue;
+                }
+                for _ in 0..1 + r(3) {
+                    f = mul(&f, &g);
+                }
+            }
+            let fac = square_free_factors(&f);
+            let mut prod = z(&[1]);
+            let mut last = 0;
+            for (p, m) in &fac {
+                assert!(*m > last, "case {case}: multiplicities increase");
+                last = *m;
+                assert!(p.len() >= 2 && p.last().unwrap().is_positive());
+                assert_eq!(gcd(p, &derivative(p)).len(), 1, "case {case}: square-free");
+                for _ in 0..*m {
+                    prod = mul(&prod, p);
+                }
+            }
+            for (i, (p, _)) in fac.iter().enumerate() {
+                for (q, _) in &fac[i + 1..] {
+                    assert_eq!(gcd(p, q).len(), 1, "case {case}: coprime");
+                }
+            }
+            let mut fp = f.clone();
+            primitive(&mut fp);
+            if fp.len() >= 2 {
+                assert_eq!(prod, fp, "case {case}");
+            } else {
+                assert!(fac.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn exact_division_and_coprimality() {
+        let a = z(&[2, -3, 1]); // (x−1)(x−2)
+        assert_eq!(div_exact(&a, &z(&[-1, 1])), Some(z(&[-2, 1])));
+        assert_eq!(div_exact(&a, &z(&[1, 1])), None);
+        assert_eq!(div_exact(&z(&[2, 4]), &z(&[2, 1])), None); // (2x+2)/(x+2)
+        let cp =
+            |v: &[Vec<BigInt>]| coprime_mod_p(&v.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        assert!(cp(&[a.clone(), z(&[-3, 1])]));
+        assert!(!cp(&[a.clone(), z(&[-2, 1])]));
+        assert!(!cp(&[a.clone(), z(&[0, 1, -1])])); // shares x − 1
+        assert!(cp(&[a.clone(), z(&[0, 1, -1]), z(&[-2, 0, 1])]));
+        // A leading coefficient divisible by p proves nothing.
+        let p61 = BigInt::from(P61);
+        assert!(!cp(&[vec![BigInt::one(), p61], z(&[3, 1])]));
     }
 
     #[test]
