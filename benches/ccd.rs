@@ -2,6 +2,8 @@
 //! boxes (degree-1 quaternion curves, both boxes moving), exact and certified.
 //!
 //! cargo bench --bench ccd
+//! cargo bench --features parry --bench ccd   (adds parry3d's cast_shapes_nonlinear on
+//!                                             a comparable rotating workload)
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use exact_collision::ccd::{ccd, ccd_f64};
@@ -24,27 +26,71 @@ fn splitmix(s: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Random rotating cuboid pairs: integer-ish half-extents 1..3, quaternions with
+/// One box of the random workload: half-extents, the quaternion curve
+/// q(t) = q0 + t·q1 as (w, x, y, z) pairs, and the translation x0 + t·x1 per axis.
+#[derive(Clone)]
+struct Side {
+    e: [i64; 3],
+    q: [[i64; 2]; 4],
+    tr: [[i64; 2]; 3],
+}
+
+/// Random rotating cuboid pairs: integer half-extents 1..3, quaternions with
 /// entries in −4..4 moving linearly, centers approaching each other.
-fn random_rotating(n: usize) -> Vec<CcdQuery> {
+fn random_sides(n: usize) -> Vec<(Side, Side)> {
     let mut s = 12345u64;
     let mut r = |lo: i64, hi: i64| lo + (splitmix(&mut s) % ((hi - lo + 1) as u64)) as i64;
     (0..n)
         .map(|_| {
-            let mut side = |x0: i64| {
-                let e = [r(1, 3), r(1, 3), r(1, 3)];
-                let q: Vec<Value> = (0..4).map(|_| json!([r(-4, 4), r(-4, 4)])).collect();
-                json!({"shape":{"type":"box","center":[0,0,0],
-                        "half_axes":[[e[0],0,0],[0,e[1],0],[0,0,e[2]]]},
-                       "motion":{"quaternion":q,
-                        "translation":[[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), r(-2, 2)]]}})
+            let mut side = |x0: i64| Side {
+                e: [r(1, 3), r(1, 3), r(1, 3)],
+                q: [0; 4].map(|_| [r(-4, 4), r(-4, 4)]),
+                tr: [[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), r(-2, 2)]],
             };
-            let a = side(-6);
-            let b = side(6);
-            query(&json!({"op":"ccd","a":a,"b":b,"tolerance":"1e-12"}))
+            (side(-6), side(6))
         })
-        .filter(|q| ccd(q).is_ok())
         .collect()
+}
+
+fn side_json(s: &Side) -> Value {
+    json!({"shape":{"type":"box","center":[0,0,0],
+            "half_axes":[[s.e[0],0,0],[0,s.e[1],0],[0,0,s.e[2]]]},
+           "motion":{"quaternion":s.q, "translation":s.tr}})
+}
+
+/// The pairs that our query accepts (|q|² never vanishing on [0, 1]).
+fn random_pairs(n: usize) -> Vec<((Side, Side), CcdQuery)> {
+    random_sides(n)
+        .into_iter()
+        .map(|(a, b)| {
+            let q =
+                query(&json!({"op":"ccd","a":side_json(&a),"b":side_json(&b),"tolerance":"1e-12"}));
+            ((a, b), q)
+        })
+        .filter(|(_, q)| ccd(q).is_ok())
+        .collect()
+}
+
+fn random_rotating(n: usize) -> Vec<CcdQuery> {
+    random_pairs(n).into_iter().map(|(_, q)| q).collect()
+}
+
+/// parry3d's comparable motion for a side: the same poses at t = 0 and t = 1,
+/// joined by a constant linear and angular velocity (parry cannot follow a
+/// quaternion curve, so the poses in between differ; the workload is comparable,
+/// not identical).
+#[cfg(feature = "parry")]
+fn parry_motion(s: &Side) -> parry3d::query::NonlinearRigidMotion {
+    use parry3d::math::{Pose, Rot3, Vec3};
+    let quat = |t: i64| {
+        let c = |i: usize| (s.q[i][0] + t * s.q[i][1]) as f32;
+        Rot3::from_xyzw(c(1), c(2), c(3), c(0)).normalize()
+    };
+    let (r0, r1) = (quat(0), quat(1));
+    let (axis, angle) = (r1 * r0.inverse()).to_axis_angle();
+    let p = |k: usize| Vec3::new(s.tr[0][k] as f32, s.tr[1][k] as f32, s.tr[2][k] as f32);
+    let start = Pose::from_parts(p(0), r0);
+    parry3d::query::NonlinearRigidMotion::new(start, Vec3::ZERO, p(1), axis * angle)
 }
 
 fn bench(c: &mut Criterion) {
@@ -74,6 +120,53 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    #[cfg(feature = "parry")]
+    {
+        use parry3d::shape::Cuboid;
+        let pairs = random_pairs(64);
+        let parry: Vec<_> = pairs
+            .iter()
+            .map(|((a, b), _)| {
+                let cub = |s: &Side| {
+                    Cuboid::new(parry3d::math::Vec3::new(
+                        s.e[0] as f32,
+                        s.e[1] as f32,
+                        s.e[2] as f32,
+                    ))
+                };
+                (parry_motion(a), cub(a), parry_motion(b), cub(b))
+            })
+            .collect();
+        // Hit/miss agreement on this comparable (not identical) workload.
+        let ours: Vec<bool> = pairs
+            .iter()
+            .map(|(_, q)| matches!(ccd(q).unwrap(), exact_collision::ccd::CcdAnswer::Hit { .. }))
+            .collect();
+        let theirs: Vec<bool> = parry
+            .iter()
+            .map(|(ma, ca, mb, cb)| {
+                parry3d::query::cast_shapes_nonlinear(ma, ca, mb, cb, 0.0, 1.0, true)
+                    .unwrap()
+                    .is_some()
+            })
+            .collect();
+        eprintln!(
+            "random rotating pairs: {} pairs; hits: ours {}, parry3d {} (poses agree at t = 0 and 1 only)",
+            pairs.len(),
+            ours.iter().filter(|&&h| h).count(),
+            theirs.iter().filter(|&&h| h).count()
+        );
+        c.bench_function("random_rotating_pairs_64_parry3d", |b| {
+            b.iter(|| {
+                for (ma, ca, mb, cb) in &parry {
+                    black_box(
+                        parry3d::query::cast_shapes_nonlinear(ma, ca, mb, cb, 0.0, 1.0, true)
+                            .unwrap(),
+                    );
+                }
+            })
+        });
+    }
 }
 
 criterion_group! {
