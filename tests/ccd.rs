@@ -477,3 +477,41 @@ fn float_path_translation_hand_checked() {
     assert!(!start);
     assert!((t_enter - 0.3).abs() < 1e-12 && (t_exit - 0.7).abs() < 1e-12);
 }
+
+/// Touching at the start of the range: `kind` "start" and the feature names a
+/// plane that vanishes there (the contact is face–face, so several planes do:
+/// `degenerate`). Overlapping at the start: no plane vanishes, no feature. By
+/// hand: b's face x = −1 moves as x = 1 + (1 − t) or 1 + t², a's face is x = 1.
+#[test]
+fn touching_at_the_start_names_a_feature() {
+    use exact_collision::protocol::answer_line;
+    let u = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+    let line = |tx: &str| {
+        format!(
+            r#"{{"op":"ccd","a":{{"shape":{u}}},"b":{{"shape":{u},"motion":{{"quaternion":[1,0,0,0],"translation":[{tx},0,0]}}}}}}"#
+        )
+    };
+    for (tx, exit_kind) in [("[2,-1]", "end"), ("[2,0,1]", "root")] {
+        let v = answer_line(&line(tx), 1).value;
+        assert_eq!(v["t_enter"]["kind"], "start", "{v}");
+        assert_eq!(v["t_exit"]["kind"], exit_kind, "{v}");
+        // Any plane through the touching faces: a's face +x against a vertex of
+        // b, b's face −x against a vertex of a, or an edge of each on them.
+        let (k, fa, fb) = (
+            v["feature"]["kind"].as_str().unwrap(),
+            v["feature"]["a"].as_str().unwrap(),
+            v["feature"]["b"].as_str().unwrap(),
+        );
+        let ok = match k {
+            "FV" => fa == "face +x" && fb.starts_with("vertex (-"),
+            "VF" => fb == "face -x" && fa.starts_with("vertex (+"),
+            "EE" => fa.contains("+x") && fb.contains("-x"),
+            _ => false,
+        };
+        assert!(ok, "{v}");
+        assert_eq!(v["feature"]["degenerate"], true, "{v}");
+    }
+    let v = answer_line(&line("[1,1]"), 1).value;
+    assert_eq!(v["t_enter"]["kind"], "start", "{v}");
+    assert!(v.get("feature").is_none(), "{v}");
+}

@@ -117,7 +117,8 @@ pub enum CcdAnswer {
         t_enter: ContactTime,
         /// End of the first contact period.
         t_exit: ContactTime,
-        /// The feature pair at t_enter (absent when contact is at the start).
+        /// The feature pair at t_enter: the plane that vanishes there. Absent when
+        /// the boxes already overlap (no plane is zero) at the start.
         feature: Option<Feature>,
     },
 }
@@ -249,7 +250,12 @@ fn answer<T>(
     let (t0, t1) = (&q.t_range.0, &q.t_range.1);
     let mut feat = None;
     let t_enter = match p.enter {
-        Event::Start | Event::End => ContactTime::at(TimeKind::Start, t0),
+        Event::Start(zero) => {
+            // Touching at the start: the plane(s) that vanish there.
+            feat = zero.first().map(|z| feature(z, zero.len() > 1));
+            ContactTime::at(TimeKind::Start, t0)
+        }
+        Event::End => ContactTime::at(TimeKind::Start, t0),
         Event::At { t, zero } => {
             feat = zero.first().map(|z| feature(z, zero.len() > 1));
             ContactTime::root(t, &q.tolerance)

@@ -39,8 +39,9 @@ use std::cmp::Ordering;
 /// When the first contact period starts or ends.
 #[derive(Clone, Debug)]
 pub enum Event<T> {
-    /// At the start of the range.
-    Start,
+    /// At the start of the range; `zero` lists the constraints that vanish there
+    /// (empty when the boxes overlap, or when it was not computed).
+    Start(Vec<T>),
     /// Still in contact at the end of the range.
     End,
     /// At this time; `zero` lists the constraints that vanish there.
@@ -404,7 +405,7 @@ pub fn first_contact<T: Clone>(
         return (0..cons.len())
             .all(|i| cons.sign_rat(i, t0) != Ordering::Less)
             .then_some(Period {
-                enter: Event::Start,
+                enter: Event::Start(Vec::new()),
                 exit: Event::End,
             });
     }
@@ -442,7 +443,7 @@ pub fn first_contact<T: Clone>(
                     let c = cons.get_or_insert_with(|| Cons::new(piece(&sample)));
                     if let Some(zero) = c.contact_at(x) {
                         let ev = if at_lo && i == 0 {
-                            Event::Start
+                            Event::Start(zero)
                         } else {
                             Event::At { t: x.clone(), zero }
                         };
@@ -470,7 +471,7 @@ pub fn first_contact<T: Clone>(
                     continue;
                 }
                 let ev = if at_lo && i == 0 {
-                    Event::Start
+                    Event::Start(zero)
                 } else {
                     Event::At { t: t.clone(), zero }
                 };
