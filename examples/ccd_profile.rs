@@ -16,13 +16,7 @@ fn query(v: &Value) -> CcdQuery {
     }
 }
 
-fn splitmix(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use exact_collision::poly::planted::splitmix64 as splitmix;
 
 /// The benchmark's random rotating pairs.
 fn random_rotating(n: usize) -> Vec<CcdQuery> {
