@@ -174,6 +174,7 @@ impl Nat {
         r.trim()
     }
 
+    #[cfg(test)]
     pub(crate) fn mul_small(&self, m: u64) -> Nat {
         let mut r = Nat::ZERO;
         let mut c = 0u128;
