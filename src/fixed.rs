@@ -192,17 +192,36 @@ impl Nat {
         r.trim()
     }
 
-    /// `(self / m, self mod m)` for `m > 0`.
+    /// `(self / m, self mod m)` for `m > 0`: schoolbook division by one
+    /// word with a precomputed reciprocal (N. Möller, T. Granlund, *Improved
+    /// division by invariant integers*, IEEE Trans. Computers 60(2), 2011,
+    /// Algorithm 4), on the numerator and divisor both shifted so that the
+    /// divisor's top bit is set (the quotient is unchanged, the remainder
+    /// shifted); one 128-bit division in all, for the reciprocal.
     pub(crate) fn divrem_small(&self, m: u64) -> (Nat, u64) {
+        assert!(m > 0, "division by zero");
+        let sh = m.leading_zeros();
+        let d = m << sh;
+        // v = ⌊(2¹²⁸ − 1)/d⌋ − 2⁶⁴
+        let v = ((((!d) as u128) << 64 | u64::MAX as u128) / d as u128) as u64;
         let mut q = Nat::ZERO;
-        let mut rem = 0u128;
+        // Limb i of self·2^sh: (d[i] << sh) | (d[i − 1] >> (64 − sh)).
+        let limb = |i: usize| {
+            let lo = if sh > 0 && i > 0 {
+                self.d[i - 1] >> (64 - sh)
+            } else {
+                0
+            };
+            (if i < self.n { self.d[i] << sh } else { 0 }) | lo
+        };
+        let mut r = limb(self.n); // the top limb of the shifted numerator, < d
         for i in (0..self.n).rev() {
-            let cur = (rem << 64) | self.d[i] as u128;
-            q.d[i] = (cur / m as u128) as u64;
-            rem = cur % m as u128;
+            let (qi, ri) = div_2by1(r, limb(i), d, v);
+            q.d[i] = qi;
+            r = ri;
         }
         q.n = self.n;
-        (q.trim(), rem as u64)
+        (q.trim(), r >> sh)
     }
 
     pub(crate) fn shr(&self, s: u64) -> Nat {
@@ -274,6 +293,24 @@ impl Nat {
         r.n = digits.len();
         r.trim()
     }
+}
+
+/// `(⌊(u1·2⁶⁴ + u0)/d⌋, remainder)` for `u1 < d`, `d` with its top bit set
+/// and `v = ⌊(2¹²⁸ − 1)/d⌋ − 2⁶⁴` (Möller–Granlund, Algorithm 4).
+#[inline]
+fn div_2by1(u1: u64, u0: u64, d: u64, v: u64) -> (u64, u64) {
+    let p = (v as u128 * u1 as u128).wrapping_add((u1 as u128) << 64 | u0 as u128);
+    let (mut q1, q0) = (((p >> 64) as u64).wrapping_add(1), p as u64);
+    let mut r = u0.wrapping_sub(q1.wrapping_mul(d));
+    if r > q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(d);
+    }
+    if r >= d {
+        q1 += 1;
+        r -= d;
+    }
+    (q1, r)
 }
 
 /// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
@@ -596,7 +633,7 @@ mod tests {
                 assert_eq!(nx.sub(&ny).to_biguint(), &x - &y);
             }
             assert_eq!(nx.cmp(&ny), x.cmp(&y));
-            let m = rng(&mut s) | 1;
+            let m = (rng(&mut s) >> (round % 64)) | 1;
             let (q, r) = nx.divrem_small(m);
             assert_eq!((q.to_biguint(), r), (&x / m, (&x % m).try_into().unwrap()));
             assert_eq!(nx.mul_small(m).to_biguint(), &x * m);
@@ -665,6 +702,38 @@ mod tests {
         assert!(k > 50_000);
         // The add-back step ran (counted in test builds only).
         assert!(ADDBACK.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn division_by_a_word_on_extreme_values() {
+        let ones = Nat::from_biguint(&((BigUint::from(1u32) << (64 * L)) - 1u32));
+        let top = Nat::from_biguint(&(BigUint::from(1u32) << (64 * L - 1)));
+        for x in [
+            ones,
+            top,
+            Nat::from_u128(u128::MAX),
+            Nat::from_u128(1),
+            Nat::ZERO,
+        ] {
+            for m in [
+                1,
+                2,
+                3,
+                1 << 32,
+                (1 << 63) - 1,
+                1 << 63,
+                (1 << 63) + 1,
+                u64::MAX - 1,
+                u64::MAX,
+            ] {
+                let (q, r) = x.divrem_small(m);
+                let xb = x.to_biguint();
+                assert_eq!(
+                    (q.to_biguint(), r),
+                    (&xb / m, (&xb % m).try_into().unwrap())
+                );
+            }
+        }
     }
 
     #[test]
