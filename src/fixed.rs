@@ -192,36 +192,17 @@ impl Nat {
         r.trim()
     }
 
-    /// `(self / m, self mod m)` for `m > 0`: schoolbook division by one
-    /// word with a precomputed reciprocal (N. Möller, T. Granlund, *Improved
-    /// division by invariant integers*, IEEE Trans. Computers 60(2), 2011,
-    /// Algorithm 4), on the numerator and divisor both shifted so that the
-    /// divisor's top bit is set (the quotient is unchanged, the remainder
-    /// shifted); one 128-bit division in all, for the reciprocal.
+    /// `(self / m, self mod m)` for `m > 0`.
     pub(crate) fn divrem_small(&self, m: u64) -> (Nat, u64) {
-        assert!(m > 0, "division by zero");
-        let sh = m.leading_zeros();
-        let d = m << sh;
-        // v = ⌊(2¹²⁸ − 1)/d⌋ − 2⁶⁴
-        let v = ((((!d) as u128) << 64 | u64::MAX as u128) / d as u128) as u64;
         let mut q = Nat::ZERO;
-        // Limb i of self·2^sh: (d[i] << sh) | (d[i − 1] >> (64 − sh)).
-        let limb = |i: usize| {
-            let lo = if sh > 0 && i > 0 {
-                self.d[i - 1] >> (64 - sh)
-            } else {
-                0
-            };
-            (if i < self.n { self.d[i] << sh } else { 0 }) | lo
-        };
-        let mut r = limb(self.n); // the top limb of the shifted numerator, < d
+        let mut rem = 0u128;
         for i in (0..self.n).rev() {
-            let (qi, ri) = div_2by1(r, limb(i), d, v);
-            q.d[i] = qi;
-            r = ri;
+            let cur = (rem << 64) | self.d[i] as u128;
+            q.d[i] = (cur / m as u128) as u64;
+            rem = cur % m as u128;
         }
         q.n = self.n;
-        (q.trim(), r >> sh)
+        (q.trim(), rem as u64)
     }
 
     pub(crate) fn shr(&self, s: u64) -> Nat {
@@ -293,24 +274,6 @@ impl Nat {
         r.n = digits.len();
         r.trim()
     }
-}
-
-/// `(⌊(u1·2⁶⁴ + u0)/d⌋, remainder)` for `u1 < d`, `d` with its top bit set
-/// and `v = ⌊(2¹²⁸ − 1)/d⌋ − 2⁶⁴` (Möller–Granlund, Algorithm 4).
-#[inline]
-fn div_2by1(u1: u64, u0: u64, d: u64, v: u64) -> (u64, u64) {
-    let p = (v as u128 * u1 as u128).wrapping_add((u1 as u128) << 64 | u0 as u128);
-    let (mut q1, q0) = (((p >> 64) as u64).wrapping_add(1), p as u64);
-    let mut r = u0.wrapping_sub(q1.wrapping_mul(d));
-    if r > q0 {
-        q1 = q1.wrapping_sub(1);
-        r = r.wrapping_add(d);
-    }
-    if r >= d {
-        q1 += 1;
-        r -= d;
-    }
-    (q1, r)
 }
 
 /// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
