@@ -174,6 +174,7 @@ impl Nat {
         r.trim()
     }
 
+    #[cfg(test)]
     pub(crate) fn mul_small(&self, m: u64) -> Nat {
         let mut r = Nat::ZERO;
         let mut c = 0u128;
@@ -273,31 +274,6 @@ impl Nat {
         r.n = digits.len();
         r.trim()
     }
-
-    /// `|A·self − B·o|` for the Lehmer cofactors, with `A ≥ 0 ≥ B` or
-    /// `A ≤ 0 ≤ B` (the sign alternation of the cofactor sequence).
-    fn comb(&self, a: i64, o: &Nat, b: i64) -> Nat {
-        let x = self.mul_small(a.unsigned_abs());
-        let y = o.mul_small(b.unsigned_abs());
-        if x.cmp(&y) == Ordering::Less {
-            y.sub(&x)
-        } else {
-            x.sub(&y)
-        }
-    }
-}
-
-/// A quotient `n / d` (`0 < d ≤ n`), subtraction first: most quotients of
-/// the Euclidean algorithm are 1, 2 or 3.
-#[inline]
-fn quot(n: u64, d: u64) -> u64 {
-    if n - d < d {
-        1
-    } else if n - 2 * d < d {
-        2
-    } else {
-        n / d
-    }
 }
 
 /// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
@@ -317,19 +293,39 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     while b.n > 1 {
         let shift = a.bits() - 62;
         let (mut x, mut y) = (a.window(shift), b.window(shift));
-        let (mut ca, mut cb, mut cc, mut cd) = (1i64, 0i64, 0i64, 1i64);
+        // Cofactor magnitudes: after k steps x̂ ≈ (−1)^k·(ua·a − ub·b) and
+        // ŷ ≈ (−1)^k·(ud·b − uc·a) (the signs of the cofactor sequence
+        // alternate, so the magnitudes just add: u_{k+1} = u_{k−1} + q·u_k).
+        let (mut ua, mut ub, mut uc, mut ud) = (1u64, 0u64, 0u64, 1u64);
+        let mut odd = false;
         while y >= 1 << 32 {
-            let q = quot(x, y);
-            (x, y) = (y, x - q * y);
-            let q = q as i64;
-            (ca, cc) = (cc, ca - q * cc);
-            (cb, cd) = (cd, cb - q * cd);
+            let mut r = x - y;
+            let (nc, nd) = if r < y {
+                (ua + uc, ub + ud)
+            } else {
+                r -= y;
+                if r < y {
+                    (ua + 2 * uc, ub + 2 * ud)
+                } else {
+                    let q = x / y;
+                    r = x - q * y;
+                    (ua + q * uc, ub + q * ud)
+                }
+            };
+            (x, y) = (y, r);
+            (ua, ub, uc, ud) = (uc, ud, nc, nd);
+            odd = !odd;
         }
-        let mut step = cb != 0;
+        let mut step = ub != 0;
         if step {
-            let na = a.comb(ca, &b, cb);
-            let nb = a.comb(cc, &b, cd);
-            if na.cmp(&a) == Ordering::Less {
+            let (ua, ub, uc, ud) = (ua as i64, ub as i64, uc as i64, ud as i64);
+            let m = if odd {
+                [-ua, ub, uc, -ud]
+            } else {
+                [ua, -ub, -uc, ud]
+            };
+            let next = lehmer_apply(&a, &b, m);
+            if let Some((na, nb)) = next.filter(|(na, _)| na.cmp(&a) == Ordering::Less) {
                 (a, b) = if na.cmp(&nb) == Ordering::Less {
                     (nb, na)
                 } else {
@@ -349,6 +345,53 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     }
     let y = a.divrem_small(b.d[0]).1;
     Nat::from_u128(gcd_u64(b.d[0], y) as u128)
+}
+
+/// `(|m₀·a + m₁·b|, |m₂·a + m₃·b|)` for `b ≤ a` and `|mᵢ| < 2³¹`, in one pass
+/// over the limbs with signed `i128` carries (the Lehmer step on the full
+/// numbers). `None` when a result does not fit the 768 bits.
+fn lehmer_apply(a: &Nat, b: &Nat, m: [i64; 4]) -> Option<(Nat, Nat)> {
+    let n = a.n;
+    let (mut r, mut s) = (Nat::ZERO, Nat::ZERO);
+    let (mut cr, mut cs) = (0i128, 0i128);
+    let [m0, m1, m2, m3] = m.map(|v| v as i128);
+    for i in 0..n {
+        let (x, y) = (a.d[i] as i128, b.d[i] as i128);
+        let t = m0 * x + m1 * y + cr;
+        let u = m2 * x + m3 * y + cs;
+        r.d[i] = t as u64;
+        s.d[i] = u as u64;
+        cr = t >> 64;
+        cs = u >> 64;
+    }
+    Some((signed_finish(r, n, cr)?, signed_finish(s, n, cs)?))
+}
+
+/// The magnitude of `low + carry·2^(64n)`, `low` being the `n` limbs of `r`
+/// and `|carry| < 2⁶³`; `None` when it does not fit.
+fn signed_finish(mut r: Nat, n: usize, carry: i128) -> Option<Nat> {
+    let mut top = carry;
+    if carry < 0 {
+        // −(low + carry·2^(64n)) = (2^(64n) − low) + (−carry − 1)·2^(64n)
+        // when low ≠ 0, else (−carry)·2^(64n).
+        let mut c = 1u64;
+        for i in 0..n {
+            let (v, o) = (!r.d[i]).overflowing_add(c);
+            r.d[i] = v;
+            c = o as u64;
+        }
+        // c == 1 exactly when low was 0 (the negation carried out).
+        top = -carry - 1 + c as i128;
+    }
+    r.n = n;
+    if top != 0 {
+        if n >= L {
+            return None;
+        }
+        r.d[n] = top as u64;
+        r.n = n + 1;
+    }
+    Some(r.trim())
 }
 
 /// Binary gcd of two words (Stein): shifts and subtractions, no division.
@@ -553,7 +596,7 @@ mod tests {
                 assert_eq!(nx.sub(&ny).to_biguint(), &x - &y);
             }
             assert_eq!(nx.cmp(&ny), x.cmp(&y));
-            let m = rng(&mut s) | 1;
+            let m = (rng(&mut s) >> (round % 64)) | 1;
             let (q, r) = nx.divrem_small(m);
             assert_eq!((q.to_biguint(), r), (&x / m, (&x % m).try_into().unwrap()));
             assert_eq!(nx.mul_small(m).to_biguint(), &x * m);
@@ -622,6 +665,75 @@ mod tests {
         assert!(k > 50_000);
         // The add-back step ran (counted in test builds only).
         assert!(ADDBACK.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn division_by_a_word_on_extreme_values() {
+        let ones = Nat::from_biguint(&((BigUint::from(1u32) << (64 * L)) - 1u32));
+        let top = Nat::from_biguint(&(BigUint::from(1u32) << (64 * L - 1)));
+        for x in [
+            ones,
+            top,
+            Nat::from_u128(u128::MAX),
+            Nat::from_u128(1),
+            Nat::ZERO,
+        ] {
+            for m in [
+                1,
+                2,
+                3,
+                1 << 32,
+                (1 << 63) - 1,
+                1 << 63,
+                (1 << 63) + 1,
+                u64::MAX - 1,
+                u64::MAX,
+            ] {
+                let (q, r) = x.divrem_small(m);
+                let xb = x.to_biguint();
+                assert_eq!(
+                    (q.to_biguint(), r),
+                    (&xb / m, (&xb % m).try_into().unwrap())
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn lehmer_step_equals_bigint() {
+        let mut s = 11u64;
+        let big = |x: &Nat| BigInt::from_biguint(BSign::Plus, x.to_biguint());
+        for round in 0..4000 {
+            let (x, y) = (num(&mut s, 1 + round % 8), num(&mut s, round % 9));
+            let (x, y) = if x < y { (y, x) } else { (x, y) };
+            let (a, b) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            let c = |s: &mut u64| match rng(s) % 4 {
+                0 => 0,
+                1 => 1,
+                _ => (rng(s) >> 33) as i64,
+            };
+            let (p, q) = (c(&mut s), c(&mut s));
+            // Opposite signs, as in the cofactor sequence, and the same signs.
+            let m = if round % 2 == 0 {
+                [p, -q, -q, p]
+            } else {
+                [-p, -q, q, p]
+            };
+            let want = |i: usize| {
+                let v = BigInt::from(m[i]) * big(&a) + BigInt::from(m[i + 1]) * big(&b);
+                v.magnitude().clone()
+            };
+            match lehmer_apply(&a, &b, m) {
+                Some((r, t)) => {
+                    assert_eq!(r.to_biguint(), want(0));
+                    assert_eq!(t.to_biguint(), want(2));
+                }
+                None => assert!(want(0).bits() > 64 * L as u64 || want(2).bits() > 64 * L as u64),
+            }
+        }
+        // A carry of −1 over a zero low part: the magnitude is 2^(64n).
+        let r = signed_finish(Nat::ZERO, 2, -1).unwrap();
+        assert_eq!(r.to_biguint(), BigUint::from(1u32) << 128);
     }
 
     #[test]
