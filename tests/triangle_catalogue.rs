@@ -279,11 +279,7 @@ fn tri(v: &Value) -> Triangle<Q> {
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
+        exact_collision::poly::planted::splitmix64(&mut self.0)
     }
     fn coord(&mut self) -> f64 {
         (self.next() % 9) as f64 - 4.0
