@@ -142,20 +142,7 @@ fn acc(out: &mut Z, p: &Z, s: i8) {
 }
 
 fn zmul(a: &[BigInt], b: &[BigInt]) -> Z {
-    if a.is_empty() || b.is_empty() {
-        return Z::new();
-    }
-    let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
-    for (i, x) in a.iter().enumerate() {
-        if x.is_zero() {
-            continue;
-        }
-        for (j, y) in b.iter().enumerate() {
-            if !y.is_zero() {
-                c[i + j] += x * y;
-            }
-        }
-    }
+    let mut c = crate::poly::zx::mul(a, b);
     zx::trim(&mut c);
     c
 }

@@ -380,17 +380,7 @@ impl Mul<&Poly> for &Poly {
         // (none when both are integral) instead of a gcd per term.
         let (a, la) = self.integer_parts();
         let (b, lb) = rhs.integer_parts();
-        let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
-        for (i, x) in a.iter().enumerate() {
-            if x.is_zero() {
-                continue;
-            }
-            for (j, y) in b.iter().enumerate() {
-                if !y.is_zero() {
-                    c[i + j] += x * y;
-                }
-            }
-        }
+        let c = super::zx::mul(&a, &b);
         Poly::from_integer_parts(c, &(la * lb))
     }
 }

@@ -580,6 +580,26 @@ pub(crate) fn square_free_mod_p(a: &[BigInt]) -> bool {
     gcd_degree_mod(am, dm) == 0
 }
 
+/// The product of two integer coefficient vectors (ascending powers); empty if
+/// either is.
+pub(crate) fn mul(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            if !y.is_zero() {
+                c[i + j] += x * y;
+            }
+        }
+    }
+    c
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -617,16 +637,6 @@ mod tests {
         let mut a = z(&[2, -3, 1]);
         deflate_one(&mut a);
         assert_eq!(a, z(&[-2, 1]));
-    }
-
-    fn mul(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
-        let mut c = vec![BigInt::zero(); a.len() + b.len() - 1];
-        for (i, x) in a.iter().enumerate() {
-            for (j, y) in b.iter().enumerate() {
-                c[i + j] += x * y;
-            }
-        }
-        c
     }
 
     #[test]

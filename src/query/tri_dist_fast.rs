@@ -34,6 +34,7 @@
 //! `docs/triangle.md` has the derivations and the measurements.
 
 use crate::fixed::{gcd, Int, Nat};
+use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
@@ -153,13 +154,6 @@ fn pos(v: f64, err: f64) -> Option<bool> {
         Some(false)
     } else {
         None
-    }
-}
-fn and(x: Option<bool>, y: Option<bool>) -> Option<bool> {
-    match (x, y) {
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (Some(true), Some(true)) => Some(true),
-        _ => None,
     }
 }
 

@@ -224,7 +224,8 @@ fn positive(x: Interval, closed: bool) -> Option<bool> {
     }
 }
 
-fn and(x: Option<bool>, y: Option<bool>) -> Option<bool> {
+/// Three-valued (Kleene) conjunction of filter outcomes: `None` is "undecided".
+pub(crate) fn and(x: Option<bool>, y: Option<bool>) -> Option<bool> {
     match (x, y) {
         (Some(false), _) | (_, Some(false)) => Some(false),
         (Some(true), Some(true)) => Some(true),
