@@ -134,9 +134,9 @@ impl Nat {
         if self.n == 0 || o.n == 0 {
             return Nat::ZERO;
         }
-        let mut r = Nat::ZERO;
         if self.n <= 2 && o.n <= 2 {
             // 128 × 128 bits: four word products.
+            let mut r = Nat::ZERO;
             let (a0, a1, b0, b1) = (
                 self.d[0] as u128,
                 self.d[1] as u128,
@@ -155,23 +155,93 @@ impl Nat {
             r.n = 4;
             return r.trim();
         }
-        assert!(self.n + o.n <= L + 1, "Nat overflow");
-        for i in 0..self.n {
-            let mut c = 0u128;
-            let x = self.d[i] as u128;
-            for j in 0..o.n {
-                let t = x * o.d[j] as u128 + r.d[i + j] as u128 + c;
-                r.d[i + j] = t as u64;
-                c = t >> 64;
-            }
-            if i + o.n < L {
-                r.d[i + o.n] = c as u64;
+        if self.n == 1 || o.n == 1 {
+            let (w, x) = if self.n == 1 {
+                (self.d[0], o)
             } else {
-                assert!(c == 0, "Nat overflow");
-            }
+                (o.d[0], self)
+            };
+            return x.mul_word(w);
         }
-        r.n = (self.n + o.n).min(L);
-        r.trim()
+        // Schoolbook into a double-length buffer (the bounds are then
+        // evident to the compiler), checked against the 768 bits at the end.
+        let (an, bn) = (self.n.min(L), o.n.min(L));
+        let mut t = [0u64; 2 * L];
+        for (i, &x) in self.d[..an].iter().enumerate() {
+            let x = x as u128;
+            let mut c = 0u128;
+            for (j, &y) in o.d[..bn].iter().enumerate() {
+                let v = x * y as u128 + t[i + j] as u128 + c;
+                t[i + j] = v as u64;
+                c = v >> 64;
+            }
+            t[i + bn] = c as u64;
+        }
+        let mut n = an + bn;
+        while n > 0 && t[n - 1] == 0 {
+            n -= 1;
+        }
+        assert!(n <= L, "Nat overflow");
+        let mut r = Nat::ZERO;
+        r.d[..n].copy_from_slice(&t[..n]);
+        r.n = n;
+        r
+    }
+
+    /// `self · w` for a word `w`.
+    #[inline]
+    pub(crate) fn mul_word(&self, w: u64) -> Nat {
+        if w == 0 {
+            return Nat::ZERO;
+        }
+        let mut r = Nat::ZERO;
+        let mut c = 0u64;
+        let n = self.n.min(L);
+        for (ri, &x) in r.d[..n].iter_mut().zip(&self.d[..n]) {
+            let v = x as u128 * w as u128 + c as u128;
+            *ri = v as u64;
+            c = (v >> 64) as u64;
+        }
+        r.n = n;
+        if c != 0 {
+            assert!(n < L, "Nat overflow");
+            r.d[n] = c;
+            r.n = n + 1;
+        }
+        r
+    }
+
+    /// `self / m` for a word `m > 0` that divides `self` (checked in test
+    /// builds): the powers of two by a shift, the odd part by multiplying with
+    /// its inverse modulo 2⁶⁴ word by word (exact division, as in T. Jebelean,
+    /// *An algorithm for exact division*, J. Symbolic Computation 15, 1993),
+    /// no division instruction.
+    pub(crate) fn divexact_small(&self, m: u64) -> Nat {
+        debug_assert!(m != 0);
+        let z = m.trailing_zeros();
+        let x = if z > 0 { self.shr(z as u64) } else { *self };
+        let m = m >> z;
+        if m == 1 {
+            return x;
+        }
+        // Newton's iteration for m⁻¹ mod 2⁶⁴: m·m ≡ 1 (mod 8) for odd m,
+        // and each step doubles the correct low bits (3 → 96).
+        let mut inv = m;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
+        }
+        let mut q = Nat::ZERO;
+        let mut borrow = 0u64;
+        for i in 0..x.n {
+            let (t, b) = x.d[i].overflowing_sub(borrow);
+            let qi = t.wrapping_mul(inv);
+            q.d[i] = qi;
+            borrow = ((qi as u128 * m as u128) >> 64) as u64 + b as u64;
+        }
+        #[cfg(test)]
+        assert_eq!(borrow, 0, "divexact_small: not a divisor");
+        q.n = x.n;
+        q.trim()
     }
 
     #[cfg(test)]
@@ -221,6 +291,24 @@ impl Nat {
             r.d[i] = lo | hi;
         }
         r.n = self.n - w;
+        r.trim()
+    }
+
+    /// `self · 2^s` (panics beyond the 768 bits).
+    pub(crate) fn shl(&self, s: u64) -> Nat {
+        if s == 0 || self.n == 0 {
+            return *self;
+        }
+        assert!(self.bits() + s <= 64 * L as u64, "Nat overflow");
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        let mut r = Nat::ZERO;
+        for i in 0..self.n {
+            r.d[i + w] |= self.d[i] << b;
+            if b > 0 && i + w + 1 < L {
+                r.d[i + w + 1] = self.d[i] >> (64 - b);
+            }
+        }
+        r.n = (self.n + w + 1).min(L);
         r.trim()
     }
 
@@ -276,6 +364,155 @@ impl Nat {
     }
 }
 
+/// How often [`gcd`] fell back to Lehmer's method for lack of progress
+/// (test builds; never observed).
+#[cfg(test)]
+pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// gcd(a, b) by the binary method on 64-bit approximations (T. Pornin,
+/// *Optimized Binary GCD for Modular Inversion*, IACR ePrint 2020/972).
+///
+/// Common powers of two are taken out, both numbers made odd. Then each round
+/// runs steps of the binary gcd (`a` odd: if `a < b` swap; `a ← a − b`; then
+/// `a ← a/2^z` for its z trailing zeros), 30 halvings in all, on
+/// `x̂ = (a mod 2³⁰) + 2³⁰·⌊a/2^(m−34)⌋`
+/// (m the larger length), tracking a matrix with `x̂·2^i = f₀a + g₀b`
+/// (entries at most 2^i in magnitude, two of them packed in one `i64`), and
+/// applies it to the full numbers once: `a ← |f₀a + g₀b|/2³⁰`,
+/// `b ← |f₁a + g₁b|/2³⁰`. The low 30 bits of the approximations are exact, so
+/// every parity decision is exact and the divisions by 2³⁰ are exact; the
+/// matrix has determinant ±2³⁰ and the gcd is odd, so the gcd is unchanged
+/// whatever the (approximate) comparisons decided. Those only affect progress:
+/// a round that does not shorten the pair hands over to [`gcd_lehmer`].
+/// Numbers of one word finish with [`gcd_u64`].
+pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
+    if a.is_zero() {
+        return *b;
+    }
+    if b.is_zero() {
+        return *a;
+    }
+    if a.n.max(b.n) >= L {
+        return gcd_lehmer(a, b);
+    }
+    // Unbalanced lengths: one division step first.
+    let (a, b) = if a.cmp(b) == Ordering::Less {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    if b.n == 1 {
+        let m = b.d[0];
+        let r = if a.n == 1 {
+            a.d[0] % m
+        } else {
+            a.divrem_small(m).1
+        };
+        return Nat::from_u128(gcd_u64(m, r) as u128);
+    }
+    let r;
+    let (a, b) = if a.n > b.n {
+        r = a.rem(b);
+        if r.is_zero() {
+            return *b;
+        }
+        (b, &r)
+    } else {
+        (a, b)
+    };
+    let (za, zb) = (a.trailing_zeros(), b.trailing_zeros());
+    let k = za.min(zb);
+    let (mut a, mut b) = (a.shr(za), b.shr(zb));
+    let n = a.n.max(b.n);
+    loop {
+        if a.n <= 1 && b.n <= 1 {
+            return Nat::from_u128(gcd_u64(a.d[0], b.d[0]) as u128).shl(k);
+        }
+        let m = a.bits().max(b.bits());
+        let approx = |x: &Nat| (x.d[0] & LOW) | (x.window(m - 34) << ROUND);
+        let (mut xa, mut xb) = (approx(&a), approx(&b));
+        // (f, g) packed as f + g·2³² in one i64 (exact: |f|, |g| ≤ 2³⁰).
+        let (mut p0, mut p1) = (1i64, 1i64 << 32);
+        // Each step shifts out all the (exact) trailing zeros of x̂ at once,
+        // within the round's budget of ROUND halvings.
+        let mut rest = ROUND;
+        let z = xa.trailing_zeros().min(rest);
+        xa >>= z;
+        p1 <<= z;
+        rest -= z;
+        while rest > 0 {
+            let swap = ((xa < xb) as u64).wrapping_neg();
+            let t = (xa ^ xb) & swap;
+            xa ^= t;
+            xb ^= t;
+            let t = (p0 ^ p1) & swap as i64;
+            p0 ^= t;
+            p1 ^= t;
+            xa -= xb;
+            p0 -= p1;
+            let z = xa.trailing_zeros().min(rest);
+            xa >>= z;
+            p1 <<= z;
+            rest -= z;
+        }
+        let unpack = |p: i64| {
+            let f = p as i32 as i64;
+            (f, (p - f) >> 32)
+        };
+        let ((f0, g0), (f1, g1)) = (unpack(p0), unpack(p1));
+        let before = a.bits() + b.bits();
+        let (na, nb) = (combine(&a, &b, f0, g0, n), combine(&a, &b, f1, g1, n));
+        if na.bits() + nb.bits() >= before {
+            #[cfg(test)]
+            GCD_FALLBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return gcd_lehmer(&a, &b).shl(k);
+        }
+        (a, b) = (na, nb);
+        if a.is_zero() {
+            return b.shl(k);
+        }
+    }
+}
+
+/// Steps per round of [`gcd`], and the mask of the exact low bits.
+const ROUND: u32 = 30;
+const LOW: u64 = (1 << ROUND) - 1;
+
+/// `|f·a + g·b| / 2³⁰` for `|f|, |g| ≤ 2³⁰` and a sum divisible by 2³⁰, `a`
+/// and `b` below `2^(64n)`, `n < L` (a fixed `n` for all the rounds of one
+/// gcd, so that the loops are predictable; limbs above a number's length are
+/// zero).
+#[inline]
+fn combine(a: &Nat, b: &Nat, f: i64, g: i64, n: usize) -> Nat {
+    let n = n.min(L - 1);
+    let mut r = [0u64; L];
+    let mut c = 0i128;
+    for ((ri, &x), &y) in r[..n].iter_mut().zip(&a.d[..n]).zip(&b.d[..n]) {
+        let t = f as i128 * x as i128 + g as i128 * y as i128 + c;
+        *ri = t as u64;
+        c = t >> 64;
+    }
+    // The value is r[..n] + c·2^(64n), |c| < 2³²: as n + 1 limbs of two's
+    // complement, negated (complement and add one) without a branch when
+    // negative.
+    r[n] = c as u64;
+    let m = (c >> 127) as u64;
+    let mut carry = m & 1;
+    for v in r.iter_mut().take(n + 1) {
+        let (x, o) = (*v ^ m).overflowing_add(carry);
+        *v = x;
+        carry = o as u64;
+    }
+    let mut out = Nat::ZERO;
+    for i in 0..n {
+        out.d[i] = (r[i] >> ROUND) | (r[i + 1] << (64 - ROUND));
+    }
+    out.d[n] = r[n] >> ROUND;
+    out.n = n + 1;
+    out.trim()
+}
+
 /// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
 /// Programming* vol. 2, 3rd ed., 1997, §4.5.2): Euclid runs on the leading 62
 /// bits `x̂`, `ŷ` of `a` and `b` (same shift) while `ŷ ≥ 2³²`, which keeps the
@@ -284,7 +521,7 @@ impl Nat {
 /// quotients, the new pair has the same gcd: the stopping rule only affects
 /// the progress, which is checked (the new `a` must be smaller, else a full
 /// division step is taken). Word-sized remainders finish with Euclid in `u64`.
-pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
+pub(crate) fn gcd_lehmer(a: &Nat, b: &Nat) -> Nat {
     let (mut a, mut b) = if a.cmp(b) == Ordering::Less {
         (*b, *a)
     } else {
@@ -395,7 +632,7 @@ fn signed_finish(mut r: Nat, n: usize, carry: i128) -> Option<Nat> {
 }
 
 /// Binary gcd of two words (Stein): shifts and subtractions, no division.
-fn gcd_u64(mut x: u64, mut y: u64) -> u64 {
+pub(crate) fn gcd_u64(mut x: u64, mut y: u64) -> u64 {
     if x == 0 || y == 0 {
         return x | y;
     }
@@ -403,10 +640,7 @@ fn gcd_u64(mut x: u64, mut y: u64) -> u64 {
     x >>= x.trailing_zeros();
     loop {
         y >>= y.trailing_zeros();
-        if x > y {
-            (x, y) = (y, x);
-        }
-        y -= x;
+        (x, y) = (x.min(y), x.abs_diff(y));
         if y == 0 {
             return x << k;
         }
@@ -737,6 +971,27 @@ mod tests {
     }
 
     #[test]
+    fn exact_division_by_a_word() {
+        let mut s = 11u64;
+        for round in 0..4000 {
+            let q = num(&mut s, 1 + round % 8);
+            let m = match round % 4 {
+                0 => rng(&mut s) | 1,
+                1 => rng(&mut s) >> (rng(&mut s) % 64),
+                2 => 1u64 << (rng(&mut s) % 64),
+                _ => u64::MAX - (rng(&mut s) % 3),
+            }
+            .max(1);
+            let x = &q * BigUint::from(m);
+            if x.bits() > 64 * L as u64 {
+                continue;
+            }
+            let got = Nat::from_biguint(&x).divexact_small(m);
+            assert_eq!(got.to_biguint(), q, "{x} / {m}");
+        }
+    }
+
+    #[test]
     fn lehmer_gcd_equals_binary_gcd() {
         let mut s = 3u64;
         for round in 0..3000 {
@@ -745,9 +1000,22 @@ mod tests {
             if x.bits() > 64 * L as u64 || y.bits() > 64 * L as u64 {
                 continue;
             }
-            let got = gcd(&Nat::from_biguint(&x), &Nat::from_biguint(&y));
-            assert_eq!(got.to_biguint(), x.gcd(&y), "{x} {y}");
+            let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            assert_eq!(gcd(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
+            assert_eq!(gcd_lehmer(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
         }
+        // Shared powers of two and one-word cofactors.
+        for round in 0..3000u64 {
+            let g = num(&mut s, 1 + (round % 2) as usize) << (round % 130);
+            let (x, y) = (num(&mut s, (round % 4) as usize) * &g, num(&mut s, 1) * &g);
+            if x.bits() > 64 * (L as u64 - 1) || y.bits() > 64 * (L as u64 - 1) {
+                continue;
+            }
+            let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            assert_eq!(gcd(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
+            assert_eq!(gcd(&ny, &nx).to_biguint(), x.gcd(&y), "{x} {y}");
+        }
+        assert_eq!(GCD_FALLBACK.load(std::sync::atomic::Ordering::Relaxed), 0);
         // Consecutive Fibonacci numbers: all quotients 1, the longest run.
         let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
         for _ in 0..500 {
@@ -755,5 +1023,6 @@ mod tests {
         }
         let got = gcd(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1));
         assert!(got.is_one());
+        assert!(gcd_lehmer(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1)).is_one());
     }
 }

@@ -33,7 +33,7 @@
 //!
 //! `docs/triangle.md` has the derivations and the measurements.
 
-use crate::fixed::{gcd, Int, Nat};
+use crate::fixed::{gcd, gcd_u64, Int, Nat};
 use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
 use crate::vector::Vec3;
@@ -110,25 +110,26 @@ fn cross(a: &V, b: &V) -> W {
         m(a[0], b[1]) - m(a[1], b[0]),
     ]
 }
-/// An `i128` as f64 within 3u relative: one rounding below 2^63, else the
-/// two 64-bit halves of |v| rounded and added (three roundings, no
-/// cancellation: both halves have the sign of v).
+/// An `i128` below 2¹²⁶ in magnitude as f64 within 3u relative, without a
+/// branch (the signs and sizes are unpredictable): `|v| = h·2⁶⁴ + l` with
+/// `h < 2⁶²` converted once, `l = l₁·2¹¹ + l₀` with `l₁ < 2⁵³` and `l₀ < 2¹¹`
+/// converted exactly and added (one rounding), then `h·2⁶⁴ + l` (one rounding):
+/// three roundings of nonnegative terms, no cancellation; the sign is copied.
 #[inline]
 fn f(v: i128) -> f64 {
-    if let Ok(x) = i64::try_from(v) {
-        return x as f64;
-    }
     let u = v.unsigned_abs();
-    let m = ((u >> 64) as u64 as f64) * 18446744073709551616.0 + (u as u64) as f64;
-    if v < 0 {
-        -m
-    } else {
-        m
-    }
+    let (h, l) = ((u >> 64) as u64, u as u64);
+    let lf = ((l >> 11) as i64 as f64) * 2048.0 + (l & 2047) as i64 as f64;
+    let m = (h as i64 as f64) * 18446744073709551616.0 + lf;
+    f64::from_bits(m.to_bits() | (((v >> 127) as u64) << 63))
 }
 /// `Σ xᵢ²` of exact `i128`s, in f64: within 16u relative.
 fn norm2_f(n: &W) -> f64 {
-    n.iter().map(|&v| f(v) * f(v)).sum()
+    norm2(wf(n))
+}
+/// `Σ x̃ᵢ²` of the conversions `x̃ᵢ = f(xᵢ)` (the same bound as [`norm2_f`]).
+fn norm2(x: [f64; 3]) -> f64 {
+    x[0] * x[0] + x[1] * x[1] + x[2] * x[2]
 }
 /// A signed sum of products of values each within 3u relative, in f64, and
 /// its error bound 16u·Σ|terms| (each term within 7u, two additions).
@@ -205,6 +206,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
     let eb: [V; 3] = [0, 1, 2].map(|j| sub(&b[(j + 1) % 3], &b[j]));
     let aa: [i128; 3] = ea.map(|e| dot(&e, &e));
     let bb: [i128; 3] = eb.map(|e| dot(&e, &e));
+    let (aaf, bbf) = (aa.map(f), bb.map(f));
     let mut best = Best {
         win: None,
         lows: [(0.0, false); 42],
@@ -228,7 +230,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             let fv = dot(r, &eb[j]);
             // (Invalid candidates are not offered: their value is skipped.)
             if fv > 0 && fv < bb[j] {
-                let v = norm2_f(&cross(r, &eb[j])) / f(bb[j]);
+                let v = norm2_f(&cross(r, &eb[j])) / bbf[j];
                 let w = Win::VE {
                     a_vertex: true,
                     v: i,
@@ -239,7 +241,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             // b_j against edge i of a: s = (b_j − a_i)·ea_i = −c.
             let c = dot(&ea[i], r);
             if -c > 0 && -c < aa[i] {
-                let v = norm2_f(&cross(r, &ea[i])) / f(aa[i]);
+                let v = norm2_f(&cross(r, &ea[i])) / aaf[i];
                 let w = Win::VE {
                     a_vertex: false,
                     v: j,
@@ -252,7 +254,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             // first, then den = |ea_i × eb_j|² only if neither is ≤ 0.
             let bbx = f(dot(&ea[i], &eb[j]));
             let (ff, cf) = (f(fv), f(c));
-            let (af, ef) = (f(aa[i]), f(bb[j]));
+            let (af, ef) = (aaf[i], bbf[j]);
             let s = bbx * ff - cf * ef;
             let es = 16.0 * U * ((bbx * ff).abs() + (cf * ef).abs());
             let t = af * ff - bbx * cf;
@@ -263,11 +265,12 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             }
             let n = cross(&ea[i], &eb[j]);
             if n != [0; 3] {
-                let den = norm2_f(&n);
+                let nf = wf(&n);
+                let den = norm2(nf);
                 let below = |v: f64, e: f64| pos(den - v, 32.0 * U * (den + v.abs() + e) + e);
                 let valid = and(lower, and(below(s, es), below(t, et)));
                 if valid != Some(false) {
-                    let (sg, e) = sdot(vf(r), wf(&n));
+                    let (sg, e) = sdot(vf(r), nf);
                     let lo = (sg.abs() - e).max(0.0);
                     let hi = sg.abs() + e;
                     best.offer(Win::EE(i, j), lo * lo / den * LO, hi * hi / den * HI, valid);
@@ -281,8 +284,8 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
         if n == [0; 3] {
             continue;
         }
-        let nn = norm2_f(&n);
         let nf = wf(&n);
+        let nn = norm2(nf);
         for (v, p) in x.iter().enumerate() {
             let mut valid = Some(true);
             for k in 0..3 {
@@ -340,9 +343,82 @@ fn div_exact(x: &Nat, g: &Nat) -> Nat {
     if g.is_one() {
         *x
     } else if let Some(s) = g.to_u64() {
-        x.divrem_small(s).0
+        x.divexact_small(s)
     } else {
         Nat::from_biguint(&(x.to_biguint() / g.to_biguint()))
+    }
+}
+
+/// `x mod d` (`d > 0`).
+fn modulo(x: &Nat, d: &Nat) -> Nat {
+    if x.cmp(d) == std::cmp::Ordering::Less {
+        return *x;
+    }
+    match d.to_u64() {
+        Some(m) => Nat::from_u128(x.divrem_small(m).1 as u128),
+        None => x.rem(d),
+    }
+}
+
+/// The product of the nonzero magnitudes among `d` (1 if none).
+fn nonzero_product(d: &[Int; 3]) -> Nat {
+    d.iter()
+        .filter(|x| x.signum() != 0)
+        .fold(Nat::from_u128(1), |p, x| p.mul(x.mag()))
+}
+
+/// All the gcds with one denominator through one gcd of full size.
+///
+/// Built from `den` and the nonzero factors `xs`: `h = gcd(den, Π xs)`, with
+/// the product reduced modulo `den` as it is formed. For any `x` that divides
+/// `Π xs`, `gcd(x, den)` divides `h` and `h` divides `den`, so
+/// `gcd(x, den) = gcd(x, h)`, and `h` is small for all but special inputs
+/// (often 1: then every numerator is already coprime to `den`).
+struct Reducer {
+    den: Nat,
+    h: Nat,
+}
+
+impl Reducer {
+    fn new(den: &Nat, xs: &[Nat]) -> Reducer {
+        // Multiply while the product fits the fixed width, reduce only then.
+        let mut p = Nat::from_u128(1);
+        const WIDTH: u64 = 64 * (crate::fixed::L as u64 - 1);
+        for x in xs.iter().filter(|x| !x.is_zero()) {
+            if p.bits() + x.bits() > WIDTH {
+                p = modulo(&p, den);
+            }
+            p = if p.bits() + x.bits() > WIDTH {
+                p.mul(&modulo(x, den))
+            } else {
+                p.mul(x)
+            };
+        }
+        let p = modulo(&p, den);
+        Reducer {
+            den: *den,
+            h: gcd(den, &p),
+        }
+    }
+
+    /// `gcd(x, den)` for `x` dividing the product (`den` itself for `x = 0`).
+    fn gcd(&self, x: &Nat) -> Nat {
+        if x.is_zero() {
+            return self.den;
+        }
+        if self.h.is_one() {
+            return self.h;
+        }
+        match self.h.to_u64() {
+            Some(h) => {
+                let r = match x.to_u64() {
+                    Some(v) => v % h,
+                    None => x.divrem_small(h).1,
+                };
+                Nat::from_u128(gcd_u64(h, r) as u128)
+            }
+            None => gcd(&self.h, x),
+        }
     }
 }
 
@@ -395,15 +471,14 @@ fn vertex(x: &V, e0: i64) -> Vec3<Q> {
     Vec3::new(c(x[0]), c(x[1]), c(x[2]))
 }
 
-/// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms,
-/// given `g = gcd(s, den)` (so `s/g`, `den/g` coprime),
-/// `gcd(x·den + d·s, den) = gcd(d·s, den) = g·gcd(d, den/g)`, and `d` is small.
-fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, g: &Nat, e0: i64) -> Vec3<Q> {
-    let rest = div_exact(den.mag(), g);
+/// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms:
+/// `gcd(x·den + d·s, den) = gcd(d·s, den)`, from `red` (built with `s` and the
+/// entries of `d` among its factors).
+fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &Reducer, e0: i64) -> Vec3<Q> {
     let c = |k: usize| {
-        let num = int(x[k] as i128).mul(den).add(&d[k].mul(s));
-        let gk = g.mul(&gcd(d[k].mag(), &rest));
-        finish(&num, den.mag(), &gk, e0)
+        let ds = d[k].mul(s);
+        let num = int(x[k] as i128).mul(den).add(&ds);
+        finish(&num, den.mag(), &red.gcd(ds.mag()), e0)
     };
     Vec3::new(c(0), c(1), c(2))
 }
@@ -440,13 +515,13 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let r = sub(x, u);
             let (dd, s) = (int(dot(&d, &d)), int(dot(&r, &d)));
             let c = iw(&cross(&r, &d));
+            let n = idot(&c, &c);
+            let di = iv(&d);
+            let red = Reducer::new(dd.mag(), &[*n.mag(), *s.mag(), nonzero_product(&di)]);
             let c = Closest {
-                distance_squared: {
-                    let n = idot(&c, &c);
-                    finish(&n, dd.mag(), &gcd(n.mag(), dd.mag()), 2 * e0)
-                },
+                distance_squared: finish(&n, dd.mag(), &red.gcd(n.mag()), 2 * e0),
                 a: vertex(x, e0),
-                b: along(u, &iv(&d), &s, &dd, &gcd(s.mag(), dd.mag()), e0),
+                b: along(u, &di, &s, &dd, &red, e0),
             };
             swap(c, a_vertex)
         }
@@ -462,10 +537,20 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let (c, f) = (int(dot(&d1, &r)), int(dot(&d2, &r)));
             let s = bb.mul(&f).sub(&c.mul(&e));
             let t = aa.mul(&f).sub(&bb.mul(&c));
+            let (i1, i2) = (iv(&d1), iv(&d2));
+            let red = Reducer::new(
+                den.mag(),
+                &[
+                    *sg.mag(),
+                    *s.mag(),
+                    *t.mag(),
+                    nonzero_product(&i1).mul(&nonzero_product(&i2)),
+                ],
+            );
             Closest {
-                distance_squared: square_over(&sg, den.mag(), &gcd(sg.mag(), den.mag()), 2 * e0),
-                a: along(p0, &iv(&d1), &s, &den, &gcd(s.mag(), den.mag()), e0),
-                b: along(q0, &iv(&d2), &t, &den, &gcd(t.mag(), den.mag()), e0),
+                distance_squared: square_over(&sg, den.mag(), &red.gcd(sg.mag()), 2 * e0),
+                a: along(p0, &i1, &s, &den, &red, e0),
+                b: along(q0, &i2, &t, &den, &red, e0),
             }
         }
         Win::VF { a_vertex, v } => {
@@ -473,12 +558,11 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
             let nn = idot(&n, &n);
             let s = idot(&n, &iv(&sub(x, &t[0])));
-            let g = gcd(s.mag(), nn.mag());
+            let red = Reducer::new(nn.mag(), &[*s.mag(), nonzero_product(&n)]);
             let c = Closest {
-                // One gcd of s and |n|² serves the distance and the foot.
-                distance_squared: square_over(&s, nn.mag(), &g, 2 * e0),
+                distance_squared: square_over(&s, nn.mag(), &red.gcd(s.mag()), 2 * e0),
                 a: vertex(x, e0),
-                b: along(x, &n.map(|c| c.neg()), &s, &nn, &g, e0),
+                b: along(x, &n.map(|c| c.neg()), &s, &nn, &red, e0),
             };
             swap(c, a_vertex)
         }
@@ -648,8 +732,8 @@ pub(crate) fn crossing_witness(
     let lo2 = if ord(&k, &l) <= 0 { k } else { l };
     let lo = if ord(&lo1, &lo2) >= 0 { lo1 } else { lo2 };
     let lo = lo.1;
-    let g = gcd(lo.sp.mag(), lo.w.mag());
-    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &g, e0))
+    let red = Reducer::new(lo.w.mag(), &[*lo.sp.mag(), nonzero_product(&lo.d)]);
+    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &red, e0))
 }
 
 #[cfg(test)]
@@ -748,6 +832,66 @@ mod tests {
         assert_eq!(fast[5], 0);
         assert!(disjoint.iter().all(|&n| n > 0), "{disjoint:?}");
         assert!(fast.iter().sum::<usize>() < disjoint.iter().sum::<usize>());
+    }
+
+    /// The one-gcd reducer against direct gcds, with planted common factors
+    /// (small and of several words), zero factors, and numerators that are
+    /// products of factors.
+    #[test]
+    fn reducer_gcds_equal_direct_gcds() {
+        use num_bigint::BigUint;
+        use num_integer::Integer;
+        let mut r = Rng(5);
+        let big = |r: &mut Rng, words: u64| {
+            let mut v = BigUint::from(1u32);
+            for _ in 0..words {
+                v = (v << 64u32) + BigUint::from(r.next() >> r.below(64));
+            }
+            v
+        };
+        for round in 0..3000u64 {
+            let common = match round % 4 {
+                0 => BigUint::from(1u32),
+                1 => BigUint::from(r.below(1000) + 1),
+                2 => big(&mut r, 1),
+                _ => big(&mut r, 2),
+            };
+            let words = 1 + r.below(3);
+            let den = &common * big(&mut r, words);
+            let xs: Vec<BigUint> = (0..1 + r.below(4))
+                .map(|k| match (round + k) % 4 {
+                    0 => BigUint::from(0u32),
+                    1 => &common * big(&mut r, 1),
+                    2 => {
+                        let words = 1 + r.below(3);
+                        big(&mut r, words)
+                    }
+                    _ => {
+                        let m = BigUint::from(r.below(1 << 20));
+                        m * BigUint::from(2u32).pow(r.below(70) as u32)
+                    }
+                })
+                .collect();
+            if den.bits() > 400 || xs.iter().any(|x| x.bits() > 400) {
+                continue;
+            }
+            let nat = |x: &BigUint| Nat::from_biguint(x);
+            let red = Reducer::new(&nat(&den), &xs.iter().map(nat).collect::<Vec<_>>());
+            // Every factor, and the product of the first two nonzero ones.
+            let mut tests = xs.clone();
+            let nz: Vec<_> = xs.iter().filter(|x| x.bits() > 0).collect();
+            if nz.len() >= 2 {
+                tests.push(nz[0] * nz[1]);
+            }
+            for x in tests {
+                let want = if x.bits() == 0 {
+                    den.clone()
+                } else {
+                    x.gcd(&den)
+                };
+                assert_eq!(red.gcd(&nat(&x)).to_biguint(), want, "x {x} den {den}");
+            }
+        }
     }
 
     /// The fast path and the whole `distance_exact` equal the reference
