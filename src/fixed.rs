@@ -49,6 +49,11 @@ impl Nat {
         r.trim()
     }
 
+    /// The lowest word.
+    pub(crate) fn low_word(&self) -> u64 {
+        self.d[0]
+    }
+
     pub(crate) fn is_zero(&self) -> bool {
         self.n == 0
     }
@@ -209,6 +214,52 @@ impl Nat {
             r.n = n + 1;
         }
         r
+    }
+
+    /// A number `r < 2^(64·m.n)` with `r ≡ self·2^(−64s) (mod m)` for some
+    /// `s ≥ 0`, and that `s`, for odd `m > 1` and `minv = −m⁻¹ mod 2⁶⁴`
+    /// ([`neg_inv_word`]): Montgomery's reduction one word at a time (P. L.
+    /// Montgomery, *Modular multiplication without trial division*, Math.
+    /// Comp. 44, 1985): `t ← (t + q·m)/2⁶⁴` with `q = t₀·minv mod 2⁶⁴`, which
+    /// makes the low word vanish, until `t` has no more words than `m`.
+    /// Multiplications only, no division. For gcds with an odd `m` the
+    /// factor `2^(−64s)` is a unit and does not matter.
+    pub(crate) fn shrink_mod(&self, m: &Nat, minv: u64) -> (Nat, u64) {
+        debug_assert!(m.n >= 1 && m.d[0] & 1 == 1);
+        let mn = m.n.min(L);
+        let mut t = [0u64; L + 1];
+        let mut len = self.n.min(L);
+        t[..len].copy_from_slice(&self.d[..len]);
+        let mut s = 0;
+        while len > mn {
+            let q = t[0].wrapping_mul(minv);
+            let mut c = 0u128;
+            for (ti, &mi) in t[..mn].iter_mut().zip(&m.d[..mn]) {
+                let v = q as u128 * mi as u128 + *ti as u128 + c;
+                *ti = v as u64;
+                c = v >> 64;
+            }
+            let mut i = mn;
+            while c != 0 {
+                let v = t[i] as u128 + c;
+                t[i] = v as u64;
+                c = v >> 64;
+                i += 1;
+            }
+            len = len.max(i);
+            // t[0] is now 0: drop it.
+            t.copy_within(1..=len, 0);
+            t[len] = 0;
+            len -= 1;
+            while len > 0 && t[len - 1] == 0 {
+                len -= 1;
+            }
+            s += 1;
+        }
+        let mut r = Nat::ZERO;
+        r.d[..len].copy_from_slice(&t[..len]);
+        r.n = len;
+        (r, s)
     }
 
     /// `self / m` for a word `m > 0` that divides `self` (checked in test
@@ -631,6 +682,17 @@ fn signed_finish(mut r: Nat, n: usize, carry: i128) -> Option<Nat> {
     Some(r.trim())
 }
 
+/// `−m⁻¹ mod 2⁶⁴` for odd `m` (Newton's iteration: `m·m ≡ 1 (mod 8)`, and
+/// each step doubles the correct low bits, 3 → 96).
+pub(crate) fn neg_inv_word(m: u64) -> u64 {
+    debug_assert!(m & 1 == 1);
+    let mut inv = m;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg()
+}
+
 /// Binary gcd of two words (Stein): shifts and subtractions, no division.
 pub(crate) fn gcd_u64(mut x: u64, mut y: u64) -> u64 {
     if x == 0 || y == 0 {
@@ -968,6 +1030,25 @@ mod tests {
         // A carry of −1 over a zero low part: the magnitude is 2^(64n).
         let r = signed_finish(Nat::ZERO, 2, -1).unwrap();
         assert_eq!(r.to_biguint(), BigUint::from(1u32) << 128);
+    }
+
+    #[test]
+    fn montgomery_shrink_is_congruent() {
+        let mut s = 17u64;
+        for round in 0..3000 {
+            let m = num(&mut s, 1 + round % 5) | BigUint::from(1u32);
+            let x = num(&mut s, round % 12);
+            if m.bits() < 2 || x.bits() > 64 * L as u64 || m.bits() > 64 * (L as u64 - 1) {
+                continue;
+            }
+            let nm = Nat::from_biguint(&m);
+            let minv = neg_inv_word(nm.d[0]);
+            assert_eq!(nm.d[0].wrapping_mul(minv), u64::MAX, "−m⁻¹");
+            let (r, k) = Nat::from_biguint(&x).shrink_mod(&nm, minv);
+            assert!(r.n <= nm.n);
+            let r = r.to_biguint();
+            assert_eq!((r << (64 * k)) % &m, &x % &m, "{x} mod {m}");
+        }
     }
 
     #[test]

@@ -349,17 +349,6 @@ fn div_exact(x: &Nat, g: &Nat) -> Nat {
     }
 }
 
-/// `x mod d` (`d > 0`).
-fn modulo(x: &Nat, d: &Nat) -> Nat {
-    if x.cmp(d) == std::cmp::Ordering::Less {
-        return *x;
-    }
-    match d.to_u64() {
-        Some(m) => Nat::from_u128(x.divrem_small(m).1 as u128),
-        None => x.rem(d),
-    }
-}
-
 /// The product of the nonzero magnitudes among `d` (1 if none).
 fn nonzero_product(d: &[Int; 3]) -> Nat {
     d.iter()
@@ -381,23 +370,38 @@ struct Reducer {
 
 impl Reducer {
     fn new(den: &Nat, xs: &[Nat]) -> Reducer {
-        // Multiply while the product fits the fixed width, reduce only then.
-        let mut p = Nat::from_u128(1);
-        const WIDTH: u64 = 64 * (crate::fixed::L as u64 - 1);
-        for x in xs.iter().filter(|x| !x.is_zero()) {
-            if p.bits() + x.bits() > WIDTH {
-                p = modulo(&p, den);
+        // den = 2^z·m with m odd: gcd(den, P) = 2^min(z, tz(P))·gcd(m, P),
+        // and tz(P) is the sum over the factors. The odd part: the product,
+        // shrunk by Montgomery steps (a unit factor 2^(−64s) mod m, no
+        // division) whenever it would overflow, then one gcd.
+        let z = den.trailing_zeros();
+        let m = den.shr(z);
+        let odd = if m.is_one() {
+            m
+        } else {
+            let minv = crate::fixed::neg_inv_word(m.low_word());
+            const WIDTH: u64 = 64 * (crate::fixed::L as u64 - 1);
+            let mut p = Nat::from_u128(1);
+            for x in xs.iter().filter(|x| !x.is_zero()) {
+                if p.bits() + x.bits() > WIDTH {
+                    p = p.shrink_mod(&m, minv).0;
+                }
+                p = if p.bits() + x.bits() > WIDTH {
+                    p.mul(&x.shrink_mod(&m, minv).0)
+                } else {
+                    p.mul(x)
+                };
             }
-            p = if p.bits() + x.bits() > WIDTH {
-                p.mul(&modulo(x, den))
-            } else {
-                p.mul(x)
-            };
-        }
-        let p = modulo(&p, den);
+            gcd(&m, &p.shrink_mod(&m, minv).0)
+        };
+        let tz: u64 = xs
+            .iter()
+            .filter(|x| !x.is_zero())
+            .map(|x| x.trailing_zeros())
+            .sum();
         Reducer {
             den: *den,
-            h: gcd(den, &p),
+            h: odd.shl(z.min(tz)),
         }
     }
 
