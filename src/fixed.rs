@@ -1,5 +1,6 @@
-//! Fixed-width exact integers on the stack (up to 768 bits) and Lehmer's gcd on
-//! them: the allocation-free exact arithmetic of the triangle-distance fast path.
+//! Fixed-width exact integers on the stack (up to 768 bits) and a binary gcd
+//! on them: the allocation-free exact arithmetic of the triangle-distance fast
+//! path.
 //!
 //! Every operation is exact or panics (an overflow of the 768 bits is a bug of
 //! the caller's size bound, never a silently wrong value).
@@ -415,7 +416,7 @@ impl Nat {
     }
 }
 
-/// How often [`gcd`] fell back to Lehmer's method for lack of progress
+/// How often [`gcd`] fell back to [`gcd_big`] for lack of progress
 /// (test builds; never observed).
 #[cfg(test)]
 pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
@@ -435,7 +436,8 @@ pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
 /// every parity decision is exact and the divisions by 2³⁰ are exact; the
 /// matrix has determinant ±2³⁰ and the gcd is odd, so the gcd is unchanged
 /// whatever the (approximate) comparisons decided. Those only affect progress:
-/// a round that does not shorten the pair hands over to [`gcd_lehmer`].
+/// a round that does not shorten the pair (never observed) hands over to
+/// [`gcd_big`].
 /// Numbers of one word finish with [`gcd_u64`].
 pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     if a.is_zero() {
@@ -445,7 +447,7 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
         return *a;
     }
     if a.n.max(b.n) >= L {
-        return gcd_lehmer(a, b);
+        return gcd_big(a, b);
     }
     // Unbalanced lengths: one division step first.
     let (a, b) = if a.cmp(b) == Ordering::Less {
@@ -517,7 +519,7 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
         if na.bits() + nb.bits() >= before {
             #[cfg(test)]
             GCD_FALLBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return gcd_lehmer(&a, &b).shl(k);
+            return gcd_big(&a, &b).shl(k);
         }
         (a, b) = (na, nb);
         if a.is_zero() {
@@ -564,122 +566,12 @@ fn combine(a: &Nat, b: &Nat, f: i64, g: i64, n: usize) -> Nat {
     out.trim()
 }
 
-/// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
-/// Programming* vol. 2, 3rd ed., 1997, §4.5.2): Euclid runs on the leading 62
-/// bits `x̂`, `ŷ` of `a` and `b` (same shift) while `ŷ ≥ 2³²`, which keeps the
-/// cofactors below 2³⁰, and the accumulated cofactor matrix is applied to the
-/// full numbers at once. The matrix has determinant ±1, so whatever the
-/// quotients, the new pair has the same gcd: the stopping rule only affects
-/// the progress, which is checked (the new `a` must be smaller, else a full
-/// division step is taken). Word-sized remainders finish with Euclid in `u64`.
-pub(crate) fn gcd_lehmer(a: &Nat, b: &Nat) -> Nat {
-    let (mut a, mut b) = if a.cmp(b) == Ordering::Less {
-        (*b, *a)
-    } else {
-        (*a, *b)
-    };
-    while b.n > 1 {
-        let shift = a.bits() - 62;
-        let (mut x, mut y) = (a.window(shift), b.window(shift));
-        // Cofactor magnitudes: after k steps x̂ ≈ (−1)^k·(ua·a − ub·b) and
-        // ŷ ≈ (−1)^k·(ud·b − uc·a) (the signs of the cofactor sequence
-        // alternate, so the magnitudes just add: u_{k+1} = u_{k−1} + q·u_k).
-        let (mut ua, mut ub, mut uc, mut ud) = (1u64, 0u64, 0u64, 1u64);
-        let mut odd = false;
-        while y >= 1 << 32 {
-            let mut r = x - y;
-            let (nc, nd) = if r < y {
-                (ua + uc, ub + ud)
-            } else {
-                r -= y;
-                if r < y {
-                    (ua + 2 * uc, ub + 2 * ud)
-                } else {
-                    let q = x / y;
-                    r = x - q * y;
-                    (ua + q * uc, ub + q * ud)
-                }
-            };
-            (x, y) = (y, r);
-            (ua, ub, uc, ud) = (uc, ud, nc, nd);
-            odd = !odd;
-        }
-        let mut step = ub != 0;
-        if step {
-            let (ua, ub, uc, ud) = (ua as i64, ub as i64, uc as i64, ud as i64);
-            let m = if odd {
-                [-ua, ub, uc, -ud]
-            } else {
-                [ua, -ub, -uc, ud]
-            };
-            let next = lehmer_apply(&a, &b, m);
-            if let Some((na, nb)) = next.filter(|(na, _)| na.cmp(&a) == Ordering::Less) {
-                (a, b) = if na.cmp(&nb) == Ordering::Less {
-                    (nb, na)
-                } else {
-                    (na, nb)
-                };
-            } else {
-                step = false;
-            }
-        }
-        if !step {
-            let r = a.rem(&b);
-            (a, b) = (b, r);
-        }
-    }
-    if b.is_zero() {
-        return a;
-    }
-    let y = a.divrem_small(b.d[0]).1;
-    Nat::from_u128(gcd_u64(b.d[0], y) as u128)
-}
-
-/// `(|m₀·a + m₁·b|, |m₂·a + m₃·b|)` for `b ≤ a` and `|mᵢ| < 2³¹`, in one pass
-/// over the limbs with signed `i128` carries (the Lehmer step on the full
-/// numbers). `None` when a result does not fit the 768 bits.
-fn lehmer_apply(a: &Nat, b: &Nat, m: [i64; 4]) -> Option<(Nat, Nat)> {
-    let n = a.n;
-    let (mut r, mut s) = (Nat::ZERO, Nat::ZERO);
-    let (mut cr, mut cs) = (0i128, 0i128);
-    let [m0, m1, m2, m3] = m.map(|v| v as i128);
-    for i in 0..n {
-        let (x, y) = (a.d[i] as i128, b.d[i] as i128);
-        let t = m0 * x + m1 * y + cr;
-        let u = m2 * x + m3 * y + cs;
-        r.d[i] = t as u64;
-        s.d[i] = u as u64;
-        cr = t >> 64;
-        cs = u >> 64;
-    }
-    Some((signed_finish(r, n, cr)?, signed_finish(s, n, cs)?))
-}
-
-/// The magnitude of `low + carry·2^(64n)`, `low` being the `n` limbs of `r`
-/// and `|carry| < 2⁶³`; `None` when it does not fit.
-fn signed_finish(mut r: Nat, n: usize, carry: i128) -> Option<Nat> {
-    let mut top = carry;
-    if carry < 0 {
-        // −(low + carry·2^(64n)) = (2^(64n) − low) + (−carry − 1)·2^(64n)
-        // when low ≠ 0, else (−carry)·2^(64n).
-        let mut c = 1u64;
-        for i in 0..n {
-            let (v, o) = (!r.d[i]).overflowing_add(c);
-            r.d[i] = v;
-            c = o as u64;
-        }
-        // c == 1 exactly when low was 0 (the negation carried out).
-        top = -carry - 1 + c as i128;
-    }
-    r.n = n;
-    if top != 0 {
-        if n >= L {
-            return None;
-        }
-        r.d[n] = top as u64;
-        r.n = n + 1;
-    }
-    Some(r.trim())
+/// The gcd through `BigUint` (Stein's binary method of `num-integer`): the
+/// fallback of [`gcd`] beyond the fixed width and for a round without
+/// progress.
+fn gcd_big(a: &Nat, b: &Nat) -> Nat {
+    use num_integer::Integer;
+    Nat::from_biguint(&a.to_biguint().gcd(&b.to_biguint()))
 }
 
 /// `−m⁻¹ mod 2⁶⁴` for odd `m` (Newton's iteration: `m·m ≡ 1 (mod 8)`, and
@@ -996,43 +888,6 @@ mod tests {
     }
 
     #[test]
-    fn lehmer_step_equals_bigint() {
-        let mut s = 11u64;
-        let big = |x: &Nat| BigInt::from_biguint(BSign::Plus, x.to_biguint());
-        for round in 0..4000 {
-            let (x, y) = (num(&mut s, 1 + round % 8), num(&mut s, round % 9));
-            let (x, y) = if x < y { (y, x) } else { (x, y) };
-            let (a, b) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
-            let c = |s: &mut u64| match rng(s) % 4 {
-                0 => 0,
-                1 => 1,
-                _ => (rng(s) >> 33) as i64,
-            };
-            let (p, q) = (c(&mut s), c(&mut s));
-            // Opposite signs, as in the cofactor sequence, and the same signs.
-            let m = if round % 2 == 0 {
-                [p, -q, -q, p]
-            } else {
-                [-p, -q, q, p]
-            };
-            let want = |i: usize| {
-                let v = BigInt::from(m[i]) * big(&a) + BigInt::from(m[i + 1]) * big(&b);
-                v.magnitude().clone()
-            };
-            match lehmer_apply(&a, &b, m) {
-                Some((r, t)) => {
-                    assert_eq!(r.to_biguint(), want(0));
-                    assert_eq!(t.to_biguint(), want(2));
-                }
-                None => assert!(want(0).bits() > 64 * L as u64 || want(2).bits() > 64 * L as u64),
-            }
-        }
-        // A carry of −1 over a zero low part: the magnitude is 2^(64n).
-        let r = signed_finish(Nat::ZERO, 2, -1).unwrap();
-        assert_eq!(r.to_biguint(), BigUint::from(1u32) << 128);
-    }
-
-    #[test]
     fn montgomery_shrink_is_congruent() {
         let mut s = 17u64;
         for round in 0..3000 {
@@ -1073,7 +928,7 @@ mod tests {
     }
 
     #[test]
-    fn lehmer_gcd_equals_binary_gcd() {
+    fn gcd_equals_biguint_gcd() {
         let mut s = 3u64;
         for round in 0..3000 {
             let g = num(&mut s, 1 + round % 3);
@@ -1083,7 +938,6 @@ mod tests {
             }
             let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
             assert_eq!(gcd(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
-            assert_eq!(gcd_lehmer(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
         }
         // Shared powers of two and one-word cofactors.
         for round in 0..3000u64 {
@@ -1104,6 +958,5 @@ mod tests {
         }
         let got = gcd(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1));
         assert!(got.is_one());
-        assert!(gcd_lehmer(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1)).is_one());
     }
 }

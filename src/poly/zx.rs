@@ -25,27 +25,7 @@ pub(crate) fn ord_of(x: &BigInt) -> Ordering {
     }
 }
 
-/// Binary gcd of machine words.
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
+use crate::fixed::gcd_u64;
 
 /// `|c| mod m` for a machine word `m > 0`.
 fn rem_u64(c: &BigInt, m: u64) -> u64 {
