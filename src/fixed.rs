@@ -705,24 +705,6 @@ impl Int {
             1
         }
     }
-    /// An f64 within 2⁻⁵² relative of the value (the top 128 bits rounded
-    /// once, the rest truncated: below 2⁻⁶⁴ relative), for values below
-    /// 2⁹⁶⁰.
-    pub(crate) fn approx(&self) -> f64 {
-        let m = &self.mag;
-        let v = if m.n <= 2 {
-            (m.d[0] as u128 | (m.d[1] as u128) << 64) as f64
-        } else {
-            let top = (m.d[m.n - 1] as u128) << 64 | m.d[m.n - 2] as u128;
-            let scale = f64::from_bits((1023 + 64 * (m.n as u64 - 2)) << 52);
-            top as f64 * scale
-        };
-        if self.neg {
-            -v
-        } else {
-            v
-        }
-    }
     pub(crate) fn neg(&self) -> Int {
         Int::norm(!self.neg, self.mag)
     }
@@ -811,15 +793,6 @@ mod tests {
             assert_eq!(ix.add(&iy).to_bigint(), &bx + &by);
             assert_eq!(ix.sub(&iy).to_bigint(), &bx - &by);
             assert_eq!(ix.mul(&iy).mul(&ix).to_bigint(), &bx * &by * &bx);
-            let big = ix.mul(&iy).mul(&ix);
-            let exact = num_rational::BigRational::from_integer(big.to_bigint());
-            let approx = num_rational::BigRational::from_float(big.approx()).unwrap();
-            let bound = num_traits::Signed::abs(&exact)
-                * num_rational::BigRational::new(1.into(), BigInt::from(1) << 52u32);
-            assert!(
-                num_traits::Signed::abs(&(exact - approx)) <= bound,
-                "{big:?}"
-            );
         }
     }
 

@@ -599,14 +599,6 @@ struct Ef {
 }
 
 impl Ef {
-    /// An `Int` (within 2⁻⁵² relative: [`Int::approx`]).
-    fn of(x: &Int) -> Ef {
-        let v = x.approx();
-        Ef {
-            v,
-            e: 2.0 * U * v.abs(),
-        }
-    }
     fn small(x: i64) -> Ef {
         let v = x as f64;
         Ef { v, e: U * v.abs() }
@@ -628,12 +620,39 @@ impl Ef {
     }
 }
 
+impl Ef {
+    /// An `i128` below 2¹²⁶ in magnitude (within 3u relative: [`f`]).
+    fn wide(x: i128) -> Ef {
+        let v = f(x);
+        Ef {
+            v,
+            e: 4.0 * U * v.abs(),
+        }
+    }
+    fn neg(self) -> Ef {
+        Ef {
+            v: -self.v,
+            e: self.e,
+        }
+    }
+    /// `Σ xₖ·yₖ` for exact `i128` and `i64` factors.
+    fn dot(x: &W, y: &V) -> Ef {
+        (0..3)
+            .map(|k| Ef::wide(x[k]).mul(Ef::small(y[k])))
+            .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
+    }
+}
+
 /// The crossing witness of [`super::triangle_triangle`] (the low end of the
 /// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
 /// fixed-width integers: the same formulas as its `Dyadic` version, on the
-/// aligned coordinates, every point `X / w` compared by cross-multiplication
-/// (at most 700 bits), reduced with one gcd of full size. `None` when the
-/// coordinates do not align.
+/// aligned coordinates. The four cut points are ordered along the line by
+/// their quotients `dir·X/w` in f64 with running error bounds computed from
+/// the exact `i64`/`i128` inputs; only an order the bounds cannot decide is
+/// settled exactly (every point `X / w` compared by cross-multiplication, at
+/// most 700 bits), and only the chosen point is computed exactly, reduced with
+/// one gcd of full size ([`Reducer`]). `None` when the coordinates do not
+/// align.
 pub(crate) fn crossing_witness(
     c: &[[f64; 3]; 6],
     ia: [usize; 3],
@@ -642,100 +661,117 @@ pub(crate) fn crossing_witness(
     let (x, e0) = align(c)?;
     let a = [x[0], x[1], x[2]];
     let b = [x[3], x[4], x[5]];
-    let nrm = |t: &[V; 3]| cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])).map(int);
+    let nrm = |t: &[V; 3]| cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0]));
     let (na, nb) = (nrm(&a), nrm(&b));
-    let iv = |v: &V| v.map(|c| int(c as i128));
-    // A cut point t0 + (x − t0)·sp/(sp − sx) as (t0, x − t0, sp, w = sp − sx)
-    // with w > 0 (signs of sp and w flipped together).
+    // The cut point of the edge t0–x with the plane n·(y − o) = 0:
+    // t0 + (x − t0)·sp/(sp − sx), with sp = n·(t0 − o) and sx = n·(x − o).
+    #[derive(Clone, Copy)]
+    struct Spec {
+        t0: V,
+        x: V,
+        n: W,
+        o: V,
+    }
+    // Exactly, as (t0, x − t0, sp, w = sp − sx) with w > 0 (the signs of sp
+    // and w flipped together).
     struct Cut {
         t0: V,
-        dv: V,
         d: [Int; 3],
         sp: Int,
         w: Int,
     }
-    let cut = |t: [&V; 3], n: &[Int; 3], o: &V| {
-        let sv = |x: &V| idot(n, &iv(&sub(x, o)));
-        let (sp, sq, sr) = (sv(t[0]), sv(t[1]), sv(t[2]));
-        let at = |x: &V, sx: &Int| {
-            let w = sp.sub(sx);
-            let dv = sub(x, t[0]);
-            let d = iv(&dv);
-            if w.is_neg() {
-                Cut {
-                    t0: *t[0],
-                    dv,
-                    d,
-                    sp: sp.neg(),
-                    w: w.neg(),
-                }
-            } else {
-                Cut {
-                    t0: *t[0],
-                    dv,
-                    d,
-                    sp,
-                    w,
-                }
+    let iv = |v: &V| v.map(|c| int(c as i128));
+    let exact = |s: &Spec| {
+        let n = s.n.map(int);
+        let sp = idot(&n, &iv(&sub(&s.t0, &s.o)));
+        let w = sp.sub(&idot(&n, &iv(&sub(&s.x, &s.o))));
+        let d = iv(&sub(&s.x, &s.t0));
+        if w.is_neg() {
+            Cut {
+                t0: s.t0,
+                d,
+                sp: sp.neg(),
+                w: w.neg(),
             }
-        };
-        (at(t[1], &sq), at(t[2], &sr))
+        } else {
+            Cut { t0: s.t0, d, sp, w }
+        }
     };
-    let (i, j) = cut([&a[ia[0]], &a[ia[1]], &a[ia[2]]], &nb, &b[0]);
-    let (k, l) = cut([&b[ib[0]], &b[ib[1]], &b[ib[2]]], &na, &a[0]);
-    let dir = [
-        na[1].mul(&nb[2]).sub(&na[2].mul(&nb[1])),
-        na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
-        na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
+    let spec = |t: &[V; 3], i: [usize; 3], n: &W, o: &V, k: usize| Spec {
+        t0: t[i[0]],
+        x: t[i[k]],
+        n: *n,
+        o: *o,
+    };
+    let cuts = [
+        spec(&a, ia, &nb, &b[0], 1),
+        spec(&a, ia, &nb, &b[0], 2),
+        spec(&b, ib, &na, &a[0], 1),
+        spec(&b, ib, &na, &a[0], 2),
     ];
-    // dir·X = (dir·t0)·w + (dir·(x − t0))·sp, exactly (only when the f64
-    // comparison below cannot decide).
-    let key = |c: &Cut| {
-        idot(&dir, &iv(&c.t0))
-            .mul(&c.w)
-            .add(&idot(&dir, &c.d).mul(&c.sp))
-    };
-    // The same in f64 with a running error bound, and dir·X/w.
-    let dir_f = [0, 1, 2].map(|k| Ef::of(&dir[k]));
-    let quotient = |c: &Cut| {
+    // dir = na × nb, in f64 with error bounds.
+    let dir_f = [0, 1, 2].map(|k| {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        Ef::wide(na[i])
+            .mul(Ef::wide(nb[j]))
+            .add(Ef::wide(na[j]).mul(Ef::wide(nb[i])).neg())
+    });
+    // dir·X/w = (dir·t0 + dir·(x − t0)·sp/w) and its error bound, or None
+    // when the sign of w is not certain.
+    let quotient = |s: &Spec| -> Option<(f64, f64)> {
+        let sp = Ef::dot(&s.n, &sub(&s.t0, &s.o));
+        let w = sp.add(Ef::dot(&s.n, &sub(&s.x, &s.o)).neg());
+        if w.v.abs() <= w.e {
+            return None;
+        }
+        let (sp, w) = if w.v < 0.0 {
+            (sp.neg(), w.neg())
+        } else {
+            (sp, w)
+        };
         let dot = |v: &V| {
             (0..3)
                 .map(|k| dir_f[k].mul(Ef::small(v[k])))
                 .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
         };
-        let kx = dot(&c.t0)
-            .mul(Ef::of(&c.w))
-            .add(dot(&c.dv).mul(Ef::of(&c.sp)));
-        let w = Ef::of(&c.w);
+        let kx = dot(&s.t0).mul(w).add(dot(&sub(&s.x, &s.t0)).mul(sp));
         let q = kx.v / w.v;
-        let e = ((kx.e + q.abs() * w.e) / (w.v.abs() - w.e) + U * q.abs()) * (1.0 + 8.0 * U);
-        (q, e)
+        let e = ((kx.e + q.abs() * w.e) / (w.v - w.e) + U * q.abs()) * (1.0 + 8.0 * U);
+        Some((q, e))
     };
-    let (i, j, k, l) = (
-        (quotient(&i), i),
-        (quotient(&j), j),
-        (quotient(&k), k),
-        (quotient(&l), l),
-    );
-    // sign(dir·X/w − dir·Y/v): in f64 when the bounds decide, else exactly
-    // as sign(dir·X·v − dir·Y·w).
-    let ord = |x: &((f64, f64), Cut), y: &((f64, f64), Cut)| {
-        let ((qx, ex), (qy, ey)) = (x.0, y.0);
-        let m = (ex + ey) * (1.0 + 8.0 * U);
-        if qx - qy > m {
-            1
-        } else if qy - qx > m {
-            -1
-        } else {
-            #[cfg(test)]
-            ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            key(&x.1).mul(&y.1.w).sub(&key(&y.1).mul(&x.1.w)).signum()
+    let qs = cuts.each_ref().map(quotient);
+    // sign(dir·X/w − dir·Y/v): in f64 when the bounds decide, else exactly as
+    // sign(dir·X·v − dir·Y·w).
+    let ord = |x: usize, y: usize| {
+        if let (Some((qx, ex)), Some((qy, ey))) = (qs[x], qs[y]) {
+            let m = (ex + ey) * (1.0 + 8.0 * U);
+            if qx - qy > m {
+                return 1;
+            } else if qy - qx > m {
+                return -1;
+            }
         }
+        #[cfg(test)]
+        ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (na, nb) = (na.map(int), nb.map(int));
+        let dir = [
+            na[1].mul(&nb[2]).sub(&na[2].mul(&nb[1])),
+            na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
+            na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
+        ];
+        // dir·X = (dir·t0)·w + (dir·(x − t0))·sp.
+        let key = |c: &Cut| {
+            idot(&dir, &iv(&c.t0))
+                .mul(&c.w)
+                .add(&idot(&dir, &c.d).mul(&c.sp))
+        };
+        let (cx, cy) = (exact(&cuts[x]), exact(&cuts[y]));
+        key(&cx).mul(&cy.w).sub(&key(&cy).mul(&cx.w)).signum()
     };
-    let lo1 = if ord(&i, &j) <= 0 { i } else { j };
-    let lo2 = if ord(&k, &l) <= 0 { k } else { l };
-    let lo = if ord(&lo1, &lo2) >= 0 { lo1 } else { lo2 };
-    let lo = lo.1;
+    let lo1 = if ord(0, 1) <= 0 { 0 } else { 1 };
+    let lo2 = if ord(2, 3) <= 0 { 2 } else { 3 };
+    let lo = if ord(lo1, lo2) >= 0 { lo1 } else { lo2 };
+    let lo = exact(&cuts[lo]);
     let red = Reducer::new(lo.w.mag(), &[*lo.sp.mag(), nonzero_product(&lo.d)]);
     Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &red, e0))
 }
@@ -836,6 +872,31 @@ mod tests {
         assert_eq!(fast[5], 0);
         assert!(disjoint.iter().all(|&n| n > 0), "{disjoint:?}");
         assert!(fast.iter().sum::<usize>() < disjoint.iter().sum::<usize>());
+    }
+
+    /// The branch-free `i128` conversion is within 3u relative, exactly
+    /// checked, on values of every size up to 2¹²⁶ and both signs.
+    #[test]
+    fn wide_conversion_within_three_units() {
+        use num_rational::BigRational;
+        use num_traits::Signed;
+        let mut r = Rng(9);
+        let three_u = BigRational::new(3.into(), BigInt::from(1) << 53u32);
+        for round in 0..20000u64 {
+            let bits = round % 127;
+            let v = ((r.next() as u128) << 64 | r.next() as u128) >> (127 - bits);
+            let v = if round % 2 == 0 {
+                v as i128
+            } else {
+                -(v as i128)
+            };
+            let exact = BigRational::from_integer(BigInt::from(v));
+            let got = BigRational::from_float(f(v)).unwrap();
+            assert!((&got - &exact).abs() <= &three_u * exact.abs(), "{v}");
+        }
+        assert_eq!(f(0), 0.0);
+        assert_eq!(f(-1), -1.0);
+        assert_eq!(f((1 << 126) - 1), 2f64.powi(126));
     }
 
     /// The one-gcd reducer against direct gcds, with planted common factors
