@@ -332,15 +332,17 @@ impl Nat {
         if w >= self.n {
             return Nat::ZERO;
         }
+        if s == 0 {
+            return *self;
+        }
+        // Limbs above the length are zero, so the next limb can always be
+        // read (as 0 past the array); the high part is masked off for b = 0.
         let mut r = Nat::ZERO;
+        let mask = ((b != 0) as u64).wrapping_neg();
+        let up = (64 - b) & 63;
         for i in 0..self.n - w {
-            let lo = self.d[i + w] >> b;
-            let hi = if b > 0 && i + w + 1 < self.n {
-                self.d[i + w + 1] << (64 - b)
-            } else {
-                0
-            };
-            r.d[i] = lo | hi;
+            let next = self.d.get(i + w + 1).copied().unwrap_or(0);
+            r.d[i] = (self.d[i + w] >> b) | ((next << up) & mask);
         }
         r.n = self.n - w;
         r.trim()
@@ -780,6 +782,13 @@ mod tests {
             let sh = rng(&mut s) % 300;
             assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
             assert_eq!(nx.shl_big(sh), &x << sh);
+            if x.bits() + sh <= 64 * L as u64 {
+                assert_eq!(nx.shl(sh).to_biguint(), &x << sh);
+            }
+            let w = rng(&mut s) >> (round % 64);
+            if x.bits() + 64 <= 64 * L as u64 {
+                assert_eq!(nx.mul_word(w).to_biguint(), &x * w);
+            }
             assert_eq!(nx.shl_big(sh + 900), &x << (sh + 900));
             assert_eq!(nx.bits(), x.bits());
             if !x.is_zero() {

@@ -286,11 +286,28 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
         }
         let nf = wf(&n);
         let nn = norm2(nf);
+        // Inside tests (eₖ × (p − tₖ))·n ≥ 0 as (p − tₖ)·mₖ with
+        // mₖ = n × eₖ formed once per face in f64, and the bound
+        // |d̃ − d| ≤ 16u·Σ|q̃ᵢ|·Ãₖᵢ, Ãₖ the sums of the products' magnitudes
+        // (derivation in docs/triangle.md).
+        let m: [([f64; 3], [f64; 3]); 3] = [0, 1, 2].map(|k| {
+            let e = vf(&et[k]);
+            let mut mk = [0.0; 3];
+            let mut ak = [0.0; 3];
+            for i in 0..3 {
+                let (y, z) = ((i + 1) % 3, (i + 2) % 3);
+                let (p1, p2) = (nf[y] * e[z], nf[z] * e[y]);
+                mk[i] = p1 - p2;
+                ak[i] = p1.abs() + p2.abs();
+            }
+            (mk, ak)
+        });
         for (v, p) in x.iter().enumerate() {
             let mut valid = Some(true);
-            for k in 0..3 {
-                let c = cross(&et[k], &sub(p, &t[k]));
-                let (d, e) = sdot(wf(&c), nf);
+            for (k, (mk, ak)) in m.iter().enumerate() {
+                let q = vf(&sub(p, &t[k]));
+                let d = q[0] * mk[0] + q[1] * mk[1] + q[2] * mk[2];
+                let e = 16.0 * U * (q[0].abs() * ak[0] + q[1].abs() * ak[1] + q[2].abs() * ak[2]);
                 valid = and(
                     valid,
                     if d - e >= 0.0 {
