@@ -497,17 +497,17 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
         p1 <<= z;
         rest -= z;
         while rest > 0 {
-            let swap = ((xa < xb) as u64).wrapping_neg();
-            let t = (xa ^ xb) & swap;
-            xa ^= t;
-            xb ^= t;
-            let t = (p0 ^ p1) & swap as i64;
-            p0 ^= t;
-            p1 ^= t;
-            xa -= xb;
-            p0 -= p1;
-            let z = xa.trailing_zeros().min(rest);
-            xa >>= z;
+            // (x̂a, x̂b) ← (|x̂a − x̂b|, min), the matrix rows following: the
+            // swap-and-subtract step as a difference and a minimum, which
+            // keeps the dependency chain short.
+            let lt = xa < xb;
+            let d = xa.abs_diff(xb);
+            xb = xa.min(xb);
+            let (pmax, pmin) = if lt { (p1, p0) } else { (p0, p1) };
+            p0 = pmax - pmin;
+            p1 = pmin;
+            let z = d.trailing_zeros().min(rest);
+            xa = d >> z;
             p1 <<= z;
             rest -= z;
         }
