@@ -179,7 +179,20 @@ fn bench_intersect(c: &mut Criterion) {
 
 fn bench_distance(c: &mut Criterion) {
     let n = if quick() { 200 } else { 2_000 };
-    let ts: Vec<_> = pairs(n).iter().map(|(a, b)| (tri(a), tri(b))).collect();
+    let ps = pairs(n);
+    let ts: Vec<_> = ps.iter().map(|(a, b)| (tri(a), tri(b))).collect();
+    // The same pairs as parry3d triangles (f64 rounded to f32).
+    let pt: Vec<_> = ps
+        .iter()
+        .map(|(a, b)| {
+            let p = |t: &[F3; 3]| {
+                let v = |q: F3| parry3d::math::Vector::new(q[0] as f32, q[1] as f32, q[2] as f32);
+                parry3d::shape::Triangle::new(v(t[0]), v(t[1]), v(t[2]))
+            };
+            (p(a), p(b))
+        })
+        .collect();
+    let id = parry3d::math::Pose::IDENTITY;
     let mut g = c.benchmark_group("triangle_distance");
     g.throughput(Throughput::Elements(n as u64));
     g.sample_size(10);
@@ -188,6 +201,19 @@ fn bench_distance(c: &mut Criterion) {
             ts.iter()
                 .map(|(a, b)| distance_exact(black_box(a), black_box(b)).is_ok() as usize)
                 .sum::<usize>()
+        })
+    });
+    // The peer in the same run: parry3d's float distance (GJK/EPA, f32, no
+    // closest points, not exact), for scale.
+    g.bench_function("parry3d_distance_f32", |bch| {
+        bch.iter(|| {
+            pt.iter()
+                .map(|(a, b)| {
+                    parry3d::query::distance(&id, black_box(a), &id, black_box(b))
+                        .map(|d| d.distance)
+                        .unwrap_or(0.0)
+                })
+                .sum::<f32>()
         })
     });
     g.finish();

@@ -226,7 +226,7 @@ struct Zs {
     /// VF plane k: N_k·C, det, w·N_k[0..3].
     vf: [[Z; 5]; 3],
     vf_e: [u32; 3],
-    /// EE plane (i, m): (G_m × C)_i, N_m+1[i], N_m+2[i], w·G_m[i+1], w·G_m[i+2].
+    /// EE plane (i, m): (G_m × C)_i, `N_m+1[i]`, `N_m+2[i]`, `w·G_m[i+1]`, `w·G_m[i+2]`.
     ee: [[[Z; 5]; 3]; 3],
     ee_e: [[u32; 3]; 3],
 }
@@ -238,7 +238,7 @@ pub struct Sgm {
     n: [PVec; 3],
     det: Poly,
     z: Zs,
-    /// The breakpoints, N_k[j] divided by the largest power of w dividing it.
+    /// The breakpoints, `N_k[j]` divided by the largest power of w dividing it.
     breaks: Vec<Poly>,
     /// The bounding-sphere polynomial divided by the largest power of w dividing it.
     sphere: Poly,
@@ -386,7 +386,7 @@ impl Sgm {
         }
     }
 
-    /// The 18 polynomials whose roots bound the homogeneous intervals (the N_k[j]
+    /// The 18 polynomials whose roots bound the homogeneous intervals (the `N_k[j]`
     /// divided by the largest power of w dividing them; same roots on the range).
     pub fn breakpoints(&self) -> Vec<Poly> {
         self.breaks.clone()

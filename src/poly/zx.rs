@@ -331,7 +331,7 @@ fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
     r
 }
 
-/// Gcd over ℚ[x] of two integer polynomials, returned primitive with positive leading
+/// Gcd over `ℚ[x]` of two integer polynomials, returned primitive with positive leading
 /// coefficient (primitive pseudo-remainder sequence). Empty if both are zero.
 pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
     let (mut a, mut b) = if a.len() >= b.len() {
@@ -350,7 +350,7 @@ pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
     a
 }
 
-/// Exact quotient `a / b` in ℤ[x] (`b` nonzero); `None` if `b` does not divide `a` with an
+/// Exact quotient `a / b` in `ℤ[x]` (`b` nonzero); `None` if `b` does not divide `a` with an
 /// integer quotient. For a primitive `b` that divides `a` over ℚ the quotient is integral
 /// (Gauss's lemma), so this is exact division over ℚ without rationals.
 pub(crate) fn div_exact(a: &[BigInt], b: &[BigInt]) -> Option<Vec<BigInt>> {
@@ -403,7 +403,7 @@ fn sub_poly(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
 
 /// Yun's square-free factorization over ℤ: primitive, pairwise coprime, non-constant `fᵢ`
 /// (positive leading coefficients) with `f = c · ∏ fᵢ^mᵢ`, as `(fᵢ, mᵢ)` with increasing `mᵢ`.
-/// Every division is exact in ℤ[x] (primitive divisors, Gauss's lemma); Yun's recurrence
+/// Every division is exact in `ℤ[x]` (primitive divisors, Gauss's lemma); Yun's recurrence
 /// only needs `b` and `c` divided by the same polynomial at each step, whatever its scale.
 pub(crate) fn square_free_factors(f: &[BigInt]) -> Vec<(Vec<BigInt>, u32)> {
     let mut f = f.to_vec();

@@ -26,10 +26,11 @@
 //!    each realised by a candidate of the same value) and equals the one of
 //!    the reference search.
 //! 3. **Exact value** of that one candidate in fixed-width integers
-//!    ([`crate::fixed`]), and reduction to lowest terms with a fixed-width
-//!    Lehmer gcd, one of full size per point ([`along`]) and for the squared
-//!    distance ([`square_over`]); powers of two are cancelled by counting
-//!    trailing zeros.
+//!    ([`crate::fixed`]), and reduction to lowest terms with one gcd of full
+//!    size per answer ([`Reducer`]: every numerator's gcd with the shared
+//!    denominator divides `gcd(den, product of the numerators' factors)`),
+//!    then word-sized gcds; powers of two are cancelled by counting trailing
+//!    zeros.
 //!
 //! `docs/triangle.md` has the derivations and the measurements.
 

@@ -641,7 +641,8 @@ pub(crate) fn ratio(n: BigInt, d: BigInt) -> Q {
     Q::new_raw(n / &g, d / &g)
 }
 
-/// gcd(a, b) by Lehmer's method (D. E. Knuth, *The Art of Computer
+/// gcd(a, b): the fixed-width binary gcd ([`crate::fixed::gcd`]) when both
+/// fit 704 bits, else Lehmer's method (D. E. Knuth, *The Art of Computer
 /// Programming* vol. 2, 3rd ed., 1997, §4.5.2, Algorithm L): the quotient
 /// sequence of the leading 63 bits is applied to the full numbers at once,
 /// while Collins' condition (both cofactor quotients agree) holds; a full
