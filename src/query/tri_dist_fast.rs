@@ -265,7 +265,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
                 continue;
             }
             let n = cross(&ea[i], &eb[j]);
-            if n != [0; 3] {
+            if n.iter().any(|&x| x != 0) {
                 let nf = wf(&n);
                 let den = norm2(nf);
                 let below = |v: f64, e: f64| pos(den - v, 32.0 * U * (den + v.abs() + e) + e);
@@ -282,7 +282,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
     for (a_vertex, t, x, et) in [(true, b, a, &eb), (false, a, b, &ea)] {
         // n = e0 × (t2 − t0) = e2 × e0 (e2 = t0 − t2).
         let n = cross(&et[2], &et[0]);
-        if n == [0; 3] {
+        if n.iter().all(|&x| x == 0) {
             continue;
         }
         let nf = wf(&n);
