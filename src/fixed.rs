@@ -384,18 +384,6 @@ impl Nat {
         }
     }
 
-    /// Bits `[s, s + 64)` of the number.
-    fn window(&self, s: u64) -> u64 {
-        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
-        let lo = if w < self.n { self.d[w] >> b } else { 0 };
-        let hi = if b > 0 && w + 1 < self.n {
-            self.d[w + 1] << (64 - b)
-        } else {
-            0
-        };
-        lo | hi
-    }
-
     pub(crate) fn to_biguint(self) -> BigUint {
         if self.n <= 2 {
             return BigUint::from(self.d[0] as u128 | (self.d[1] as u128) << 64);
@@ -478,15 +466,62 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     };
     let (za, zb) = (a.trailing_zeros(), b.trailing_zeros());
     let k = za.min(zb);
-    let (mut a, mut b) = (a.shr(za), b.shr(zb));
-    let n = a.n.max(b.n);
-    loop {
-        if a.n <= 1 && b.n <= 1 {
-            return Nat::from_u128(gcd_u64(a.d[0], b.d[0]) as u128).shl(k);
+    let (a, b) = (a.shr(za), b.shr(zb));
+    // The rounds on limb arrays of a fixed length (four limbs covers the
+    // triangle-distance denominators), so that every loop has a constant
+    // trip count; two bits of headroom keep each round's result in range.
+    let bits = a.bits().max(b.bits());
+    let g = if bits <= 4 * 64 - 2 {
+        gcd_odd::<4>(&a, &b)
+    } else if bits <= 64 * (L as u64 - 1) - 2 {
+        gcd_odd::<{ L - 1 }>(&a, &b)
+    } else {
+        gcd_big(&a, &b)
+    };
+    g.shl(k)
+}
+
+/// The rounds of [`gcd`] for odd `a`, `b` below `2^(64N − 2)`.
+fn gcd_odd<const N: usize>(a: &Nat, b: &Nat) -> Nat {
+    let arr = |x: &Nat| {
+        let mut r = [0u64; N];
+        r.copy_from_slice(&x.d[..N]);
+        r
+    };
+    let (mut a, mut b) = (arr(a), arr(b));
+    let bits = |x: &[u64; N]| {
+        let mut n = 0;
+        for (i, &v) in x.iter().enumerate() {
+            if v != 0 {
+                n = 64 * i as u64 + 64 - v.leading_zeros() as u64;
+            }
         }
-        let m = a.bits().max(b.bits());
-        let approx = |x: &Nat| (x.d[0] & LOW) | (x.window(m - 34) << ROUND);
-        let (mut xa, mut xb) = (approx(&a), approx(&b));
+        n
+    };
+    let nat = |x: &[u64; N]| {
+        let mut r = Nat::ZERO;
+        r.d[..N].copy_from_slice(x);
+        r.n = N;
+        r.trim()
+    };
+    loop {
+        let (ba, bb) = (bits(&a), bits(&b));
+        if ba <= 64 && bb <= 64 {
+            return Nat::from_u128(gcd_u64(a[0], b[0]) as u128);
+        }
+        let m = ba.max(bb);
+        // Bits [m − 34, m + 30) of x (m ≥ 65, so m − 34 ≥ 31 > 0).
+        let window = |x: &[u64; N]| {
+            let s = m - 34;
+            let (w, sh) = ((s / 64) as usize, (s % 64) as u32);
+            let lo = x[w] as u128;
+            let hi = if w + 1 < N { x[w + 1] as u128 } else { 0 };
+            ((hi << 64 | lo) >> sh) as u64
+        };
+        let (mut xa, mut xb) = (
+            (a[0] & LOW) | (window(&a) << ROUND),
+            (b[0] & LOW) | (window(&b) << ROUND),
+        );
         // (f, g) packed as f + g·2³² in one i64 (exact: |f|, |g| ≤ 2³⁰).
         let (mut p0, mut p1) = (1i64, 1i64 << 32);
         // Each step shifts out all the (exact) trailing zeros of x̂ at once,
@@ -516,16 +551,15 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
             (f, (p - f) >> 32)
         };
         let ((f0, g0), (f1, g1)) = (unpack(p0), unpack(p1));
-        let before = a.bits() + b.bits();
-        let (na, nb) = (combine(&a, &b, f0, g0, n), combine(&a, &b, f1, g1, n));
-        if na.bits() + nb.bits() >= before {
+        let (na, nb) = (combine(&a, &b, f0, g0), combine(&a, &b, f1, g1));
+        if bits(&na) + bits(&nb) >= ba + bb {
             #[cfg(test)]
             GCD_FALLBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return gcd_big(&a, &b).shl(k);
+            return gcd_big(&nat(&a), &nat(&b));
         }
         (a, b) = (na, nb);
-        if a.is_zero() {
-            return b.shl(k);
+        if a.iter().all(|&v| v == 0) {
+            return nat(&b);
         }
     }
 }
@@ -534,38 +568,35 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
 const ROUND: u32 = 30;
 const LOW: u64 = (1 << ROUND) - 1;
 
-/// `|f·a + g·b| / 2³⁰` for `|f|, |g| ≤ 2³⁰` and a sum divisible by 2³⁰, `a`
-/// and `b` below `2^(64n)`, `n < L` (a fixed `n` for all the rounds of one
-/// gcd, so that the loops are predictable; limbs above a number's length are
-/// zero).
+/// `|f·a + g·b| / 2³⁰` for `|f|, |g| ≤ 2³⁰`, a sum divisible by 2³⁰ and
+/// `a`, `b` below `2^(64N − 2)` (so the result is below `2^(64N − 1)`).
 #[inline]
-fn combine(a: &Nat, b: &Nat, f: i64, g: i64, n: usize) -> Nat {
-    let n = n.min(L - 1);
-    let mut r = [0u64; L];
+fn combine<const N: usize>(a: &[u64; N], b: &[u64; N], f: i64, g: i64) -> [u64; N] {
+    let mut r = [0u64; N];
     let mut c = 0i128;
-    for ((ri, &x), &y) in r[..n].iter_mut().zip(&a.d[..n]).zip(&b.d[..n]) {
+    for ((ri, &x), &y) in r.iter_mut().zip(a).zip(b) {
         let t = f as i128 * x as i128 + g as i128 * y as i128 + c;
         *ri = t as u64;
         c = t >> 64;
     }
-    // The value is r[..n] + c·2^(64n), |c| < 2³²: as n + 1 limbs of two's
+    // The value is r + c·2^(64N), |c| < 2³²: as N + 1 limbs of two's
     // complement, negated (complement and add one) without a branch when
     // negative.
-    r[n] = c as u64;
+    let mut top = c as u64;
     let m = (c >> 127) as u64;
     let mut carry = m & 1;
-    for v in r.iter_mut().take(n + 1) {
+    for v in r.iter_mut() {
         let (x, o) = (*v ^ m).overflowing_add(carry);
         *v = x;
         carry = o as u64;
     }
-    let mut out = Nat::ZERO;
-    for i in 0..n {
-        out.d[i] = (r[i] >> ROUND) | (r[i + 1] << (64 - ROUND));
+    top = (top ^ m).wrapping_add(carry);
+    let mut out = [0u64; N];
+    for i in 0..N {
+        let next = if i + 1 < N { r[i + 1] } else { top };
+        out[i] = (r[i] >> ROUND) | (next << (64 - ROUND));
     }
-    out.d[n] = r[n] >> ROUND;
-    out.n = n + 1;
-    out.trim()
+    out
 }
 
 /// The gcd through `BigUint` (Stein's binary method of `num-integer`): the
