@@ -103,20 +103,22 @@ fn quick() -> bool {
     std::env::var("TRI_BENCH_QUICK").is_ok()
 }
 
+/// The same pairs as parry3d triangles (f64 rounded to f32).
+fn parry_pairs(
+    ps: &[([F3; 3], [F3; 3])],
+) -> Vec<(parry3d::shape::Triangle, parry3d::shape::Triangle)> {
+    let p = |t: &[F3; 3]| {
+        let v = |q: F3| parry3d::math::Vector::new(q[0] as f32, q[1] as f32, q[2] as f32);
+        parry3d::shape::Triangle::new(v(t[0]), v(t[1]), v(t[2]))
+    };
+    ps.iter().map(|(a, b)| (p(a), p(b))).collect()
+}
+
 fn bench_intersect(c: &mut Criterion) {
     let n = if quick() { 10_000 } else { 100_000 };
     let ps = pairs(n);
     let ts: Vec<_> = ps.iter().map(|(a, b)| (tri(a), tri(b))).collect();
-    let pt: Vec<_> = ps
-        .iter()
-        .map(|(a, b)| {
-            let p = |t: &[F3; 3]| {
-                let v = |q: F3| parry3d::math::Vector::new(q[0] as f32, q[1] as f32, q[2] as f32);
-                parry3d::shape::Triangle::new(v(t[0]), v(t[1]), v(t[2]))
-            };
-            (p(a), p(b))
-        })
-        .collect();
+    let pt = parry_pairs(&ps);
 
     // Fallback rate and agreement, once, outside the timing.
     let (e0, a0) = (exact_evaluations(), adaptive_evaluations());
@@ -181,17 +183,7 @@ fn bench_distance(c: &mut Criterion) {
     let n = if quick() { 200 } else { 2_000 };
     let ps = pairs(n);
     let ts: Vec<_> = ps.iter().map(|(a, b)| (tri(a), tri(b))).collect();
-    // The same pairs as parry3d triangles (f64 rounded to f32).
-    let pt: Vec<_> = ps
-        .iter()
-        .map(|(a, b)| {
-            let p = |t: &[F3; 3]| {
-                let v = |q: F3| parry3d::math::Vector::new(q[0] as f32, q[1] as f32, q[2] as f32);
-                parry3d::shape::Triangle::new(v(t[0]), v(t[1]), v(t[2]))
-            };
-            (p(a), p(b))
-        })
-        .collect();
+    let pt = parry_pairs(&ps);
     let id = parry3d::math::Pose::IDENTITY;
     let mut g = c.benchmark_group("triangle_distance");
     g.throughput(Throughput::Elements(n as u64));

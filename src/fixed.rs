@@ -369,16 +369,7 @@ impl Nat {
     /// `self · 2^s` as a `BigUint` (any `s`).
     pub(crate) fn shl_big(&self, s: u64) -> BigUint {
         if self.bits() + s <= 64 * L as u64 {
-            let (w, b) = ((s / 64) as usize, (s % 64) as u32);
-            let mut r = Nat::ZERO;
-            for i in 0..self.n {
-                r.d[i + w] |= self.d[i] << b;
-                if b > 0 && i + w + 1 < L {
-                    r.d[i + w + 1] = self.d[i] >> (64 - b);
-                }
-            }
-            r.n = (self.n + w + 1).min(L);
-            r.trim().to_biguint()
+            self.shl(s).to_biguint()
         } else {
             self.to_biguint() << s
         }
