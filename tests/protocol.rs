@@ -391,3 +391,65 @@ fn certificate_claims_are_checked() {
     ));
     assert_eq!(v["verdict"], "disagree", "{v}");
 }
+
+/// A claimed double equal to the correctly rounded exact value agrees even
+/// where that rounding is coarser than `rel_tol` (subnormals) or underflows to
+/// 0; the detail gives the relative error against the exact value. Found by
+/// an audit: `distance_f64` 1e-316 was judged "disagree" with "relative error 0".
+#[test]
+fn rounded_doubles_of_tiny_distances_agree() {
+    // Two boxes 1e-316 apart along x: d = 1/10^316, d² = 1/10^632.
+    let q = r#""op":"distance","a":{"type":"box","center":[0,0,0],"half_axes":[["1e-316",0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":["3e-316",0,0],"half_axes":[["1e-316",0,0],[0,1,0],[0,0,1]]}"#;
+    let judge = |claim: &str| answer(&format!(r#"{{{q},"claim":{claim}}}"#));
+    let v = judge(r#"{"distance_f64":1e-316}"#);
+    assert_eq!(v["verdict"], "agree", "{v}");
+    // The double nearest 1e-316 is 1e-316·(1 + 1.634…e-8) (Python fractions:
+    // Fraction(1e-316) * 10**316 − 1 = 1.6340…e-8).
+    let d = v["detail"].as_str().unwrap();
+    assert!(d.contains("relative error 1.634e-8"), "{d}");
+    let v = judge(r#"{"distance_squared_f64":0.0}"#);
+    assert_eq!(v["verdict"], "agree", "underflows to 0: {v}");
+    assert!(
+        v["detail"]
+            .as_str()
+            .unwrap()
+            .contains("relative error 1.000e0"),
+        "{v}"
+    );
+    // A neighbouring double is neither the rounding nor within 1e-9.
+    let v = judge(r#"{"distance_f64":1.00001e-316}"#);
+    assert_eq!(v["verdict"], "disagree", "{v}");
+    let v = judge(r#"{"distance_squared_f64":5e-324}"#);
+    assert_eq!(v["verdict"], "disagree", "{v}");
+}
+
+/// `intersect` claimed on a distance query is judged by the exact distance.
+#[test]
+fn intersect_claim_on_a_distance_query() {
+    let apart = r#""op":"distance","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":[3,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#;
+    let touching = apart.replace("[3,0,0]", "[2,0,0]");
+    let judge =
+        |q: &str, claim: &str| answer(&format!(r#"{{{q},"claim":{claim}}}"#))["verdict"].clone();
+    assert_eq!(
+        judge(apart, r#"{"intersect":false,"distance_f64":1.0}"#),
+        "agree"
+    );
+    assert_eq!(judge(apart, r#"{"intersect":true}"#), "disagree");
+    assert_eq!(
+        judge(&touching, r#"{"intersect":true,"distance_f64":0.0}"#),
+        "agree"
+    );
+    assert_eq!(judge(&touching, r#"{"intersect":false}"#), "disagree");
+}
+
+/// "an error names the first vertex that is off", in the protocol's order
+/// c, f, h, g: with both g and h off, h is named.
+#[test]
+fn cube_error_names_the_first_vertex_in_the_protocols_order() {
+    let c = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,2],[0,1,2]]}"#;
+    let e = error_of(&intersect_line(1, c, UNIT_BOX));
+    assert!(
+        e.starts_with("a.vertices[7]: not a parallelepiped: vertex h is off"),
+        "{e}"
+    );
+}

@@ -4,8 +4,13 @@
 //! - An exact-string claim (`distance_squared`) agrees when it is the same rational.
 //! - A float claim about a distance (`distance_f64`, `distance_squared_f64`, or a
 //!   number for `distance_squared`) agrees when its relative error against the
-//!   exact value is at most `claim.rel_tol` (default 1e-9); zero against a nonzero
-//!   distance never agrees.
+//!   exact value is at most `claim.rel_tol` (default 1e-9), or when it is the
+//!   correctly rounded double of the exact value (the answer's own `_f64` field:
+//!   this covers subnormal distances and 0 where the value underflows); zero
+//!   against a nonzero distance agrees only in that underflow case. The detail
+//!   gives the relative error against the exact value.
+//! - `intersect` claimed on a `distance` query is judged by the exact squared
+//!   distance (the shapes meet exactly when it is 0).
 //! - A float claim about a time (`t_enter_f64`, `t_exit_f64`, `toi_f64`) agrees
 //!   when it lies within `claim.abs_tol` (default 1e-9) of the certified
 //!   interval.
@@ -271,6 +276,26 @@ fn judge_field(
     abs_tol: f64,
 ) -> Option<(bool, String)> {
     Some(match k {
+        // A distance answer settles `intersect` too: the shapes meet exactly
+        // when the squared distance is 0.
+        "intersect" if !answer.contains_key(k) && answer.contains_key("distance_squared") => {
+            let meet = answer
+                .get("distance_squared")
+                .and_then(exact_of)
+                .map(|d2| d2.is_zero());
+            match (c.as_bool(), meet) {
+                (Some(cb), Some(ab)) if cb == ab => (
+                    true,
+                    format!("{k}: {ab} as claimed (from the exact distance)"),
+                ),
+                (Some(cb), Some(ab)) => (
+                    false,
+                    format!("{k}: claimed {cb}, exact answer {ab} (from the exact distance)"),
+                ),
+                (None, _) => (false, format!("{k}: claim is not a boolean")),
+                (Some(_), None) => (false, format!("{k}: this answer has no distance")),
+            }
+        }
         "intersect" | "hit" => match (c.as_bool(), answer.get(k).and_then(Value::as_bool)) {
             (Some(cb), Some(ab)) if cb == ab => (true, format!("{k}: {ab} as claimed")),
             (Some(cb), Some(ab)) => (false, format!("{k}: claimed {cb}, exact answer {ab}")),
@@ -316,31 +341,50 @@ fn judge_field(
                 (rational_to_f64(&cv), rational_to_f64(&d2))
             };
             // Relative error, computed exactly on the squared quantity where it can be.
-            let ok = if k == "distance_f64" {
-                // |c − d| ≤ tol·d  ⇔  (1−tol)²·d² ≤ c² ≤ (1+tol)²·d², c ≥ 0.
+            // A number equal to the correctly rounded double of the exact value (the
+            // answer's own `_f64` field, 0 where that underflows) always agrees.
+            let nearest = !c.is_string() && claimed == exact_f;
+            let ok = nearest
+                || if k == "distance_f64" {
+                    // |c − d| ≤ tol·d  ⇔  (1−tol)²·d² ≤ c² ≤ (1+tol)²·d², c ≥ 0.
+                    let c2 = &cv * &cv;
+                    let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
+                    let one = BigRational::from_integer(1.into());
+                    let lo = (&one - &tol) * (&one - &tol) * &d2;
+                    let hi = (&one + &tol) * (&one + &tol) * &d2;
+                    !cv.is_negative() && lo <= c2 && c2 <= hi
+                } else {
+                    let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
+                    (&cv - &d2).abs() <= &tol * &d2
+                };
+            // The relative error of the claimed value against the exact one (not
+            // against its rounding): exact rationals, then one conversion.
+            let rel = if d2.is_zero() {
+                if cv.is_zero() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            } else if k == "distance_f64" {
+                // |c − √d²|/√d² = (|c² − d²|/d²) / (c/√d² + 1).
                 let c2 = &cv * &cv;
-                let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
-                let one = BigRational::from_integer(1.into());
-                let lo = (&one - &tol) * (&one - &tol) * &d2;
-                let hi = (&one + &tol) * (&one + &tol) * &d2;
-                !cv.is_negative() && lo <= c2 && c2 <= hi
+                let q = rational_to_f64(&((&c2 - &d2).abs() / &d2));
+                let s = rational_to_f64(&(&c2 / &d2)).sqrt();
+                q / (s + 1.0)
             } else {
-                let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
-                (&cv - &d2).abs() <= &tol * &d2
+                rational_to_f64(&((&cv - &d2).abs() / &d2))
             };
-            let rel = if exact_f != 0.0 {
-                ((claimed - exact_f) / exact_f).abs()
-            } else {
-                f64::INFINITY
-            };
-            let detail = format!(
-                "{k}: claimed {claimed:e}, exact {exact_f:e}, relative error {}",
-                if claimed == exact_f {
+            let mut detail = format!(
+                "{k}: claimed {claimed:e}, exact ≈ {exact_f:e}, relative error {}",
+                if rel == 0.0 {
                     "0".to_string()
                 } else {
                     format!("{rel:.3e}")
                 }
             );
+            if nearest && rel != 0.0 {
+                detail.push_str(" (the correctly rounded double of the exact value)");
+            }
             (ok, detail)
         }
         "t_enter_f64" | "t_exit_f64" | "toi_f64" => {

@@ -29,12 +29,15 @@ impl<S: Scalar> Cube<S> {
     /// Validate the eight labelled vertices and build the equivalent box.
     pub fn new(vertices: [Vec3<S>; 8]) -> Result<Self, ShapeError> {
         let [a, b, c, d, e, f, g, h] = &vertices;
-        // (vertex, its two neighbours p and q, the label index): vertex = p + q − a.
+        // (vertex, its two neighbours p and q, the label index): vertex = p + q − a,
+        // in the protocol's order c, f, h, g, so that the first vertex named
+        // is the first off in that list (g = c + e − a is g = a + u + v + w
+        // once c has passed).
         let checks = [
             (c, b, d, 2, "c = b + d − a"),
             (f, b, e, 5, "f = b + e − a"),
-            (g, c, e, 6, "g = c + e − a"),
             (h, d, e, 7, "h = d + e − a"),
+            (g, c, e, 6, "g = c + e − a"),
         ];
         for (x, p, q, idx, rule) in checks {
             if (0..3).any(|i| sign_of(&ParallelogramDefect([x, p, q, a], i)) != Sign::Zero) {
