@@ -508,4 +508,28 @@ fn touching_at_the_start_names_a_feature() {
     let v = answer_line(&line("[1,1]"), 1).value;
     assert_eq!(v["t_enter"]["kind"], "start", "{v}");
     assert!(v.get("feature").is_none(), "{v}");
+    // A single instant (t_range [1, 1]): b at x = 2 + (−1)·1 + … touches a
+    // (translation 3 − t at t = 1 is 2: faces x = 1 and x = 1 meet), and the
+    // touching feature is named as at any start; at x = 3 (t_range [0, 0])
+    // the boxes are apart; at x = 1 they overlap, with no feature.
+    let instant = |tx: &str, t: &str| {
+        answer_line(
+            &line(tx).replace(
+                r#""op":"ccd","#,
+                &format!(r#""op":"ccd","t_range":[{t},{t}],"#),
+            ),
+            1,
+        )
+        .value
+    };
+    let v = instant("[3,-1]", "1");
+    assert_eq!(v["hit"], true, "{v}");
+    assert_eq!(v["t_enter"]["kind"], "start", "{v}");
+    assert_eq!(v["feature"]["degenerate"], true, "{v}");
+    let k = v["feature"]["kind"].as_str().unwrap();
+    assert!(["FV", "VF", "EE"].contains(&k), "{v}");
+    assert_eq!(instant("[3,-1]", "0")["hit"], false);
+    let v = instant("[1,0]", "0");
+    assert_eq!(v["hit"], true, "{v}");
+    assert!(v.get("feature").is_none(), "{v}");
 }

@@ -401,11 +401,13 @@ pub fn first_contact<T: Clone>(
     mut piece: impl FnMut(&BigRational) -> Vec<(Poly, T)>,
 ) -> Option<Period<T>> {
     if t0 == t1 {
+        // A single instant: contact when no constraint is negative there; the
+        // ones that vanish name the touching feature, as at any start.
         let cons = Cons::new(piece(t0));
-        return (0..cons.len())
-            .all(|i| cons.sign_rat(i, t0) != Ordering::Less)
-            .then_some(Period {
-                enter: Event::Start(Vec::new()),
+        return cons
+            .contact_at(&mut RealRoot::Exact(t0.clone()))
+            .map(|zero| Period {
+                enter: Event::Start(zero),
                 exit: Event::End,
             });
     }
