@@ -8,66 +8,12 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use exact_collision::ccd::{ccd, ccd_f64};
 use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
-use exact_collision::protocol::{parse_query, CcdQuery, Op};
-use serde_json::{json, Value};
 
-fn query(v: &Value) -> CcdQuery {
-    match parse_query(v).unwrap().op {
-        Op::Ccd(q) => q,
-        _ => unreachable!(),
-    }
-}
-
-use exact_collision::poly::planted::splitmix64 as splitmix;
-
-/// One box of the random workload: half-extents, the quaternion curve
-/// q(t) = q0 + t·q1 as (w, x, y, z) pairs, and the translation x0 + t·x1 per axis.
-#[derive(Clone)]
-struct Side {
-    e: [i64; 3],
-    q: [[i64; 2]; 4],
-    tr: [[i64; 2]; 3],
-}
-
-/// Random rotating cuboid pairs: integer half-extents 1..3, quaternions with
-/// entries in −4..4 moving linearly, centers approaching each other.
-fn random_sides(n: usize) -> Vec<(Side, Side)> {
-    let mut s = 12345u64;
-    let mut r = |lo: i64, hi: i64| lo + (splitmix(&mut s) % ((hi - lo + 1) as u64)) as i64;
-    (0..n)
-        .map(|_| {
-            let mut side = |x0: i64| Side {
-                e: [r(1, 3), r(1, 3), r(1, 3)],
-                q: [0; 4].map(|_| [r(-4, 4), r(-4, 4)]),
-                tr: [[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), r(-2, 2)]],
-            };
-            (side(-6), side(6))
-        })
-        .collect()
-}
-
-fn side_json(s: &Side) -> Value {
-    json!({"shape":{"type":"box","center":[0,0,0],
-            "half_axes":[[s.e[0],0,0],[0,s.e[1],0],[0,0,s.e[2]]]},
-           "motion":{"quaternion":s.q, "translation":s.tr}})
-}
-
-/// The pairs that our query accepts (|q|² never vanishing on [0, 1]).
-fn random_pairs(n: usize) -> Vec<((Side, Side), CcdQuery)> {
-    random_sides(n)
-        .into_iter()
-        .map(|(a, b)| {
-            let q =
-                query(&json!({"op":"ccd","a":side_json(&a),"b":side_json(&b),"tolerance":"1e-12"}));
-            ((a, b), q)
-        })
-        .filter(|(_, q)| ccd(q).is_ok())
-        .collect()
-}
-
-fn random_rotating(n: usize) -> Vec<CcdQuery> {
-    random_pairs(n).into_iter().map(|(_, q)| q).collect()
-}
+#[path = "common/rotating.rs"]
+mod rotating;
+use rotating::{query, random_rotating};
+#[cfg(feature = "parry")]
+use rotating::{random_pairs, Side};
 
 /// parry3d's comparable motion for a side: the same poses at t = 0 and t = 1,
 /// joined by a constant linear and angular velocity (parry cannot follow a

@@ -6,39 +6,10 @@
 
 use exact_collision::ccd::{ccd, ccd_f64};
 use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
-use exact_collision::protocol::{parse_query, CcdQuery, Op};
-use serde_json::{json, Value};
 
-fn query(v: &Value) -> CcdQuery {
-    match parse_query(v).unwrap().op {
-        Op::Ccd(q) => q,
-        _ => unreachable!(),
-    }
-}
-
-use exact_collision::poly::planted::splitmix64 as splitmix;
-
-/// The benchmark's random rotating pairs.
-fn random_rotating(n: usize) -> Vec<CcdQuery> {
-    let mut s = 12345u64;
-    let mut r = |lo: i64, hi: i64| lo + (splitmix(&mut s) % ((hi - lo + 1) as u64)) as i64;
-    (0..n)
-        .map(|_| {
-            let mut side = |x0: i64| {
-                let e = [r(1, 3), r(1, 3), r(1, 3)];
-                let q: Vec<Value> = (0..4).map(|_| json!([r(-4, 4), r(-4, 4)])).collect();
-                json!({"shape":{"type":"box","center":[0,0,0],
-                        "half_axes":[[e[0],0,0],[0,e[1],0],[0,0,e[2]]]},
-                       "motion":{"quaternion":q,
-                        "translation":[[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), r(-2, 2)]]}})
-            };
-            let a = side(-6);
-            let b = side(6);
-            query(&json!({"op":"ccd","a":a,"b":b,"tolerance":"1e-12"}))
-        })
-        .filter(|q| ccd(q).is_ok())
-        .collect()
-}
+#[path = "../benches/common/rotating.rs"]
+mod rotating;
+use rotating::{query, random_rotating};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
