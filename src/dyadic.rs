@@ -25,6 +25,21 @@ pub struct Dyadic {
     exp: i64,
 }
 
+/// A finite nonzero f64 as `m·2^e` with `m` odd (sign included, |m| < 2⁵³).
+pub(crate) fn f64_parts(v: f64) -> (i64, i64) {
+    let bits = v.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, exp) = if e == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), e - 1075)
+    };
+    let tz = m.trailing_zeros() as i64;
+    let m = (m >> tz) as i64;
+    (if bits >> 63 == 1 { -m } else { m }, exp + tz)
+}
+
 impl Dyadic {
     /// The exact value of a finite double. Panics on NaN or infinity (callers
     /// validate their inputs first).
@@ -33,19 +48,10 @@ impl Dyadic {
         if v == 0.0 {
             return Dyadic::zero();
         }
-        let bits = v.to_bits();
-        let sign = if bits >> 63 == 1 { -1i64 } else { 1 };
-        let e = ((bits >> 52) & 0x7ff) as i64;
-        let frac = bits & ((1u64 << 52) - 1);
-        let (m, exp) = if e == 0 {
-            (frac, -1074)
-        } else {
-            (frac | (1u64 << 52), e - 1075)
-        };
-        let tz = m.trailing_zeros() as i64;
+        let (mantissa, exp) = f64_parts(v);
         Dyadic {
-            mantissa: BigInt::from(sign) * BigInt::from(m >> tz),
-            exp: exp + tz,
+            mantissa: BigInt::from(mantissa),
+            exp,
         }
     }
 

@@ -62,19 +62,10 @@ pub(crate) fn align(c: &[[f64; 3]; 6]) -> Option<([[i64; 3]; 6], i64)> {
             if v == 0.0 {
                 continue;
             }
-            let bits = v.to_bits();
-            let be = ((bits >> 52) & 0x7ff) as i64;
-            let frac = bits & ((1u64 << 52) - 1);
-            let (mm, ex) = if be == 0 {
-                (frac, -1074)
-            } else {
-                (frac | (1u64 << 52), be - 1075)
-            };
-            let tz = mm.trailing_zeros() as i64;
-            let mm = (mm >> tz) as i64;
-            m[k][i] = if bits >> 63 == 1 { -mm } else { mm };
-            e[k][i] = ex + tz;
-            e0 = e0.min(ex + tz);
+            let (mm, ex) = crate::dyadic::f64_parts(v);
+            m[k][i] = mm;
+            e[k][i] = ex;
+            e0 = e0.min(ex);
         }
     }
     if e0 == i64::MAX {
