@@ -2,8 +2,9 @@
 //! contact times, and an exact static box test at sampled rational times.
 
 use exact_collision::ccd::motion::RatAffine;
+use exact_collision::ccd::CcdQuery;
 use exact_collision::ccd::{ccd, ccd_sat, CcdAnswer, ContactTime, TimeKind};
-use exact_collision::protocol::{parse_query, CcdQuery, Op};
+use exact_collision::protocol::{parse_query, Op};
 use exact_collision::Vec3;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -384,7 +385,7 @@ fn seed001_examples_agree_and_snapshot() {
 
 #[test]
 fn plot_marks_contact_times() {
-    use exact_collision::ccd::{cli::plot_svg, relative, sgm::Sgm};
+    use exact_collision::ccd::{plot::plot_svg, relative, sgm::Sgm};
     let q = query(serde_json::from_str(exact_collision::demo::SEED001_LINEAR).unwrap());
     let sgm = Sgm::new(relative(&q).unwrap());
     let svg = plot_svg(&sgm, &q.t_range.0, &q.t_range.1, &[0.4726, 0.742]);

@@ -8,9 +8,9 @@
 //! or the edges given as degenerate triangles) finds no contact at rational times
 //! before it and finds contact when the time is rational.
 
+use exact_collision::ccd::PointCcd;
 use exact_collision::ccd::TimeKind;
 use exact_collision::ccd::{ccd_ee, ccd_vf, PointCcdAnswer};
-use exact_collision::protocol::PointCcd;
 use exact_collision::query::triangle_triangle::intersects;
 use exact_collision::{Triangle, Vec3};
 use num_bigint::BigInt;

@@ -162,16 +162,29 @@ fn cli_runs_on_files() {
     let (fa, fb) = (dir.join("a.stl"), dir.join("b.stl"));
     std::fs::write(&fa, to_binary_stl(&cube([0.0; 3], [1.0; 3])).unwrap()).unwrap();
     std::fs::write(&fb, to_binary_stl(&cube([0.0; 3], [1.0; 3])).unwrap()).unwrap();
-    let s = |p: &std::path::Path| p.to_string_lossy().to_string();
-    let ok =
-        exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--translate".into(), "3/2,0,0".into()])
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+            .arg("mesh")
+            .arg(&fa)
+            .arg(&fb)
+            .args(extra)
+            .output()
             .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    // Moved 3/2 along x: a gap of 1/2 between the faces x = 1 and x = 3/2.
+    let (ok, text) = run(&["--translate", "3/2,0,0"]);
     assert!(ok);
-    let ok =
-        exact_collision::mesh::cli::run(&[s(&fa), s(&fb), "--rotate".into(), "1,0,0,1".into()])
-            .unwrap();
+    assert!(text.contains("exact: 1/4"), "{text}");
+    // Rotated a quarter turn about z (q = (1, 0, 0, 1) up to scale): the cube
+    // [0,1]³ becomes [-1,0]×[0,1]×[0,1], which shares a face with the original.
+    let (ok, text) = run(&["--rotate", "1,0,0,1"]);
     assert!(ok);
+    assert!(text.contains("the surfaces touch"), "{text}");
     std::fs::write(&fb, b"not an stl").unwrap();
-    assert!(!exact_collision::mesh::cli::run(&[s(&fa), s(&fb)]).unwrap());
+    assert!(!run(&[]).0);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,7 +2,8 @@
 //! `examples/ccd_profile.rs` (included by both with `#[path]`).
 
 use exact_collision::ccd::ccd;
-use exact_collision::protocol::{parse_query, CcdQuery, Op};
+use exact_collision::ccd::CcdQuery;
+use exact_collision::protocol::{parse_query, Op};
 use serde_json::{json, Value};
 
 pub fn query(v: &Value) -> CcdQuery {

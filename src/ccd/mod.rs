@@ -33,17 +33,18 @@
 //! assert_eq!(t_exit.lo, num_rational::BigRational::new(7.into(), 10.into()));
 //! ```
 
-pub mod cli;
 pub mod float;
+mod input;
 pub mod motion;
+pub mod plot;
 pub mod points;
 pub mod sat;
 pub mod sgm;
 pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};
-use crate::protocol::{CcdQuery, PointCcd};
 use crate::query::QueryError;
+pub use input::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use motion::RatAffine;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -222,7 +223,7 @@ pub fn relative(q: &CcdQuery) -> Result<sgm::Relative, CcdError> {
     });
     let canon = RatAffine::constant(&hinv, &a.center);
     // A static box a (identity motion) needs no inverse and no composition with it.
-    let rel = if matches!(q.a.motion, crate::protocol::Motion::Identity) {
+    let rel = if matches!(q.a.motion, Motion::Identity) {
         mb.then(&canon)
     } else {
         mb.then(&ma.inverse()).then(&canon)

@@ -13,9 +13,9 @@
 //! matrix (R·Rᵀ = |q|⁴·I).
 
 use super::CcdError;
+use super::{Motion, PolyCoeffs};
 use crate::poly::zx;
 use crate::poly::{isolate_roots, Poly};
-use crate::protocol::{Motion, PolyCoeffs};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

@@ -40,9 +40,9 @@
 //! approximated and nothing is left unanswered.
 
 use super::motion::{cross, dot, PVec};
+use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
 use crate::poly::{isolate_roots, Poly, RealRoot, Roots};
-use crate::protocol::PointCcd;
 use crate::query::QueryError;
 use num_rational::BigRational;
 use std::cmp::Ordering;

@@ -18,8 +18,8 @@
 
 use super::motion::{cross, dot, PVec, RatAffine};
 use super::sweep::{first_contact, Period};
+use super::CcdQuery;
 use crate::poly::Poly;
-use crate::protocol::CcdQuery;
 use num_rational::BigRational;
 use std::cmp::Ordering;
 

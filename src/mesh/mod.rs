@@ -24,7 +24,6 @@
 //! or points they are.
 
 mod bvh;
-pub mod cli;
 pub mod stl;
 
 pub use bvh::{Aabb, Bvh};

@@ -7,8 +7,7 @@ mod claim;
 mod parse;
 
 pub use parse::{
-    parse_motion, parse_poly, parse_query, parse_shape, trim, CcdQuery, Motion, MovingBox, Op,
-    ParseError, PointCcd, PolyCoeffs, Query, ScalarKind,
+    parse_motion, parse_poly, parse_query, parse_shape, trim, Op, ParseError, Query, ScalarKind,
 };
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};

@@ -12,6 +12,7 @@ pub mod box_box;
 pub mod certificate;
 pub mod polytope;
 pub mod prism_prism;
+pub mod stats;
 mod tri_dist_fast;
 pub mod triangle_triangle;
 pub mod triangle_triangle_distance;
@@ -19,6 +20,7 @@ pub mod triangle_triangle_distance;
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
 use crate::vector::Vec3;
+use num_rational::BigRational;
 
 /// The answer to `intersect`, with its certificate.
 #[derive(Clone, Debug, PartialEq)]
@@ -139,4 +141,49 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
         (K::Prism(_), K::Box(_)) => Ok(polytope::distance(a, b)),
         (K::Prism(x), K::Prism(y)) => Ok(prism_prism::distance(x, y)),
     }
+}
+
+/// [`intersect`] with the certificate exact whatever the input scalar: for
+/// float inputs, the exact values of the doubles (the protocol's default path
+/// for JSON numbers).
+///
+/// ```
+/// use exact_collision::query::{intersect_exact, Intersection};
+/// use exact_collision::{Scalar, Shape, Triangle, Vec3};
+/// let t = |z: f64| Shape::Triangle(Triangle::new([Vec3::new(0., 0., z), Vec3::new(1., 0., z), Vec3::new(0., 1., z)]));
+/// match intersect_exact(&t(0.1), &t(0.1)).unwrap() {
+///     Intersection::Overlap { witness } => assert_eq!(witness.z, 0.1f64.to_rational()),
+///     _ => unreachable!(),
+/// }
+/// ```
+pub fn intersect_exact<S: Scalar>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+) -> Result<Intersection<BigRational>, QueryError> {
+    if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
+        return triangle_triangle::intersect_exact(x, y);
+    }
+    intersect(&a.to_rational(), &b.to_rational())
+}
+
+/// [`distance`] with the squared distance and the points exact whatever the
+/// input scalar.
+///
+/// ```
+/// use exact_collision::query::distance_exact;
+/// use exact_collision::{Obb, Scalar, Shape, Vec3};
+/// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+/// let unit = |c| Shape::Box(Obb::new(c, [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap());
+/// let c = distance_exact(&unit(v(0., 0., 0.)), &unit(v(1.1, 0., 0.))).unwrap();
+/// let gap = 1.1f64.to_rational() - 1.0f64.to_rational();
+/// assert_eq!(c.distance_squared, &gap * &gap);
+/// ```
+pub fn distance_exact<S: Scalar>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+) -> Result<Closest<BigRational>, QueryError> {
+    if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
+        return triangle_triangle_distance::distance_exact(x, y);
+    }
+    distance(&a.to_rational(), &b.to_rational())
 }

@@ -605,6 +605,14 @@ pub fn intersection_set<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Option<Contact<S>>, QueryError> {
+    Ok(intersection_set_exact(a, b)?.map(|set| set.round()))
+}
+
+/// [`intersection_set`] with the points left exact, whatever the input type.
+pub fn intersection_set_exact<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Option<Contact<Q>>, QueryError> {
     let cfg = classify(&a.v, &b.v);
     let (qa, qb) = (lift(a), lift(b));
     let set = match cfg {
@@ -620,7 +628,7 @@ pub fn intersection_set<S: Scalar>(
         }
         _ => contact_of(cfg, &qa, &qb)?,
     };
-    Ok(Some(set.round()))
+    Ok(Some(set))
 }
 
 pub(crate) fn lift<S: Scalar>(t: &Triangle<S>) -> [P; 3] {

@@ -1,15 +1,14 @@
 //! `exact-collision mesh A.stl B.stl`: every intersecting triangle pair and the
 //! exact minimum distance between two STL meshes, with a summary.
 
-use super::stl::read_stl;
-use super::{intersecting_pairs, min_distance, Bvh, Mesh};
-use crate::number::{exact_string, parse_exact};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
-use crate::shape::Triangle;
-use crate::sqrt::sqrt_nearest_f64;
-use crate::vector::Vec3;
-use clap::Parser;
+use exact_collision::mesh::stl::read_stl;
+use exact_collision::mesh::{intersecting_pairs, min_distance, Bvh, Mesh};
+use exact_collision::number::{exact_string, parse_exact};
+use exact_collision::ring::Ring;
+use exact_collision::scalar::Scalar;
+use exact_collision::shape::Triangle;
+use exact_collision::sqrt::sqrt_nearest_f64;
+use exact_collision::vector::Vec3;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_rational::BigRational;
 use std::path::PathBuf;
@@ -23,13 +22,10 @@ macro_rules! out {
     }};
 }
 
-/// Options of the `mesh` subcommand.
-#[derive(Parser, Debug)]
-#[command(
-    name = "exact-collision mesh",
-    about = "Intersecting triangle pairs and the exact minimum distance of two STL meshes (as surfaces)"
-)]
-pub struct MeshArgs {
+/// Two STL meshes: every intersecting triangle pair and the exact minimum
+/// distance (as surfaces).
+#[derive(clap::Args, Debug)]
+pub struct Args {
     /// The first mesh (binary or ASCII STL).
     pub a: PathBuf,
     /// The second mesh.
@@ -118,24 +114,11 @@ fn bar(len: u64, msg: &'static str) -> ProgressBar {
     pb
 }
 
-/// Run `exact-collision mesh ARGS…` (the arguments after `mesh`). Prints the
-/// summary on standard output. Returns Ok(true) on success, Ok(false) after
-/// printing an error (unreadable file, bad option).
-///
-/// ```
-/// let ok = exact_collision::mesh::cli::run(&["/no/such/a.stl".into(), "/no/such/b.stl".into()]).unwrap();
-/// assert!(!ok);
-/// ```
-pub fn run(args: &[String]) -> std::io::Result<bool> {
-    let argv = std::iter::once("mesh".to_string()).chain(args.iter().cloned());
-    let opts = match MeshArgs::try_parse_from(argv) {
-        Ok(o) => o,
-        Err(e) => {
-            let _ = e.print();
-            return Ok(!e.use_stderr());
-        }
-    };
-    match run_opts(&opts) {
+/// Run `exact-collision mesh …`: prints the summary on standard output.
+/// Returns Ok(true) on success, Ok(false) after printing an error (unreadable
+/// file, bad option).
+pub fn run(args: &Args) -> std::io::Result<bool> {
+    match run_opts(args) {
         Ok(()) => Ok(true),
         Err(e) => {
             eprintln!("exact-collision mesh: {e}");
@@ -144,7 +127,7 @@ pub fn run(args: &[String]) -> std::io::Result<bool> {
     }
 }
 
-fn run_opts(o: &MeshArgs) -> Result<(), String> {
+fn run_opts(o: &Args) -> Result<(), String> {
     let t0 = Instant::now();
     let a = read_stl(&o.a).map_err(|e| e.to_string())?;
     let b = read_stl(&o.b).map_err(|e| e.to_string())?;
@@ -193,7 +176,7 @@ fn join(v: &[BigRational]) -> String {
     v.iter().map(exact_string).collect::<Vec<_>>().join(",")
 }
 
-fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &MeshArgs, t0: Instant) -> Result<(), String> {
+fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &Args, t0: Instant) -> Result<(), String> {
     let t1 = Instant::now();
     let (ba, bb) = (Bvh::new(a), Bvh::new(b));
     out!("bvh: built in {:.3} s", t1.elapsed().as_secs_f64());

@@ -1,5 +1,5 @@
-//! `exact-collision ccd QUERY.json [--plot out.svg]`: answer one `ccd` query and
-//! draw seed 001's constraint functions over t.
+//! A drawing of seed 001's constraint functions over t, for `exact-collision
+//! ccd --plot`.
 //!
 //! The plot shows, for each of the 30 Minkowski-sum planes, the signed distance
 //! D_i(t) = min_b n̂·x − max_a n̂·x in box a's unit-cube frame (the paper's D_i up
@@ -9,44 +9,9 @@
 //! drawing is done by the `plotters` crate (SVG backend only, no font files).
 
 use super::sgm::Sgm;
-use super::{ccd, relative, CcdAnswer};
-use crate::protocol::{answer_value, parse_query, Op};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use plotters::prelude::*;
-use serde_json::Value;
-use std::path::Path;
-
-/// Answers the query in `file` (one JSON object), prints the answer line, and
-/// writes the plot if asked. Returns whether the query was answered.
-pub fn run(file: &Path, plot: Option<&Path>) -> std::io::Result<bool> {
-    let text = std::fs::read_to_string(file)?;
-    let v: Value = serde_json::from_str(&text)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-    let a = answer_value(&v);
-    println!("{}", a.value);
-    if let Some(out) = plot {
-        let q = match parse_query(&v).map(|q| q.op) {
-            Ok(Op::Ccd(q)) => q,
-            _ => {
-                eprintln!("--plot needs a valid ccd query");
-                return Ok(false);
-            }
-        };
-        let Ok(rel) = relative(&q) else {
-            return Ok(false);
-        };
-        let times: Vec<f64> = match ccd(&q) {
-            Ok(CcdAnswer::Hit {
-                t_enter, t_exit, ..
-            }) => vec![t_enter.f64, t_exit.f64],
-            _ => Vec::new(),
-        };
-        let svg = plot_svg(&Sgm::new(rel), &q.t_range.0, &q.t_range.1, &times);
-        std::fs::write(out, svg)?;
-    }
-    Ok(a.ok)
-}
 
 /// The SVG text (drawn with `plotters`' SVG backend): constraint curves over
 /// [t0, t1], their upper envelope in bold, contact times as dashed red lines.

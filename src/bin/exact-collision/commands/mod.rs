@@ -1,0 +1,7 @@
+//! The program's commands, one file each.
+
+pub mod ccd;
+pub mod demo;
+pub mod mesh;
+pub mod query;
+pub mod verify;

@@ -1,0 +1,62 @@
+//! The `exact-collision` program: JSON Lines in, exact answers out.
+//!
+//! One file per command under `commands/`; the library prints nothing and
+//! parses no arguments.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+const NUMBERS: &str = "\
+NUMBERS: a JSON number is the nearest double to its text, and the input is that
+double's exact binary value (0.1 means 0.1000000000000000055511151231257827…).
+A JSON string is an exact rational: \"-12\", \"0.1\" (= 1/10), \"1.5e-3\", \"3/7\".
+Exact results are written as lowest-terms strings (\"-7/3\") with an _f64
+companion holding the nearest double. The protocol is docs/protocol.md.";
+
+#[derive(Parser)]
+#[command(name = "exact-collision", version, about = "Collision queries answered exactly, with certificates", after_help = NUMBERS)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Answer a JSON Lines file (standard input by default), one answer per line,
+    /// in order. Exit status 1 if any line failed.
+    #[command(after_help = NUMBERS)]
+    Query(commands::query::Args),
+    /// Answer a JSON Lines file whose queries carry claims; print the answers with
+    /// verdicts, then a summary on standard error. Exit status 1 if any claim
+    /// disagrees or any line failed.
+    Verify(commands::verify::Args),
+    /// Print the seed documents' worked examples, answered exactly (the default).
+    Demo,
+    /// Two STL meshes: every intersecting triangle pair and the exact minimum
+    /// distance.
+    Mesh(commands::mesh::Args),
+    /// Answer one `ccd` query (a JSON file) and optionally plot its constraint
+    /// functions over t with the contact times marked.
+    Ccd(commands::ccd::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd.unwrap_or(Cmd::Demo) {
+        Cmd::Demo => commands::demo::run(),
+        Cmd::Query(a) => commands::query::run(&a),
+        Cmd::Verify(a) => commands::verify::run(&a),
+        Cmd::Mesh(a) => commands::mesh::run(&a),
+        Cmd::Ccd(a) => commands::ccd::run(&a),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("exact-collision: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
