@@ -34,9 +34,12 @@
 //!
 //! `docs/triangle.md` has the derivations and the measurements.
 
+pub(crate) mod cert;
+
 use crate::fixed::{gcd, gcd_u64, Int, Nat};
 use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
+use crate::scalar::Scalar;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -496,47 +499,120 @@ fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &Reducer, e0: i64) -> Vec
     Vec3::new(c(0), c(1), c(2))
 }
 
-/// The exact closest pair of the winner, the squared distance in lowest terms.
-pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> {
-    let swap = |c: Closest<Q>, a_first: bool| {
-        if a_first {
-            c
-        } else {
-            Closest {
-                distance_squared: c.distance_squared,
-                a: c.b,
-                b: c.a,
+/// The squared distance of an answer, unreduced, times `2^(2·e0)`.
+enum D2 {
+    /// An integer.
+    Int(Int),
+    /// `n / den` (`den > 0`).
+    Over(Int, Int),
+    /// `s² / den` (`den > 0`).
+    Square(Int, Int),
+}
+
+/// A closest pair in integers, unreduced: the squared distance, the two
+/// points, and the factors the one-gcd [`Reducer`] needs (every point of one
+/// answer that is not a vertex has the answer's denominator).
+pub(crate) struct IClosest {
+    d2: D2,
+    pa: cert::IPoint,
+    pb: cert::IPoint,
+    factors: Vec<Nat>,
+}
+
+impl IClosest {
+    fn swapped(self, swap: bool) -> IClosest {
+        if swap {
+            IClosest {
+                pa: self.pb,
+                pb: self.pa,
+                ..self
             }
+        } else {
+            self
         }
-    };
+    }
+
+    /// The exact answer in lowest terms (one full-size gcd).
+    pub(crate) fn to_q(&self, x: &[V; 6], e0: i64) -> Closest<Q> {
+        let one = Nat::from_u128(1);
+        let den = match &self.d2 {
+            D2::Int(_) => one,
+            D2::Over(_, d) | D2::Square(_, d) => *d.mag(),
+        };
+        let red = Reducer::new(&den, &self.factors);
+        let d2 = match &self.d2 {
+            D2::Int(n) => finish(n, &one, &one, 2 * e0),
+            D2::Over(n, d) => finish(n, d.mag(), &red.gcd(n.mag()), 2 * e0),
+            D2::Square(s, d) => square_over(s, d.mag(), &red.gcd(s.mag()), 2 * e0),
+        };
+        Closest {
+            distance_squared: d2,
+            a: self.pa.to_q_with(x, e0, &red),
+            b: self.pb.to_q_with(x, e0, &red),
+        }
+    }
+
+    /// The answer rounded to `S` (f32/f64), each value correctly rounded
+    /// from the unreduced quotient (no gcd); `v` are the input vertices.
+    pub(crate) fn round<S: Scalar>(&self, v: &[&Vec3<S>; 6], e0: i64) -> Closest<S> {
+        let one = Nat::from_u128(1);
+        let d2 = match &self.d2 {
+            D2::Int(n) => cert::unreduced(n, &one, 2 * e0),
+            D2::Over(n, d) => cert::unreduced(n, d.mag(), 2 * e0),
+            D2::Square(s, d) => cert::unreduced(&s.mul(s), d.mag(), 2 * e0),
+        };
+        Closest {
+            distance_squared: S::from_rational(&d2),
+            a: self.pa.round(v, e0),
+            b: self.pb.round(v, e0),
+        }
+    }
+}
+
+/// The exact closest pair of the winner, in integers (vertex indices: `0..3`
+/// of a, `3..6` of b).
+pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3]) -> IClosest {
+    use cert::IPoint;
     let iv = |v: &V| v.map(|c| int(c as i128));
     let iw = |v: &W| v.map(int);
-    let one = Nat::from_u128(1);
+    // The vertex `v` of a (`a_vertex`) or b, and the other triangle.
+    let pick = |a_vertex: bool, v: usize| {
+        if a_vertex {
+            (&a[v], b, v)
+        } else {
+            (&b[v], a, 3 + v)
+        }
+    };
     match win {
         Win::VV(i, j) => {
             let r = sub(&a[i], &b[j]);
-            let d2 = int(dot(&r, &r));
-            Closest {
-                distance_squared: finish(&d2, &one, &one, 2 * e0),
-                a: vertex(&a[i], e0),
-                b: vertex(&b[j], e0),
+            IClosest {
+                d2: D2::Int(int(dot(&r, &r))),
+                pa: IPoint::Vertex(i),
+                pb: IPoint::Vertex(3 + j),
+                factors: Vec::new(),
             }
         }
         Win::VE { a_vertex, v, e } => {
-            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let (x, t, k) = pick(a_vertex, v);
             let (u, d) = (&t[e], sub(&t[(e + 1) % 3], &t[e]));
             let r = sub(x, u);
             let (dd, s) = (int(dot(&d, &d)), int(dot(&r, &d)));
             let c = iw(&cross(&r, &d));
             let n = idot(&c, &c);
             let di = iv(&d);
-            let red = Reducer::new(dd.mag(), &[*n.mag(), *s.mag(), nonzero_product(&di)]);
-            let c = Closest {
-                distance_squared: finish(&n, dd.mag(), &red.gcd(n.mag()), 2 * e0),
-                a: vertex(x, e0),
-                b: along(u, &di, &s, &dd, &red, e0),
-            };
-            swap(c, a_vertex)
+            IClosest {
+                factors: vec![*n.mag(), *s.mag(), nonzero_product(&di)],
+                d2: D2::Over(n, dd),
+                pa: IPoint::Vertex(k),
+                pb: IPoint::Along {
+                    t0: *u,
+                    d: di,
+                    s,
+                    w: dd,
+                },
+            }
+            .swapped(!a_vertex)
         }
         Win::EE(i, j) => {
             let (p0, q0) = (&a[i], &b[j]);
@@ -551,45 +627,64 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let s = bb.mul(&f).sub(&c.mul(&e));
             let t = aa.mul(&f).sub(&bb.mul(&c));
             let (i1, i2) = (iv(&d1), iv(&d2));
-            let red = Reducer::new(
-                den.mag(),
-                &[
+            IClosest {
+                factors: vec![
                     *sg.mag(),
                     *s.mag(),
                     *t.mag(),
                     nonzero_product(&i1).mul(&nonzero_product(&i2)),
                 ],
-            );
-            Closest {
-                distance_squared: square_over(&sg, den.mag(), &red.gcd(sg.mag()), 2 * e0),
-                a: along(p0, &i1, &s, &den, &red, e0),
-                b: along(q0, &i2, &t, &den, &red, e0),
+                d2: D2::Square(sg, den),
+                pa: IPoint::Along {
+                    t0: *p0,
+                    d: i1,
+                    s,
+                    w: den,
+                },
+                pb: IPoint::Along {
+                    t0: *q0,
+                    d: i2,
+                    s: t,
+                    w: den,
+                },
             }
         }
         Win::VF { a_vertex, v } => {
-            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let (x, t, k) = pick(a_vertex, v);
             let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
             let nn = idot(&n, &n);
             let s = idot(&n, &iv(&sub(x, &t[0])));
-            let red = Reducer::new(nn.mag(), &[*s.mag(), nonzero_product(&n)]);
-            let c = Closest {
-                distance_squared: square_over(&s, nn.mag(), &red.gcd(s.mag()), 2 * e0),
-                a: vertex(x, e0),
-                b: along(x, &n.map(|c| c.neg()), &s, &nn, &red, e0),
-            };
-            swap(c, a_vertex)
+            IClosest {
+                factors: vec![*s.mag(), nonzero_product(&n)],
+                d2: D2::Square(s, nn),
+                pa: IPoint::Vertex(k),
+                pb: IPoint::Along {
+                    t0: *x,
+                    d: n.map(|c| c.neg()),
+                    s,
+                    w: nn,
+                },
+            }
+            .swapped(!a_vertex)
         }
     }
 }
 
-/// The whole fast path for disjoint triangles given as f64 coordinates:
-/// `None` when the alignment or the filter does not apply.
-pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
-    let (x, e0) = align(c)?;
+/// The whole fast path for disjoint triangles on aligned coordinates:
+/// `None` when the filter does not certify a unique closest feature pair.
+pub(crate) fn closest_int(x: &[V; 6]) -> Option<IClosest> {
     let a = [x[0], x[1], x[2]];
     let b = [x[3], x[4], x[5]];
     let win = select(&a, &b)?;
-    Some(evaluate(win, &a, &b, e0))
+    Some(evaluate(win, &a, &b))
+}
+
+#[cfg(test)]
+/// [`closest_int`] from f64 coordinates, reduced: `None` when the alignment
+/// or the filter does not apply.
+pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
+    let (x, e0) = align(c)?;
+    Some(closest_int(&x)?.to_q(&x, e0))
 }
 
 /// Exact decisions of the cut-point order (test builds).
@@ -654,135 +749,16 @@ impl Ef {
 
 /// The crossing witness of [`super::triangle_triangle`] (the low end of the
 /// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
-/// fixed-width integers: the same formulas as its `Dyadic` version, on the
-/// aligned coordinates. The four cut points are ordered along the line by
-/// their quotients `dir·X/w` in f64 with running error bounds computed from
-/// the exact `i64`/`i128` inputs; only an order the bounds cannot decide is
-/// settled exactly (every point `X / w` compared by cross-multiplication, at
-/// most 700 bits), and only the chosen point is computed exactly, reduced with
-/// one gcd of full size ([`Reducer`]). `None` when the coordinates do not
-/// align.
+/// fixed-width integers, reduced ([`cert::crossing`]); `None` when the
+/// coordinates do not align.
 pub(crate) fn crossing_witness(
     c: &[[f64; 3]; 6],
     ia: [usize; 3],
     ib: [usize; 3],
 ) -> Option<Vec3<Q>> {
-    let (x, e0) = align(c)?;
-    let a = [x[0], x[1], x[2]];
-    let b = [x[3], x[4], x[5]];
-    let nrm = |t: &[V; 3]| cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0]));
-    let (na, nb) = (nrm(&a), nrm(&b));
-    // The cut point of the edge t0–x with the plane n·(y − o) = 0:
-    // t0 + (x − t0)·sp/(sp − sx), with sp = n·(t0 − o) and sx = n·(x − o).
-    #[derive(Clone, Copy)]
-    struct Spec {
-        t0: V,
-        x: V,
-        n: W,
-        o: V,
-    }
-    // Exactly, as (t0, x − t0, sp, w = sp − sx) with w > 0 (the signs of sp
-    // and w flipped together).
-    struct Cut {
-        t0: V,
-        d: [Int; 3],
-        sp: Int,
-        w: Int,
-    }
-    let iv = |v: &V| v.map(|c| int(c as i128));
-    let exact = |s: &Spec| {
-        let n = s.n.map(int);
-        let sp = idot(&n, &iv(&sub(&s.t0, &s.o)));
-        let w = sp.sub(&idot(&n, &iv(&sub(&s.x, &s.o))));
-        let d = iv(&sub(&s.x, &s.t0));
-        if w.is_neg() {
-            Cut {
-                t0: s.t0,
-                d,
-                sp: sp.neg(),
-                w: w.neg(),
-            }
-        } else {
-            Cut { t0: s.t0, d, sp, w }
-        }
-    };
-    let spec = |t: &[V; 3], i: [usize; 3], n: &W, o: &V, k: usize| Spec {
-        t0: t[i[0]],
-        x: t[i[k]],
-        n: *n,
-        o: *o,
-    };
-    let cuts = [
-        spec(&a, ia, &nb, &b[0], 1),
-        spec(&a, ia, &nb, &b[0], 2),
-        spec(&b, ib, &na, &a[0], 1),
-        spec(&b, ib, &na, &a[0], 2),
-    ];
-    // dir = na × nb, in f64 with error bounds.
-    let dir_f = [0, 1, 2].map(|k| {
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        Ef::wide(na[i])
-            .mul(Ef::wide(nb[j]))
-            .add(Ef::wide(na[j]).mul(Ef::wide(nb[i])).neg())
-    });
-    // dir·X/w = (dir·t0 + dir·(x − t0)·sp/w) and its error bound, or None
-    // when the sign of w is not certain.
-    let quotient = |s: &Spec| -> Option<(f64, f64)> {
-        let sp = Ef::dot(&s.n, &sub(&s.t0, &s.o));
-        let w = sp.add(Ef::dot(&s.n, &sub(&s.x, &s.o)).neg());
-        if w.v.abs() <= w.e {
-            return None;
-        }
-        let (sp, w) = if w.v < 0.0 {
-            (sp.neg(), w.neg())
-        } else {
-            (sp, w)
-        };
-        let dot = |v: &V| {
-            (0..3)
-                .map(|k| dir_f[k].mul(Ef::small(v[k])))
-                .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
-        };
-        let kx = dot(&s.t0).mul(w).add(dot(&sub(&s.x, &s.t0)).mul(sp));
-        let q = kx.v / w.v;
-        let e = ((kx.e + q.abs() * w.e) / (w.v - w.e) + U * q.abs()) * (1.0 + 8.0 * U);
-        Some((q, e))
-    };
-    let qs = cuts.each_ref().map(quotient);
-    // sign(dir·X/w − dir·Y/v): in f64 when the bounds decide, else exactly as
-    // sign(dir·X·v − dir·Y·w).
-    let ord = |x: usize, y: usize| {
-        if let (Some((qx, ex)), Some((qy, ey))) = (qs[x], qs[y]) {
-            let m = (ex + ey) * (1.0 + 8.0 * U);
-            if qx - qy > m {
-                return 1;
-            } else if qy - qx > m {
-                return -1;
-            }
-        }
-        #[cfg(test)]
-        ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (na, nb) = (na.map(int), nb.map(int));
-        let dir = [
-            na[1].mul(&nb[2]).sub(&na[2].mul(&nb[1])),
-            na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
-            na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
-        ];
-        // dir·X = (dir·t0)·w + (dir·(x − t0))·sp.
-        let key = |c: &Cut| {
-            idot(&dir, &iv(&c.t0))
-                .mul(&c.w)
-                .add(&idot(&dir, &c.d).mul(&c.sp))
-        };
-        let (cx, cy) = (exact(&cuts[x]), exact(&cuts[y]));
-        key(&cx).mul(&cy.w).sub(&key(&cy).mul(&cx.w)).signum()
-    };
-    let lo1 = if ord(0, 1) <= 0 { 0 } else { 1 };
-    let lo2 = if ord(2, 3) <= 0 { 2 } else { 3 };
-    let lo = if ord(lo1, lo2) >= 0 { lo1 } else { lo2 };
-    let lo = exact(&cuts[lo]);
-    let red = Reducer::new(lo.w.mag(), &[*lo.sp.mag(), nonzero_product(&lo.d)]);
-    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &red, e0))
+    let al = align(c)?;
+    let set = cert::crossing(&al.0, ia, ib, false)?;
+    Some(set.lo.to_q(&al.0, al.1))
 }
 
 #[cfg(test)]

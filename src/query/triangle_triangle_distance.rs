@@ -35,7 +35,10 @@
 //! rounding error outside the triangles. [`distance_exact`] keeps the exact
 //! answer for float inputs.
 
-use super::triangle_triangle::{lift, segment_segment, witness_exact};
+use super::stats;
+use super::triangle_triangle::{
+    as_doubles, distance_int, lift, segment_segment, witness_exact, FastDistance,
+};
 use super::{Closest, QueryError};
 use crate::dyadic::Dyadic;
 use crate::ring::Ring;
@@ -65,12 +68,34 @@ type P = Vec3<Q>;
 /// assert_eq!(c.a.z - c.b.z, 1.0); // points from b to a
 /// ```
 pub fn distance<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<S>, QueryError> {
-    let c = distance_exact(a, b)?;
-    Ok(Closest {
+    if !S::IS_EXACT {
+        // Float inputs: rounded straight from the integer form.
+        if let Some((al, d)) = distance_int(a, b) {
+            stats::DISTANCE.fast();
+            return Ok(match d {
+                FastDistance::Meet(p) => {
+                    let w = p.round(&al.v, al.e0);
+                    Closest {
+                        distance_squared: S::zero(),
+                        a: w.clone(),
+                        b: w,
+                    }
+                }
+                FastDistance::Apart(c) => c.round(&al.v, al.e0),
+            });
+        }
+        stats::DISTANCE.fallback();
+        return Ok(round_closest(general(a, b)?));
+    }
+    Ok(round_closest(distance_exact(a, b)?))
+}
+
+fn round_closest<S: Scalar>(c: Closest<Q>) -> Closest<S> {
+    Closest {
         distance_squared: S::from_rational(&c.distance_squared),
         a: Vec3::from_rational(&c.a),
         b: Vec3::from_rational(&c.b),
-    })
+    }
 }
 
 /// The exact squared distance and closest pair, from inputs of any scalar type
@@ -102,6 +127,32 @@ pub fn distance_exact<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Closest<Q>, QueryError> {
+    if let Some((fa, fb)) = as_doubles(a, b) {
+        return distance_exact(&fa, &fb);
+    }
+    if !S::IS_EXACT {
+        if let Some((al, d)) = distance_int(a, b) {
+            stats::DISTANCE.fast();
+            return Ok(match d {
+                FastDistance::Meet(p) => {
+                    let w = p.to_q(&al.x, al.e0);
+                    Closest {
+                        distance_squared: <Q as Zero>::zero(),
+                        a: w.clone(),
+                        b: w,
+                    }
+                }
+                FastDistance::Apart(c) => c.to_q(&al.x, al.e0),
+            });
+        }
+        stats::DISTANCE.fallback();
+    }
+    general(a, b)
+}
+
+/// The general path: a common point, else the filtered selection over the
+/// feature candidates in `Dyadic` (float inputs) or rationals.
+fn general<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<Q>, QueryError> {
     match witness_exact(a, b)? {
         Some(w) => Ok(Closest {
             distance_squared: <Q as Zero>::zero(),
@@ -497,14 +548,6 @@ fn features() -> Vec<Feature> {
 /// docs, with the closed-segment distance split into its interior and
 /// end-point parts), so the answer equals [`closest_features`]'s.
 pub(crate) fn closest_filtered<S: Scalar>(ta: &Triangle<S>, tb: &Triangle<S>) -> Closest<Q> {
-    if !S::IS_EXACT {
-        let c =
-            |t: &Triangle<S>, k: usize| [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()];
-        let coords = [c(ta, 0), c(ta, 1), c(ta, 2), c(tb, 0), c(tb, 1), c(tb, 2)];
-        if let Some(ans) = super::tri_dist_fast::closest(&coords) {
-            return ans;
-        }
-    }
     let iv = |t: &Triangle<S>| t.v.clone().map(|p| p.map(|c| c.to_interval()));
     let (ia, ib) = (iv(ta), iv(tb));
     let mut cands: Vec<(Feature, Interval)> = Vec::with_capacity(42);
