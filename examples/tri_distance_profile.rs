@@ -2,7 +2,7 @@
 //! profiling (`valgrind --tool=callgrind`) and for a timing that needs no
 //! parry3d build.
 //!
-//! `cargo run --release --example tri_distance_profile -- [pairs] [repeats] [all|disjoint|meeting] [distance|intersect|program|f64] [unit|spread]`
+//! `cargo run --release --example tri_distance_profile -- [pairs] [repeats] [all|disjoint|meeting] [distance|intersect|program|f64] [unit|spread|file:PATH]`
 //!
 //! * `distance`: `distance_exact` (exact squared distance and closest points).
 //! * `intersect`: `intersect_exact` and `intersection_set_exact` in one call
@@ -15,7 +15,8 @@
 //! Inputs: `unit` has vertices uniform in [0,1]³ (the inputs of
 //! `benches/triangle.rs`, seed 2003); `spread` the generator of
 //! `../shared/throughput/gen.py` (a centre uniform in [−2, 2]³, each vertex the
-//! centre plus a uniform offset in [−1, 1]³).
+//! centre plus a uniform offset in [−1, 1]³); `file:PATH` the triangle pairs
+//! of a query file (JSON numbers).
 //!
 //! [`intersect_with_contact_exact`]: exact_collision::query::triangle_triangle::intersect_with_contact_exact
 
@@ -50,6 +51,25 @@ impl Rng {
     }
 }
 
+/// The triangle pairs of a JSON Lines query file (`a`, `b` of type triangle,
+/// numbers only), e.g. `../shared/throughput/tri_tri_intersect.jsonl`.
+fn read_pairs(path: &str) -> Vec<(Triangle<f64>, Triangle<f64>)> {
+    let text = std::fs::read_to_string(path).expect("readable file");
+    let tri = |v: &serde_json::Value| -> Option<Triangle<f64>> {
+        let p = |i: usize| -> Option<Vec3<f64>> {
+            let c = |k: usize| v["v"][i][k].as_f64();
+            Some(Vec3::new(c(0)?, c(1)?, c(2)?))
+        };
+        Some(Triangle::new([p(0)?, p(1)?, p(2)?]))
+    };
+    text.lines()
+        .filter_map(|l| {
+            let q: serde_json::Value = serde_json::from_str(l).ok()?;
+            Some((tri(&q["a"])?, tri(&q["b"])?))
+        })
+        .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
@@ -58,8 +78,13 @@ fn main() {
     let op = args.get(4).map(String::as_str).unwrap_or("distance");
     let spread = args.get(5).map(String::as_str) == Some("spread");
     let mut r = Rng(2003);
-    let ts: Vec<_> = (0..n)
-        .map(|_| (r.tri(spread), r.tri(spread)))
+    let file = args.get(5).and_then(|g| g.strip_prefix("file:"));
+    let pairs: Vec<_> = match file {
+        Some(path) => read_pairs(path).into_iter().take(n).collect(),
+        None => (0..n).map(|_| (r.tri(spread), r.tri(spread))).collect(),
+    };
+    let ts: Vec<_> = pairs
+        .into_iter()
         .filter(|(a, b)| match which {
             "disjoint" => !intersects(a, b),
             "meeting" => intersects(a, b),

@@ -41,7 +41,7 @@ use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
 use crate::scalar::Scalar;
 use crate::vector::Vec3;
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -455,10 +455,10 @@ fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     };
     let (nb, db) = if p >= 0 {
         dm = dm.shr(sd);
-        (nm.shl_big(sn), dm.to_biguint())
+        (big(&nm, sn), big(&dm, 0))
     } else {
         nm = nm.shr(sn);
-        (nm.to_biguint(), dm.shl_big(sd))
+        (big(&nm, 0), big(&dm, sd))
     };
     let s = if n.is_neg() {
         num_bigint::Sign::Minus
@@ -480,10 +480,32 @@ fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     finish(&s.mul(s), d, &g, p)
 }
 
+/// `x · 2^s` as a `BigUint` (one word-array conversion when it fits 128 bits).
+fn big(x: &Nat, s: u64) -> BigUint {
+    match x.to_u128() {
+        Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
+        _ => x.shl_big(s),
+    }
+}
+
+/// `v · 2^p` in lowest terms: an odd integer over a power of two, or an
+/// integer.
+pub(crate) fn dyadic_q(v: i128, p: i64) -> Q {
+    if v == 0 {
+        return <Q as Zero>::zero();
+    }
+    let tz = v.trailing_zeros();
+    let (m, p) = (BigInt::from(v >> tz), p + tz as i64);
+    if p >= 0 {
+        Q::new_raw(m << p as u64, BigInt::from(1))
+    } else {
+        Q::new_raw(m, BigInt::from(1) << (-p) as u64)
+    }
+}
+
 /// A vertex as exact rationals.
 fn vertex(x: &V, e0: i64) -> Vec3<Q> {
-    let one = Nat::from_u128(1);
-    let c = |v: i64| finish(&int(v as i128), &one, &one, e0);
+    let c = |v: i64| dyadic_q(v as i128, e0);
     Vec3::new(c(x[0]), c(x[1]), c(x[2]))
 }
 

@@ -50,7 +50,7 @@ use crate::shape::Triangle;
 use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{Signed, Zero};
 
 type Q = BigRational;
 type P = Vec3<Q>;
@@ -590,7 +590,10 @@ pub fn intersect_with_contact_exact<S: Scalar>(
                 FastCert::Separated(l) => (Intersection::Separated { axis: l.to_q() }, None),
                 FastCert::Overlap(c) => {
                     let set = contact_to_q(&c, &al.x, al.e0);
-                    let witness = set.points().swap_remove(0);
+                    let witness = match &set {
+                        Contact::Point(p) | Contact::Segment(p, _) => p.clone(),
+                        Contact::Polygon(v) => v[0].clone(),
+                    };
                     (Intersection::Overlap { witness }, Some(set))
                 }
             });
@@ -600,6 +603,37 @@ pub fn intersect_with_contact_exact<S: Scalar>(
     let i = exact_certificate(cfg, a, b)?;
     let set = if i.intersects() {
         exact_contact(cfg, a, b)?
+    } else {
+        None
+    };
+    Ok((i, set))
+}
+
+/// The reference for [`intersect_with_contact_exact`] (and so for
+/// [`intersect_exact`] and [`intersection_set_exact`]): the same answer
+/// computed in exact rationals throughout, from the exact predicates on the
+/// rational values, without the float filters of the decision and without
+/// the integer path of the certificates. Slow (big rationals with a gcd per
+/// operation); the fast paths must equal it bit for bit, which the tests
+/// check.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle::{intersect_reference, intersect_with_contact_exact};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.], [2., 0., 0.], [0., 2., 0.]]);
+/// let b = t([[0.5, 0.1, -1.], [0.5, 0.7, 1.], [3., 0.5, 0.]]);
+/// assert_eq!(intersect_reference(&a, &b).unwrap(), intersect_with_contact_exact(&a, &b).unwrap());
+/// ```
+pub fn intersect_reference<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<(Intersection<Q>, Option<Contact<Q>>), QueryError> {
+    let (qa, qb) = (Triangle::new(lift(a)), Triangle::new(lift(b)));
+    let cfg = classify(&qa.v, &qb.v);
+    let i = exact_certificate(cfg, &qa, &qb)?;
+    let set = if i.intersects() {
+        exact_contact(cfg, &qa, &qb)?
     } else {
         None
     };
@@ -745,7 +779,12 @@ fn exact_f64(r: &Q) -> Option<f64> {
     if e < -1074 || e + span as i64 - 1 > 1023 {
         return None;
     }
-    let m = i64::try_from(n >> tz).ok()? as f64;
+    // The odd part, from the (at most two) 64-bit digits it spans.
+    let mut w = n.magnitude().iter_u64_digits().skip((tz / 64) as usize);
+    let (lo, hi) = (w.next().unwrap_or(0), w.next().unwrap_or(0));
+    let sh = tz % 64;
+    let m = if sh == 0 { lo } else { lo >> sh | hi << (64 - sh) };
+    let m = if n.is_negative() { -(m as f64) } else { m as f64 };
     let pow2 = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
     // Exact: the product is representable (subnormals in two steps).
     Some(if e >= -1022 {

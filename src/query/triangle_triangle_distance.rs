@@ -35,10 +35,11 @@
 //! rounding error outside the triangles. [`distance_exact`] keeps the exact
 //! answer for float inputs.
 
-use super::stats;
 use super::triangle_triangle::{
-    as_doubles, distance_int, lift, segment_segment, witness_exact, FastDistance,
+    as_doubles, distance_int, intersect_reference, lift, segment_segment, witness_exact,
+    FastDistance,
 };
+use super::{stats, Intersection};
 use super::{Closest, QueryError};
 use crate::dyadic::Dyadic;
 use crate::ring::Ring;
@@ -148,6 +149,35 @@ pub fn distance_exact<S: Scalar>(
         stats::DISTANCE.fallback();
     }
     general(a, b)
+}
+
+/// The reference for [`distance_exact`]: a common point from
+/// [`intersect_reference`](super::triangle_triangle::intersect_reference)
+/// when the triangles meet, else the exhaustive exact search over all the
+/// feature pairs, in exact rationals (the first closest pair in its order:
+/// vertices of `a` against `b`'s face, of `b` against `a`'s face, then the
+/// nine edge pairs). Slow; the fast paths must equal it bit for bit.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle_distance::{distance_exact, distance_reference};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.1], [1., 0., 0.3], [0., 1., 0.1]]);
+/// let b = t([[0., 0., 0.], [1., 0., 0.], [0., 1., 0.]]);
+/// assert_eq!(distance_reference(&a, &b).unwrap(), distance_exact(&a, &b).unwrap());
+/// ```
+pub fn distance_reference<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Closest<Q>, QueryError> {
+    Ok(match intersect_reference(a, b)?.0 {
+        Intersection::Overlap { witness } => Closest {
+            distance_squared: <Q as Zero>::zero(),
+            a: witness.clone(),
+            b: witness,
+        },
+        Intersection::Separated { .. } => closest_features(&lift(a), &lift(b)),
+    })
 }
 
 /// The general path: a common point, else the filtered selection over the

@@ -100,7 +100,16 @@ impl IAxis {
     /// The exact axis (powers of two cancelled; no gcd needed).
     pub(crate) fn to_q(&self) -> Vec3<Q> {
         let one = Nat::from_u128(1);
-        let c = |k: usize| finish(&self.l[k], &one, &one, self.p);
+        let c = |k: usize| {
+            let l = &self.l[k];
+            match l.mag().to_u128() {
+                Some(m) if m < 1 << 127 => {
+                    let v = m as i128;
+                    super::dyadic_q(if l.is_neg() { -v } else { v }, self.p)
+                }
+                _ => finish(l, &one, &one, self.p),
+            }
+        };
         Vec3::new(c(0), c(1), c(2))
     }
 }
