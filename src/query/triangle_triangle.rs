@@ -694,7 +694,15 @@ fn fast_cert<'a, S: Scalar>(
                 None => IContact::Point(s.lo),
             })
         }
-        Config::Coplanar { meet: true } | Config::Degenerate => return None,
+        Config::Coplanar { meet: true } => {
+            let c = cert::coplanar_contact(x)?;
+            if contact {
+                FastCert::Overlap(c)
+            } else {
+                FastCert::Overlap(IContact::Point(c.first().clone()))
+            }
+        }
+        Config::Degenerate => return None,
     };
     Some((al, cert))
 }
@@ -735,7 +743,10 @@ pub(crate) fn distance_int<'a, S: Scalar>(
             b: ib,
             meet: true,
         } => FastDistance::Meet(cert::crossing(&al.x, ia, ib, false)?.lo),
-        Config::Coplanar { meet: true } | Config::Degenerate => return None,
+        Config::Coplanar { meet: true } => {
+            FastDistance::Meet(cert::coplanar_contact(&al.x)?.first().clone())
+        }
+        Config::Degenerate => return None,
     };
     Some((al, d))
 }

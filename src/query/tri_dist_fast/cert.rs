@@ -17,7 +17,7 @@
 //! after reduction; `docs/triangle.md` has the derivations.
 
 use super::{
-    along, cross, finish, idot, int, nonzero_product, sub, vertex, Ef, Reducer, Q, U, V, W,
+    along, cross, f, finish, idot, int, nonzero_product, sub, vertex, Ef, Reducer, Q, U, V, W,
 };
 use crate::fixed::{Int, Nat};
 use crate::scalar::Scalar;
@@ -299,6 +299,8 @@ fn separates(c: &Cand, a: &[V; 3], b: &[V; 3]) -> bool {
     if !open {
         return true; // all nonzero, and all of one sign
     }
+    #[cfg(test)]
+    SEP_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let l = c.exact();
     let iv = |v: &V| v.map(|c| int(c as i128));
     for i in 0..3 {
@@ -458,4 +460,471 @@ pub(crate) fn crossing(
         lo: point(&cuts[lo]),
         hi,
     })
+}
+
+// ---------------------------------------------------------------------------
+// The coplanar contact polygon: the exact path's Sutherland–Hodgman clip of a
+// by b, replayed on symbolic points.
+// ---------------------------------------------------------------------------
+
+/// A point of the clip, by the lines it lies on: a vertex of a, a vertex of
+/// b, or the meeting point of the line of a's edge `i` (`aᵢ → aᵢ₊₁`) and the
+/// line of b's edge `e`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Sym {
+    A(usize),
+    B(usize),
+    X(usize, usize),
+}
+
+/// The line of an edge of a or of b.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Line {
+    A(usize),
+    B(usize),
+}
+
+type P2 = [i64; 2];
+
+fn sub2(p: &P2, q: &P2) -> P2 {
+    [p[0] - q[0], p[1] - q[1]]
+}
+
+/// The 2-D cross product (exact: factors below 2⁶², products below 2¹²⁴).
+fn c2(p: &P2, q: &P2) -> i128 {
+    p[0] as i128 * q[1] as i128 - p[1] as i128 * q[0] as i128
+}
+
+/// `sign(x·y + z·w)` of exact `i128`s: in f64 with the [`super::sdot`]
+/// bound, else in integers.
+fn sign_sum2(x: i128, y: i128, z: i128, w: i128) -> i32 {
+    let (v, e) = super::sdot([f(x), f(z), 0.0], [f(y), f(w), 0.0]);
+    if v > e {
+        1
+    } else if v < -e {
+        -1
+    } else {
+        int(x).mul(&int(y)).add(&int(z).mul(&int(w))).signum()
+    }
+}
+
+/// An `Int` as f64 within 4u relative (the top 126 bits converted within
+/// 3u, the bits below dropped: less than 2⁻¹²⁵ relative). Values here are
+/// below 2⁶⁴⁰: no overflow.
+fn int_f64(x: &Int) -> f64 {
+    let m = x.mag();
+    let b = m.bits();
+    let sh = b.saturating_sub(126);
+    let top = m.shr(sh).to_u128().expect("126 bits") as i128;
+    let v = f(top) * 2f64.powi(sh as i32);
+    if x.is_neg() {
+        -v
+    } else {
+        v
+    }
+}
+
+/// The coplanar pair projected on the coordinate plane `(i, j)` where b's
+/// normal has its largest component `k` (nonzero: b is not degenerate), with
+/// coordinates relative to a₀. For points of the common plane,
+/// `h_e(x) = ((v − u) × n_b)·(x − u) = n_b·((x − u) × (v − u))`, and
+/// `(x − u) × (v − u)` is parallel to `n_b`, so the sign of the exact path's
+/// clip function is `sign(c₂(x − u, v − u))·sign(n_b,k)`, with `c₂` the 2-D
+/// cross product (the `k`-th component of the 3-D one).
+struct Plane {
+    /// 3-D coordinates relative to a₀ (a then b).
+    r: [V; 6],
+    /// Their projections.
+    p: [P2; 6],
+    sigma: i32,
+}
+
+/// A clip point with its 2-D homogeneous coordinates `X / w` (`w > 0`;
+/// vertices `w = 1`) and a float approximation of `X / w` with a bound.
+#[derive(Clone, Copy)]
+struct CP {
+    sym: Sym,
+    /// The parameter on a's edge line (`X(i, e)` only): `num / den`, `den > 0`.
+    num: i128,
+    den: i128,
+    approx: [f64; 2],
+    err: [f64; 2],
+}
+
+impl Plane {
+    fn new(x: &[V; 6]) -> Plane {
+        let o = x[0];
+        let r = x.map(|p| sub(&p, &o));
+        let nb = cross(&sub(&r[4], &r[3]), &sub(&r[5], &r[3]));
+        let k = (0..3).max_by_key(|&k| nb[k].unsigned_abs()).expect("3");
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        Plane {
+            r,
+            p: r.map(|v| [v[i], v[j]]),
+            sigma: nb[k].signum() as i32,
+        }
+    }
+    fn a(&self, i: usize) -> &P2 {
+        &self.p[i % 3]
+    }
+    fn b(&self, j: usize) -> &P2 {
+        &self.p[3 + j % 3]
+    }
+    fn da(&self, i: usize) -> P2 {
+        sub2(self.a(i + 1), self.a(i))
+    }
+    fn db(&self, e: usize) -> P2 {
+        sub2(self.b(e + 1), self.b(e))
+    }
+
+    /// The point for `sym`, with its parameter and float approximation.
+    fn point(&self, sym: Sym) -> CP {
+        let exact = |v: &P2| {
+            let a = [v[0] as f64, v[1] as f64];
+            (a, [U * a[0].abs(), U * a[1].abs()])
+        };
+        let (num, den, (approx, err)) = match sym {
+            Sym::A(i) => (0, 1, exact(self.a(i))),
+            Sym::B(j) => (0, 1, exact(self.b(j))),
+            Sym::X(i, e) => {
+                // aᵢ + s·daᵢ = b_e + t·db_e: s = c₂(b_e − aᵢ, db_e) / c₂(daᵢ, db_e).
+                let (da, db) = (self.da(i), self.db(e));
+                let (mut num, mut den) = (c2(&sub2(self.b(e), self.a(i)), &db), c2(&da, &db));
+                if den < 0 {
+                    (num, den) = (-num, -den);
+                }
+                // f(num)/f(den) within 7.1u; times daᵢ (within u) and plus
+                // aᵢ (within u): within 12u of |aᵢ| + |daᵢ·s|.
+                let s = f(num) / f(den);
+                let ai = self.a(i);
+                let c = |k: usize| {
+                    let t = da[k] as f64 * s;
+                    let v = ai[k] as f64 + t;
+                    (v, 12.0 * U * ((ai[k] as f64).abs() + t.abs()))
+                };
+                let (c0, c1) = (c(0), c(1));
+                (num, den, ([c0.0, c1.0], [c0.1, c1.1]))
+            }
+        };
+        CP {
+            sym,
+            num,
+            den,
+            approx,
+            err,
+        }
+    }
+
+    /// The exact path's `sign(h_e(x))` (≤ 0 inside the closed half-plane of
+    /// b's edge `e`).
+    fn side(&self, q: &CP, e: usize) -> i32 {
+        let (u, d) = (self.b(e), self.db(e));
+        let raw = match q.sym {
+            Sym::A(i) => c2(&sub2(self.a(i), u), &d).signum() as i32,
+            Sym::B(j) if j == e || j == (e + 1) % 3 => 0,
+            Sym::B(j) => c2(&sub2(self.b(j), u), &d).signum() as i32,
+            Sym::X(_, f) if f == e => 0,
+            Sym::X(i, _) => {
+                // c₂(aᵢ + daᵢ·num/den − u, d)·den = c₂(aᵢ − u, d)·den + c₂(daᵢ, d)·num.
+                let (c1, c2v) = (c2(&sub2(self.a(i), u), &d), c2(&self.da(i), &d));
+                sign_sum2(c1, q.den, c2v, q.num)
+            }
+        };
+        raw * self.sigma
+    }
+
+    /// 2-D homogeneous coordinates, exactly.
+    fn hom2(&self, q: &CP) -> ([Int; 2], Int) {
+        match q.sym {
+            Sym::A(_) | Sym::B(_) => {
+                let v = match q.sym {
+                    Sym::A(i) => self.a(i),
+                    Sym::B(j) => self.b(j),
+                    _ => unreachable!(),
+                };
+                (v.map(|c| int(c as i128)), int(1))
+            }
+            Sym::X(i, _) => {
+                let (a, da) = (self.a(i), self.da(i));
+                let (num, den) = (int(q.num), int(q.den));
+                (
+                    [0, 1].map(|k| int(a[k] as i128).mul(&den).add(&int(da[k] as i128).mul(&num))),
+                    den,
+                )
+            }
+        }
+    }
+
+    /// 3-D homogeneous coordinates (relative to a₀), exactly.
+    fn hom3(&self, q: &CP) -> ([Int; 3], Int) {
+        let iv = |v: &V| v.map(|c| int(c as i128));
+        match q.sym {
+            Sym::A(i) => (iv(&self.r[i]), int(1)),
+            Sym::B(j) => (iv(&self.r[3 + j]), int(1)),
+            Sym::X(i, _) => {
+                let (a, da) = (&self.r[i], sub(&self.r[(i + 1) % 3], &self.r[i]));
+                let (num, den) = (int(q.num), int(q.den));
+                (
+                    [0, 1, 2].map(|k| int(a[k] as i128).mul(&den).add(&int(da[k] as i128).mul(&num))),
+                    den,
+                )
+            }
+        }
+    }
+
+    /// Whether two clip points are the same point, exactly.
+    fn same(&self, p: &CP, q: &CP) -> bool {
+        if p.sym == q.sym {
+            return true;
+        }
+        for k in 0..2 {
+            if (p.approx[k] - q.approx[k]).abs() > (p.err[k] + q.err[k]) * (1.0 + 4.0 * U) {
+                return false;
+            }
+        }
+        let ((xp, wp), (xq, wq)) = (self.hom2(p), self.hom2(q));
+        (0..2).all(|k| xp[k].mul(&wq).sub(&xq[k].mul(&wp)).signum() == 0)
+    }
+
+    /// The output point.
+    fn ipoint(&self, x: &[V; 6], q: &CP) -> IPoint {
+        match q.sym {
+            Sym::A(i) => IPoint::Vertex(i),
+            Sym::B(j) => IPoint::Vertex(3 + j),
+            Sym::X(i, _) => IPoint::Along {
+                t0: x[i],
+                d: sub(&x[(i + 1) % 3], &x[i]).map(|c| int(c as i128)),
+                s: int(q.num),
+                w: int(q.den),
+            },
+        }
+    }
+}
+
+/// The coplanar contact set of `triangle_triangle::contact_of` (a clipped by
+/// the three closed half-planes of b, in the exact path's order, then
+/// `shape_of`: duplicates removed in order, a collinear set reduced to its
+/// two extreme points), on symbolic points: every clip point lies on the
+/// line of an edge of a or of b, every new point is the meeting point of the
+/// current polygon edge's line with the clip line (a vertex of b when both
+/// are b's lines), so every sign and comparison is a low-degree integer
+/// expression decided in f64 with a bound and, when needed, in integers.
+/// `None` (hand over) when the farthest point from the first one (the exact
+/// path's choice of direction for a collinear set) is not certified by the
+/// float bounds, or the clip comes out empty.
+pub(crate) fn coplanar_contact(x: &[V; 6]) -> Option<IContact> {
+    let pl = Plane::new(x);
+    // (point, the line of its outgoing edge).
+    let mut poly: Vec<(CP, Line)> = (0..3).map(|i| (pl.point(Sym::A(i)), Line::A(i))).collect();
+    for e in 0..3 {
+        let h: Vec<i32> = poly.iter().map(|(p, _)| pl.side(p, e)).collect();
+        // (point, its side, the line of the input edge that emitted it).
+        let mut out: Vec<(CP, i32, Line)> = Vec::with_capacity(poly.len() + 1);
+        for idx in 0..poly.len() {
+            let nxt = (idx + 1) % poly.len();
+            let ((p, line), (hp, hq)) = (poly[idx], (h[idx], h[nxt]));
+            if hp <= 0 {
+                out.push((p, hp, line));
+            }
+            if (hp < 0 && hq > 0) || (hp > 0 && hq < 0) {
+                let sym = match line {
+                    Line::A(i) => Sym::X(i, e),
+                    // Two lines of b meet at their common vertex.
+                    Line::B(f) if f == (e + 1) % 3 => Sym::B((e + 1) % 3),
+                    Line::B(_) => Sym::B(e),
+                };
+                out.push((pl.point(sym), 0, line));
+            }
+        }
+        // An output edge lies on the clip line when both ends are on it,
+        // else on the line of the input edge that emitted its first end.
+        poly = (0..out.len())
+            .map(|m| {
+                let (p, hp, line) = out[m];
+                let hq = out[(m + 1) % out.len()].1;
+                (p, if hp == 0 && hq == 0 { Line::B(e) } else { line })
+            })
+            .collect();
+        if poly.is_empty() {
+            break;
+        }
+    }
+    // shape_of: duplicates removed, in order.
+    let mut uniq: Vec<CP> = Vec::with_capacity(poly.len());
+    for (p, _) in &poly {
+        if !uniq.iter().any(|u| pl.same(u, p)) {
+            uniq.push(*p);
+        }
+    }
+    let pt = |q: &CP| pl.ipoint(x, q);
+    match uniq.len() {
+        0 => return None,
+        1 => return Some(IContact::Point(pt(&uniq[0]))),
+        _ => {}
+    }
+    // The farthest point from o = uniq[0] (3-D distance; the last one among
+    // equals): |p − o|² = |X_p·w_o − X_o·w_p|² / (w_p·w_o)², each within
+    // 30u relative in f64; certified when unique by the bounds.
+    let (xo, wo) = pl.hom3(&uniq[0]);
+    let diff = |q: &CP| {
+        let (xp, wp) = pl.hom3(q);
+        [0, 1, 2].map(|k| xp[k].mul(&wo).sub(&xo[k].mul(&wp)))
+    };
+    let far_f: Vec<f64> = uniq
+        .iter()
+        .map(|q| {
+            let d = diff(q).map(|c| int_f64(&c));
+            let w = f(q.den) * f(uniq[0].den);
+            (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / (w * w)
+        })
+        .collect();
+    const LO: f64 = 1.0 - 64.0 * U;
+    const HI: f64 = 1.0 + 64.0 * U;
+    let far = (1..uniq.len()).max_by(|&i, &j| far_f[i].total_cmp(&far_f[j]))?;
+    if (1..uniq.len()).any(|j| j != far && far_f[j] * HI >= far_f[far] * LO) {
+        return None;
+    }
+    // Collinear iff every c₂(F − O, P − O) is 0 (the projection keeps
+    // collinearity), with F − O = (F·w_o − O·w_f)/(w_f·w_o) in 2-D.
+    let (o2, wo2) = pl.hom2(&uniq[0]);
+    let d2 = |q: &CP| {
+        let (p2, wp) = pl.hom2(q);
+        [0, 1].map(|k| p2[k].mul(&wo2).sub(&o2[k].mul(&wp)))
+    };
+    let df = d2(&uniq[far]);
+    let dff = df.each_ref().map(int_f64);
+    let collinear = uniq.iter().skip(1).all(|q| {
+        let dq = d2(q);
+        let dqf = dq.each_ref().map(int_f64);
+        let (v, e) = super::sdot([dff[0], -dff[1], 0.0], [dqf[1], dqf[0], 0.0]);
+        if v.abs() > e {
+            return false;
+        }
+        df[0].mul(&dq[1]).sub(&df[1].mul(&dq[0])).signum() == 0
+    });
+    if !collinear {
+        return Some(IContact::Polygon(uniq.iter().map(pt).collect()));
+    }
+    // Collinear: the extreme points along F − O, by the coordinate where
+    // F − O is largest (the order along the line is the order of that
+    // coordinate, reversed when its component is negative).
+    let c = if df[0].mag().cmp(df[1].mag()).is_ge() { 0 } else { 1 };
+    let dir = if df[c].is_neg() { -1 } else { 1 };
+    let hom: Vec<([Int; 2], Int)> = uniq.iter().map(|q| pl.hom2(q)).collect();
+    // sign(key(p) − key(q)).
+    let cmp = |p: usize, q: usize| {
+        let ((xp, wp), (xq, wq)) = (&hom[p], &hom[q]);
+        xp[c].mul(wq).sub(&xq[c].mul(wp)).signum() * dir
+    };
+    let (mut lo, mut hi) = (0, 0);
+    for q in 1..uniq.len() {
+        if cmp(q, lo) < 0 {
+            lo = q;
+        }
+        if cmp(q, hi) >= 0 {
+            hi = q;
+        }
+    }
+    Some(IContact::Segment(pt(&uniq[lo]), pt(&uniq[hi])))
+}
+
+/// How often [`separates`] needed the exact integers (test builds).
+#[cfg(test)]
+pub(crate) static SEP_EXACT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigInt;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            crate::poly::planted::splitmix64(&mut self.0)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn int(&mut self, bits: u32) -> i64 {
+            (self.next() >> (64 - bits)) as i64 - (1i64 << (bits - 1))
+        }
+    }
+
+    /// `l` separates `a` and `b` (every `l·(bⱼ − aᵢ)` of one strict sign),
+    /// in `BigInt`: the oracle.
+    fn oracle(l: &[BigInt; 3], a: &[V; 3], b: &[V; 3]) -> bool {
+        let mut signs = Vec::new();
+        for p in a {
+            for q in b {
+                let d: BigInt = (0..3).map(|k| &l[k] * BigInt::from(q[k] - p[k])).sum();
+                signs.push(d.sign());
+            }
+        }
+        signs.iter().all(|s| *s == num_bigint::Sign::Plus)
+            || signs.iter().all(|s| *s == num_bigint::Sign::Minus)
+    }
+
+    /// The separation proof rejects every axis that does not separate, and
+    /// accepts exactly the ones that do: the exact path's 24 candidates,
+    /// random axes (mostly wrong guesses), and axes made wrong on purpose (b
+    /// moved onto a's supporting plane along the axis, so that one
+    /// `l·(bⱼ − aᵢ)` is exactly 0, or one unit past it); with coordinates up
+    /// to 2⁶⁰ the float bounds cannot decide and the integers do.
+    #[test]
+    fn separation_proof_rejects_wrong_axes() {
+        let mut r = Rng(11);
+        let (mut rejected, mut accepted, mut planted) = (0, 0, 0);
+        for round in 0..3000 {
+            let bits = [4, 20, 40, 61][round % 4];
+            let mut x = [[0i64; 3]; 6].map(|_| [0; 3].map(|_| r.int(bits) / 2));
+            let o = x[0];
+            x = x.map(|p| sub(&p, &o));
+            let a = [x[0], x[1], x[2]];
+            let mut b = [x[3], x[4], x[5]];
+            let ea = [0, 1, 2].map(|i| sub(&a[(i + 1) % 3], &a[i]));
+            let eb = [0, 1, 2].map(|i| sub(&b[(i + 1) % 3], &b[i]));
+            let mut axes: Vec<Cand> = vec![Cand::W(cross(&ea[0], &ea[1]))];
+            for i in 0..3 {
+                for j in 0..3 {
+                    axes.push(Cand::W(cross(&ea[i], &eb[j])));
+                }
+                axes.push(Cand::NE(cross(&ea[0], &ea[1]), eb[i]));
+            }
+            let small = |r: &mut Rng| [0; 3].map(|_| r.int(8) as i128);
+            axes.push(Cand::W(small(&mut r)));
+            // A wrong guess on purpose: a small axis l, and b's first
+            // vertex moved to a's highest vertex along l, plus a vector
+            // orthogonal to l (l × u), plus 0 or ±1 unit along a coordinate:
+            // touching, or just across.
+            let l = small(&mut r);
+            let top = (0..3)
+                .max_by_key(|&i| (0..3).map(|k| l[k] * a[i][k] as i128).sum::<i128>())
+                .unwrap();
+            let u = small(&mut r);
+            let lu = [
+                l[1] * u[2] - l[2] * u[1],
+                l[2] * u[0] - l[0] * u[2],
+                l[0] * u[1] - l[1] * u[0],
+            ];
+            if bits <= 40 {
+                let nudge = r.below(3) as i64 - 1;
+                b[0] = [0, 1, 2].map(|k| a[top][k] + lu[k] as i64 + (k == 0) as i64 * nudge);
+                axes.push(Cand::W(l));
+                planted += 1;
+            }
+            for c in &axes {
+                let want = oracle(&c.exact().map(|v| v.to_bigint()), &a, &b);
+                assert_eq!(separates(c, &a, &b), want, "{a:?} {b:?}");
+                if want {
+                    accepted += 1;
+                } else {
+                    rejected += 1;
+                }
+            }
+        }
+        let exact = SEP_EXACT.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(rejected > 10_000 && accepted > 1000, "{rejected} {accepted}");
+        assert!(planted > 1000 && exact > 100, "{planted} {exact}");
+    }
 }
