@@ -2,7 +2,7 @@
 //! profiling (`valgrind --tool=callgrind`) and for a timing that needs no
 //! parry3d build.
 //!
-//! `cargo run --release --example tri_distance_profile -- [pairs] [repeats] [all|disjoint|meeting] [distance|intersect|program|f64] [unit|spread|file:PATH]`
+//! `cargo run --release --example tri_distance_profile -- [pairs] [repeats] [all|disjoint|meeting] [distance|intersect|program|f64|f64dist] [unit|spread|file:PATH]`
 //!
 //! * `distance`: `distance_exact` (exact squared distance and closest points).
 //! * `intersect`: `intersect_exact` and `intersection_set_exact` in one call
@@ -11,6 +11,7 @@
 //! * `program`: `intersect_exact`, then `intersection_set_exact` for meeting
 //!   pairs, as two calls.
 //! * `f64`: `intersect::<f64>` and `intersection_set::<f64>` (rounded answers).
+//! * `f64dist`: `distance::<f64>` (rounded answer).
 //!
 //! Inputs: `unit` has vertices uniform in [0,1]³ (the inputs of
 //! `benches/triangle.rs`, seed 2003); `spread` the generator of
@@ -25,7 +26,7 @@ use exact_collision::query::triangle_triangle::{
     intersect, intersect_exact, intersect_with_contact_exact, intersection_set,
     intersection_set_exact, intersects,
 };
-use exact_collision::query::triangle_triangle_distance::distance_exact;
+use exact_collision::query::triangle_triangle_distance::{distance, distance_exact};
 use exact_collision::query::Intersection;
 use exact_collision::{Triangle, Vec3};
 use std::time::Instant;
@@ -126,6 +127,10 @@ fn main() {
                         Intersection::Separated { axis } => axis,
                     };
                     (w.x.abs() > 0.5) as usize
+                }
+                "f64dist" => {
+                    let c = distance(bb(a), bb(b)).unwrap();
+                    (c.distance_squared > 0.5) as usize
                 }
                 _ => {
                     let c = distance_exact(bb(a), bb(b)).unwrap();

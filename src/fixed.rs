@@ -715,6 +715,11 @@ impl Int {
             mag: Nat::from_u128(v.unsigned_abs()),
         }
     }
+    /// `±mag` (`neg`: negative; zero is never negative).
+    #[cfg(test)]
+    pub(crate) fn from_nat(neg: bool, mag: Nat) -> Int {
+        Int::norm(neg, mag)
+    }
     fn norm(neg: bool, mag: Nat) -> Int {
         Int {
             neg: neg && !mag.is_zero(),

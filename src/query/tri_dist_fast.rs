@@ -579,12 +579,12 @@ impl IClosest {
     pub(crate) fn round<S: Scalar>(&self, v: &[&Vec3<S>; 6], e0: i64) -> Closest<S> {
         let one = Nat::from_u128(1);
         let d2 = match &self.d2 {
-            D2::Int(n) => cert::unreduced(n, &one, 2 * e0),
-            D2::Over(n, d) => cert::unreduced(n, d.mag(), 2 * e0),
-            D2::Square(s, d) => cert::unreduced(&s.mul(s), d.mag(), 2 * e0),
+            D2::Int(n) => cert::round_q(n, &one, 2 * e0),
+            D2::Over(n, d) => cert::round_q(n, d.mag(), 2 * e0),
+            D2::Square(s, d) => cert::round_q(&s.mul(s), d.mag(), 2 * e0),
         };
         Closest {
-            distance_squared: S::from_rational(&d2),
+            distance_squared: d2,
             a: self.pa.round(v, e0),
             b: self.pb.round(v, e0),
         }

@@ -461,9 +461,7 @@ pub fn intersect<S: Scalar>(
     if let Some((al, cert)) = fast_cert(cfg, a, b, false) {
         stats::INTERSECT.fast();
         return Ok(match cert {
-            FastCert::Separated(l) => Intersection::Separated {
-                axis: Vec3::from_rational(&l.to_q()),
-            },
+            FastCert::Separated(l) => Intersection::Separated { axis: l.round() },
             FastCert::Overlap(c) => Intersection::Overlap {
                 witness: c.first().round(&al.v, al.e0),
             },

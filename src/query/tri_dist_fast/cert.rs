@@ -58,6 +58,85 @@ pub(crate) fn unreduced(n: &Int, d: &Nat, p: i64) -> Q {
     )
 }
 
+/// The float format of `S`: significant bits, exponent of the least
+/// subnormal bit, largest exponent (`None` for the exact type).
+fn format<S: Scalar>() -> Option<(u64, i64, i64)> {
+    match S::NAME {
+        "f64" => Some((53, -1074, 1023)),
+        "f32" => Some((24, -149, 127)),
+        _ => None,
+    }
+}
+
+/// `n / d · 2^e` (`d > 0`) correctly rounded to `S` (f32/f64: nearest, ties
+/// to even), without a gcd: a 64-bit quotient of the leading bits decides
+/// the rounding ([`round_fast`]); an exact value within a few units of the
+/// quotient's last bit from a midpoint, or a result near the ends of the
+/// format's range, is rounded by [`Scalar::from_rational`] on the unreduced
+/// quotient.
+pub(crate) fn round_q<S: Scalar>(n: &Int, d: &Nat, e: i64) -> S {
+    if n.signum() == 0 {
+        return S::zero();
+    }
+    round_fast(n, d, e).unwrap_or_else(|| S::from_rational(&unreduced(n, d, e)))
+}
+
+/// The fast case of [`round_q`]. With `N₁ ∈ [2¹²⁵, 2¹²⁶)` the leading bits
+/// of `|n|` and `D₁ ∈ [2⁶², 2⁶³)` those of `d` (truncated: `|n| = (N₁ + εₙ)·2^a`,
+/// `d = (D₁ + ε_d)·2^b`, `0 ≤ ε < 1`), `q = ⌊N₁/D₁⌋ ∈ [2⁶², 2⁶⁴)` and the
+/// exact `X = |n|/d·2^(b−a)` satisfy `|X − q| < 1 + 2⁻⁶² + q/D₁ < 6`. The
+/// rounding keeps `q`'s bits above position `t` (the format's precision,
+/// or the subnormal limit); it is decided when the dropped bits are more
+/// than 8 units away from the midpoint `2^(t−1)`: every value within 6 units
+/// of `q` then rounds to the same float (near a power of two too: the value
+/// is within 6 units of a representable number, far below half a spacing).
+fn round_fast<S: Scalar>(n: &Int, d: &Nat, e: i64) -> Option<S> {
+    let (p, lsb_min, max_exp) = format::<S>()?;
+    let (bn, bd) = (n.mag().bits(), d.bits());
+    let lead = |x: &Nat, b: u64, w: u64| {
+        if b > w {
+            x.shr(b - w)
+        } else {
+            x.shl(w - b)
+        }
+    };
+    let n1 = lead(n.mag(), bn, 126).to_u128()?;
+    let d1 = lead(d, bd, 63).to_u128()?;
+    let q = n1 / d1;
+    // The value is about q·2^ex.
+    let ex = (bn as i64 - 126) - (bd as i64 - 63) + e;
+    let bq = 128 - q.leading_zeros() as i64;
+    let lsb = (ex + bq - p as i64).max(lsb_min);
+    let t = lsb - ex;
+    if !(5..=63).contains(&t) {
+        return None;
+    }
+    let (r, k, half) = (q & ((1 << t) - 1), q >> t, 1u128 << (t - 1));
+    if r.abs_diff(half) <= 8 {
+        return None;
+    }
+    let m = k + (r > half) as u128;
+    if lsb + (128 - m.leading_zeros() as i64) - 1 > max_exp {
+        return None;
+    }
+    let pow2 = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
+    // Exact: m has at most p + 1 bits and the result is representable.
+    let v = if lsb >= -1022 {
+        m as f64 * pow2(lsb)
+    } else {
+        m as f64 * pow2(lsb + 200) * pow2(-200)
+    };
+    let v = if n.is_neg() { -v } else { v };
+    let any: &dyn std::any::Any = &v;
+    match any.downcast_ref::<S>() {
+        Some(x) => Some(x.clone()),
+        None => {
+            let w = v as f32;
+            (&w as &dyn std::any::Any).downcast_ref::<S>().cloned()
+        }
+    }
+}
+
 impl IPoint {
     /// The exact point in lowest terms (one full-size gcd, [`Reducer`]).
     pub(crate) fn to_q(&self, x: &[V; 6], e0: i64) -> Vec3<Q> {
@@ -88,7 +167,7 @@ impl IPoint {
             IPoint::Along { t0, d, s, w } => {
                 let c = |k: usize| {
                     let n = int(t0[k] as i128).mul(w).add(&d[k].mul(s));
-                    S::from_rational(&unreduced(&n, w.mag(), e0))
+                    round_q(&n, w.mag(), e0)
                 };
                 Vec3::new(c(0), c(1), c(2))
             }
@@ -110,6 +189,15 @@ impl IAxis {
                 _ => finish(l, &one, &one, self.p),
             }
         };
+        Vec3::new(c(0), c(1), c(2))
+    }
+}
+
+impl IAxis {
+    /// The axis rounded to `S` (each component correctly rounded).
+    pub(crate) fn round<S: Scalar>(&self) -> Vec3<S> {
+        let one = Nat::from_u128(1);
+        let c = |k: usize| round_q(&self.l[k], &one, self.p);
         Vec3::new(c(0), c(1), c(2))
     }
 }
@@ -863,6 +951,56 @@ mod tests {
         }
         signs.iter().all(|s| *s == num_bigint::Sign::Plus)
             || signs.iter().all(|s| *s == num_bigint::Sign::Minus)
+    }
+
+    /// `round_q` equals `from_rational` of the exact quotient (f64 and f32),
+    /// on random quotients of every size, on quotients at and one unit
+    /// around a midpoint between two floats (`(2m + 1)·2^k·d ± δ`), and on
+    /// results that are subnormal, overflow or underflow to 0.
+    #[test]
+    fn rounding_equals_from_rational() {
+        use num_bigint::BigUint;
+        let mut r = Rng(3);
+        let nat = |x: &BigUint| Nat::from_biguint(x);
+        let big = |r: &mut Rng, words: u64| {
+            let mut v = BigUint::from(1u32);
+            for _ in 0..words {
+                v = (v << 64u32) + BigUint::from(r.next() >> r.below(64));
+            }
+            v
+        };
+        let mut fast = 0;
+        for round in 0..20000u64 {
+            let d = big(&mut r, round % 4);
+            let n = match round % 3 {
+                0 => big(&mut r, 1 + round % 5),
+                _ => {
+                    // A midpoint of the f64 (or f32) grid times d, moved by
+                    // -1, 0 or 1.
+                    let m = BigUint::from((r.next() >> 10) | 1);
+                    let k = r.below(60);
+                    let v = (m << k) * &d;
+                    match r.below(3) {
+                        0 => v - 1u32,
+                        1 => v,
+                        _ => v + 1u32,
+                    }
+                }
+            };
+            if n.bits() > 700 || d.bits() > 700 {
+                continue;
+            }
+            let e = [0, -1100, 900, -200, 3, -1080, 1000][(round % 7) as usize] - r.below(64) as i64;
+            let sign = if round % 2 == 0 { BSign::Plus } else { BSign::Minus };
+            let ni = Int::from_nat(sign == BSign::Minus, nat(&n));
+            let q = unreduced(&ni, &nat(&d), e);
+            let (got, want) = (round_q::<f64>(&ni, &nat(&d), e), f64::from_rational(&q));
+            assert_eq!(got.to_bits(), want.to_bits(), "{n} / {d} · 2^{e}");
+            let (got, want) = (round_q::<f32>(&ni, &nat(&d), e), f32::from_rational(&q));
+            assert_eq!(got.to_bits(), want.to_bits(), "{n} / {d} · 2^{e}");
+            fast += round_fast::<f64>(&ni, &nat(&d), e).is_some() as usize;
+        }
+        assert!(fast > 5000, "{fast}");
     }
 
     /// The separation proof rejects every axis that does not separate, and
