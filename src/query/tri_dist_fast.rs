@@ -168,9 +168,9 @@ pub(crate) enum Win {
 
 struct Best {
     win: Option<(Win, f64)>,
-    /// The least lower bound among candidates not certainly invalid, other
-    /// than the winner's; candidates are offered one by one.
-    lows: [(f64, bool); 42],
+    /// Every offered candidate (not certainly invalid): its lower bound,
+    /// and whether it is certainly valid.
+    lows: [(f64, Win, bool); 42],
     n: usize,
 }
 
@@ -184,19 +184,35 @@ impl Best {
                 if self.win.is_none_or(|(_, h)| hi < h) {
                     self.win = Some((w, hi));
                 }
-                self.lows[self.n] = (lo, true);
+                self.lows[self.n] = (lo, w, true);
                 self.n += 1;
             }
             None => {
-                self.lows[self.n] = (lo, false);
+                self.lows[self.n] = (lo, w, false);
                 self.n += 1;
             }
         }
     }
 }
 
-/// The filter: the unique least candidate, if certified.
-pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
+/// What the filter certified.
+pub(crate) enum Selection {
+    /// The unique least candidate.
+    Unique(Win),
+    /// The candidates whose bounds reach the least upper bound of a
+    /// certainly valid one (at most [`CONTENDERS`]), in the filter's order,
+    /// and whether each is certainly valid: the least is among them.
+    Contenders(Vec<(Win, bool)>),
+    /// Nothing certified (no candidate certainly valid, or too many
+    /// contenders).
+    Undecided,
+}
+
+/// The most contenders [`exact_pick`] evaluates (more: the general path).
+const CONTENDERS: usize = 12;
+
+/// The filter: the unique least candidate, or the few that may be least.
+pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Selection {
     let ea: [V; 3] = [0, 1, 2].map(|i| sub(&a[(i + 1) % 3], &a[i]));
     let eb: [V; 3] = [0, 1, 2].map(|j| sub(&b[(j + 1) % 3], &b[j]));
     let aa: [i128; 3] = ea.map(|e| dot(&e, &e));
@@ -204,7 +220,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
     let (aaf, bbf) = (aa.map(f), bb.map(f));
     let mut best = Best {
         win: None,
-        lows: [(0.0, false); 42],
+        lows: [(0.0, Win::VV(0, 0), false); 42],
         n: 0,
     };
     // The slack of a quotient of bounded quantities: see the module docs.
@@ -328,15 +344,24 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             );
         }
     }
-    let (win, hi) = best.win?;
+    let Some((win, hi)) = best.win else {
+        return Selection::Undecided;
+    };
     // Unique: exactly one offered candidate (the winner) has a lower bound ≤ hi.
-    let mut below = 0;
-    for &(lo, _) in &best.lows[..best.n] {
-        if lo <= hi {
-            below += 1;
-        }
+    let below = best.lows[..best.n].iter().filter(|c| c.0 <= hi).count();
+    if below == 1 {
+        return Selection::Unique(win);
     }
-    (below == 1).then_some(win)
+    if below > CONTENDERS {
+        return Selection::Undecided;
+    }
+    Selection::Contenders(
+        best.lows[..best.n]
+            .iter()
+            .filter(|c| c.0 <= hi)
+            .map(|c| (c.1, c.2))
+            .collect(),
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -692,13 +717,98 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3]) -> IClosest {
     }
 }
 
-/// The whole fast path for disjoint triangles on aligned coordinates:
-/// `None` when the filter does not certify a unique closest feature pair.
+/// The whole fast path for disjoint triangles on aligned coordinates: the
+/// filter's unique least candidate, or the least of its contenders compared
+/// exactly ([`exact_pick`]); `None` when neither applies.
 pub(crate) fn closest_int(x: &[V; 6]) -> Option<IClosest> {
     let a = [x[0], x[1], x[2]];
     let b = [x[3], x[4], x[5]];
-    let win = select(&a, &b)?;
-    Some(evaluate(win, &a, &b))
+    match select(&a, &b) {
+        Selection::Unique(win) => Some(evaluate(win, &a, &b)),
+        Selection::Contenders(c) => exact_pick(&c, x),
+        Selection::Undecided => None,
+    }
+}
+
+/// Whether the candidate `win`, evaluated as `c`, is valid, exactly
+/// (vertex–vertex and vertex–edge candidates are only offered when valid).
+fn valid_exact(win: Win, c: &IClosest, a: &[V; 3], b: &[V; 3]) -> bool {
+    let iw = |v: &W| v.map(int);
+    match (win, &c.d2, &c.pa, &c.pb) {
+        (Win::VV(..) | Win::VE { .. }, ..) => true,
+        // 0 < s, t < |d1 × d2|² (`evaluate`'s edge–edge parameters).
+        (
+            Win::EE(..),
+            D2::Square(_, den),
+            cert::IPoint::Along { s, .. },
+            cert::IPoint::Along { s: t, .. },
+        ) => {
+            let inside = |v: &Int| v.signum() > 0 && den.sub(v).signum() > 0;
+            den.signum() > 0 && inside(s) && inside(t)
+        }
+        (Win::VF { a_vertex, v }, ..) => {
+            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
+            n.iter().any(|c| c.signum() != 0)
+                && (0..3).all(|k| {
+                    let e = sub(&t[(k + 1) % 3], &t[k]);
+                    idot(&iw(&cross(&e, &sub(x, &t[k]))), &n).signum() >= 0
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The least of the contenders, in exact integers: each one's validity
+/// (when the filter left it open) and value `num/den`, compared by
+/// cross-multiplication (below 2⁶⁴⁰: the numerators are below 2³⁷⁸ and the
+/// denominators below 2²⁵²). A tie of the least value between different
+/// point pairs: `None` (the reference's order of the features decides; the
+/// general path applies it).
+fn exact_pick(cands: &[(Win, bool)], x: &[V; 6]) -> Option<IClosest> {
+    let a = [x[0], x[1], x[2]];
+    let b = [x[3], x[4], x[5]];
+    let one = int(1);
+    let value = |c: &IClosest| match &c.d2 {
+        D2::Int(n) => (*n, one),
+        D2::Over(n, d) => (*n, *d),
+        D2::Square(s, d) => (s.mul(s), *d),
+    };
+    let hom = |p: &cert::IPoint| match p {
+        cert::IPoint::Vertex(k) => (x[*k].map(|c| int(c as i128)), one),
+        cert::IPoint::Along { t0, d, s, w } => (
+            [0, 1, 2].map(|k| int(t0[k] as i128).mul(w).add(&d[k].mul(s))),
+            *w,
+        ),
+    };
+    let same = |p: &cert::IPoint, q: &cert::IPoint| {
+        let ((xp, wp), (xq, wq)) = (hom(p), hom(q));
+        (0..3).all(|k| xp[k].mul(&wq).sub(&xq[k].mul(&wp)).signum() == 0)
+    };
+    let mut best: Option<(IClosest, (Int, Int))> = None;
+    let mut tie = false;
+    for &(win, valid) in cands {
+        let c = evaluate(win, &a, &b);
+        if !valid && !valid_exact(win, &c, &a, &b) {
+            continue;
+        }
+        let v = value(&c);
+        match &best {
+            Some((bc, bv)) => match v.0.mul(&bv.1).sub(&bv.0.mul(&v.1)).signum() {
+                -1 => {
+                    best = Some((c, v));
+                    tie = false;
+                }
+                0 => tie |= !(same(&c.pa, &bc.pa) && same(&c.pb, &bc.pb)),
+                _ => {}
+            },
+            None => best = Some((c, v)),
+        }
+    }
+    if tie {
+        return None;
+    }
+    best.map(|(c, _)| c)
 }
 
 #[cfg(test)]
