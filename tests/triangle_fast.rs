@@ -44,7 +44,7 @@ impl Rng {
     /// Uniform in [0, 1) with a full 53-bit mantissa below every power of
     /// two (not only multiples of 2⁻⁵³): the low bits are random too.
     fn unit(&mut self) -> f64 {
-        let e = (self.next() as u64).leading_zeros().min(60) as i32 + 1;
+        let e = self.next().leading_zeros().min(60) as i32 + 1;
         let m = (self.next() >> 11) | 1 << 52;
         m as f64 * 2f64.powi(-52 - e)
     }
@@ -129,7 +129,11 @@ fn family(r: &mut Rng, kind: usize) -> C {
             let k = r.below(3) as usize;
             for v in 0..3 {
                 let mut p = c[v];
-                p[k] = if r.below(2) == 0 { p[k].next_up() } else { p[k].next_down() };
+                p[k] = if r.below(2) == 0 {
+                    p[k].next_up()
+                } else {
+                    p[k].next_down()
+                };
                 c[3 + v] = p;
             }
             if r.below(2) == 0 {
@@ -246,7 +250,10 @@ fn check_scalar<S: Scalar>(c: &C, f: impl Fn(f64) -> S + Copy) -> Result<(bool, 
         return Err(ctx("distance (rounded)"));
     }
     // The same values as exact rationals take the same path.
-    let (qa, qb) = (tri(c, 0, |x| f(x).to_rational()), tri(c, 1, |x| f(x).to_rational()));
+    let (qa, qb) = (
+        tri(c, 0, |x| f(x).to_rational()),
+        tri(c, 1, |x| f(x).to_rational()),
+    );
     if intersect_with_contact_exact(&qa, &qb).map_err(|e| e.to_string())? != reference {
         return Err(ctx("intersect_with_contact_exact on rationals"));
     }
@@ -299,7 +306,10 @@ fn integer_path_share_by_family() {
             s.1 += fd as usize;
             s.2 += 1;
         }
-        report.push(format!("{}: intersect {}/{}, distance {}/{}", FAMILIES[kind], s.0, s.2, s.1, s.2));
+        report.push(format!(
+            "{}: intersect {}/{}, distance {}/{}",
+            FAMILIES[kind], s.0, s.2, s.1, s.2
+        ));
     }
     eprintln!("integer path by family:\n  {}", report.join("\n  "));
     // Uniform full-precision doubles fail to align only when a coordinate is
@@ -337,6 +347,9 @@ fn rational_inputs() {
         assert_eq!(got, intersect_reference(&a, &b).unwrap());
         assert_eq!(after.0 - before.0, fast as u64, "{:?}", a.v[0].z);
         assert_eq!(after.1, before.1);
-        assert_eq!(distance_exact(&a, &b).unwrap(), distance_reference(&a, &b).unwrap());
+        assert_eq!(
+            distance_exact(&a, &b).unwrap(),
+            distance_reference(&a, &b).unwrap()
+        );
     }
 }

@@ -38,9 +38,9 @@
 //! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
 //! Tools 2(2), 1997.
 
-use super::triangle_triangle_distance::div_q;
 use super::tri_dist_fast::cert::{self, IContact, IPoint, Skip};
 use super::tri_dist_fast::{self as fast};
+use super::triangle_triangle_distance::div_q;
 use super::{stats, Closest, Intersection, QueryError};
 use crate::dyadic::Dyadic;
 use crate::predicates::{orient2d, orient3d};
@@ -653,7 +653,8 @@ fn aligned<'a, S: Scalar>(a: &'a Triangle<S>, b: &'a Triangle<S>) -> Option<Alig
     Some(Aligned { x, e0, v })
 }
 
-/// A certificate in integers.
+/// A certificate in integers (on the stack, as `IPoint`).
+#[allow(clippy::large_enum_variant)]
 enum FastCert {
     Separated(cert::IAxis),
     /// The contact set (only its first point, the witness, unless asked for).
@@ -749,7 +750,8 @@ pub(crate) fn distance_int<'a, S: Scalar>(
     Some((al, d))
 }
 
-/// [`distance_int`]'s answer.
+/// [`distance_int`]'s answer (on the stack, as `IPoint`).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum FastDistance {
     /// The triangles meet: a common point.
     Meet(IPoint),
@@ -760,13 +762,22 @@ pub(crate) enum FastDistance {
 /// The pair as f64 triangles when `S` is exact and every coordinate is a
 /// double (a rational `m·2^e` with `|m| < 2⁵³` in the range of doubles): the
 /// same values, so the float inputs' integer path gives the same answer.
-pub(crate) fn as_doubles<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Option<(Triangle<f64>, Triangle<f64>)> {
+pub(crate) fn as_doubles<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Option<(Triangle<f64>, Triangle<f64>)> {
     if !S::IS_EXACT {
         return None;
     }
     let f = |t: &Triangle<S>| -> Option<Triangle<f64>> {
         let t = (t as &dyn std::any::Any).downcast_ref::<Triangle<Q>>()?;
-        let p = |p: &P| Some(Vec3::new(exact_f64(&p.x)?, exact_f64(&p.y)?, exact_f64(&p.z)?));
+        let p = |p: &P| {
+            Some(Vec3::new(
+                exact_f64(&p.x)?,
+                exact_f64(&p.y)?,
+                exact_f64(&p.z)?,
+            ))
+        };
         Some(Triangle::new([p(&t.v[0])?, p(&t.v[1])?, p(&t.v[2])?]))
     };
     Some((f(a)?, f(b)?))
@@ -792,8 +803,16 @@ fn exact_f64(r: &Q) -> Option<f64> {
     let mut w = n.magnitude().iter_u64_digits().skip((tz / 64) as usize);
     let (lo, hi) = (w.next().unwrap_or(0), w.next().unwrap_or(0));
     let sh = tz % 64;
-    let m = if sh == 0 { lo } else { lo >> sh | hi << (64 - sh) };
-    let m = if n.is_negative() { -(m as f64) } else { m as f64 };
+    let m = if sh == 0 {
+        lo
+    } else {
+        lo >> sh | hi << (64 - sh)
+    };
+    let m = if n.is_negative() {
+        -(m as f64)
+    } else {
+        m as f64
+    };
     let pow2 = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
     // Exact: the product is representable (subnormals in two steps).
     Some(if e >= -1022 {

@@ -26,6 +26,9 @@ use num_bigint::{BigInt, Sign as BSign};
 
 /// A point of a certificate, exact and unreduced: a vertex (`0..3` of a,
 /// `3..6` of b), or `(t0·w + d·s) / w · 2^e0` with `w > 0`.
+// Fixed-width integers on the stack on purpose (no allocation until the
+// answer is written): the size difference is the design.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum IPoint {
     Vertex(usize),
@@ -40,6 +43,7 @@ pub(crate) struct IAxis {
 }
 
 /// The contact set, as the exact path's `Contact`, with integer points.
+#[allow(clippy::large_enum_variant)] // as `IPoint`
 #[derive(Clone, Debug)]
 pub(crate) enum IContact {
     Point(IPoint),
@@ -50,8 +54,16 @@ pub(crate) enum IContact {
 /// `n / d · 2^p` as an unreduced `BigRational` (`d > 0`): only to be
 /// rounded, never compared or printed.
 pub(crate) fn unreduced(n: &Int, d: &Nat, p: i64) -> Q {
-    let s = if n.is_neg() { BSign::Minus } else { BSign::Plus };
-    let (sn, sd) = if p >= 0 { (p as u64, 0) } else { (0, (-p) as u64) };
+    let s = if n.is_neg() {
+        BSign::Minus
+    } else {
+        BSign::Plus
+    };
+    let (sn, sd) = if p >= 0 {
+        (p as u64, 0)
+    } else {
+        (0, (-p) as u64)
+    };
     Q::new_raw(
         BigInt::from_biguint(s, n.mag().shl_big(sn)),
         BigInt::from_biguint(BSign::Plus, d.shl_big(sd)),
@@ -736,7 +748,11 @@ impl Plane {
                 let (a, da) = (self.a(i), self.da(i));
                 let (num, den) = (int(q.num), int(q.den));
                 (
-                    [0, 1].map(|k| int(a[k] as i128).mul(&den).add(&int(da[k] as i128).mul(&num))),
+                    [0, 1].map(|k| {
+                        int(a[k] as i128)
+                            .mul(&den)
+                            .add(&int(da[k] as i128).mul(&num))
+                    }),
                     den,
                 )
             }
@@ -753,7 +769,11 @@ impl Plane {
                 let (a, da) = (&self.r[i], sub(&self.r[(i + 1) % 3], &self.r[i]));
                 let (num, den) = (int(q.num), int(q.den));
                 (
-                    [0, 1, 2].map(|k| int(a[k] as i128).mul(&den).add(&int(da[k] as i128).mul(&num))),
+                    [0, 1, 2].map(|k| {
+                        int(a[k] as i128)
+                            .mul(&den)
+                            .add(&int(da[k] as i128).mul(&num))
+                    }),
                     den,
                 )
             }
@@ -896,7 +916,11 @@ pub(crate) fn coplanar_contact(x: &[V; 6]) -> Option<IContact> {
     // Collinear: the extreme points along F − O, by the coordinate where
     // F − O is largest (the order along the line is the order of that
     // coordinate, reversed when its component is negative).
-    let c = if df[0].mag().cmp(df[1].mag()).is_ge() { 0 } else { 1 };
+    let c = if df[0].mag().cmp(df[1].mag()).is_ge() {
+        0
+    } else {
+        1
+    };
     let dir = if df[c].is_neg() { -1 } else { 1 };
     let hom: Vec<([Int; 2], Int)> = uniq.iter().map(|q| pl.hom2(q)).collect();
     // sign(key(p) − key(q)).
@@ -990,8 +1014,13 @@ mod tests {
             if n.bits() > 700 || d.bits() > 700 {
                 continue;
             }
-            let e = [0, -1100, 900, -200, 3, -1080, 1000][(round % 7) as usize] - r.below(64) as i64;
-            let sign = if round % 2 == 0 { BSign::Plus } else { BSign::Minus };
+            let e =
+                [0, -1100, 900, -200, 3, -1080, 1000][(round % 7) as usize] - r.below(64) as i64;
+            let sign = if round % 2 == 0 {
+                BSign::Plus
+            } else {
+                BSign::Minus
+            };
             let ni = Int::from_nat(sign == BSign::Minus, nat(&n));
             let q = unreduced(&ni, &nat(&d), e);
             let (got, want) = (round_q::<f64>(&ni, &nat(&d), e), f64::from_rational(&q));
@@ -1023,11 +1052,13 @@ mod tests {
             let ea = [0, 1, 2].map(|i| sub(&a[(i + 1) % 3], &a[i]));
             let eb = [0, 1, 2].map(|i| sub(&b[(i + 1) % 3], &b[i]));
             let mut axes: Vec<Cand> = vec![Cand::W(cross(&ea[0], &ea[1]))];
-            for i in 0..3 {
-                for j in 0..3 {
-                    axes.push(Cand::W(cross(&ea[i], &eb[j])));
+            for x in &ea {
+                for y in &eb {
+                    axes.push(Cand::W(cross(x, y)));
                 }
-                axes.push(Cand::NE(cross(&ea[0], &ea[1]), eb[i]));
+            }
+            for y in &eb {
+                axes.push(Cand::NE(cross(&ea[0], &ea[1]), *y));
             }
             let small = |r: &mut Rng| [0; 3].map(|_| r.int(8) as i128);
             axes.push(Cand::W(small(&mut r)));
@@ -1062,7 +1093,10 @@ mod tests {
             }
         }
         let exact = SEP_EXACT.load(std::sync::atomic::Ordering::Relaxed);
-        assert!(rejected > 10_000 && accepted > 1000, "{rejected} {accepted}");
+        assert!(
+            rejected > 10_000 && accepted > 1000,
+            "{rejected} {accepted}"
+        );
         assert!(planted > 1000 && exact > 100, "{planted} {exact}");
     }
 }
