@@ -730,12 +730,18 @@ pub(crate) fn closest_int(x: &[V; 6]) -> Option<IClosest> {
     }
 }
 
-/// Whether the candidate `win`, evaluated as `c`, is valid, exactly
-/// (vertex–vertex and vertex–edge candidates are only offered when valid).
+/// Whether the candidate `win`, evaluated as `c`, is valid, exactly.
 fn valid_exact(win: Win, c: &IClosest, a: &[V; 3], b: &[V; 3]) -> bool {
     let iw = |v: &W| v.map(int);
     match (win, &c.d2, &c.pa, &c.pb) {
-        (Win::VV(..) | Win::VE { .. }, ..) => true,
+        (Win::VV(..), ..) => true,
+        // The projection is interior: 0 < (x − u)·d < |d|².
+        (Win::VE { a_vertex, v, e }, ..) => {
+            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let d = sub(&t[(e + 1) % 3], &t[e]);
+            let s = dot(&sub(x, &t[e]), &d);
+            s > 0 && s < dot(&d, &d)
+        }
         // 0 < s, t < |d1 × d2|² (`evaluate`'s edge–edge parameters).
         (
             Win::EE(..),
@@ -1074,6 +1080,47 @@ mod tests {
                 assert_eq!(red.gcd(&nat(&x)).to_biguint(), want, "x {x} den {den}");
             }
         }
+    }
+
+    /// The exact selection rejects wrong guesses: fed all 42 candidates as
+    /// contenders of unknown validity (invalid ones, and valid ones that are
+    /// not least, among them), it returns the reference's closest pair, or
+    /// hands over on an exact tie between different pairs.
+    #[test]
+    fn exact_pick_rejects_wrong_candidates() {
+        let mut all = Vec::new();
+        for i in 0..3 {
+            for j in 0..3 {
+                all.push((Win::VV(i, j), false));
+                all.push((Win::EE(i, j), false));
+                for a_vertex in [true, false] {
+                    all.push((Win::VE { a_vertex, v: i, e: j }, false));
+                }
+            }
+            for a_vertex in [true, false] {
+                all.push((Win::VF { a_vertex, v: i }, false));
+            }
+        }
+        assert_eq!(all.len(), 42);
+        let mut r = Rng(41);
+        let (mut picked, mut ties) = (0, 0);
+        for round in 0..1600 {
+            let c = pair(&mut r, (round % 8) as u64);
+            let (a, b) = (tri([c[0], c[1], c[2]]), tri([c[3], c[4], c[5]]));
+            let Some((x, e0)) = align(&c) else { continue };
+            if intersects(&a, &b) {
+                continue;
+            }
+            let reference = closest_features(&lift(&a), &lift(&b));
+            match exact_pick(&all, &x) {
+                Some(got) => {
+                    assert_eq!(got.to_q(&x, e0), reference, "{c:?}");
+                    picked += 1;
+                }
+                None => ties += 1,
+            }
+        }
+        assert!(picked > 500 && ties > 20, "{picked} {ties}");
     }
 
     /// The fast path and the whole `distance_exact` equal the reference
