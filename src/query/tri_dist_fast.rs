@@ -900,22 +900,27 @@ pub(crate) fn crossing_witness(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::query::triangle_triangle::{intersects, lift};
     use crate::query::triangle_triangle_distance::{closest_features, distance_exact};
     use crate::shape::Triangle;
 
-    struct Rng(u64);
+    /// A seeded generator (splitmix64), shared with `cert`'s tests.
+    pub(super) struct Rng(pub(super) u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(super) fn next(&mut self) -> u64 {
             crate::poly::planted::splitmix64(&mut self.0)
         }
         fn unit(&mut self) -> f64 {
             (self.next() >> 11) as f64 / (1u64 << 53) as f64
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub(super) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
+        }
+        /// Uniform in [−2^(bits−1), 2^(bits−1)).
+        pub(super) fn int(&mut self, bits: u32) -> i64 {
+            (self.next() >> (64 - bits)) as i64 - (1i64 << (bits - 1))
         }
     }
 
@@ -1094,7 +1099,14 @@ mod tests {
                 all.push((Win::VV(i, j), false));
                 all.push((Win::EE(i, j), false));
                 for a_vertex in [true, false] {
-                    all.push((Win::VE { a_vertex, v: i, e: j }, false));
+                    all.push((
+                        Win::VE {
+                            a_vertex,
+                            v: i,
+                            e: j,
+                        },
+                        false,
+                    ));
                 }
             }
             for a_vertex in [true, false] {

@@ -950,18 +950,7 @@ mod tests {
     use super::*;
     use num_bigint::BigInt;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            crate::poly::planted::splitmix64(&mut self.0)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        fn int(&mut self, bits: u32) -> i64 {
-            (self.next() >> (64 - bits)) as i64 - (1i64 << (bits - 1))
-        }
-    }
+    use crate::query::tri_dist_fast::tests::Rng;
 
     /// `l` separates `a` and `b` (every `l·(bⱼ − aᵢ)` of one strict sign),
     /// in `BigInt`: the oracle.
