@@ -30,8 +30,12 @@
 //! exact method (vertex-in-shape, segment–segment and segment–plane tests).
 //!
 //! Constructions (the witness, the separating axis, the intersection set) are
-//! computed in exact rational arithmetic and rounded to the scalar type at the
-//! end: exact on the exact path, correctly rounded coordinates on the float paths.
+//! exact, and rounded to the scalar type at the end: exact on the exact path,
+//! correctly rounded coordinates on the float paths. From float inputs (and
+//! rational inputs that are doubles) they are built in fixed-width integers
+//! over one denominator and reduced once (`tri_dist_fast::cert`); the exact
+//! rational path ([`intersect_reference`]) defines the answer, and the
+//! integer path equals it bit for bit or hands over to it.
 //!
 //! References: P. Guigue, O. Devillers, "Fast and Robust Triangle-Triangle Overlap
 //! Test Using Orientation Predicates", Journal of Graphics Tools 8(1), 2003.

@@ -31,9 +31,10 @@
 //! [`distance`] on `f32`/`f64` returns the exact answer **correctly rounded**:
 //! the squared distance and each closest-point coordinate are the nearest value
 //! of the type to the exact value (error ≤ ½ ulp, relative error ≤ 2⁻⁵³ for f64,
-//! 2⁻²⁴ for f32, unless the value underflows). Rounded closest points may lie a
-//! rounding error outside the triangles. [`distance_exact`] keeps the exact
-//! answer for float inputs.
+//! 2⁻²⁴ for f32, unless the value underflows), rounded straight from the
+//! exact integer form (no reduction to lowest terms). Rounded closest points
+//! may lie a rounding error outside the triangles. [`distance_exact`] keeps
+//! the exact answer for float inputs.
 
 use super::triangle_triangle::{
     as_doubles, distance_int, intersect_reference, lift, segment_segment, witness_exact,
@@ -102,16 +103,22 @@ fn round_closest<S: Scalar>(c: Closest<Q>) -> Closest<S> {
 /// The exact squared distance and closest pair, from inputs of any scalar type
 /// (the exact values of float inputs).
 ///
-/// On f32/f64 inputs whose 18 coordinates align to integers below 2⁶¹ after
-/// scaling by a common power of two (coordinates of similar magnitude), the
-/// answer is computed in fixed-width integers on the stack: an f64 filter with
-/// explicit error bounds picks the unique closest feature pair, only that pair
-/// is evaluated exactly, and the fractions are reduced with few gcds. Near
-/// ties, exact ties, and other inputs take the general path (interval filter,
-/// `Dyadic` candidates); both give the same answer, the one of the exhaustive
-/// exact search over all feature pairs (in a tie between different closest
-/// pairs, the first in its order: vertices of `a` against `b`'s face, of `b`
-/// against `a`'s face, then the nine edge pairs).
+/// On f32/f64 inputs (and rational inputs whose coordinates are all doubles)
+/// whose 18 coordinates align to integers below 2⁶¹ after scaling by a common
+/// power of two (coordinates of similar magnitude), the answer is computed in
+/// fixed-width integers on the stack: a common point of meeting triangles
+/// (as [`intersect_exact`](super::triangle_triangle::intersect_exact)'s
+/// witness), else an f64 filter with explicit error bounds picks the unique
+/// closest feature pair, or the few contenders it cannot separate, which are
+/// compared exactly; only those are evaluated exactly, and the fractions are
+/// reduced with one full-size gcd. Exact ties between different pairs,
+/// degenerate meeting pairs and inputs that do not align take the general
+/// path (interval filter, `Dyadic` candidates), counted as fallbacks in
+/// [`query::stats::DISTANCE`](super::stats::DISTANCE); both give the same
+/// answer, [`distance_reference`]'s: the one of the exhaustive exact search
+/// over all feature pairs (in a tie between different closest pairs, the
+/// first in its order: vertices of `a` against `b`'s face, of `b` against
+/// `a`'s face, then the nine edge pairs).
 ///
 /// ```
 /// use exact_collision::query::triangle_triangle_distance::distance_exact;
