@@ -768,9 +768,9 @@ fn valid_exact(win: Win, c: &IClosest, a: &[V; 3], b: &[V; 3]) -> bool {
 /// The least of the contenders, in exact integers: each one's validity
 /// (when the filter left it open) and value `num/den`, compared by
 /// cross-multiplication (below 2⁶⁴⁰: the numerators are below 2³⁷⁸ and the
-/// denominators below 2²⁵²). A tie of the least value between different
-/// point pairs: `None` (the reference's order of the features decides; the
-/// general path applies it).
+/// denominators below 2²⁵²). When several reach the least value (an exact
+/// tie, e.g. parallel faces, or one pair realised by two features), the
+/// reference's order decides ([`reference_first`]).
 fn exact_pick(cands: &[(Win, bool)], x: &[V; 6]) -> Option<IClosest> {
     let a = [x[0], x[1], x[2]];
     let b = [x[3], x[4], x[5]];
@@ -780,41 +780,87 @@ fn exact_pick(cands: &[(Win, bool)], x: &[V; 6]) -> Option<IClosest> {
         D2::Over(n, d) => (*n, *d),
         D2::Square(s, d) => (s.mul(s), *d),
     };
-    let hom = |p: &cert::IPoint| match p {
-        cert::IPoint::Vertex(k) => (x[*k].map(|c| int(c as i128)), one),
-        cert::IPoint::Along { t0, d, s, w } => (
-            [0, 1, 2].map(|k| int(t0[k] as i128).mul(w).add(&d[k].mul(s))),
-            *w,
-        ),
-    };
-    let same = |p: &cert::IPoint, q: &cert::IPoint| {
-        let ((xp, wp), (xq, wq)) = (hom(p), hom(q));
-        (0..3).all(|k| xp[k].mul(&wq).sub(&xq[k].mul(&wp)).signum() == 0)
-    };
-    let mut best: Option<(IClosest, (Int, Int))> = None;
-    let mut tie = false;
+    // The contenders of the least value so far, and that value.
+    let mut least: Vec<(Win, IClosest)> = Vec::new();
+    let mut lv = (one, one);
     for &(win, valid) in cands {
         let c = evaluate(win, &a, &b);
         if !valid && !valid_exact(win, &c, &a, &b) {
             continue;
         }
         let v = value(&c);
-        match &best {
-            Some((bc, bv)) => match v.0.mul(&bv.1).sub(&bv.0.mul(&v.1)).signum() {
-                -1 => {
-                    best = Some((c, v));
-                    tie = false;
-                }
-                0 => tie |= !(same(&c.pa, &bc.pa) && same(&c.pb, &bc.pb)),
-                _ => {}
-            },
-            None => best = Some((c, v)),
+        let cmp = if least.is_empty() {
+            -1
+        } else {
+            v.0.mul(&lv.1).sub(&lv.0.mul(&v.1)).signum()
+        };
+        if cmp < 0 {
+            least.clear();
+            lv = v;
+        }
+        if cmp <= 0 {
+            least.push((win, c));
         }
     }
-    if tie {
-        return None;
+    if least.len() <= 1 {
+        return least.pop().map(|(_, c)| c);
     }
-    best.map(|(c, _)| c)
+    let wins: Vec<Win> = least.iter().map(|(w, _)| *w).collect();
+    let first = reference_first(&wins, &a, &b)?;
+    least.into_iter().find(|(w, _)| *w == first).map(|(_, c)| c)
+}
+
+/// The first of `tied` (valid candidates of the least value) in the order of
+/// the reference search `closest_features`: the vertices of a against b's
+/// face, those of b against a's face, then for each edge pair `(e, f)` the
+/// end points `a_e`, `a_(e+1)` against b's edge, `b_f`, `b_(f+1)` against
+/// a's edge (each the nearest point of the closed segment: an end point when
+/// the projection parameter is ≤ 0 or ≥ 1, else the interior foot), then the
+/// interior pair. The reference keeps the first candidate of the least value,
+/// and each of its candidates is one of the 42 features with the same value,
+/// so every candidate of the least value is in `tied` (all of those are
+/// contenders) and the first one found here is the reference's.
+fn reference_first(tied: &[Win], a: &[V; 3], b: &[V; 3]) -> Option<Win> {
+    let has = |w: Win| tied.contains(&w);
+    for a_vertex in [true, false] {
+        for v in 0..3 {
+            if has(Win::VF { a_vertex, v }) {
+                return Some(Win::VF { a_vertex, v });
+            }
+        }
+    }
+    // The nearest point of the other triangle's edge `e` to vertex `v` of a
+    // (`a_vertex`) or of b, as a feature.
+    let ps = |a_vertex: bool, v: usize, e: usize| {
+        let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+        let (u, w) = (&t[e], &t[(e + 1) % 3]);
+        let d = sub(w, u);
+        let (dd, s) = (dot(&d, &d), dot(&d, &sub(x, u)));
+        let vv = |k: usize| if a_vertex { Win::VV(v, k) } else { Win::VV(k, v) };
+        if dd == 0 || s <= 0 {
+            vv(e)
+        } else if s >= dd {
+            vv((e + 1) % 3)
+        } else {
+            Win::VE { a_vertex, v, e }
+        }
+    };
+    for e in 0..3 {
+        for f in 0..3 {
+            for w in [
+                ps(true, e, f),
+                ps(true, (e + 1) % 3, f),
+                ps(false, f, e),
+                ps(false, (f + 1) % 3, e),
+                Win::EE(e, f),
+            ] {
+                if has(w) {
+                    return Some(w);
+                }
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -1089,8 +1135,9 @@ pub(super) mod tests {
 
     /// The exact selection rejects wrong guesses: fed all 42 candidates as
     /// contenders of unknown validity (invalid ones, and valid ones that are
-    /// not least, among them), it returns the reference's closest pair, or
-    /// hands over on an exact tie between different pairs.
+    /// not least, among them), it returns the reference's closest pair,
+    /// exact ties between different pairs (parallel edges and faces of the
+    /// grid families) included.
     #[test]
     fn exact_pick_rejects_wrong_candidates() {
         let mut all = Vec::new();
@@ -1116,6 +1163,7 @@ pub(super) mod tests {
         assert_eq!(all.len(), 42);
         let mut r = Rng(41);
         let (mut picked, mut ties) = (0, 0);
+        let same = |p: &Vec3<Q>, q: &Vec3<Q>| p == q;
         for round in 0..1600 {
             let c = pair(&mut r, (round % 8) as u64);
             let (a, b) = (tri([c[0], c[1], c[2]]), tri([c[3], c[4], c[5]]));
@@ -1124,13 +1172,20 @@ pub(super) mod tests {
                 continue;
             }
             let reference = closest_features(&lift(&a), &lift(&b));
-            match exact_pick(&all, &x) {
-                Some(got) => {
-                    assert_eq!(got.to_q(&x, e0), reference, "{c:?}");
-                    picked += 1;
+            let got = exact_pick(&all, &x).expect("all 42 candidates").to_q(&x, e0);
+            assert_eq!(got, reference, "{c:?}");
+            picked += 1;
+            // Count the ties between different pairs (a statistic of the
+            // sample: another valid candidate at the same distance).
+            let (ta, tb) = ([x[0], x[1], x[2]], [x[3], x[4], x[5]]);
+            ties += all.iter().any(|&(w, _)| {
+                let c = evaluate(w, &ta, &tb);
+                if !valid_exact(w, &c, &ta, &tb) {
+                    return false;
                 }
-                None => ties += 1,
-            }
+                let q = c.to_q(&x, e0);
+                q.distance_squared == got.distance_squared && !(same(&q.a, &got.a) && same(&q.b, &got.b))
+            }) as usize;
         }
         assert!(picked > 500 && ties > 20, "{picked} {ties}");
     }

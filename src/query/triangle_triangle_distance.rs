@@ -110,9 +110,10 @@ fn round_closest<S: Scalar>(c: Closest<Q>) -> Closest<S> {
 /// (as [`intersect_exact`](super::triangle_triangle::intersect_exact)'s
 /// witness), else an f64 filter with explicit error bounds picks the unique
 /// closest feature pair, or the few contenders it cannot separate, which are
-/// compared exactly; only those are evaluated exactly, and the fractions are
-/// reduced with one full-size gcd. Exact ties between different pairs,
-/// degenerate meeting pairs and inputs that do not align take the general
+/// compared exactly (an exact tie settled by the reference's order of the
+/// features); only those are evaluated exactly, and the fractions are
+/// reduced with one full-size gcd. Degenerate meeting pairs, inputs that do
+/// not align and the rare pairs with many contenders take the general
 /// path (interval filter, `Dyadic` candidates), counted as fallbacks in
 /// [`query::stats::DISTANCE`](super::stats::DISTANCE); both give the same
 /// answer, [`distance_reference`]'s: the one of the exhaustive exact search
