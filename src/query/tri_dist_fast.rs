@@ -836,7 +836,13 @@ fn reference_first(tied: &[Win], a: &[V; 3], b: &[V; 3]) -> Option<Win> {
         let (u, w) = (&t[e], &t[(e + 1) % 3]);
         let d = sub(w, u);
         let (dd, s) = (dot(&d, &d), dot(&d, &sub(x, u)));
-        let vv = |k: usize| if a_vertex { Win::VV(v, k) } else { Win::VV(k, v) };
+        let vv = |k: usize| {
+            if a_vertex {
+                Win::VV(v, k)
+            } else {
+                Win::VV(k, v)
+            }
+        };
         if dd == 0 || s <= 0 {
             vv(e)
         } else if s >= dd {
@@ -1174,7 +1180,9 @@ pub(super) mod tests {
                 continue;
             }
             let reference = closest_features(&lift(&a), &lift(&b));
-            let got = exact_pick(&all, &x).expect("all 42 candidates").to_q(&x, e0);
+            let got = exact_pick(&all, &x)
+                .expect("all 42 candidates")
+                .to_q(&x, e0);
             assert_eq!(got, reference, "{c:?}");
             picked += 1;
             // Count the ties between different pairs (a statistic of the
@@ -1186,7 +1194,8 @@ pub(super) mod tests {
                     return false;
                 }
                 let q = c.to_q(&x, e0);
-                q.distance_squared == got.distance_squared && !(same(&q.a, &got.a) && same(&q.b, &got.b))
+                q.distance_squared == got.distance_squared
+                    && !(same(&q.a, &got.a) && same(&q.b, &got.b))
             }) as usize;
         }
         assert!(picked > 500 && ties > 20, "{picked} {ties}");

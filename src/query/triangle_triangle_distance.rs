@@ -160,8 +160,8 @@ pub fn distance_exact<S: Scalar>(
 }
 
 /// The reference for [`distance_exact`]: a common point from
-/// [`intersect_reference`](super::triangle_triangle::intersect_reference)
-/// when the triangles meet, else the exhaustive exact search over all the
+/// [`intersect_reference`] when the triangles meet, else the exhaustive exact
+/// search over all the
 /// feature pairs, in exact rationals (the first closest pair in its order:
 /// vertices of `a` against `b`'s face, of `b` against `a`'s face, then the
 /// nine edge pairs). Slow; the fast paths must equal it bit for bit.
