@@ -34,6 +34,8 @@
 //! ```
 
 pub mod float;
+mod fpoly;
+pub mod guided;
 mod input;
 pub mod motion;
 pub mod plot;
@@ -47,6 +49,7 @@ use crate::query::QueryError;
 pub use input::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use motion::RatAffine;
 use num_bigint::BigInt;
+use num_traits::One;
 use num_rational::BigRational;
 use sweep::{Event, Period};
 
@@ -185,6 +188,111 @@ impl ContactTime {
     }
 }
 
+impl ContactTime {
+    /// The root x, exactly (lo = hi = x, the linear polynomial den·t − num).
+    fn exact_root(x: BigRational) -> Self {
+        let poly = vec![-x.numer().clone(), x.denom().clone()];
+        ContactTime {
+            kind: TimeKind::Root,
+            f64: num_traits::ToPrimitive::to_f64(&x).unwrap_or(f64::NAN),
+            lo: x.clone(),
+            hi: x,
+            poly,
+        }
+    }
+}
+
+/// Whether P (square-free) vanishes at neither end and has exactly one root in (lo, hi).
+fn isolates(p: &Poly, lo: &BigRational, hi: &BigRational) -> bool {
+    use std::cmp::Ordering::Equal;
+    p.sign_at(lo) != Equal
+        && p.sign_at(hi) != Equal
+        && crate::poly::isolate_roots(p, lo, hi).isolated().len() == 1
+}
+
+/// The box CCD's certificate of a contact time α, a root of the constraint
+/// polynomial `cert`: a function of (α, `cert`, `tol`) only, so the float-guided and
+/// the exact sweep report the same one.
+///
+/// P is the square-free factor of `cert`'s primitive integer form that vanishes at α
+/// (`cert` itself when it is square-free), primitive with a positive leading
+/// coefficient; r is the double nearest to α (ties to even). Then:
+///
+/// ```text
+/// deg P = 1, or α = r       lo = hi = α, poly = den·t − num
+/// else, if succ(r) − pred(r) ≤ tol and P has exactly one root in (pred(r), succ(r))
+///                           lo = pred(r), hi = succ(r), poly = P
+/// else                      the dyadic interval [m/2^k, (m+1)/2^k] ∋ α for the least
+///                           k with 2^-k ≤ tol that isolates α (lo = hi = α if α is one
+///                           of its ends)
+/// ```
+pub fn canonical_time(cert: &Poly, mut t: RealRoot, tol: &BigRational) -> ContactTime {
+    use crate::poly::zx;
+    use std::cmp::Ordering;
+    let z = cert.primitive_integer();
+    let factors: Vec<Vec<BigInt>> = if z.len() <= 2 || zx::square_free_mod_p(&z) {
+        vec![z]
+    } else {
+        zx::square_free_factors(&z).into_iter().map(|(f, _)| f).collect()
+    };
+    let Some(p) = factors
+        .into_iter()
+        .find(|f| t.sign_of(&Poly::from_bigints(f)) == Ordering::Equal)
+    else {
+        // Not a root of `cert` (a caller's bug): report the root as it is.
+        return ContactTime::root(t, tol);
+    };
+    if p.len() == 2 {
+        return ContactTime::exact_root(BigRational::new(-p[0].clone(), p[1].clone()));
+    }
+    let pp = Poly::from_bigints(&p);
+    let r = t.to_f64();
+    let rat = |x: f64| BigRational::from_float(x).expect("a finite root");
+    if pp.sign_at(&rat(r)) == Ordering::Equal {
+        return ContactTime::exact_root(rat(r));
+    }
+    let (lo, hi) = (rat(r.next_down()), rat(r.next_up()));
+    if &(&hi - &lo) <= tol && isolates(&pp, &lo, &hi) {
+        return ContactTime {
+            kind: TimeKind::Root,
+            lo,
+            hi,
+            poly: p,
+            f64: r,
+        };
+    }
+    // The dyadic grid 2^-k, k from the least one with 2^-k ≤ tol.
+    let mut k: u64 = 0;
+    while BigRational::new(BigInt::one(), BigInt::one() << k) > *tol {
+        k += 1;
+    }
+    loop {
+        let den = BigInt::one() << k;
+        let at = |m: &BigInt| BigRational::new(m.clone(), den.clone());
+        let mut m = (rat(r) * BigRational::from_integer(den.clone())).floor().to_integer();
+        while t.compare(&mut RealRoot::Exact(at(&m))) == Ordering::Less {
+            m -= 1;
+        }
+        while t.compare(&mut RealRoot::Exact(at(&(&m + 1)))) != Ordering::Less {
+            m += 1;
+        }
+        if t.compare(&mut RealRoot::Exact(at(&m))) == Ordering::Equal {
+            return ContactTime::exact_root(at(&m));
+        }
+        let (lo, hi) = (at(&m), at(&(&m + 1)));
+        if isolates(&pp, &lo, &hi) {
+            return ContactTime {
+                kind: TimeKind::Root,
+                lo,
+                hi,
+                poly: p,
+                f64: r,
+            };
+        }
+        k += 1;
+    }
+}
+
 /// Validates the motions and returns them as rational affine maps.
 fn motions(q: &CcdQuery) -> Result<(RatAffine, RatAffine), CcdError> {
     let (t0, t1) = (&q.t_range.0, &q.t_range.1);
@@ -240,6 +348,13 @@ pub fn relative(q: &CcdQuery) -> Result<sgm::Relative, CcdError> {
     Ok(sgm::Relative { c, g, w })
 }
 
+fn certified(cert: Option<Poly>, t: RealRoot, tol: &BigRational) -> ContactTime {
+    match cert {
+        Some(c) => canonical_time(&c, t, tol),
+        None => ContactTime::root(t, tol),
+    }
+}
+
 fn answer<T>(
     q: &CcdQuery,
     period: Option<Period<T>>,
@@ -257,14 +372,14 @@ fn answer<T>(
             ContactTime::at(TimeKind::Start, t0)
         }
         Event::End => ContactTime::at(TimeKind::Start, t0),
-        Event::At { t, zero } => {
+        Event::At { t, zero, cert } => {
             feat = zero.first().map(|z| feature(z, zero.len() > 1));
-            ContactTime::root(t, &q.tolerance)
+            certified(cert, t, &q.tolerance)
         }
     };
     let t_exit = match p.exit {
-        Event::At { t, .. } if t.cmp_exact(&RealRoot::Exact(t1.clone())).is_lt() => {
-            ContactTime::root(t, &q.tolerance)
+        Event::At { t, cert, .. } if t.cmp_exact(&RealRoot::Exact(t1.clone())).is_lt() => {
+            certified(cert, t, &q.tolerance)
         }
         _ => ContactTime::at(TimeKind::End, t1),
     };
@@ -280,6 +395,18 @@ fn answer<T>(
 /// Errors: a motion whose denominator (|q|²) or linear-part determinant vanishes
 /// somewhere on `t_range`.
 pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
+    use crate::query::stats::CCD_BOXES;
+    if let Ok(a) = guided::ccd_guided(q) {
+        CCD_BOXES.fast();
+        return Ok(a);
+    }
+    CCD_BOXES.fallback();
+    ccd_exact(q)
+}
+
+/// [`ccd`] by the exhaustive exact sweep alone (the float-guided path's fallback,
+/// and its reference in the tests): the same answer, more slowly.
+pub fn ccd_exact(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
     let rel = relative(q)?;
     let sgm = sgm::Sgm::new(rel);
     let period = sgm.first_contact(&q.t_range.0, &q.t_range.1);

@@ -117,6 +117,142 @@ fn pos(s: i8) -> i8 {
     }
 }
 
+/// The polynomials every constraint is a signed sum of (*members*), by index:
+/// `C[j]` at `M_C + j`, w at `M_W`, `G_k[j]` at `M_G + 3k + j`, the VF group of
+/// plane k (N_k·C, det, w·N_k[0..3], divided by a power of w) at `M_VF + 5k + r`,
+/// the EE group of planes (i, m) ((G_m × C)_i, `N_m+1[i]`, `N_m+2[i]`, `w·G_m[i+1]`,
+/// `w·G_m[i+2]`, divided by a power of w) at `M_EE + 15i + 5m + r`.
+pub(crate) const M_C: usize = 0;
+/// Index of w among the members.
+pub(crate) const M_W: usize = 3;
+/// First G member.
+pub(crate) const M_G: usize = 4;
+/// First VF group member.
+pub(crate) const M_VF: usize = 13;
+/// First EE group member.
+pub(crate) const M_EE: usize = 28;
+/// Number of members.
+pub(crate) const MEMBERS: usize = 73;
+
+/// One of the 30 planes on a homogeneous interval: the constraint is
+/// `−σ·member[s0] + Σ coef·member[id]` over `abs`, where each coef is the sign of its
+/// member there (so the sum is `−σ·member[s0] + Σ |member[id]|`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlaneTerms {
+    /// The plane.
+    pub plane: Plane,
+    /// All terms (member, coefficient), the first one `(s0, −σ)`.
+    terms: [(usize, i8); 6],
+    /// For each term, the sign-pattern polynomial its coefficient is the sign of
+    /// (`G_k[j]` at 3k + j, `N_k[j]` at 9 + 3k + j), or [`FIXED`] (s₀, w, det).
+    src: [u8; 6],
+    /// How many of `terms` are used.
+    len: usize,
+}
+
+/// A term whose coefficient does not come from a sign-pattern polynomial.
+pub(crate) const FIXED: u8 = u8::MAX;
+
+impl PlaneTerms {
+    /// The signed terms, `(s0, −σ)` first.
+    pub fn terms(&self) -> &[(usize, i8)] {
+        &self.terms[..self.len]
+    }
+
+    /// The absolute-value members (the terms after the first).
+    pub fn abs_members(&self) -> impl Iterator<Item = usize> + '_ {
+        self.terms[1..self.len].iter().map(|&(id, _)| id)
+    }
+
+    /// The sign-pattern polynomials this plane's coefficients come from.
+    pub fn sources(&self) -> impl Iterator<Item = usize> + '_ {
+        self.src[..self.len]
+            .iter()
+            .filter(|&&s| s != FIXED)
+            .map(|&s| usize::from(s))
+    }
+}
+
+/// The 30 planes in their fixed order (σ = +1 then −1; FV j, VF k, EE (i, m)) for the
+/// sign pattern `sg` (signs of G_k[j]), `sn` (of N_k[j]) and `sd` (of det).
+pub(crate) fn layout(sg: &[[i8; 3]; 3], sn: &[[i8; 3]; 3], sd: &i8) -> Vec<PlaneTerms> {
+    let sd = *sd;
+    let mut out = Vec::with_capacity(30);
+    let mut push = |plane: Plane, t: &[(usize, i8)], src: &[u8]| {
+        let mut terms = [(0, 0); 6];
+        terms[..t.len()].copy_from_slice(t);
+        let mut s = [FIXED; 6];
+        s[..src.len()].copy_from_slice(src);
+        out.push(PlaneTerms {
+            plane,
+            terms,
+            src: s,
+            len: t.len(),
+        });
+    };
+    let g = |k: usize, j: usize| (3 * k + j) as u8;
+    let n = |k: usize, j: usize| (9 + 3 * k + j) as u8;
+    for sigma in [1i8, -1] {
+        // FV: n = σ e_j.
+        for j in 0..3 {
+            let v = [0, 1, 2].map(|k| -sigma * pos(sg[k][j]));
+            push(
+                Plane::Fv(sigma, j, v),
+                &[
+                    (M_C + j, -sigma),
+                    (M_W, 1),
+                    (M_G + j, sg[0][j]),
+                    (M_G + 3 + j, sg[1][j]),
+                    (M_G + 6 + j, sg[2][j]),
+                ],
+                &[FIXED, FIXED, g(0, j), g(1, j), g(2, j)],
+            );
+        }
+        // VF: n = σ N_k.
+        for k in 0..3 {
+            let b = M_VF + 5 * k;
+            let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
+            push(
+                Plane::Vf(v, -sigma * pos(sd), k),
+                &[
+                    (b, -sigma),
+                    (b + 1, sd),
+                    (b + 2, sn[k][0]),
+                    (b + 3, sn[k][1]),
+                    (b + 4, sn[k][2]),
+                ],
+                &[FIXED, FIXED, n(k, 0), n(k, 1), n(k, 2)],
+            );
+        }
+        // EE: n = σ (e_i × G_m).
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for m in 0..3 {
+                let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                let b = M_EE + 15 * i + 5 * m;
+                let mut sa = [0i8; 3];
+                sa[i1] = -sigma * pos(sg[m][i2]);
+                sa[i2] = sigma * pos(sg[m][i1]);
+                let mut sb = [0i8; 3];
+                sb[m1] = -sigma * pos(sn[m2][i]);
+                sb[m2] = sigma * pos(sn[m1][i]);
+                push(
+                    Plane::Ee(i, sa, m, sb),
+                    &[
+                        (b, -sigma),
+                        (b + 1, sn[m1][i]),
+                        (b + 2, sn[m2][i]),
+                        (b + 3, sg[m][i1]),
+                        (b + 4, sg[m][i2]),
+                    ],
+                    &[FIXED, n(m1, i), n(m2, i), g(m, i1), g(m, i2)],
+                );
+            }
+        }
+    }
+    out
+}
+
 /// An integer polynomial (ascending coefficients).
 type Z = Vec<BigInt>;
 
@@ -229,6 +365,19 @@ struct Zs {
     /// EE plane (i, m): (G_m × C)_i, `N_m+1[i]`, `N_m+2[i]`, `w·G_m[i+1]`, `w·G_m[i+2]`.
     ee: [[[Z; 5]; 3]; 3],
     ee_e: [[u32; 3]; 3],
+}
+
+impl Zs {
+    /// The members in index order (see [`M_C`]).
+    fn members(&self) -> Vec<&Z> {
+        let mut v: Vec<&Z> = Vec::with_capacity(MEMBERS);
+        v.extend(self.c.iter());
+        v.push(&self.w);
+        v.extend(self.g.iter().flatten());
+        v.extend(self.vf.iter().flatten());
+        v.extend(self.ee.iter().flatten().flatten());
+        v
+    }
 }
 
 /// The precomputed polynomials of seed 001's method.
@@ -405,66 +554,32 @@ impl Sgm {
         self.sphere.clone()
     }
 
-    /// The 30 constraints on the homogeneous interval containing `t`.
-    // The indices are axis labels shared by several arrays (e_j, G_k[j], N_k[j]).
-    #[allow(clippy::needless_range_loop)]
-    pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
+    /// The sign pattern on the homogeneous interval containing `t`: signs of the
+    /// G_k[j], of the N_k[j], and of det.
+    fn pattern(&self, t: &BigRational) -> ([[i8; 3]; 3], [[i8; 3]; 3], i8) {
         let r = &self.rel;
         let x = rat_interval(t);
         let sg = [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(3 * k + j, &r.g[k][j], x, t)));
         let sn =
             [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(9 + 3 * k + j, &self.n[k][j], x, t)));
         let sd = self.sign_at(18, &self.det, x, t);
-        let z = &self.z;
-        let mut out = Vec::with_capacity(30);
-        let done = |f: Z| Poly::from_bigints(&f);
-        for sigma in [1i8, -1] {
-            // FV: n = σ e_j.
-            for j in 0..3 {
+        (sg, sn, sd)
+    }
+
+    /// The 30 constraints on the homogeneous interval containing `t`.
+    pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
+        let (sg, sn, sd) = self.pattern(t);
+        let members = self.z.members();
+        layout(&sg, &sn, &sd)
+            .iter()
+            .map(|pt| {
                 let mut f = Z::new();
-                acc(&mut f, &z.c[j], -sigma);
-                acc(&mut f, &z.w, 1);
-                for k in 0..3 {
-                    acc(&mut f, &z.g[k][j], sg[k][j]);
+                for &(id, s) in pt.terms() {
+                    acc(&mut f, members[id], s);
                 }
-                let v = [0, 1, 2].map(|k| -sigma * pos(sg[k][j]));
-                out.push((done(f), Plane::Fv(sigma, j, v)));
-            }
-            // VF: n = σ N_k.
-            for k in 0..3 {
-                let mut f = Z::new();
-                let v = &z.vf[k];
-                acc(&mut f, &v[0], -sigma);
-                acc(&mut f, &v[1], sd);
-                for j in 0..3 {
-                    acc(&mut f, &v[2 + j], sn[k][j]);
-                }
-                let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
-                out.push((done(f), Plane::Vf(v, -sigma * pos(sd), k)));
-            }
-            // EE: n = σ (e_i × G_m).
-            for i in 0..3 {
-                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-                for m in 0..3 {
-                    let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-                    let mut f = Z::new();
-                    let e = &z.ee[i][m];
-                    acc(&mut f, &e[0], -sigma);
-                    acc(&mut f, &e[1], sn[m1][i]);
-                    acc(&mut f, &e[2], sn[m2][i]);
-                    acc(&mut f, &e[3], sg[m][i1]);
-                    acc(&mut f, &e[4], sg[m][i2]);
-                    let mut sa = [0i8; 3];
-                    sa[i1] = -sigma * pos(sg[m][i2]);
-                    sa[i2] = sigma * pos(sg[m][i1]);
-                    let mut sb = [0i8; 3];
-                    sb[m1] = -sigma * pos(sn[m2][i]);
-                    sb[m2] = sigma * pos(sn[m1][i]);
-                    out.push((done(f), Plane::Ee(i, sa, m, sb)));
-                }
-            }
-        }
-        out
+                (Poly::from_bigints(&f), pt.plane)
+            })
+            .collect()
     }
 
     /// For drawing only: each plane's signed gap min_b n̂·x − max_a n̂·x at `t`
