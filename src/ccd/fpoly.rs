@@ -31,8 +31,9 @@
 use crate::sign::Sign;
 use smallvec::SmallVec;
 
-/// Coefficient storage: inline up to degree 11 (no allocation on the usual sizes).
-pub(crate) type Coefs = SmallVec<[f64; 12]>;
+/// The largest stored length (degree 11): longer polynomials are not represented
+/// ([`FPoly::from_i128`] returns `None`; the caller takes the exact path).
+pub(crate) const FN: usize = 12;
 
 const U: f64 = f64::EPSILON / 2.0;
 
@@ -56,12 +57,13 @@ pub(crate) fn sign_of(v: f64, e: f64) -> Option<Sign> {
 }
 
 /// A polynomial known exactly elsewhere, as doubles with a certified error bound.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct FPoly {
-    /// Coefficients, ascending powers (empty: the zero polynomial, exactly).
-    pub c: Coefs,
+    /// Coefficients, ascending powers (the first `n`; n = 0: exactly zero).
+    cs: [f64; FN],
     /// Magnitudes: m_k ≥ |c_k|.
-    pub m: Coefs,
+    ms: [f64; FN],
+    n: usize,
     /// |exact_k − c_k| ≤ κ·u·m_k.
     pub kappa: f64,
 }
@@ -80,76 +82,72 @@ pub(crate) struct Bracket {
 pub(crate) struct Undecided;
 
 impl FPoly {
+    /// The coefficients.
+    pub fn c(&self) -> &[f64] {
+        &self.cs[..self.n]
+    }
+
     /// Correctly rounded copies of exact integers (|p_k − c_k| ≤ u·|p_k|). `None` if one is
-    /// beyond the double range.
+    /// beyond the double range or the polynomial is longer than [`FN`].
     pub fn from_i128(z: &[i128]) -> Option<FPoly> {
-        // One-word conversion when it fits (both round to nearest).
-        let conv = |x: i128| match i64::try_from(x) {
-            Ok(y) => y as f64,
-            Err(_) => x as f64,
-        };
-        FPoly::from_rounded(z.iter().map(|&x| conv(x)).collect())
-    }
-
-    /// Correctly rounded copies of exact big integers.
-    pub fn from_bigint(z: &[num_bigint::BigInt]) -> Option<FPoly> {
-        use num_traits::ToPrimitive;
-        let c: Option<Coefs> = z.iter().map(|x| x.to_f64()).collect();
-        FPoly::from_rounded(c?)
-    }
-
-    fn from_rounded(mut c: Coefs) -> Option<FPoly> {
-        if c.iter().any(|x| !x.is_finite()) {
+        let mut n = z.len();
+        while n > 0 && z[n - 1] == 0 {
+            n -= 1;
+        }
+        if n > FN {
             return None;
         }
-        while c.last() == Some(&0.0) {
-            c.pop();
+        let mut f = FPoly {
+            cs: [0.0; FN],
+            ms: [0.0; FN],
+            n,
+            kappa: 2.0,
+        };
+        for (i, &x) in z[..n].iter().enumerate() {
+            // One-word conversion when it fits (both round to nearest).
+            let v = match i64::try_from(x) {
+                Ok(y) => y as f64,
+                Err(_) => x as f64,
+            };
+            f.cs[i] = v;
+            f.ms[i] = v.abs();
         }
-        let m = c.iter().map(|x| x.abs()).collect();
-        // |p − c| ≤ u·|p| ≤ u(1 + u)·|c|.
-        Some(FPoly { c, m, kappa: 2.0 })
+        Some(f)
     }
 
     /// Whether the polynomial is exactly zero.
     pub fn is_zero(&self) -> bool {
-        self.c.is_empty() && self.m.is_empty()
-    }
-
-    /// Degree of the stored coefficient list (0 for constants and zero).
-    pub fn degree(&self) -> usize {
-        self.c.len().saturating_sub(1)
+        self.n == 0
     }
 
     /// Σ s_i·p_i for signs s_i ∈ {−1, 0, 1} (zero terms skipped), summed in order.
-    pub fn signed_sum<'a>(terms: impl Iterator<Item = (&'a FPoly, i8)> + Clone) -> FPoly {
-        let n = terms
-            .clone()
-            .filter(|(_, s)| *s != 0)
-            .map(|(p, _)| p.c.len())
-            .max()
-            .unwrap_or(0);
-        let mut c: Coefs = smallvec::smallvec![0.0; n];
-        let mut m: Coefs = smallvec::smallvec![0.0; n];
-        let mut kappa: f64 = 0.0;
+    pub fn signed_sum<'a>(terms: impl Iterator<Item = (&'a FPoly, i8)>) -> FPoly {
+        let mut f = FPoly {
+            cs: [0.0; FN],
+            ms: [0.0; FN],
+            n: 0,
+            kappa: 0.0,
+        };
         let mut k = 0.0;
         for (p, s) in terms {
-            if s == 0 || p.c.is_empty() {
+            if s == 0 || p.n == 0 {
                 continue;
             }
             k += 1.0;
-            kappa = kappa.max(p.kappa);
+            f.kappa = f.kappa.max(p.kappa);
+            f.n = f.n.max(p.n);
             let sf = f64::from(s);
-            for (i, (&pc, &pm)) in p.c.iter().zip(&p.m).enumerate() {
-                c[i] += sf * pc;
-                m[i] += pm;
+            for i in 0..p.n {
+                f.cs[i] += sf * p.cs[i];
+                f.ms[i] += p.ms[i];
             }
         }
         // Inputs err by ≤ κ_max·u·Σm_i; a k-term sum adds γ_{k−1}·Σ|c_i|.
-        FPoly {
-            c,
-            m,
-            kappa: kappa + k + 2.0,
+        f.kappa += k + 2.0;
+        if f.cs[..f.n].iter().all(|&x| x == 0.0) && f.ms[..f.n].iter().all(|&x| x == 0.0) {
+            f.n = 0;
         }
+        f
     }
 
     /// The value at the double `x` and a bound on its error against the exact p(x).
@@ -157,17 +155,17 @@ impl FPoly {
         let ax = x.abs();
         let mut v = 0.0;
         let mut mag = 0.0;
-        for (&c, &m) in self.c.iter().zip(&self.m).rev() {
-            v = v * x + c;
-            mag = mag * ax + m;
+        for i in (0..self.n).rev() {
+            v = v * x + self.cs[i];
+            mag = mag * ax + self.ms[i];
         }
-        let n = self.c.len() as f64;
+        let n = self.n as f64;
         (v, bound(self.kappa + 2.0 * n + 2.0, mag))
     }
 
     /// The certified sign at the double `x`.
     pub fn sign_at(&self, x: f64) -> Option<Sign> {
-        if self.c.is_empty() {
+        if self.n == 0 {
             return Some(Sign::Zero);
         }
         let (v, e) = self.eval(x);
@@ -177,7 +175,7 @@ impl FPoly {
     /// A certified enclosure [lower, upper] of p over [lo, hi] (meant for short
     /// intervals): the value at a midpoint plus max|p′|·(hi − lo).
     pub fn enclose(&self, lo: f64, hi: f64) -> (f64, f64) {
-        if self.c.is_empty() {
+        if self.n == 0 {
             return (0.0, 0.0);
         }
         let mid = lo + 0.5 * (hi - lo);
@@ -185,10 +183,10 @@ impl FPoly {
         let x = lo.abs().max(hi.abs());
         // max |p′| on [lo, hi] ≤ Σ k·|p_k|·X^(k−1), |p_k| ≤ (1 + κu)·m_k.
         let mut d = 0.0;
-        for (k, &m) in self.m.iter().enumerate().skip(1).rev() {
-            d = d * x + k as f64 * m;
+        for k in (1..self.n).rev() {
+            d = d * x + k as f64 * self.ms[k];
         }
-        let n = self.c.len() as f64;
+        let n = self.n as f64;
         let d = d * (1.0 + (self.kappa + 2.0 * n + 2.0) * U) * 1.000_001;
         let r = e + d * (hi - lo) * 1.000_001;
         (v - r, v + r)
@@ -196,7 +194,7 @@ impl FPoly {
 
     /// The certified sign of p on all of [lo, hi] from [`FPoly::enclose`].
     pub fn sign_on_short(&self, lo: f64, hi: f64) -> Option<Sign> {
-        if self.c.is_empty() {
+        if self.n == 0 {
             return Some(Sign::Zero);
         }
         let (l, h) = self.enclose(lo, hi);
@@ -210,61 +208,68 @@ impl FPoly {
     }
 
     /// The Bernstein coefficients of p on [a, b] (a < b doubles) and their error bounds.
-    pub fn bernstein(&self, a: f64, b: f64) -> (Coefs, Coefs) {
-        let len = self.c.len();
+    pub fn bernstein(&self, a: f64, b: f64) -> ([f64; FN], [f64; FN], usize) {
+        let mut v = [0.0; FN];
+        let mut e = [0.0; FN];
+        let n = self.bernstein_into(a, b, &mut v, &mut e);
+        (v, e, n)
+    }
+
+    /// [`FPoly::bernstein`] into `v` and `e` (of length ≥ max(1, len)); returns the count.
+    pub fn bernstein_into(&self, a: f64, b: f64, d: &mut [f64], dm: &mut [f64]) -> usize {
+        let len = self.n;
         if len == 0 {
-            return (smallvec::smallvec![0.0], smallvec::smallvec![0.0]);
+            d[0] = 0.0;
+            dm[0] = 0.0;
+            return 1;
         }
         let n = len - 1;
-        let mut dv = self.c.clone();
-        let mut mv = self.m.clone();
-        {
-            let d = &mut dv[..];
-            let dm = &mut mv[..];
-            let aa = a.abs();
-            // Taylor shift to a: d_j = Σ_k C(k, j)·a^(k−j)·c_k.
-            if a != 0.0 {
-                for i in 0..n {
-                    for k in (i..n).rev() {
-                        d[k] += a * d[k + 1];
-                        dm[k] += aa * dm[k + 1];
-                    }
+        let (d, dm) = (&mut d[..len], &mut dm[..len]);
+        d.copy_from_slice(&self.cs[..len]);
+        dm.copy_from_slice(&self.ms[..len]);
+        let aa = a.abs();
+        // Taylor shift to a: d_j = Σ_k C(k, j)·a^(k−j)·c_k.
+        if a != 0.0 {
+            for i in 0..n {
+                for k in (i..n).rev() {
+                    d[k] += a * d[k + 1];
+                    dm[k] += aa * dm[k + 1];
                 }
-            }
-            // Scale to [0, 1]: q_j = d_j·h^j / C(n, j) (h rounded: relative error u
-            // per power; the binomials are exact integers below 2⁵³ for n < 50).
-            let h = b - a;
-            let (mut hp, mut binom) = (1.0, 1.0);
-            for j in 1..=n {
-                hp *= h;
-                binom = binom * (n + 1 - j) as f64 / j as f64;
-                let f = hp / binom;
-                d[j] *= f;
-                dm[j] *= f;
-            }
-            // Power → Bernstein: b_i = Σ_j C(i, j)·q_j / C(n, j).
-            for p in 1..=n {
-                for j in (p..=n).rev() {
-                    d[j] += d[j - 1];
-                    dm[j] += dm[j - 1];
-                }
-            }
-            let k = self.kappa + 5.0 * n as f64 + 8.0;
-            for m in dm.iter_mut() {
-                *m = bound(k, *m);
             }
         }
-        (dv, mv)
+        // Scale to [0, 1]: q_j = d_j·h^j / C(n, j) (h rounded: relative error u per
+        // power; the binomials are exact integers below 2⁵³ for n < 50).
+        let h = b - a;
+        let (mut hp, mut binom) = (1.0, 1.0);
+        for j in 1..=n {
+            hp *= h;
+            binom = binom * (n + 1 - j) as f64 / j as f64;
+            let f = hp / binom;
+            d[j] *= f;
+            dm[j] *= f;
+        }
+        // Power → Bernstein: b_i = Σ_j C(i, j)·q_j / C(n, j).
+        for p in 1..=n {
+            for j in (p..=n).rev() {
+                d[j] += d[j - 1];
+                dm[j] += dm[j - 1];
+            }
+        }
+        let k = self.kappa + 5.0 * n as f64 + 8.0;
+        for m in dm.iter_mut() {
+            *m = bound(k, *m);
+        }
+        len
     }
 
     /// The certified sign of p on all of [a, b] from one Bernstein form.
     pub fn sign_on(&self, a: f64, b: f64) -> Option<Sign> {
-        if self.c.is_empty() {
+        if self.n == 0 {
             return Some(Sign::Zero);
         }
-        let (v, e) = self.bernstein(a, b);
+        let (v, e, n) = self.bernstein(a, b);
         let mut s = None;
-        for (&v, &e) in v.iter().zip(&e) {
+        for (&v, &e) in v[..n].iter().zip(&e[..n]) {
             let t = sign_of(v, e)?;
             if s.is_some_and(|s| s != t) {
                 return None;
@@ -279,16 +284,19 @@ impl FPoly {
     /// and every point of [a, bracket.lo] free of roots, `Err` if floating point
     /// cannot tell (a multiple or clustered root, or a root at a subdivision point).
     pub fn first_root(&self, a: f64, b: f64) -> Result<Option<Bracket>, Undecided> {
-        if self.c.is_empty() || a >= b {
+        if self.n == 0 || a >= b {
             return Err(Undecided);
         }
         let mut stack: SmallVec<[(f64, f64, u32); 32]> = smallvec::smallvec![(a, b, 0u32)];
+        let mut vb = [0.0; FN];
+        let mut eb = [0.0; FN];
         while let Some((x, y, depth)) = stack.pop() {
-            let (v, e) = self.bernstein(x, y);
+            let cnt = self.bernstein_into(x, y, &mut vb, &mut eb);
+            let (v, e) = (&vb[..cnt], &eb[..cnt]);
             let mut signs: SmallVec<[Sign; 16]> = SmallVec::new();
             let mut unknown = false;
             let last = v.len() - 1;
-            for (i, (&v, &e)) in v.iter().zip(&e).enumerate() {
+            for (i, (&v, &e)) in v.iter().zip(e).enumerate() {
                 // The end coefficients are the values at the ends: a point evaluation
                 // has a tighter bound than the transform (it matters next to a root).
                 let s = match sign_of(v, e) {
@@ -337,20 +345,24 @@ impl FPoly {
 
     /// The derivative (k·c_k is one rounding: κ grows by one).
     pub fn derivative(&self) -> FPoly {
-        let c = self.c.iter().enumerate().skip(1).map(|(k, &c)| k as f64 * c).collect();
-        let m = self.m.iter().enumerate().skip(1).map(|(k, &m)| k as f64 * m).collect();
-        FPoly {
-            c,
-            m,
+        let mut f = FPoly {
+            cs: [0.0; FN],
+            ms: [0.0; FN],
+            n: self.n.saturating_sub(1),
             kappa: self.kappa + 1.0,
+        };
+        for k in 1..self.n {
+            f.cs[k - 1] = k as f64 * self.cs[k];
+            f.ms[k - 1] = k as f64 * self.ms[k];
         }
+        f
     }
 
     /// Plain floating-point value and derivative (for guessing only).
     pub fn value_and_slope(&self, x: f64) -> (f64, f64) {
         let mut v = 0.0;
         let mut d = 0.0;
-        for &c in self.c.iter().rev() {
+        for &c in self.cs[..self.n].iter().rev() {
             d = d * x + v;
             v = v * x + c;
         }

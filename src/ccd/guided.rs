@@ -45,7 +45,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::One;
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 
 /// Why the float-guided path handed a query to the exact sweep.
@@ -59,35 +59,44 @@ impl From<Undecided> for Fallback {
 }
 
 type R<T> = Result<T, Fallback>;
-/// An integer polynomial, ascending powers, no trailing zeros.
-type Zp = SmallVec<[i128; 12]>;
-type V3 = [Zp; 3];
-type M3 = [V3; 3];
 
 const OVF: Fallback = Fallback("integer construction overflows i128");
+const LONG: Fallback = Fallback("degree beyond the fast path's polynomial size");
 
-// ---- i128 polynomial arithmetic ------------------------------------------------
+// ---- i128 polynomials of bounded length --------------------------------------------
 //
-// Each operation bounds its result's size from the operands' bit lengths first; below
-// 2¹²⁶ the plain operations cannot overflow (and operands below 2⁶³ use the one-word
-// widening product), above it they are checked: an overflow hands the query to the
-// exact path.
+// Inline, fixed capacity (no allocation), with the bit length of the largest
+// coefficient kept up to date: each operation bounds its result's size from its
+// operands' first; below 2¹²⁶ the plain operations cannot overflow (and operands below
+// 2⁶³ use the one-instruction widening product), above it they are checked. An
+// overflow, or a polynomial longer than the capacity, hands the query to the exact
+// path.
 
-fn trim_mut(v: &mut Zp) {
-    while v.last() == Some(&0) {
-        v.pop();
+/// Capacity: polynomials of degree < 16 (degree-1 quaternion curves for both boxes,
+/// degree 2 for one of them, fit).
+const L: usize = 12;
+
+#[derive(Clone, Copy)]
+struct P {
+    c: [i128; L],
+    n: usize,
+    bits: u32,
+}
+
+impl std::fmt::Debug for P {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
     }
 }
 
-fn trim(mut v: Zp) -> Zp {
-    trim_mut(&mut v);
-    v
+impl PartialEq for P {
+    fn eq(&self, o: &P) -> bool {
+        self.as_slice() == o.as_slice()
+    }
 }
 
-/// Bit length of the largest coefficient magnitude.
-fn bits(a: &[i128]) -> u32 {
-    let m = a.iter().fold(0u128, |m, x| m | x.unsigned_abs());
-    128 - m.leading_zeros()
+fn bitlen(x: i128) -> u32 {
+    128 - x.unsigned_abs().leading_zeros()
 }
 
 /// ⌈log₂ n⌉.
@@ -95,87 +104,199 @@ fn clog2(n: usize) -> u32 {
     usize::BITS - (n.max(1) - 1).leading_zeros()
 }
 
-/// out += s·a.
-fn add_into(out: &mut Zp, a: &[i128], s: i128) -> R<()> {
-    if a.is_empty() {
-        return Ok(());
-    }
-    if out.len() < a.len() {
-        out.resize(a.len(), 0);
-    }
-    let sb = 128 - s.unsigned_abs().leading_zeros();
-    if bits(out).max(bits(a) + sb) < 126 {
-        for (o, &x) in out.iter_mut().zip(a) {
-            *o += s * x;
-        }
-    } else {
-        for (o, &x) in out.iter_mut().zip(a) {
-            *o = o.checked_add(x.checked_mul(s).ok_or(OVF)?).ok_or(OVF)?;
-        }
-    }
-    trim_mut(out);
-    Ok(())
-}
+impl P {
+    const ZERO: P = P {
+        c: [0; L],
+        n: 0,
+        bits: 0,
+    };
 
-/// out += s·a·b for s = ±1.
-fn mac(out: &mut Zp, a: &[i128], b: &[i128], s: i128) -> R<()> {
-    debug_assert!(s == 1 || s == -1);
-    if a.is_empty() || b.is_empty() {
-        return Ok(());
+    fn constant(k: i128) -> P {
+        let mut p = P::ZERO;
+        p.c[0] = k;
+        p.n = 1;
+        p.fix();
+        p
     }
-    let n = a.len() + b.len() - 1;
-    if out.len() < n {
-        out.resize(n, 0);
+
+    fn from_slice(s: &[i128]) -> R<P> {
+        if s.len() > L {
+            return Err(LONG);
+        }
+        let mut p = P::ZERO;
+        p.c[..s.len()].copy_from_slice(s);
+        p.n = s.len();
+        p.fix();
+        Ok(p)
     }
-    let (ba, bb) = (bits(a), bits(b));
-    if (ba + bb + clog2(a.len().min(b.len()))).max(bits(out)) < 126 {
-        if ba < 63 && bb < 63 {
-            for (i, &x) in a.iter().enumerate() {
-                let x = (s * x) as i64;
-                for (o, &y) in out[i..].iter_mut().zip(b) {
-                    *o += i128::from(x) * i128::from(y as i64);
+
+    fn as_slice(&self) -> &[i128] {
+        &self.c[..self.n]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Drops trailing zeros and recomputes the bit length.
+    fn fix(&mut self) {
+        while self.n > 0 && self.c[self.n - 1] == 0 {
+            self.n -= 1;
+        }
+        let m = self.c[..self.n].iter().fold(0u128, |m, x| m | x.unsigned_abs());
+        self.bits = 128 - m.leading_zeros();
+    }
+
+    /// self += s·a.
+    fn add_scaled(&mut self, a: &P, s: i128) -> R<()> {
+        if a.n == 0 || s == 0 {
+            return Ok(());
+        }
+        if self.n < a.n {
+            self.n = a.n;
+        }
+        if self.bits.max(a.bits + bitlen(s)) < 126 {
+            for (o, &x) in self.c[..a.n].iter_mut().zip(&a.c[..a.n]) {
+                *o += s * x;
+            }
+        } else {
+            for (o, &x) in self.c[..a.n].iter_mut().zip(&a.c[..a.n]) {
+                *o = o.checked_add(x.checked_mul(s).ok_or(OVF)?).ok_or(OVF)?;
+            }
+        }
+        self.fix();
+        Ok(())
+    }
+
+    /// self += s·a·b, s = ±1.
+    fn mac(&mut self, a: &P, b: &P, s: i128) -> R<()> {
+        if a.n == 0 || b.n == 0 {
+            return Ok(());
+        }
+        let n = a.n + b.n - 1;
+        if n > L {
+            return Err(LONG);
+        }
+        if self.n < n {
+            self.n = n;
+        }
+        let (a, b) = if a.n <= b.n { (a, b) } else { (b, a) };
+        if (a.bits + b.bits + clog2(a.n)).max(self.bits) < 126 {
+            if a.bits < 63 && b.bits < 63 {
+                for i in 0..a.n {
+                    let x = (s * a.c[i]) as i64;
+                    if x == 0 {
+                        continue;
+                    }
+                    let x = i128::from(x);
+                    for (o, &y) in self.c[i..i + b.n].iter_mut().zip(&b.c[..b.n]) {
+                        *o += x * i128::from(y as i64);
+                    }
+                }
+            } else {
+                for i in 0..a.n {
+                    let x = s * a.c[i];
+                    for (o, &y) in self.c[i..i + b.n].iter_mut().zip(&b.c[..b.n]) {
+                        *o += x * y;
+                    }
                 }
             }
         } else {
-            for (i, &x) in a.iter().enumerate() {
-                let x = s * x;
-                for (o, &y) in out[i..].iter_mut().zip(b) {
-                    *o += x * y;
+            for i in 0..a.n {
+                let x = s * a.c[i];
+                for (o, &y) in self.c[i..i + b.n].iter_mut().zip(&b.c[..b.n]) {
+                    *o = o.checked_add(x.checked_mul(y).ok_or(OVF)?).ok_or(OVF)?;
                 }
             }
         }
-    } else {
-        for (i, &x) in a.iter().enumerate() {
-            let x = s * x;
-            for (o, &y) in out[i..].iter_mut().zip(b) {
-                *o = o.checked_add(x.checked_mul(y).ok_or(OVF)?).ok_or(OVF)?;
+        self.fix();
+        Ok(())
+    }
+
+    fn mul(a: &P, b: &P) -> R<P> {
+        let mut c = P::ZERO;
+        c.mac(a, b, 1)?;
+        Ok(c)
+    }
+
+    fn scaled(&self, k: i128) -> R<P> {
+        let mut c = P::ZERO;
+        c.add_scaled(self, k)?;
+        Ok(c)
+    }
+
+    fn neg(&self) -> P {
+        // |coefficients| < 2¹²⁷ (bits ≤ 127 always holds for i128 except MIN).
+        let mut c = *self;
+        for x in &mut c.c[..c.n] {
+            *x = x.wrapping_neg();
+        }
+        c
+    }
+
+    /// `self / b` if b divides self exactly in ℤ[x] (`Ok(None)` if not).
+    fn div_exact(&self, b: &P) -> R<Option<P>> {
+        if self.n == 0 {
+            return Ok(Some(P::ZERO));
+        }
+        if b.n == 0 || self.n < b.n {
+            return Ok(None);
+        }
+        let lb = b.c[b.n - 1];
+        let mut r = *self;
+        let mut q = P::ZERO;
+        q.n = self.n - b.n + 1;
+        for k in (0..q.n).rev() {
+            let lead = r.c[k + b.n - 1];
+            let Some(qk) = div_digit(lead, lb)? else {
+                return Ok(None);
+            };
+            q.c[k] = qk;
+            if qk == 0 {
+                continue;
+            }
+            let rows = &mut r.c[k..k + b.n];
+            let rb = rows.iter().fold(0u128, |m, x| m | x.unsigned_abs());
+            if bitlen(qk) + b.bits < 125 && 128 - rb.leading_zeros() < 125 {
+                for (x, &bj) in rows.iter_mut().zip(&b.c[..b.n]) {
+                    *x -= qk * bj;
+                }
+            } else {
+                for (x, &bj) in rows.iter_mut().zip(&b.c[..b.n]) {
+                    *x = x.checked_sub(qk.checked_mul(bj).ok_or(OVF)?).ok_or(OVF)?;
+                }
             }
         }
+        if r.c[..b.n - 1].iter().any(|&x| x != 0) {
+            return Ok(None);
+        }
+        q.fix();
+        Ok(Some(q))
     }
-    trim_mut(out);
-    Ok(())
-}
 
-fn zlin(a: &[i128], b: &[i128], sb: i128) -> R<Zp> {
-    let mut c = Zp::from_slice(a);
-    add_into(&mut c, b, sb)?;
-    Ok(c)
-}
+    /// The gcd of the coefficients (0 for the zero polynomial).
+    fn content(&self) -> i128 {
+        self.as_slice().iter().fold(0, |g, &x| gcd_i128(g, x))
+    }
 
-fn zadd(a: &[i128], b: &[i128]) -> R<Zp> {
-    zlin(a, b, 1)
-}
-
-fn zmul(a: &[i128], b: &[i128]) -> R<Zp> {
-    let mut c = Zp::new();
-    mac(&mut c, a, b, 1)?;
-    Ok(c)
-}
-
-fn zscale(a: &[i128], k: i128) -> R<Zp> {
-    let mut c = Zp::new();
-    add_into(&mut c, a, k)?;
-    Ok(c)
+    /// The primitive part with a positive leading coefficient (zero stays zero).
+    fn primitive(&self) -> P {
+        let g = self.content();
+        let g = if self.n > 0 && self.c[self.n - 1] < 0 { -g } else { g };
+        if g == 1 || g == 0 {
+            return *self;
+        }
+        let mut c = *self;
+        for x in &mut c.c[..c.n] {
+            *x /= g;
+        }
+        c.fix();
+        c
+    }
 }
 
 /// `x / d` if d divides x exactly (d ≠ 0): one word division when both fit in 64 bits.
@@ -191,70 +312,37 @@ fn div_digit(x: i128, d: i128) -> R<Option<i128>> {
     Ok((q.checked_mul(d) == Some(x)).then_some(q))
 }
 
-/// `a / b` if `b` divides `a` exactly in ℤ[x] (`Ok(None)` if not).
-fn zdiv_exact(a: &[i128], b: &[i128]) -> R<Option<Zp>> {
-    if a.is_empty() {
-        return Ok(Some(Zp::new()));
-    }
-    let (Some(&lb), true) = (b.last(), a.len() >= b.len()) else {
-        return Ok(None);
-    };
-    let mut r = Zp::from_slice(a);
-    let mut q: Zp = smallvec![0i128; a.len() - b.len() + 1];
-    let bb = bits(b);
-    for k in (0..q.len()).rev() {
-        let lead = r[k + b.len() - 1];
-        let Some(qk) = div_digit(lead, lb)? else {
-            return Ok(None);
-        };
-        q[k] = qk;
-        if qk == 0 {
-            continue;
-        }
-        let rows = &mut r[k..k + b.len()];
-        if (128 - qk.unsigned_abs().leading_zeros()) + bb < 125 && bits(rows) < 125 {
-            for (x, &bj) in rows.iter_mut().zip(b) {
-                *x -= qk * bj;
-            }
-        } else {
-            for (x, &bj) in rows.iter_mut().zip(b) {
-                *x = x.checked_sub(qk.checked_mul(bj).ok_or(OVF)?).ok_or(OVF)?;
-            }
-        }
-    }
-    Ok(r.iter().all(|&x| x == 0).then(|| trim(q)))
-}
-
 fn gcd_i128(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    if a < (1 << 64) && b < (1 << 64) {
+        let (mut a, mut b) = (a as u64, b as u64);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        return i128::from(a);
+    }
     while b != 0 {
         (a, b) = (b, a % b);
     }
     a as i128
 }
 
-/// Divided by the gcd of its coefficients (sign kept).
-fn divide_content(a: &[i128]) -> Zp {
-    let g = a.iter().fold(0, |g, &x| gcd_i128(g, x));
-    if g <= 1 {
-        return Zp::from_slice(a);
-    }
-    a.iter().map(|&x| x / g).collect()
-}
+type V3 = [P; 3];
+type M3 = [V3; 3];
 
-fn dot(u: &V3, v: &V3) -> R<Zp> {
-    let mut c = Zp::new();
+fn dot(u: &V3, v: &V3) -> R<P> {
+    let mut c = P::ZERO;
     for i in 0..3 {
-        mac(&mut c, &u[i], &v[i], 1)?;
+        c.mac(&u[i], &v[i], 1)?;
     }
     Ok(c)
 }
 
 fn cross(u: &V3, v: &V3) -> R<V3> {
-    let comp = |i: usize, j: usize| -> R<Zp> {
-        let mut c = Zp::new();
-        mac(&mut c, &u[i], &v[j], 1)?;
-        mac(&mut c, &u[j], &v[i], -1)?;
+    let comp = |i: usize, j: usize| -> R<P> {
+        let mut c = P::ZERO;
+        c.mac(&u[i], &v[j], 1)?;
+        c.mac(&u[j], &v[i], -1)?;
         Ok(c)
     };
     Ok([comp(1, 2)?, comp(2, 0)?, comp(0, 1)?])
@@ -262,33 +350,36 @@ fn cross(u: &V3, v: &V3) -> R<V3> {
 
 /// Row vector times matrix: (v·m)[j] = Σ_k v[k]·m[k][j].
 fn vecmat(v: &V3, m: &M3) -> R<V3> {
-    let col = |j: usize| -> R<Zp> {
-        let mut c = Zp::new();
+    let mut out = [P::ZERO; 3];
+    for (j, o) in out.iter_mut().enumerate() {
         for k in 0..3 {
-            mac(&mut c, &v[k], &m[k][j], 1)?;
+            o.mac(&v[k], &m[k][j], 1)?;
         }
-        Ok(c)
-    };
-    Ok([col(0)?, col(1)?, col(2)?])
+    }
+    Ok(out)
 }
 
-fn v3_scale(v: &V3, k: &[i128]) -> R<V3> {
-    Ok([zmul(&v[0], k)?, zmul(&v[1], k)?, zmul(&v[2], k)?])
+fn v3_scale(v: &V3, k: &P) -> R<V3> {
+    Ok([P::mul(&v[0], k)?, P::mul(&v[1], k)?, P::mul(&v[2], k)?])
 }
 
-fn v3_neg(v: &V3) -> R<V3> {
-    Ok([zscale(&v[0], -1)?, zscale(&v[1], -1)?, zscale(&v[2], -1)?])
+fn v3_neg(v: &V3) -> V3 {
+    [v[0].neg(), v[1].neg(), v[2].neg()]
+}
+
+fn m3_scale(m: &M3, k: &P) -> R<M3> {
+    Ok([v3_scale(&m[0], k)?, v3_scale(&m[1], k)?, v3_scale(&m[2], k)?])
 }
 
 /// adj(m) with m·adj = det(m)·I (rows r_i; adj's columns are r1×r2, r2×r0, r0×r1).
-fn adjugate(m: &M3) -> R<(M3, Zp)> {
+fn adjugate(m: &M3) -> R<(M3, P)> {
     let cols = [
         cross(&m[1], &m[2])?,
         cross(&m[2], &m[0])?,
         cross(&m[0], &m[1])?,
     ];
     let det = dot(&m[0], &cols[0])?;
-    let adj = [0, 1, 2].map(|i| [0, 1, 2].map(|j| cols[j][i].clone()));
+    let adj = [0, 1, 2].map(|i| [0, 1, 2].map(|j| cols[j][i]));
     Ok((adj, det))
 }
 
@@ -310,11 +401,21 @@ fn lcm<'a>(xs: impl IntoIterator<Item = &'a BigRational>) -> BigInt {
 }
 
 /// `p·l` as integers (`l` a multiple of every denominator).
-fn scaled(p: &[BigRational], l: &BigInt) -> R<Zp> {
-    p.iter()
-        .map(|x| to_i128(&(x.numer() * (l / x.denom()))))
-        .collect::<R<Zp>>()
-        .map(trim)
+fn scaled(p: &[BigRational], l: &BigInt) -> R<P> {
+    if p.len() > L {
+        return Err(LONG);
+    }
+    let mut out = P::ZERO;
+    for (o, x) in out.c.iter_mut().zip(p) {
+        *o = if l.is_one() {
+            to_i128(x.numer())?
+        } else {
+            to_i128(&(x.numer() * (l / x.denom())))?
+        };
+    }
+    out.n = p.len();
+    out.fix();
+    Ok(out)
 }
 
 fn vec3_scaled(v: &crate::Vec3<BigRational>, l: &BigInt) -> R<V3> {
@@ -330,16 +431,17 @@ fn vec3_scaled(v: &crate::Vec3<BigRational>, l: &BigInt) -> R<V3> {
 struct Aff {
     l: M3,
     t: V3,
-    d: Zp,
+    d: P,
 }
 
 impl Aff {
     fn identity() -> Aff {
-        let e = |i: usize, j: usize| if i == j { smallvec![1] } else { Zp::new() };
+        let one = P::constant(1);
+        let z = P::ZERO;
         Aff {
-            l: [0, 1, 2].map(|i| [0, 1, 2].map(|j| e(i, j))),
-            t: [Zp::new(), Zp::new(), Zp::new()],
-            d: smallvec![1],
+            l: [[one, z, z], [z, one, z], [z, z, one]],
+            t: [z; 3],
+            d: one,
         }
     }
 
@@ -350,17 +452,14 @@ impl Aff {
             vecmat(&self.l[1], &next.l)?,
             vecmat(&self.l[2], &next.l)?,
         ];
-        let a = vecmat(&self.t, &next.l)?;
-        let b = v3_scale(&next.t, &self.d)?;
-        let t = [
-            zadd(&a[0], &b[0])?,
-            zadd(&a[1], &b[1])?,
-            zadd(&a[2], &b[2])?,
-        ];
+        let mut t = vecmat(&self.t, &next.l)?;
+        for j in 0..3 {
+            t[j].mac(&next.t[j], &self.d, 1)?;
+        }
         Ok(Aff {
             l,
             t,
-            d: zmul(&self.d, &next.d)?,
+            d: P::mul(&self.d, &next.d)?,
         })
     }
 }
@@ -370,7 +469,7 @@ impl Aff {
 struct MotionZ {
     fwd: Aff,
     inv: Option<Aff>,
-    checks: Vec<Zp>,
+    checks: Vec<P>,
 }
 
 fn motion_z(m: &Motion) -> R<MotionZ> {
@@ -383,52 +482,57 @@ fn motion_z(m: &Motion) -> R<MotionZ> {
         Motion::Quaternion { q, translation } => {
             let lq = lcm(q.iter().flatten());
             let lt = lcm(translation.iter().flatten());
-            let [w, x, y, z] = [0, 1, 2, 3].map(|i| scaled(&q[i], &lq));
-            let (w, x, y, z) = (w?, x?, y?, z?);
-            let tz = [0, 1, 2].map(|j| scaled(&translation[j], &lt));
-            let tz = [tz[0].clone()?, tz[1].clone()?, tz[2].clone()?];
-            let sq = |p: &Zp| zmul(p, p);
-            let (ww, xx, yy, zz) = (sq(&w)?, sq(&x)?, sq(&y)?, sq(&z)?);
-            let n2 = zadd(&zadd(&ww, &xx)?, &zadd(&yy, &zz)?)?;
-            let two = |p: R<Zp>| zscale(&p?, 2);
-            let zsub = |a: &[i128], b: &[i128]| zlin(a, b, -1);
-            // Column-convention R(q) (unnormalised): R·v = q·v·q̄ (as in `motion.rs`).
+            let (w, x, y, z) = (
+                scaled(&q[0], &lq)?,
+                scaled(&q[1], &lq)?,
+                scaled(&q[2], &lq)?,
+                scaled(&q[3], &lq)?,
+            );
+            let tz = [
+                scaled(&translation[0], &lt)?,
+                scaled(&translation[1], &lt)?,
+                scaled(&translation[2], &lt)?,
+            ];
+            // Column-convention R(q) (unnormalised): R·v = q·v·q̄ (as in `motion.rs`):
+            // each entry a signed sum of products of two components.
+            let e = |terms: &[(&P, &P, i128)]| -> R<P> {
+                let mut o = P::ZERO;
+                for &(a, b, s) in terms {
+                    o.mac(a, b, s)?;
+                }
+                Ok(o)
+            };
+            let n2 = e(&[(&w, &w, 1), (&x, &x, 1), (&y, &y, 1), (&z, &z, 1)])?;
+            let two = |p: P| p.scaled(2);
             let r: M3 = [
                 [
-                    zsub(&zadd(&ww, &xx)?, &zadd(&yy, &zz)?)?,
-                    two(zsub(&zmul(&x, &y)?, &zmul(&w, &z)?))?,
-                    two(zadd(&zmul(&x, &z)?, &zmul(&w, &y)?))?,
+                    e(&[(&w, &w, 1), (&x, &x, 1), (&y, &y, -1), (&z, &z, -1)])?,
+                    two(e(&[(&x, &y, 1), (&w, &z, -1)])?)?,
+                    two(e(&[(&x, &z, 1), (&w, &y, 1)])?)?,
                 ],
                 [
-                    two(zadd(&zmul(&x, &y)?, &zmul(&w, &z)?))?,
-                    zadd(&zsub(&ww, &xx)?, &zsub(&yy, &zz)?)?,
-                    two(zsub(&zmul(&y, &z)?, &zmul(&w, &x)?))?,
+                    two(e(&[(&x, &y, 1), (&w, &z, 1)])?)?,
+                    e(&[(&w, &w, 1), (&x, &x, -1), (&y, &y, 1), (&z, &z, -1)])?,
+                    two(e(&[(&y, &z, 1), (&w, &x, -1)])?)?,
                 ],
                 [
-                    two(zsub(&zmul(&x, &z)?, &zmul(&w, &y)?))?,
-                    two(zadd(&zmul(&y, &z)?, &zmul(&w, &x)?))?,
-                    zsub(&zsub(&ww, &xx)?, &zsub(&yy, &zz)?)?,
+                    two(e(&[(&x, &z, 1), (&w, &y, -1)])?)?,
+                    two(e(&[(&y, &z, 1), (&w, &x, 1)])?)?,
+                    e(&[(&w, &w, 1), (&x, &x, -1), (&y, &y, -1), (&z, &z, 1)])?,
                 ],
             ];
-            let lt = [to_i128(&lt)?];
-            let rt: M3 = [0, 1, 2].map(|i| [0, 1, 2].map(|j| r[j][i].clone()));
-            let scale_m = |m: &M3| -> R<M3> {
-                Ok([
-                    v3_scale(&m[0], &lt)?,
-                    v3_scale(&m[1], &lt)?,
-                    v3_scale(&m[2], &lt)?,
-                ])
-            };
-            let d = zmul(&n2, &lt)?;
+            let lt = P::constant(to_i128(&lt)?);
+            let rt: M3 = [0, 1, 2].map(|i| [0, 1, 2].map(|j| r[j][i]));
+            let d = P::mul(&n2, &lt)?;
             // x ↦ (x·Rᵀ + |q|²·tr)/|q|², tr = tz/lt; inverse y ↦ (y − tr)·R/|q|².
             let fwd = Aff {
-                l: scale_m(&rt)?,
+                l: m3_scale(&rt, &lt)?,
                 t: v3_scale(&tz, &n2)?,
-                d: d.clone(),
+                d,
             };
             let inv = Aff {
-                l: scale_m(&r)?,
-                t: v3_neg(&vecmat(&tz, &r)?)?,
+                l: m3_scale(&r, &lt)?,
+                t: v3_neg(&vecmat(&tz, &r)?),
                 d,
             };
             Ok(MotionZ {
@@ -450,16 +554,12 @@ fn motion_z(m: &Motion) -> R<MotionZ> {
             let (adj, det) = adjugate(&m)?;
             // Inverse: y ↦ (y·d − t)·adj/det.
             let inv = Aff {
-                l: [
-                    v3_scale(&adj[0], &d)?,
-                    v3_scale(&adj[1], &d)?,
-                    v3_scale(&adj[2], &d)?,
-                ],
-                t: v3_neg(&vecmat(&t, &adj)?)?,
-                d: det.clone(),
+                l: m3_scale(&adj, &d)?,
+                t: v3_neg(&vecmat(&t, &adj)?),
+                d: det,
             };
             Ok(MotionZ {
-                fwd: Aff { l: m, t, d: d.clone() },
+                fwd: Aff { l: m, t, d },
                 inv: Some(inv),
                 checks: vec![d, det],
             })
@@ -474,37 +574,36 @@ fn reduce(m: Aff) -> R<Aff> {
     if m.d.len() <= 1 {
         return Ok(m);
     }
-    let mut refs: Vec<&[i128]> = vec![&m.d];
-    refs.extend(m.l.iter().flatten().chain(m.t.iter()).filter(|p| !p.is_empty()).map(|p| p.as_slice()));
+    let mut refs: Vec<&[i128]> = vec![m.d.as_slice()];
+    refs.extend(
+        m.l.iter()
+            .flatten()
+            .chain(m.t.iter())
+            .filter(|p| !p.is_empty())
+            .map(P::as_slice),
+    );
     if zx::coprime_mod_p_i128(&refs) {
         return Ok(m);
     }
-    let big = |p: &Zp| -> Vec<BigInt> { p.iter().map(|&c| BigInt::from(c)).collect() };
+    let big = |p: &P| -> Vec<BigInt> { p.as_slice().iter().map(|&c| BigInt::from(c)).collect() };
     let den = big(&m.d);
-    let entries: Vec<Vec<BigInt>> = m
-        .l
-        .iter()
-        .flatten()
-        .chain(m.t.iter())
-        .filter(|p| !p.is_empty())
-        .map(big)
-        .collect();
     let mut g = zx::gcd(&den, &den);
-    for p in &entries {
+    for p in m.l.iter().flatten().chain(m.t.iter()).filter(|p| !p.is_empty()) {
         if g.len() <= 1 {
             return Ok(m);
         }
-        g = zx::gcd(&g, p);
+        g = zx::gcd(&g, &big(p));
     }
     if g.len() <= 1 {
         return Ok(m);
     }
-    let div = |p: &Zp| -> R<Zp> {
+    let div = |p: &P| -> R<P> {
         if p.is_empty() {
-            return Ok(Zp::new());
+            return Ok(P::ZERO);
         }
         let q = zx::div_exact(&big(p), &g).ok_or(Fallback("gcd division"))?;
-        q.iter().map(to_i128).collect::<R<Zp>>().map(trim)
+        let q: Vec<i128> = q.iter().map(to_i128).collect::<R<_>>()?;
+        P::from_slice(&q)
     };
     let mut out = m;
     for p in out.l.iter_mut().flatten().chain(out.t.iter_mut()) {
@@ -515,20 +614,20 @@ fn reduce(m: Aff) -> R<Aff> {
 }
 
 /// `r·w^e`.
-fn mulpow(r: &Zp, w: &Zp, e: u32) -> R<Zp> {
-    let mut out = r.clone();
+fn mulpow(r: &P, w: &P, e: u32) -> R<P> {
+    let mut out = *r;
     for _ in 0..e {
-        out = zmul(&out, w)?;
+        out = P::mul(&out, w)?;
     }
     Ok(out)
 }
 
 /// `p` as `(k, r)` with `p = wᵏ·r` and w ∤ r (w primitive, non-constant).
-fn split_power(p: Zp, w: &Zp) -> R<(u32, Zp)> {
-    let mut r = p;
+fn split_power(p: &P, w: &P) -> R<(u32, P)> {
+    let mut r = *p;
     let mut k = 0;
     if w.len() >= 2 && !r.is_empty() {
-        while let Some(q) = zdiv_exact(&r, w)? {
+        while let Some(q) = r.div_exact(w)? {
             r = q;
             k += 1;
         }
@@ -540,13 +639,12 @@ fn split_power(p: Zp, w: &Zp) -> R<(u32, Zp)> {
 /// w dividing all of them (as `sgm::strip`: the same power, so the same polynomials).
 /// Only the members that reach the lowest known power are tried further, so most
 /// of the divisions the full products would need are never done.
-fn strip_group(g: &mut [(u32, Zp)], w: &Zp) -> R<()> {
-    let live = |m: &&mut (u32, Zp)| !m.1.is_empty();
-    let lowest = |g: &[(u32, Zp)]| g.iter().filter(|m| !m.1.is_empty()).map(|m| m.0).min();
+fn strip_group(g: &mut [(u32, P)], w: &P) -> R<()> {
+    let lowest = |g: &[(u32, P)]| g.iter().filter(|m| !m.1.is_empty()).map(|m| m.0).min();
     if w.len() >= 2 {
         'outer: while let Some(e) = lowest(g) {
-            for m in g.iter_mut().filter(live).filter(|m| m.0 == e) {
-                match zdiv_exact(&m.1, w)? {
+            for m in g.iter_mut().filter(|m| !m.1.is_empty() && m.0 == e) {
+                match m.1.div_exact(w)? {
                     Some(q) => {
                         m.1 = q;
                         m.0 += 1;
@@ -572,7 +670,7 @@ fn strip_group(g: &mut [(u32, Zp)], w: &Zp) -> R<()> {
 struct Setup {
     t0: f64,
     t1: f64,
-    members: Vec<Zp>,
+    members: Vec<P>,
     fm: Vec<FPoly>,
     /// G_k[j] at 3k + j, then N_k[j] (divided by w's powers) at 9 + 3k + j.
     signs: Vec<FPoly>,
@@ -582,8 +680,8 @@ struct Setup {
     sphere: FPoly,
 }
 
-fn fpoly(z: &[i128]) -> R<FPoly> {
-    FPoly::from_i128(z).ok_or(OVF)
+fn fpoly(z: &P) -> R<FPoly> {
+    FPoly::from_i128(z.as_slice()).ok_or(OVF)
 }
 
 /// Exactly representable as a double?
@@ -594,7 +692,7 @@ fn exact_f64(x: &BigRational) -> Option<f64> {
 }
 
 /// A point near `x` (towards `dir`) where `p` has a certified sign: the end of a short
-/// cluster around a root of `p` at or next to `x`.
+/// bracket around a root of `p` at or next to `x`.
 fn clear_of_root(p: &FPoly, x: f64, dir: f64) -> R<f64> {
     let mut d = x.abs().max(1.0) * 2f64.powi(-40);
     for _ in 0..20 {
@@ -604,7 +702,7 @@ fn clear_of_root(p: &FPoly, x: f64, dir: f64) -> R<f64> {
         }
         d *= 4.0;
     }
-    Err(Fallback("a breakpoint polynomial near zero at an end"))
+    Err(Fallback("a sign-pattern polynomial near zero"))
 }
 
 /// Nonvanishing on [t0, t1], certified in floating point.
@@ -650,14 +748,9 @@ impl Setup {
         ];
         let cz = vec3_scaled(&a.center, &lh)?;
         let (adj, det) = adjugate(&hz)?;
-        let lhz = [to_i128(&lh)?];
         let canon = Aff {
-            l: [
-                v3_scale(&adj[0], &lhz)?,
-                v3_scale(&adj[1], &lhz)?,
-                v3_scale(&adj[2], &lhz)?,
-            ],
-            t: v3_neg(&vecmat(&cz, &adj)?)?,
+            l: m3_scale(&adj, &P::constant(to_i128(&lh)?))?,
+            t: v3_neg(&vecmat(&cz, &adj)?),
             d: det,
         };
         let rel = match &ma.inv {
@@ -673,54 +766,60 @@ impl Setup {
                 .chain(b.half_axes.iter())
                 .flat_map(|v| [&v.x, &v.y, &v.z]),
         );
-        let lbz = [to_i128(&lb)?];
-        let cbz = vec3_scaled(&b.center, &lb)?;
-        let cl = vecmat(&cbz, &rel.l)?;
-        let tl = v3_scale(&rel.t, &lbz)?;
-        let mut c = [
-            zadd(&cl[0], &tl[0])?,
-            zadd(&cl[1], &tl[1])?,
-            zadd(&cl[2], &tl[2])?,
-        ];
+        let lbz = P::constant(to_i128(&lb)?);
+        let mut c = vecmat(&vec3_scaled(&b.center, &lb)?, &rel.l)?;
+        for j in 0..3 {
+            c[j].mac(&rel.t[j], &lbz, 1)?;
+        }
         let mut g = [
             vecmat(&vec3_scaled(&b.half_axes[0], &lb)?, &rel.l)?,
             vecmat(&vec3_scaled(&b.half_axes[1], &lb)?, &rel.l)?,
             vecmat(&vec3_scaled(&b.half_axes[2], &lb)?, &rel.l)?,
         ];
-        let mut w = zmul(&rel.d, &lbz)?;
+        let mut w = P::mul(&rel.d, &lbz)?;
         match fpoly(&w)?.sign_at(t0) {
             Some(Sign::Positive) => {}
             Some(Sign::Negative) => {
-                c = v3_neg(&c)?;
-                g = [v3_neg(&g[0])?, v3_neg(&g[1])?, v3_neg(&g[2])?];
-                w = zscale(&w, -1)?;
+                c = v3_neg(&c);
+                g = [v3_neg(&g[0]), v3_neg(&g[1]), v3_neg(&g[2])];
+                w = w.neg();
             }
             _ => return Err(Fallback("sign of w at t0")),
         }
-        Self::from_relative(t0, t1, c, g, w)
+        Self::from_relative(t0, t1, &c, &g, &w)
     }
 
     /// The members, sign polynomials and sphere from C, G, w (the polynomials of
     /// `Sgm::new`, built from the N_k[j] with their powers of w divided out first).
-    fn from_relative(t0: f64, t1: f64, c: V3, g: [V3; 3], w: Zp) -> R<Setup> {
-        let cw = w.iter().fold(0, |a, &x| gcd_i128(a, x));
-        let wp = divide_content(&w);
-        let cwz = [cw];
+    fn from_relative(t0: f64, t1: f64, c: &V3, g: &[V3; 3], w: &P) -> R<Setup> {
+        let cw = w.content();
+        let wp = w.scaled(1)?;
+        let wp = {
+            let mut x = wp;
+            if cw > 1 {
+                for v in &mut x.c[..x.n] {
+                    *v /= cw;
+                }
+                x.fix();
+            }
+            x
+        };
+        let cwz = P::constant(cw);
         // N_k[j] = wp^a·ñ: the sign polynomials, and the factors of the VF/EE members.
         let n = [
             cross(&g[1], &g[2])?,
             cross(&g[2], &g[0])?,
             cross(&g[0], &g[1])?,
         ];
-        let mut nt: Vec<(u32, Zp)> = Vec::with_capacity(9);
+        let mut nt: Vec<(u32, P)> = Vec::with_capacity(9);
         for p in n.iter().flatten() {
-            nt.push(split_power(p.clone(), &wp)?);
+            nt.push(split_power(p, &wp)?);
         }
         let ns = |k: usize, j: usize| &nt[3 * k + j];
-        let mut members: Vec<Zp> = Vec::with_capacity(MEMBERS);
-        members.extend(c.iter().cloned());
-        members.push(w.clone());
-        members.extend(g.iter().flatten().cloned());
+        let mut members: Vec<P> = Vec::with_capacity(MEMBERS);
+        members.extend(c.iter().copied());
+        members.push(*w);
+        members.extend(g.iter().flatten().copied());
         for k in 0..3 {
             // N_k·C = wp^a·X and det = G_k·N_k = wp^a·D, a = min_j a_kj.
             let a = (0..3)
@@ -728,59 +827,56 @@ impl Setup {
                 .map(|j| ns(k, j).0)
                 .min()
                 .unwrap_or(0);
-            let (mut x, mut d) = (Zp::new(), Zp::new());
+            let (mut x, mut d) = (P::ZERO, P::ZERO);
             for j in 0..3 {
                 let (e, r) = ns(k, j);
                 if r.is_empty() {
                     continue;
                 }
                 let r = mulpow(r, &wp, e - a)?;
-                mac(&mut x, &r, &c[j], 1)?;
-                mac(&mut d, &r, &g[k][j], 1)?;
+                x.mac(&r, &c[j], 1)?;
+                d.mac(&r, &g[k][j], 1)?;
             }
             let mut grp = [
                 (a, x),
                 (a, d),
-                (ns(k, 0).0 + 1, zmul(&ns(k, 0).1, &cwz)?),
-                (ns(k, 1).0 + 1, zmul(&ns(k, 1).1, &cwz)?),
-                (ns(k, 2).0 + 1, zmul(&ns(k, 2).1, &cwz)?),
+                (ns(k, 0).0 + 1, P::mul(&ns(k, 0).1, &cwz)?),
+                (ns(k, 1).0 + 1, P::mul(&ns(k, 1).1, &cwz)?),
+                (ns(k, 2).0 + 1, P::mul(&ns(k, 2).1, &cwz)?),
             ];
             strip_group(&mut grp, &wp)?;
-            members.extend(grp.into_iter().map(|m| m.1));
+            members.extend(grp.iter().map(|m| m.1));
         }
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for m in 0..3 {
                 let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
                 // (G_m × C)_i = G_m[i+1]·C[i+2] − G_m[i+2]·C[i+1].
-                let mut gxc = Zp::new();
-                mac(&mut gxc, &g[m][i1], &c[i2], 1)?;
-                mac(&mut gxc, &g[m][i2], &c[i1], -1)?;
+                let mut gxc = P::ZERO;
+                gxc.mac(&g[m][i1], &c[i2], 1)?;
+                gxc.mac(&g[m][i2], &c[i1], -1)?;
                 let mut grp = [
                     (0, gxc),
-                    ns(m1, i).clone(),
-                    ns(m2, i).clone(),
-                    (1, zmul(&g[m][i1], &cwz)?),
-                    (1, zmul(&g[m][i2], &cwz)?),
+                    *ns(m1, i),
+                    *ns(m2, i),
+                    (1, P::mul(&g[m][i1], &cwz)?),
+                    (1, P::mul(&g[m][i2], &cwz)?),
                 ];
                 strip_group(&mut grp, &wp)?;
-                members.extend(grp.into_iter().map(|m| m.1));
+                members.extend(grp.iter().map(|m| m.1));
             }
         }
         debug_assert_eq!(members.len(), MEMBERS);
-        let fm = members.iter().map(|p| fpoly(p)).collect::<R<Vec<_>>>()?;
-        let sign_z: Vec<&Zp> = g.iter().flatten().chain(nt.iter().map(|m| &m.1)).collect();
+        let fm = members.iter().map(fpoly).collect::<R<Vec<_>>>()?;
+        let sign_z: Vec<&P> = g.iter().flatten().chain(nt.iter().map(|m| &m.1)).collect();
         let signs = sign_z.iter().map(|p| fpoly(p)).collect::<R<Vec<_>>>()?;
-        // Proportional sign polynomials have the same roots: one root list for them.
+        // Proportional sign polynomials have the same roots: one root list for them
+        // (a·lc(b) = b·lc(a) coefficientwise, compared exactly in 256 bits).
         let mut rep = [0usize; 18];
-        let mut prim: Vec<Zp> = Vec::with_capacity(18);
-        for (i, p) in sign_z.iter().enumerate() {
-            let mut z = divide_content(p);
-            if z.last().is_some_and(|&x| x < 0) {
-                z = zscale(&z, -1)?;
-            }
-            rep[i] = prim.iter().position(|q| *q == z).unwrap_or(i);
-            prim.push(z);
+        for i in 0..18 {
+            rep[i] = (0..i)
+                .find(|&k| proportional(sign_z[i], sign_z[k]))
+                .unwrap_or(i);
         }
         let sd = match fm[M_VF + 1].sign_at(t0) {
             Some(Sign::Positive) => 1,
@@ -789,19 +885,18 @@ impl Setup {
         };
         let sphere = {
             // |C|² − 4·(3w² + Σ|G_k|²)
-            let mut s = Zp::new();
-            for j in 0..3 {
-                mac(&mut s, &c[j], &c[j], 1)?;
+            let mut s = P::ZERO;
+            for cj in c {
+                s.mac(cj, cj, 1)?;
             }
-            let mut rhs = zscale(&zmul(&w, &w)?, 3)?;
-            for gk in &g {
-                add_into(&mut rhs, &dot(gk, gk)?, 1)?;
+            let mut rhs = P::mul(w, w)?.scaled(3)?;
+            for gk in g {
+                rhs.add_scaled(&dot(gk, gk)?, 1)?;
             }
-            add_into(&mut s, &rhs, -4)?;
+            s.add_scaled(&rhs, -4)?;
             let mut z = [(0, s)];
             strip_group(&mut z, &wp)?;
-            let [(_, z)] = z;
-            fpoly(&z)?
+            fpoly(&z[0].1)?
         };
         Ok(Setup {
             t0,
@@ -814,6 +909,30 @@ impl Setup {
             sphere,
         })
     }
+}
+
+/// Whether a and b (non-constant) are proportional: same length and
+/// a_i·lc(b) = b_i·lc(a) for all i (exact 256-bit products).
+fn proportional(a: &P, b: &P) -> bool {
+    if a.len() < 2 || a.len() != b.len() {
+        return false;
+    }
+    let (la, lb) = (a.c[a.n - 1], b.c[b.n - 1]);
+    let wide = |x: i128, y: i128| -> (bool, u128, u128) {
+        // Sign and the 256-bit magnitude of x·y as (hi, lo).
+        let (ux, uy) = (x.unsigned_abs(), y.unsigned_abs());
+        let (x1, x0) = (ux >> 64, ux & u128::from(u64::MAX));
+        let (y1, y0) = (uy >> 64, uy & u128::from(u64::MAX));
+        let (p00, p01, p10, p11) = (x0 * y0, x0 * y1, x1 * y0, x1 * y1);
+        let mid = (p00 >> 64) + (p01 & u128::from(u64::MAX)) + (p10 & u128::from(u64::MAX));
+        let lo = (p00 & u128::from(u64::MAX)) | (mid << 64);
+        let hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+        ((x < 0) != (y < 0) && (ux != 0 && uy != 0), hi, lo)
+    };
+    a.as_slice()
+        .iter()
+        .zip(b.as_slice())
+        .all(|(&x, &y)| wide(x, lb) == wide(y, la))
 }
 
 // ---- the sweep --------------------------------------------------------------------
@@ -916,7 +1035,7 @@ impl<'s> Sweep<'s> {
     fn next_root(&mut self, i: usize, x: f64) -> R<Option<(f64, f64)>> {
         let i = self.s.rep[i];
         let p = &self.s.signs[i];
-        if p.c.len() < 2 {
+        if p.c().len() < 2 {
             return Ok(None);
         }
         let t1 = self.s.t1;
@@ -933,6 +1052,17 @@ impl<'s> Sweep<'s> {
                 list.done = true;
                 return Ok(None);
             }
+            // A root at (or within float noise of) t1: a short bracket there.
+            let mut t1 = t1;
+            if p.sign_at(t1).is_none() {
+                let y = clear_of_root(p, t1, -1.0)?;
+                if from >= y {
+                    list.roots.push((y.min(from), self.s.t1));
+                    list.done = true;
+                    continue;
+                }
+                t1 = y;
+            }
             let from = if p.sign_at(from).is_none() {
                 // Next to a root of the polynomial: a short bracket around it.
                 let y = clear_of_root(p, from, 1.0)?;
@@ -941,10 +1071,17 @@ impl<'s> Sweep<'s> {
             } else {
                 from
             };
-            match p
-                .first_root(from, t1)
+            let rr = p.first_root(from, t1);
+            if rr.is_err() && std::env::var("ZZ").is_ok() {
+                eprintln!("member root isolation: poly {:?} from {from}", p.c());
+            }
+            match rr
                 .map_err(|_| Fallback("member root isolation"))?
             {
+                None if t1 < self.s.t1 => {
+                    list.roots.push((t1, self.s.t1));
+                    list.done = true;
+                }
                 None => list.done = true,
                 Some(b) => {
                     list.roots.push((b.lo, b.hi));
@@ -1058,6 +1195,7 @@ impl<'s> Sweep<'s> {
             let (lo, hi) = cur.span();
             let enc = self.enclosures(lo, hi);
             let mut neg: SmallVec<[usize; 32]> = SmallVec::new();
+            let mut unsure = false;
             for j in 0..30 {
                 if self.skip[j] || matches!(cur, At::Root(_, jr) if jr == j) {
                     continue;
@@ -1066,10 +1204,14 @@ impl<'s> Sweep<'s> {
                 if h < 0.0 {
                     neg.push(j);
                 } else if !(l > 0.0) {
-                    return Err(Fallback("a constraint near zero at the cursor"));
+                    unsure = true;
                 }
             }
             if neg.is_empty() {
+                if unsure {
+                    // Several constraints at zero (a face contact, say): exact work.
+                    return Err(Fallback("a constraint near zero at a contact"));
+                }
                 return match (cur, cur_form) {
                     (At::Point(x), _) if x == t0 => Ok(Some(Entry::Start)),
                     (At::Root(b, _), Some((pt, f))) => Ok(Some(Entry::Root(b, pt, f))),
@@ -1086,16 +1228,19 @@ impl<'s> Sweep<'s> {
             // The negative constraint whose form's control polygon (cut at its
             // members' next root) reaches furthest.
             let (planes, known) = self.forms(lo, hi);
-            let mut best: Option<(f64, usize, FPoly)> = None;
+            let mut cands: SmallVec<[(f64, usize); 32]> = SmallVec::new();
             for &j in &neg {
+                let form;
                 let f = if j == SPHERE {
-                    self.s.sphere.clone()
+                    &self.s.sphere
                 } else if known[j] {
-                    self.form_poly(&planes[j])
+                    form = self.form_poly(&planes[j]);
+                    &form
                 } else {
                     continue;
                 };
-                let (v, _) = f.bernstein(from, t1);
+                let (v, _, vn) = f.bernstein(from, t1);
+                let v = &v[..vn];
                 let n = (v.len() - 1).max(1) as f64;
                 let mut est = 1.0;
                 for i in 1..v.len() {
@@ -1111,60 +1256,101 @@ impl<'s> Sweep<'s> {
                         reach = reach.min(m.0);
                     }
                 }
-                if best.as_ref().is_none_or(|b| reach > b.0) {
-                    best = Some((reach, j, f));
-                }
+                cands.push((reach, j));
             }
-            let Some((_, j, f)) = best else {
-                return Err(Fallback("no usable negative constraint"));
-            };
-            let r = f
-                .first_root(from, t1)
-                .map_err(|_| Fallback("entry isolation"))?;
-            let m = if j == SPHERE {
-                None
-            } else {
-                self.member_root(&planes[j], from)?
-            };
-            match (r, m) {
-                (None, None) => return Ok(None),
-                (Some(r), m) if m.is_none_or(|m| r.hi < m.0) => {
-                    if j == SPHERE {
-                        // The sphere test ends at its root: step over the bracket.
-                        if r.hi >= t1 {
-                            return Err(Fallback("sphere root at the end"));
-                        }
-                        if !self.apart_on(r.lo, r.hi, neg.first().copied()) {
-                            return Err(Fallback("possible contact at a sphere root"));
-                        }
-                        cur = At::Point(r.hi);
-                        cur_form = None;
-                    } else {
+            if cands.is_empty() {
+                // Every negative constraint's form is ambiguous here (its members
+                // vanish at the cursor): step just past them.
+                let At::Point(x) = cur else {
+                    return Err(Fallback("no usable negative constraint"));
+                };
+                let y = self.clear_point(x)?;
+                if y >= t1 || !self.apart_on(x, y, neg.first().copied()) {
+                    return Err(Fallback("no usable negative constraint"));
+                }
+                cur = At::Point(y);
+                continue;
+            }
+            cands.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut moved = false;
+            for (_, j) in cands {
+                let f = if j == SPHERE {
+                    self.s.sphere.clone()
+                } else {
+                    self.form_poly(&planes[j])
+                };
+                let r = f
+                    .first_root(from, t1)
+                    .map_err(|_| Fallback("entry isolation"))?;
+                if j == SPHERE {
+                    // The sphere bounds nothing past its root, and its bracket must be
+                    // short to step over (its monomial form can be ill-conditioned).
+                    let Some(r) = r else {
+                        return Ok(None);
+                    };
+                    if r.hi >= t1
+                        || r.hi - r.lo > 1e-9 * r.hi.abs().max(1.0)
+                        || !self.apart_on(r.lo, r.hi, neg.first().copied())
+                    {
+                        continue;
+                    }
+                    cur = At::Point(r.hi);
+                    cur_form = None;
+                    moved = true;
+                    break;
+                }
+                let m = self.member_root(&planes[j], from)?;
+                match (r, m) {
+                    (None, None) => return Ok(None),
+                    (Some(r), m) if m.is_none_or(|m| r.hi < m.0) => {
                         cur = At::Root(r, j);
                         cur_form = Some((planes[j], f));
                     }
-                }
-                (r, Some(m)) if r.is_none_or(|r| m.1 < r.lo) => {
-                    // F_j < 0 up to its member's root; step over that bracket.
-                    let end = m.1.min(t1);
-                    if !self.apart_on(m.0, end, Some(j)) {
-                        return Err(Fallback("possible contact at a member root"));
+                    (r, Some(m)) if r.is_none_or(|r| m.1 < r.lo) => {
+                        // F_j < 0 up to its member's root; step over that bracket.
+                        let end = m.1.min(t1);
+                        if !self.apart_on(m.0, end, Some(j)) {
+                            continue;
+                        }
+                        if end >= t1 {
+                            return Ok(None);
+                        }
+                        cur = At::Point(end);
+                        cur_form = None;
                     }
-                    if end >= t1 {
-                        return Ok(None);
-                    }
-                    cur = At::Point(end);
-                    cur_form = None;
+                    _ => continue,
                 }
-                _ => return Err(Fallback("a root next to a member root")),
+                moved = true;
+                break;
+            }
+            if !moved {
+                return Err(Fallback("no negative constraint could be followed"));
             }
         }
         Err(Fallback("too many jumps"))
     }
 
+    /// Just past `x`: where every sign-pattern polynomial has a certified sign.
+    fn clear_point(&self, x: f64) -> R<f64> {
+        let mut y = x;
+        for p in &self.s.signs {
+            if p.sign_at(x).is_none() {
+                y = y.max(clear_of_root(p, x, 1.0)?);
+            }
+        }
+        Ok(y)
+    }
+
+    /// Contact everywhere on [lo, hi]: every constraint's lower bound is positive.
+    fn touching_on(&self, lo: f64, hi: f64) -> bool {
+        let enc = self.enclosures(lo, hi);
+        (0..30).all(|j| self.skip[j] || self.range(j, &enc).0 > 0.0)
+    }
+
     /// One step of constraint `j` in the exit search, from `x` (F_j(x) > 0), with the
     /// forms at [lo, hi] ∋ x.
     fn exit_step(&mut self, pt: PlaneTerms, x: f64) -> R<Step> {
+        let t1 = self.s.t1;
         let f = self.form_poly(&pt);
         if f.is_zero() {
             return Ok(Step::Done);
@@ -1172,9 +1358,31 @@ impl<'s> Sweep<'s> {
         if f.sign_at(x) != Some(Sign::Positive) {
             return Err(Fallback("a form not positive where its constraint is"));
         }
-        let r = f
-            .first_root(x, self.s.t1)
-            .map_err(|_| Fallback("exit isolation"))?;
+        let r = if f.sign_at(t1).is_some() {
+            f.first_root(x, t1)
+        } else {
+            // The form vanishes at (or next to) t1, as it does when the boxes are
+            // left touching there. At t1 = 1, exactly: P = (t − 1)·Q, and P's roots
+            // before 1 are Q's (with the opposite signs).
+            let z = self.s.exact_sum(&pt)?;
+            if t1 != 1.0 || z.as_slice().iter().try_fold(0i128, |a, &c| a.checked_add(c)) != Some(0) {
+                return Err(Fallback("a form vanishing next to the end"));
+            }
+            let q = z
+                .div_exact(&P::from_slice(&[-1, 1])?)?
+                .ok_or(Fallback("deflation"))?;
+            let fq = fpoly(&q)?;
+            if fq.sign_at(t1).is_none() {
+                return Err(Fallback("a double root at the end"));
+            }
+            fq.first_root(x, t1).map(|b| {
+                b.map(|b| Bracket {
+                    s_lo: b.s_lo.flip(),
+                    ..b
+                })
+            })
+        };
+        let r = r.map_err(|_| Fallback("exit isolation"))?;
         let Some(r) = r else {
             return Ok(Step::Done);
         };
@@ -1192,7 +1400,18 @@ impl<'s> Sweep<'s> {
     /// The end of the contact period that starts at [lo, from] (all constraints
     /// positive at `from`; `lo` = `from` for a start at t0).
     fn exit(&mut self, lo: f64, from: f64) -> R<Option<(Bracket, PlaneTerms, FPoly)>> {
-        let (planes, known) = self.forms(lo, from);
+        let (mut planes, mut known) = self.forms(lo, from);
+        let mut from = from;
+        if !known.iter().zip(&self.skip).all(|(&k, &s)| k || s) {
+            // A sign-pattern polynomial vanishes at the contact: follow from just past
+            // it (in contact all the way there).
+            let y = self.clear_point(from)?;
+            if y >= self.s.t1 || !self.touching_on(from, y) {
+                return Err(Fallback("a sign-pattern root at the contact"));
+            }
+            from = y;
+            (planes, known) = self.forms(y, y);
+        }
         let mut best: Option<(Bracket, PlaneTerms, FPoly)> = None;
         let mut open: Vec<(f64, f64, usize)> = Vec::new();
         let mut handle = |step: Step, j: usize, best: &mut Option<(Bracket, PlaneTerms, FPoly)>, open: &mut Vec<(f64, f64, usize)>| -> R<()> {
@@ -1240,12 +1459,10 @@ impl<'s> Sweep<'s> {
 }
 
 impl Setup {
-    fn exact_sum(&self, pt: &PlaneTerms) -> R<Zp> {
-        let mut f = Zp::new();
+    fn exact_sum(&self, pt: &PlaneTerms) -> R<P> {
+        let mut f = P::ZERO;
         for &(id, s) in pt.terms() {
-            if s != 0 {
-                add_into(&mut f, &self.members[id], i128::from(s))?;
-            }
+            f.add_scaled(&self.members[id], i128::from(s))?;
         }
         Ok(f)
     }
@@ -1268,13 +1485,13 @@ impl Setup {
         let (t_enter, feature, lo, from) = match en {
             Entry::Start => (ContactTime::at(TimeKind::Start, &rat(t0)), None, t0, t0),
             Entry::Root(b, pt, f) => {
-                let ct = certify(&self.exact_sum(&pt)?, &f, b, tol)?;
+                let ct = certify(self.exact_sum(&pt)?.as_slice(), &f, b, tol)?;
                 (ct, Some(pt.plane.feature(false)), b.lo, b.hi)
             }
         };
         let t_exit = match sw.exit(lo, from)? {
             None => ContactTime::at(TimeKind::End, &rat(t1)),
-            Some((b, pt, f)) => certify(&self.exact_sum(&pt)?, &f, b, tol)?,
+            Some((b, pt, f)) => certify(self.exact_sum(&pt)?.as_slice(), &f, b, tol)?,
         };
         Ok(CcdAnswer::Hit {
             t_enter,
@@ -1384,18 +1601,30 @@ pub fn ccd_guided(q: &CcdQuery) -> Result<CcdAnswer, Fallback> {
 mod tests {
     use super::*;
 
+    fn p(c: &[i128]) -> P {
+        P::from_slice(c).unwrap()
+    }
+
     #[test]
     fn i128_division_and_strip() {
         // w²·(3t − 1) and 5·w, as (power, rest) members: w divides both once.
-        let w: Zp = smallvec![2, 1];
-        let p = zmul(&zmul(&w, &w).unwrap(), &[-1, 3]).unwrap();
-        let mut g = [(0, p), (1, smallvec![5])];
+        let w = p(&[2, 1]);
+        let x = P::mul(&P::mul(&w, &w).unwrap(), &p(&[-1, 3])).unwrap();
+        let mut g = [(0, x), (1, p(&[5]))];
         strip_group(&mut g, &w).unwrap();
-        assert_eq!(g[0].1, zmul(&w, &[-1, 3]).unwrap());
-        assert_eq!(g[1].1.as_slice(), &[5]);
-        assert_eq!(zdiv_exact(&[1, 0, 1], &[1, 1]).unwrap(), None);
-        assert_eq!(zmul(&[i128::MAX], &[2]), Err(OVF));
-        assert_eq!(split_power(zmul(&w, &w).unwrap(), &w).unwrap(), (2, smallvec![1]));
+        assert_eq!(g[0].1, P::mul(&w, &p(&[-1, 3])).unwrap());
+        assert_eq!(g[1].1, p(&[5]));
+        assert_eq!(p(&[1, 0, 1]).div_exact(&p(&[1, 1])).unwrap(), None);
+        assert_eq!(P::mul(&p(&[i128::MAX]), &p(&[2])), Err(OVF));
+        assert_eq!(
+            split_power(&P::mul(&w, &w).unwrap(), &w).unwrap(),
+            (2, p(&[1]))
+        );
+        assert!(proportional(&p(&[2, -4, 6]), &p(&[-1, 2, -3])));
+        assert!(!proportional(&p(&[2, -4, 6]), &p(&[1, 2, 3])));
+        let big = 1i128 << 100;
+        assert!(proportional(&p(&[big, 3 * big]), &p(&[big / 2, 3 * big / 2])));
+        assert!(!proportional(&p(&[big, 3 * big + 1]), &p(&[big, 3 * big])));
     }
 
     #[test]
