@@ -282,21 +282,6 @@ impl P {
     fn content(&self) -> i128 {
         self.as_slice().iter().fold(0, |g, &x| gcd_i128(g, x))
     }
-
-    /// The primitive part with a positive leading coefficient (zero stays zero).
-    fn primitive(&self) -> P {
-        let g = self.content();
-        let g = if self.n > 0 && self.c[self.n - 1] < 0 { -g } else { g };
-        if g == 1 || g == 0 {
-            return *self;
-        }
-        let mut c = *self;
-        for x in &mut c.c[..c.n] {
-            *x /= g;
-        }
-        c.fix();
-        c
-    }
 }
 
 /// `x / d` if d divides x exactly (d ≠ 0): one word division when both fit in 64 bits.
@@ -688,7 +673,7 @@ fn fpoly(z: &P) -> R<FPoly> {
 fn exact_f64(x: &BigRational) -> Option<f64> {
     use num_traits::ToPrimitive;
     let f = x.to_f64()?;
-    (f.is_finite() && BigRational::from_float(f).as_ref() == Some(x)).then_some(f)
+    (f.is_finite() && rat_f64(f) == *x).then_some(f)
 }
 
 /// A point near `x` (towards `dir`) where `p` has a certified sign: the end of a short
@@ -967,7 +952,7 @@ impl At {
 /// search went.
 #[derive(Clone, Default)]
 struct RootList {
-    roots: Vec<(f64, f64)>,
+    roots: SmallVec<[(f64, f64); 4]>,
     to: f64,
     done: bool,
 }
@@ -986,7 +971,7 @@ struct Sweep<'s> {
     /// Roots of each distinct sign-pattern polynomial (by representative).
     roots: Vec<RootList>,
     /// The structure of the 30 planes (member ids; coefficients unused).
-    shape: Vec<PlaneTerms>,
+    shape: SmallVec<[PlaneTerms; 30]>,
     /// Planes all of whose members are zero polynomials (never constraints).
     skip: [bool; 30],
 }
@@ -1020,7 +1005,7 @@ impl<'s> Sweep<'s> {
             s,
             roots: vec![
                 RootList {
-                    roots: Vec::new(),
+                    roots: SmallVec::new(),
                     to: s.t0,
                     done: false,
                 };
@@ -1071,11 +1056,8 @@ impl<'s> Sweep<'s> {
             } else {
                 from
             };
-            let rr = p.first_root(from, t1);
-            if rr.is_err() && std::env::var("ZZ").is_ok() {
-                eprintln!("member root isolation: poly {:?} from {from}", p.c());
-            }
-            match rr
+            match p
+                .first_root(from, t1)
                 .map_err(|_| Fallback("member root isolation"))?
             {
                 None if t1 < self.s.t1 => {
@@ -1106,19 +1088,17 @@ impl<'s> Sweep<'s> {
     }
 
     /// Members' enclosures on [lo, hi] (a point if lo = hi).
-    fn enclosures(&self, lo: f64, hi: f64) -> Vec<(f64, f64)> {
-        self.s
-            .fm
-            .iter()
-            .map(|p| {
-                if lo == hi {
-                    let (v, e) = p.eval(lo);
-                    (v - e, v + e)
-                } else {
-                    p.enclose(lo, hi)
-                }
-            })
-            .collect()
+    fn enclosures(&self, lo: f64, hi: f64) -> [(f64, f64); MEMBERS] {
+        let mut out = [(0.0, 0.0); MEMBERS];
+        for (o, p) in out.iter_mut().zip(&self.s.fm) {
+            *o = if lo == hi {
+                let (v, e) = p.eval(lo);
+                (v - e, v + e)
+            } else {
+                p.enclose(lo, hi)
+            };
+        }
+        out
     }
 
     /// Certified bounds of F_j = −σ·s₀ + Σ|a_i| from the members' enclosures.
@@ -1159,7 +1139,7 @@ impl<'s> Sweep<'s> {
 
     /// The sign pattern on [lo, hi] and the forms of the 30 planes there, with
     /// whether each form is known (all its signs certified).
-    fn forms(&self, lo: f64, hi: f64) -> (Vec<PlaneTerms>, [bool; 30]) {
+    fn forms(&self, lo: f64, hi: f64) -> (SmallVec<[PlaneTerms; 30]>, [bool; 30]) {
         let mut s = [[0i8; 3]; 6];
         let mut known = [true; 18];
         for (i, p) in self.s.signs.iter().enumerate() {
@@ -1414,7 +1394,7 @@ impl<'s> Sweep<'s> {
         }
         let mut best: Option<(Bracket, PlaneTerms, FPoly)> = None;
         let mut open: Vec<(f64, f64, usize)> = Vec::new();
-        let mut handle = |step: Step, j: usize, best: &mut Option<(Bracket, PlaneTerms, FPoly)>, open: &mut Vec<(f64, f64, usize)>| -> R<()> {
+        let handle = |step: Step, j: usize, best: &mut Option<(Bracket, PlaneTerms, FPoly)>, open: &mut Vec<(f64, f64, usize)>| -> R<()> {
             match step {
                 Step::Done => {}
                 Step::Open { proven, from } => open.push((proven, from, j)),
@@ -1481,7 +1461,7 @@ impl Setup {
         let Some(en) = sw.entry(start)? else {
             return Ok(CcdAnswer::Miss);
         };
-        let rat = |x: f64| BigRational::from_float(x).expect("finite");
+        let rat = rat_f64;
         let (t_enter, feature, lo, from) = match en {
             Entry::Start => (ContactTime::at(TimeKind::Start, &rat(t0)), None, t0, t0),
             Entry::Root(b, pt, f) => {
@@ -1558,14 +1538,15 @@ fn certify(z: &[i128], f: &FPoly, br: Bracket, tol: &BigRational) -> R<ContactTi
     if !ok {
         return Err(Fallback("nearest double not found"));
     }
-    let rat = |x: f64| BigRational::from_float(x).expect("finite");
+    let rat = rat_f64;
     if f.sign_at(r).is_none() && zx::sign_at(&p, &rat(r)) == Ordering::Equal {
         return Ok(ContactTime::exact_root(rat(r)));
     }
-    let (lo, hi) = (rat(r.next_down()), rat(r.next_up()));
-    if &(&hi - &lo) > tol {
+    // succ − pred is two ulps at most, exactly a double.
+    if crate::poly::qcmp(&rat(r.next_up() - r.next_down()), tol).is_gt() {
         return Err(Fallback("tolerance below two ulps"));
     }
+    let (lo, hi) = (rat(r.next_down()), rat(r.next_up()));
     Ok(ContactTime {
         kind: TimeKind::Root,
         lo,
@@ -1573,6 +1554,20 @@ fn certify(z: &[i128], f: &FPoly, br: Bracket, tol: &BigRational) -> R<ContactTi
         poly: p,
         f64: r,
     })
+}
+
+/// The exact value of a finite double, in lowest terms (the denominator a power of two
+/// and the numerator odd), without num-rational's general conversion.
+fn rat_f64(x: f64) -> BigRational {
+    if x == 0.0 {
+        return BigRational::from_integer(BigInt::from(0));
+    }
+    let (m, e) = crate::dyadic::f64_parts(x);
+    if e >= 0 {
+        BigRational::from_integer(BigInt::from(m) << e as u64)
+    } else {
+        BigRational::new_raw(BigInt::from(m), BigInt::one() << (-e) as u64)
+    }
 }
 
 /// The exact sign of `p` at the midpoint of the doubles a < b (a dyadic rational,

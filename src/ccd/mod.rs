@@ -19,18 +19,27 @@
 //! (separating axes in the world frame, [`sat`]) used by the tests.
 //!
 //! ```
-//! use exact_collision::protocol::{parse_query, Op};
-//! use exact_collision::ccd::{ccd, CcdAnswer};
+//! use exact_collision::ccd::{ccd, CcdAnswer, CcdQuery, Motion, MovingBox};
+//! use exact_collision::{Obb, Vec3};
+//! use num_rational::BigRational;
+//!
+//! let q = |n: i64| BigRational::from_integer(n.into());
+//! let v = |x: i64, y: i64, z: i64| Vec3::new(q(x), q(y), q(z));
+//! let unit = || Obb::new(v(0, 0, 0), [v(1, 0, 0), v(0, 1, 0), v(0, 0, 1)]).unwrap();
 //! // A unit box moving along x from 5 to −5 towards a unit box at the origin:
-//! // centre x(t) = 5 − 10t, touching when x = 2, at t = 3/10.
-//! let q = serde_json::json!({"op":"ccd",
-//!   "a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},
-//!   "b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},
-//!        "motion":{"quaternion":[1,0,0,0],"translation":[["5","-10"],0,0]}}});
-//! let Op::Ccd(q) = parse_query(&q).unwrap().op else { unreachable!() };
-//! let CcdAnswer::Hit { t_enter, t_exit, .. } = ccd(&q).unwrap() else { panic!() };
-//! assert_eq!(t_enter.lo, num_rational::BigRational::new(3.into(), 10.into()));
-//! assert_eq!(t_exit.lo, num_rational::BigRational::new(7.into(), 10.into()));
+//! // centre x(t) = 5 − 10t, touching when x = 2, at t = 3/10, leaving at x = −2.
+//! let slide = Motion::quaternion(
+//!     [vec![q(1)], vec![q(0)], vec![q(0)], vec![q(0)]],
+//!     [vec![q(5), q(-10)], vec![q(0)], vec![q(0)]],
+//! )
+//! .unwrap();
+//! let query = CcdQuery::new(
+//!     MovingBox::new(unit(), Motion::Identity),
+//!     MovingBox::new(unit(), slide),
+//! );
+//! let CcdAnswer::Hit { t_enter, t_exit, .. } = ccd(&query).unwrap() else { panic!() };
+//! assert_eq!(t_enter.lo, BigRational::new(3.into(), 10.into()));
+//! assert_eq!(t_exit.lo, BigRational::new(7.into(), 10.into()));
 //! ```
 
 pub mod float;
@@ -46,7 +55,7 @@ pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};
 use crate::query::QueryError;
-pub use input::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
+pub use input::{default_tolerance, CcdQuery, InputError, Limits, Motion, MovingBox, PointCcd, PolyCoeffs};
 use motion::RatAffine;
 use num_bigint::BigInt;
 use num_traits::One;
@@ -390,12 +399,26 @@ fn answer<T>(
     }
 }
 
-/// Continuous collision of two moving boxes by seed 001's method.
+/// Continuous collision of two moving boxes (the Minkowski-sum planes of Albocher et
+/// al., ICRA 2006, swept over t): first contact, end of that contact period and the
+/// feature, each time certified.
+///
+/// The float-guided sweep ([`guided`]) answers when its certified float signs
+/// suffice; otherwise the exhaustive exact sweep ([`ccd_exact`]) does. Both give the
+/// same answer; [`crate::query::stats::CCD_BOXES`] counts which one did.
 ///
 /// Errors: a motion whose denominator (|q|²) or linear-part determinant vanishes
-/// somewhere on `t_range`.
+/// somewhere on `t_range`; a motion or coefficient over the default [`Limits`].
 pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
+    ccd_with_limits(q, &Limits::default())
+}
+
+/// [`ccd`] with other [`Limits`] than the default ones: an error naming the limit
+/// when a motion's degree or a coefficient's size is over it.
+pub fn ccd_with_limits(q: &CcdQuery, limits: &Limits) -> Result<CcdAnswer, QueryError> {
     use crate::query::stats::CCD_BOXES;
+    q.check(limits)
+        .map_err(|e| QueryError::Unsupported(e.to_string()))?;
     if let Ok(a) = guided::ccd_guided(q) {
         CCD_BOXES.fast();
         return Ok(a);

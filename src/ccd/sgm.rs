@@ -40,6 +40,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 
 /// Box b in box a's unit-cube frame: center C/w, half-axes G_k/w, w > 0 on the range.
@@ -159,11 +160,6 @@ impl PlaneTerms {
         &self.terms[..self.len]
     }
 
-    /// The absolute-value members (the terms after the first).
-    pub fn abs_members(&self) -> impl Iterator<Item = usize> + '_ {
-        self.terms[1..self.len].iter().map(|&(id, _)| id)
-    }
-
     /// The sign-pattern polynomials this plane's coefficients come from.
     pub fn sources(&self) -> impl Iterator<Item = usize> + '_ {
         self.src[..self.len]
@@ -175,9 +171,9 @@ impl PlaneTerms {
 
 /// The 30 planes in their fixed order (σ = +1 then −1; FV j, VF k, EE (i, m)) for the
 /// sign pattern `sg` (signs of G_k[j]), `sn` (of N_k[j]) and `sd` (of det).
-pub(crate) fn layout(sg: &[[i8; 3]; 3], sn: &[[i8; 3]; 3], sd: &i8) -> Vec<PlaneTerms> {
+pub(crate) fn layout(sg: &[[i8; 3]; 3], sn: &[[i8; 3]; 3], sd: &i8) -> SmallVec<[PlaneTerms; 30]> {
     let sd = *sd;
-    let mut out = Vec::with_capacity(30);
+    let mut out = SmallVec::new();
     let mut push = |plane: Plane, t: &[(usize, i8)], src: &[u8]| {
         let mut terms = [(0, 0); 6];
         terms[..t.len()].copy_from_slice(t);
@@ -628,33 +624,56 @@ impl Sgm {
 mod tests {
     use super::super::motion::{cross, dot};
     use super::*;
+    use crate::ccd::{CcdQuery, Motion, MovingBox};
     use crate::poly::planted::splitmix64;
-    use crate::protocol::{parse_query, Op};
-    use serde_json::json;
+    use crate::{Obb, Vec3};
+
+    fn rnd(s: &mut u64, lo: i64, hi: i64) -> i64 {
+        lo + (splitmix64(s) % ((hi - lo + 1) as u64)) as i64
+    }
+
+    fn q(n: i64) -> BigRational {
+        BigRational::from_integer(n.into())
+    }
+
+    /// An axis-aligned box with half-extents 1..3 under a degree-1 quaternion curve and
+    /// a linear translation starting at x0.
+    fn side(s: &mut u64, x0: i64) -> MovingBox {
+        let e = [rnd(s, 1, 3), rnd(s, 1, 3), rnd(s, 1, 3)];
+        let ax = |i: usize| Vec3::new(q(e[0] * (i == 0) as i64), q(e[1] * (i == 1) as i64), q(e[2] * (i == 2) as i64));
+        let shape = Obb::new(Vec3::new(q(0), q(0), q(0)), [ax(0), ax(1), ax(2)]).unwrap();
+        let qs = [0; 4].map(|_| vec![q(rnd(s, -3, 3)), q(rnd(s, -3, 3))]);
+        let tr = [
+            vec![q(x0), q(-x0)],
+            vec![q(rnd(s, -2, 2)), q(rnd(s, -2, 2))],
+            vec![q(rnd(s, -2, 2))],
+        ];
+        let motion = Motion::quaternion(qs, tr).unwrap();
+        MovingBox::new(shape, motion)
+    }
 
     /// Random box pairs under degree-1 quaternion curves (rigid) or, with `affine`,
     /// b under a matrix motion with non-uniform scale.
     fn random_relative(s: &mut u64, affine: bool) -> Option<Relative> {
-        let mut r = |lo: i64, hi: i64| lo + (splitmix64(s) % ((hi - lo + 1) as u64)) as i64;
-        let mut side = |x0: i64| {
-            let e = [r(1, 3), r(1, 3), r(1, 3)];
-            let q: Vec<_> = (0..4).map(|_| json!([r(-3, 3), r(-3, 3)])).collect();
-            json!({"shape":{"type":"box","center":[0,0,0],
-                    "half_axes":[[e[0],0,0],[0,e[1],0],[0,0,e[2]]]},
-                   "motion":{"quaternion":q,
-                    "translation":[[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), 0]]}})
-        };
-        let a = side(-5);
-        let mut b = side(5);
+        let a = side(s, -5);
+        let mut b = side(s, 5);
         if affine {
-            b["motion"] = json!({"matrix":[[[2,1],0,0],[0,1,0],[0,[1,1],[3,-1]],[[5,-10],0,1]],
-                                 "denominator":[2, 1]});
+            let l = |c: &[i64]| c.iter().map(|&x| q(x)).collect::<Vec<_>>();
+            b.motion = Motion::matrix(
+                [
+                    [l(&[2, 1]), l(&[0]), l(&[0])],
+                    [l(&[0]), l(&[1]), l(&[0])],
+                    [l(&[0]), l(&[1, 1]), l(&[3, -1])],
+                    [l(&[5, -10]), l(&[0]), l(&[1])],
+                ],
+                l(&[2, 1]),
+            )
+            .ok()?;
         }
-        let v = json!({"op":"ccd","a":a,"b":b,"tolerance":"1e-9"});
-        let Op::Ccd(q) = parse_query(&v).ok()?.op else {
-            return None;
-        };
-        crate::ccd::relative(&q).ok()
+        let query = CcdQuery::new(a, b)
+            .with_tolerance(BigRational::new(1.into(), 1_000_000_000.into()))
+            .ok()?;
+        crate::ccd::relative(&query).ok()
     }
 
     /// The constraints as the plain signed sums (no division by powers of w).
