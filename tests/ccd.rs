@@ -711,4 +711,18 @@ fn motion_degree_and_coefficient_caps_name_the_limit() {
     let big = BigRational::from_integer(num_bigint::BigInt::from(1) << lim.max_coefficient_bits);
     let e = Motion::quaternion([vec![big], vec![rq(0)], vec![rq(0)], vec![rq(0)]], none()).unwrap_err();
     assert!(e.defect.contains("exceeds the limit") && e.defect.contains("max_coefficient_bits"), "{e}");
+    // Degree × bits: a degree-k quaternion curve (map degree 2k) whose coefficients are
+    // one bit over max_degree_bits / 2k, within the bit limit on their own.
+    let d = 2 * k as u64;
+    let b = lim.max_degree_bits / d + 1;
+    assert!(b <= lim.max_coefficient_bits);
+    let with_bits = |bits: u64| {
+        let mut c = curve(k);
+        c[1][1] = BigRational::from_integer(num_bigint::BigInt::from(1) << (bits - 1));
+        c
+    };
+    let e = Motion::quaternion(with_bits(b), none()).unwrap_err();
+    assert!(e.defect.contains(&format!("motion degree {d} with coefficients of {b} bits")) && e.defect.contains("max_degree_bits"), "{e}");
+    assert!(Motion::quaternion(with_bits(b - 1), none()).is_ok());
+
 }

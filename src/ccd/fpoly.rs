@@ -437,7 +437,8 @@ mod tests {
     fn bernstein_ends_are_values_and_hull_encloses() {
         // (t − 1/3)(t − 3/4)·12 = 12t² − 13t + 3
         let f = p(&[3, -13, 12]);
-        let (v, e) = f.bernstein(0.0, 1.0);
+        let (v, e, n) = f.bernstein(0.0, 1.0);
+        assert_eq!(n, 3);
         assert!((v[0] - 3.0).abs() <= e[0] && (v[2] - 2.0).abs() <= e[2]);
         // Middle coefficient 3 − 13/2 = −3.5.
         assert!((v[1] + 3.5).abs() <= e[1] + 1e-12);

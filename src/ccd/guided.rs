@@ -738,9 +738,11 @@ impl Setup {
             t: v3_neg(&vecmat(&cz, &adj)?),
             d: det,
         };
+        // Composition is associative (4×4 homogeneous matrix products): the constant
+        // map is folded into a's inverse first, where the entries are short.
         let rel = match &ma.inv {
             None => mb.fwd.then(&canon)?,
-            Some(inv) => mb.fwd.then(inv)?.then(&canon)?,
+            Some(inv) => mb.fwd.then(&inv.then(&canon)?)?,
         };
         let rel = reduce(rel)?;
         // Box b: C = c·L + T, G_k = h_k·L, w = d (all over one denominator lb).
@@ -859,8 +861,19 @@ impl Setup {
         // (a·lc(b) = b·lc(a) coefficientwise, compared exactly in 256 bits).
         let mut rep = [0usize; 18];
         for i in 0..18 {
+            // A cheap float test of the direction first, then the exact one.
+            let dir = |p: &P| -> f64 {
+                let lead = p.c[p.n.max(1) - 1] as f64;
+                p.c[0] as f64 / lead
+            };
             rep[i] = (0..i)
-                .find(|&k| proportional(sign_z[i], sign_z[k]))
+                .find(|&k| {
+                    sign_z[i].len() == sign_z[k].len()
+                        && sign_z[i].len() >= 2
+                        && (dir(sign_z[i]) - dir(sign_z[k])).abs()
+                            <= 1e-9 * dir(sign_z[i]).abs().max(1e-300)
+                        && proportional(sign_z[i], sign_z[k])
+                })
                 .unwrap_or(i);
         }
         let sd = match fm[M_VF + 1].sign_at(t0) {

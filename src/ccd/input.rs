@@ -62,13 +62,16 @@ fn input_err<T>(field: &str, defect: impl Into<String>) -> Result<T, InputError>
 /// quaternion curve of degree k with a translation of degree m has degree 2k + m,
 /// a matrix motion the largest degree of its entries and denominator. The
 /// coefficient size is the bit length of the largest numerator or denominator of a
-/// motion or shape coefficient.
+/// motion or shape coefficient. Cost grows with both (faster with the degree), so
+/// their product is bounded too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Largest degree of each box's motion.
     pub max_motion_degree: usize,
     /// Largest bit length of a coefficient's numerator or denominator.
     pub max_coefficient_bits: u64,
+    /// Largest product of a motion's degree and its coefficients' bit length.
+    pub max_degree_bits: u64,
 }
 
 impl Default for Limits {
@@ -77,7 +80,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_motion_degree: 8,
-            max_coefficient_bits: 64,
+            max_coefficient_bits: 128,
+            max_degree_bits: 512,
         }
     }
 }
@@ -307,16 +311,25 @@ impl Motion {
             );
         }
         let big = coefs.into_iter().map(bits).max().unwrap_or(0);
+        let what = match self {
+            Motion::Quaternion { .. } => "quaternion",
+            _ => "matrix",
+        };
         if big > limits.max_coefficient_bits {
-            let what = match self {
-                Motion::Quaternion { .. } => "quaternion",
-                _ => "matrix",
-            };
             return input_err(
                 what,
                 format!(
                     "a coefficient of {big} bits exceeds the limit of {} bits (ccd::Limits::max_coefficient_bits)",
                     limits.max_coefficient_bits
+                ),
+            );
+        }
+        if d as u64 * big > limits.max_degree_bits {
+            return input_err(
+                what,
+                format!(
+                    "motion degree {d} with coefficients of {big} bits exceeds the limit degree × bits ≤ {} (ccd::Limits::max_degree_bits)",
+                    limits.max_degree_bits
                 ),
             );
         }
