@@ -1,12 +1,12 @@
 //! Box CCD: seed 001's method against the separating-axis method, hand-checked
 //! contact times, and an exact static box test at sampled rational times.
 
-use exact_collision::ccd::motion::RatAffine;
-use exact_collision::ccd::{ccd_with_limits, CcdQuery, Limits, Motion, MovingBox, PointCcd};
-use exact_collision::Obb;
 use exact_collision::ccd::guided::ccd_guided;
+use exact_collision::ccd::motion::RatAffine;
 use exact_collision::ccd::{ccd, ccd_exact, ccd_sat, CcdAnswer, ContactTime, TimeKind};
+use exact_collision::ccd::{ccd_with_limits, CcdQuery, Limits, Motion, MovingBox, PointCcd};
 use exact_collision::protocol::{parse_query, Op};
+use exact_collision::Obb;
 use exact_collision::Vec3;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -326,10 +326,17 @@ fn run(q: Option<CcdQuery>) -> Result<(), TestCaseError> {
 /// whether the guided path answered.
 fn same_as_exact(q: &CcdQuery) -> bool {
     let exact = ccd_exact(q).expect("answered");
-    assert_eq!(ccd(q).expect("answered"), exact, "ccd differs from ccd_exact");
+    assert_eq!(
+        ccd(q).expect("answered"),
+        exact,
+        "ccd differs from ccd_exact"
+    );
     match ccd_guided(q) {
         Ok(a) => {
-            assert_eq!(a, exact, "the float-guided sweep differs from the exact one");
+            assert_eq!(
+                a, exact,
+                "the float-guided sweep differs from the exact one"
+            );
             true
         }
         Err(_) => false,
@@ -565,14 +572,22 @@ fn guided_equals_exact_on_random_rotating_pairs() {
     // Degree-1 quaternion curves for both boxes (the benchmark's workload): every
     // answer certified, the guided answer equal to the exact one, and the guided path
     // actually exercised (it answers most of these).
-    let n = if std::env::var("EXACT_HEAVY").is_ok() { 400 } else { 24 };
+    let n = if std::env::var("EXACT_HEAVY").is_ok() {
+        400
+    } else {
+        24
+    };
     let qs = rotating::random_rotating(n);
     let mut guided = 0;
     for q in &qs {
         check(q);
         guided += usize::from(same_as_exact(q));
     }
-    assert!(2 * guided >= qs.len(), "guided answered {guided} of {}", qs.len());
+    assert!(
+        2 * guided >= qs.len(),
+        "guided answered {guided} of {}",
+        qs.len()
+    );
 }
 
 /// Touching and grazing by construction: b slides along x with a fixed rational
@@ -653,8 +668,12 @@ fn constructors_build_the_protocols_queries_and_reject_bad_input() {
     assert_eq!(built.tolerance, parsed.tolerance);
 
     let none = || [vec![rq(0)], vec![rq(0)], vec![rq(0)]];
-    let e = Motion::quaternion([vec![], vec![rq(0)], vec![], vec![rq(0), rq(0)]], none()).unwrap_err();
-    assert_eq!((e.field.as_str(), e.defect.as_str()), ("quaternion", "the zero quaternion"));
+    let e =
+        Motion::quaternion([vec![], vec![rq(0)], vec![], vec![rq(0), rq(0)]], none()).unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.defect.as_str()),
+        ("quaternion", "the zero quaternion")
+    );
     let id_rows = || {
         [
             [vec![rq(1)], vec![], vec![]],
@@ -666,18 +685,32 @@ fn constructors_build_the_protocols_queries_and_reject_bad_input() {
     let e = Motion::matrix(id_rows(), vec![rq(0), rq(0)]).unwrap_err();
     assert_eq!(e.field, "denominator");
     assert!(Motion::matrix(id_rows(), vec![rq(2), rq(1)]).is_ok());
-    let e = CcdQuery::new(MovingBox::new(unit(), Motion::Identity), MovingBox::new(unit(), Motion::Identity))
-        .with_t_range(rq(1), rq(0))
-        .unwrap_err();
-    assert_eq!((e.field.as_str(), e.defect.as_str()), ("t_range", "start after end"));
-    let e = CcdQuery::new(MovingBox::new(unit(), Motion::Identity), MovingBox::new(unit(), Motion::Identity))
-        .with_tolerance(rq(0))
-        .unwrap_err();
+    let e = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(unit(), Motion::Identity),
+    )
+    .with_t_range(rq(1), rq(0))
+    .unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.defect.as_str()),
+        ("t_range", "start after end")
+    );
+    let e = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(unit(), Motion::Identity),
+    )
+    .with_tolerance(rq(0))
+    .unwrap_err();
     assert_eq!(e.field, "tolerance");
     let p = |x: i64| Vec3::new(rq(x), rq(0), rq(0));
     let pts = || [p(0), p(1), p(2), p(3)];
-    assert!(PointCcd::vertex_face(pts(), pts()).with_tolerance(rq(-1)).is_err());
-    assert_eq!(PointCcd::edge_edge(pts(), pts()).tolerance, exact_collision::ccd::default_tolerance());
+    assert!(PointCcd::vertex_face(pts(), pts())
+        .with_tolerance(rq(-1))
+        .is_err());
+    assert_eq!(
+        PointCcd::edge_edge(pts(), pts()).tolerance,
+        exact_collision::ccd::default_tolerance()
+    );
 }
 
 #[test]
@@ -693,24 +726,55 @@ fn motion_degree_and_coefficient_caps_name_the_limit() {
     let k = lim.max_motion_degree / 2;
     assert!(Motion::quaternion(curve(k), none()).is_ok());
     let e = Motion::quaternion(curve(k + 1), none()).unwrap_err();
-    assert!(e.defect.contains(&format!("motion degree {} exceeds the limit of {}", 2 * k + 2, lim.max_motion_degree)), "{e}");
+    assert!(
+        e.defect.contains(&format!(
+            "motion degree {} exceeds the limit of {}",
+            2 * k + 2,
+            lim.max_motion_degree
+        )),
+        "{e}"
+    );
     assert!(e.defect.contains("ccd::Limits::max_motion_degree"), "{e}");
     // Built around the constructor, the query is refused by ccd with the same message …
-    let over = Motion::Quaternion { q: curve(k + 1), translation: none() };
+    let over = Motion::Quaternion {
+        q: curve(k + 1),
+        translation: none(),
+    };
     let far = {
         let v = |x: i64| Vec3::new(rq(x), rq(0), rq(0));
-        Obb::new(v(50), [Vec3::new(rq(1), rq(0), rq(0)), Vec3::new(rq(0), rq(1), rq(0)), Vec3::new(rq(0), rq(0), rq(1))]).unwrap()
+        Obb::new(
+            v(50),
+            [
+                Vec3::new(rq(1), rq(0), rq(0)),
+                Vec3::new(rq(0), rq(1), rq(0)),
+                Vec3::new(rq(0), rq(0), rq(1)),
+            ],
+        )
+        .unwrap()
     };
-    let q = CcdQuery::new(MovingBox::new(unit(), Motion::Identity), MovingBox::new(far, over));
+    let q = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(far, over),
+    );
     let err = ccd(&q).unwrap_err().to_string();
-    assert!(err.contains("b.motion.quaternion") && err.contains("exceeds the limit"), "{err}");
+    assert!(
+        err.contains("b.motion.quaternion") && err.contains("exceeds the limit"),
+        "{err}"
+    );
     // … and answered when the caller raises the limit.
-    let raised = Limits { max_motion_degree: 2 * k + 2, ..lim };
+    let raised = Limits {
+        max_motion_degree: 2 * k + 2,
+        ..lim
+    };
     assert_eq!(ccd_with_limits(&q, &raised).unwrap(), CcdAnswer::Miss);
     // Coefficients: one past the bit limit.
     let big = BigRational::from_integer(num_bigint::BigInt::from(1) << lim.max_coefficient_bits);
-    let e = Motion::quaternion([vec![big], vec![rq(0)], vec![rq(0)], vec![rq(0)]], none()).unwrap_err();
-    assert!(e.defect.contains("exceeds the limit") && e.defect.contains("max_coefficient_bits"), "{e}");
+    let e =
+        Motion::quaternion([vec![big], vec![rq(0)], vec![rq(0)], vec![rq(0)]], none()).unwrap_err();
+    assert!(
+        e.defect.contains("exceeds the limit") && e.defect.contains("max_coefficient_bits"),
+        "{e}"
+    );
     // Degree × bits: a degree-k quaternion curve (map degree 2k) whose coefficients are
     // one bit over max_degree_bits / 2k, within the bit limit on their own.
     let d = 2 * k as u64;
@@ -722,7 +786,11 @@ fn motion_degree_and_coefficient_caps_name_the_limit() {
         c
     };
     let e = Motion::quaternion(with_bits(b), none()).unwrap_err();
-    assert!(e.defect.contains(&format!("motion degree {d} with coefficients of {b} bits")) && e.defect.contains("max_degree_bits"), "{e}");
+    assert!(
+        e.defect
+            .contains(&format!("motion degree {d} with coefficients of {b} bits"))
+            && e.defect.contains("max_degree_bits"),
+        "{e}"
+    );
     assert!(Motion::quaternion(with_bits(b - 1), none()).is_ok());
-
 }

@@ -263,6 +263,7 @@ impl FPoly {
     }
 
     /// The certified sign of p on all of [a, b] from one Bernstein form.
+    #[cfg(test)]
     pub fn sign_on(&self, a: f64, b: f64) -> Option<Sign> {
         if self.n == 0 {
             return Some(Sign::Zero);
@@ -323,11 +324,11 @@ impl FPoly {
                     return Ok(Some(self.refine(br)));
                 }
             }
-            if depth >= 48 || !(y - x > 1e-12 * x.abs().max(y.abs()).max(1e-300)) {
+            let w = y - x;
+            if depth >= 48 || w.is_nan() || w <= 1e-12 * x.abs().max(y.abs()).max(1e-300) {
                 return Err(Undecided);
             }
             // A split point where p is certified nonzero (so neither half ends on a root).
-            let w = y - x;
             let mut split = None;
             for f in [0.5, 0.4375, 0.5625, 0.375, 0.625] {
                 let m = x + f * w;

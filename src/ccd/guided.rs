@@ -147,7 +147,9 @@ impl P {
         while self.n > 0 && self.c[self.n - 1] == 0 {
             self.n -= 1;
         }
-        let m = self.c[..self.n].iter().fold(0u128, |m, x| m | x.unsigned_abs());
+        let m = self.c[..self.n]
+            .iter()
+            .fold(0u128, |m, x| m | x.unsigned_abs());
         self.bits = 128 - m.leading_zeros();
     }
 
@@ -353,7 +355,11 @@ fn v3_neg(v: &V3) -> V3 {
 }
 
 fn m3_scale(m: &M3, k: &P) -> R<M3> {
-    Ok([v3_scale(&m[0], k)?, v3_scale(&m[1], k)?, v3_scale(&m[2], k)?])
+    Ok([
+        v3_scale(&m[0], k)?,
+        v3_scale(&m[1], k)?,
+        v3_scale(&m[2], k)?,
+    ])
 }
 
 /// adj(m) with m·adj = det(m)·I (rows r_i; adj's columns are r1×r2, r2×r0, r0×r1).
@@ -438,8 +444,8 @@ impl Aff {
             vecmat(&self.l[2], &next.l)?,
         ];
         let mut t = vecmat(&self.t, &next.l)?;
-        for j in 0..3 {
-            t[j].mac(&next.t[j], &self.d, 1)?;
+        for (tj, nj) in t.iter_mut().zip(&next.t) {
+            tj.mac(nj, &self.d, 1)?;
         }
         Ok(Aff {
             l,
@@ -573,7 +579,12 @@ fn reduce(m: Aff) -> R<Aff> {
     let big = |p: &P| -> Vec<BigInt> { p.as_slice().iter().map(|&c| BigInt::from(c)).collect() };
     let den = big(&m.d);
     let mut g = zx::gcd(&den, &den);
-    for p in m.l.iter().flatten().chain(m.t.iter()).filter(|p| !p.is_empty()) {
+    for p in
+        m.l.iter()
+            .flatten()
+            .chain(m.t.iter())
+            .filter(|p| !p.is_empty())
+    {
         if g.len() <= 1 {
             return Ok(m);
         }
@@ -639,7 +650,11 @@ fn strip_group(g: &mut [(u32, P)], w: &P) -> R<()> {
             }
         }
     }
-    let e = if w.len() >= 2 { lowest(g).unwrap_or(0) } else { 0 };
+    let e = if w.len() >= 2 {
+        lowest(g).unwrap_or(0)
+    } else {
+        0
+    };
     for m in g.iter_mut() {
         if !m.1.is_empty() {
             m.1 = mulpow(&m.1, w, m.0 - e)?;
@@ -710,7 +725,7 @@ impl Setup {
     fn new(q: &CcdQuery) -> R<Setup> {
         let t0 = exact_f64(&q.t_range.0).ok_or(Fallback("t_range start is not a double"))?;
         let t1 = exact_f64(&q.t_range.1).ok_or(Fallback("t_range end is not a double"))?;
-        if !(t0 < t1) {
+        if t0 >= t1 {
             return Err(Fallback("a single-instant range"));
         }
         let ma = motion_z(&q.a.motion)?;
@@ -720,12 +735,10 @@ impl Setup {
         }
         // The map sending box a to [−1, 1]³: x ↦ (x − c)·H⁻¹, H⁻¹ = lh·adj(Hz)/det(Hz).
         let a = &q.a.shape;
-        let lh = lcm(
-            [&a.center]
-                .into_iter()
-                .chain(a.half_axes.iter())
-                .flat_map(|v| [&v.x, &v.y, &v.z]),
-        );
+        let lh = lcm([&a.center]
+            .into_iter()
+            .chain(a.half_axes.iter())
+            .flat_map(|v| [&v.x, &v.y, &v.z]));
         let hz = [
             vec3_scaled(&a.half_axes[0], &lh)?,
             vec3_scaled(&a.half_axes[1], &lh)?,
@@ -747,16 +760,14 @@ impl Setup {
         let rel = reduce(rel)?;
         // Box b: C = c·L + T, G_k = h_k·L, w = d (all over one denominator lb).
         let b = &q.b.shape;
-        let lb = lcm(
-            [&b.center]
-                .into_iter()
-                .chain(b.half_axes.iter())
-                .flat_map(|v| [&v.x, &v.y, &v.z]),
-        );
+        let lb = lcm([&b.center]
+            .into_iter()
+            .chain(b.half_axes.iter())
+            .flat_map(|v| [&v.x, &v.y, &v.z]));
         let lbz = P::constant(to_i128(&lb)?);
         let mut c = vecmat(&vec3_scaled(&b.center, &lb)?, &rel.l)?;
-        for j in 0..3 {
-            c[j].mac(&rel.t[j], &lbz, 1)?;
+        for (cj, tj) in c.iter_mut().zip(&rel.t) {
+            cj.mac(tj, &lbz, 1)?;
         }
         let mut g = [
             vecmat(&vec3_scaled(&b.half_axes[0], &lb)?, &rel.l)?,
@@ -778,6 +789,8 @@ impl Setup {
 
     /// The members, sign polynomials and sphere from C, G, w (the polynomials of
     /// `Sgm::new`, built from the N_k[j] with their powers of w divided out first).
+    // The indices are axis labels shared by several arrays (G_k[j], N_k[j], C[j]).
+    #[allow(clippy::needless_range_loop)]
     fn from_relative(t0: f64, t1: f64, c: &V3, g: &[V3; 3], w: &P) -> R<Setup> {
         let cw = w.content();
         let wp = w.scaled(1)?;
@@ -989,6 +1002,8 @@ struct Sweep<'s> {
     skip: [bool; 30],
 }
 
+// Built once per query; boxing the float polynomial would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 enum Entry {
     /// Touching at the start of the range.
     Start,
@@ -997,6 +1012,7 @@ enum Entry {
 }
 
 /// One constraint's progress in the exit search.
+#[allow(clippy::large_enum_variant)]
 enum Step {
     /// Positive to the end of the range.
     Done,
@@ -1156,7 +1172,11 @@ impl<'s> Sweep<'s> {
         let mut s = [[0i8; 3]; 6];
         let mut known = [true; 18];
         for (i, p) in self.s.signs.iter().enumerate() {
-            let sg = if lo == hi { p.sign_at(lo) } else { p.sign_on_short(lo, hi) };
+            let sg = if lo == hi {
+                p.sign_at(lo)
+            } else {
+                p.sign_on_short(lo, hi)
+            };
             s[i / 3][i % 3] = match sg {
                 Some(Sign::Positive) => 1,
                 Some(Sign::Negative) => -1,
@@ -1196,7 +1216,7 @@ impl<'s> Sweep<'s> {
                 let (l, h) = self.range(j, &enc);
                 if h < 0.0 {
                     neg.push(j);
-                } else if !(l > 0.0) {
+                } else if l.is_nan() || l <= 0.0 {
                     unsure = true;
                 }
             }
@@ -1268,7 +1288,7 @@ impl<'s> Sweep<'s> {
             let mut moved = false;
             for (_, j) in cands {
                 let f = if j == SPHERE {
-                    self.s.sphere.clone()
+                    self.s.sphere
                 } else {
                     self.form_poly(&planes[j])
                 };
@@ -1358,7 +1378,12 @@ impl<'s> Sweep<'s> {
             // left touching there. At t1 = 1, exactly: P = (t − 1)·Q, and P's roots
             // before 1 are Q's (with the opposite signs).
             let z = self.s.exact_sum(&pt)?;
-            if t1 != 1.0 || z.as_slice().iter().try_fold(0i128, |a, &c| a.checked_add(c)) != Some(0) {
+            if t1 != 1.0
+                || z.as_slice()
+                    .iter()
+                    .try_fold(0i128, |a, &c| a.checked_add(c))
+                    != Some(0)
+            {
                 return Err(Fallback("a form vanishing next to the end"));
             }
             let q = z
@@ -1407,7 +1432,11 @@ impl<'s> Sweep<'s> {
         }
         let mut best: Option<(Bracket, PlaneTerms, FPoly)> = None;
         let mut open: Vec<(f64, f64, usize)> = Vec::new();
-        let handle = |step: Step, j: usize, best: &mut Option<(Bracket, PlaneTerms, FPoly)>, open: &mut Vec<(f64, f64, usize)>| -> R<()> {
+        let handle = |step: Step,
+                      j: usize,
+                      best: &mut Option<(Bracket, PlaneTerms, FPoly)>,
+                      open: &mut Vec<(f64, f64, usize)>|
+         -> R<()> {
             match step {
                 Step::Done => {}
                 Step::Open { proven, from } => open.push((proven, from, j)),
@@ -1499,7 +1528,11 @@ impl Setup {
 /// with float guidance and exact signs at a few dyadic points.
 fn certify(z: &[i128], f: &FPoly, br: Bracket, tol: &BigRational) -> R<ContactTime> {
     // Primitive, positive leading coefficient: sign(P) = eps·sign(F).
-    let eps: i128 = if z.last().is_some_and(|&x| x < 0) { -1 } else { 1 };
+    let eps: i128 = if z.last().is_some_and(|&x| x < 0) {
+        -1
+    } else {
+        1
+    };
     let g = z.iter().fold(0, |a, &x| gcd_i128(a, x)).max(1) * eps;
     let p: Vec<BigInt> = z.iter().map(|&c| BigInt::from(c / g)).collect();
     if p.len() == 2 {
@@ -1631,7 +1664,10 @@ mod tests {
         assert!(proportional(&p(&[2, -4, 6]), &p(&[-1, 2, -3])));
         assert!(!proportional(&p(&[2, -4, 6]), &p(&[1, 2, 3])));
         let big = 1i128 << 100;
-        assert!(proportional(&p(&[big, 3 * big]), &p(&[big / 2, 3 * big / 2])));
+        assert!(proportional(
+            &p(&[big, 3 * big]),
+            &p(&[big / 2, 3 * big / 2])
+        ));
         assert!(!proportional(&p(&[big, 3 * big + 1]), &p(&[big, 3 * big])));
     }
 

@@ -144,12 +144,10 @@ impl CcdQuery {
     /// Checks the query against `limits`, naming the first field over a limit.
     pub fn check(&self, limits: &Limits) -> Result<(), InputError> {
         for (name, m) in [("a", &self.a), ("b", &self.b)] {
-            m.motion
-                .check(limits)
-                .map_err(|e| InputError {
-                    field: format!("{name}.motion.{}", e.field),
-                    defect: e.defect,
-                })?;
+            m.motion.check(limits).map_err(|e| InputError {
+                field: format!("{name}.motion.{}", e.field),
+                defect: e.defect,
+            })?;
             let s = &m.shape;
             let big = [&s.center]
                 .into_iter()
@@ -228,7 +226,10 @@ impl Motion {
     /// let zero = Motion::quaternion([vec![], vec![], vec![], vec![q(0)]], [vec![], vec![], vec![]]);
     /// assert_eq!(zero.unwrap_err().defect, "the zero quaternion");
     /// ```
-    pub fn quaternion(q: [PolyCoeffs; 4], translation: [PolyCoeffs; 3]) -> Result<Motion, InputError> {
+    pub fn quaternion(
+        q: [PolyCoeffs; 4],
+        translation: [PolyCoeffs; 3],
+    ) -> Result<Motion, InputError> {
         let m = Motion::Quaternion {
             q: q.map(nonempty),
             translation: translation.map(nonempty),
@@ -251,7 +252,10 @@ impl Motion {
     /// assert!(Motion::matrix(rows.clone(), vec![q(1)]).is_ok()); // x moves by 3t
     /// assert_eq!(Motion::matrix(rows, vec![]).unwrap_err().field, "denominator");
     /// ```
-    pub fn matrix(rows: [[PolyCoeffs; 3]; 4], denominator: PolyCoeffs) -> Result<Motion, InputError> {
+    pub fn matrix(
+        rows: [[PolyCoeffs; 3]; 4],
+        denominator: PolyCoeffs,
+    ) -> Result<Motion, InputError> {
         let m = Motion::Matrix {
             rows: rows.map(|r| r.map(nonempty)),
             denominator: nonempty(denominator),
@@ -293,7 +297,11 @@ impl Motion {
                 if denominator.iter().all(Zero::is_zero) {
                     return input_err("denominator", "the zero polynomial");
                 }
-                rows.iter().flatten().chain([denominator]).flatten().collect()
+                rows.iter()
+                    .flatten()
+                    .chain([denominator])
+                    .flatten()
+                    .collect()
             }
         };
         let d = self.degree();

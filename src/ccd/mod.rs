@@ -55,11 +55,13 @@ pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};
 use crate::query::QueryError;
-pub use input::{default_tolerance, CcdQuery, InputError, Limits, Motion, MovingBox, PointCcd, PolyCoeffs};
+pub use input::{
+    default_tolerance, CcdQuery, InputError, Limits, Motion, MovingBox, PointCcd, PolyCoeffs,
+};
 use motion::RatAffine;
 use num_bigint::BigInt;
-use num_traits::One;
 use num_rational::BigRational;
+use num_traits::One;
 use sweep::{Event, Period};
 
 /// Why a `ccd` query cannot be answered.
@@ -242,7 +244,10 @@ pub fn canonical_time(cert: &Poly, mut t: RealRoot, tol: &BigRational) -> Contac
     let factors: Vec<Vec<BigInt>> = if z.len() <= 2 || zx::square_free_mod_p(&z) {
         vec![z]
     } else {
-        zx::square_free_factors(&z).into_iter().map(|(f, _)| f).collect()
+        zx::square_free_factors(&z)
+            .into_iter()
+            .map(|(f, _)| f)
+            .collect()
     };
     let Some(p) = factors
         .into_iter()
@@ -278,7 +283,9 @@ pub fn canonical_time(cert: &Poly, mut t: RealRoot, tol: &BigRational) -> Contac
     loop {
         let den = BigInt::one() << k;
         let at = |m: &BigInt| BigRational::new(m.clone(), den.clone());
-        let mut m = (rat(r) * BigRational::from_integer(den.clone())).floor().to_integer();
+        let mut m = (rat(r) * BigRational::from_integer(den.clone()))
+            .floor()
+            .to_integer();
         while t.compare(&mut RealRoot::Exact(at(&m))) == Ordering::Less {
             m -= 1;
         }

@@ -171,6 +171,8 @@ impl PlaneTerms {
 
 /// The 30 planes in their fixed order (σ = +1 then −1; FV j, VF k, EE (i, m)) for the
 /// sign pattern `sg` (signs of G_k[j]), `sn` (of N_k[j]) and `sd` (of det).
+// The indices are axis labels shared by several arrays (e_j, G_k[j], N_k[j]).
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn layout(sg: &[[i8; 3]; 3], sn: &[[i8; 3]; 3], sd: &i8) -> SmallVec<[PlaneTerms; 30]> {
     let sd = *sd;
     let mut out = SmallVec::new();
@@ -640,7 +642,13 @@ mod tests {
     /// a linear translation starting at x0.
     fn side(s: &mut u64, x0: i64) -> MovingBox {
         let e = [rnd(s, 1, 3), rnd(s, 1, 3), rnd(s, 1, 3)];
-        let ax = |i: usize| Vec3::new(q(e[0] * (i == 0) as i64), q(e[1] * (i == 1) as i64), q(e[2] * (i == 2) as i64));
+        let ax = |i: usize| {
+            Vec3::new(
+                q(e[0] * (i == 0) as i64),
+                q(e[1] * (i == 1) as i64),
+                q(e[2] * (i == 2) as i64),
+            )
+        };
         let shape = Obb::new(Vec3::new(q(0), q(0), q(0)), [ax(0), ax(1), ax(2)]).unwrap();
         let qs = [0; 4].map(|_| vec![q(rnd(s, -3, 3)), q(rnd(s, -3, 3))]);
         let tr = [

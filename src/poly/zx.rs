@@ -720,7 +720,10 @@ mod tests {
         assert!(cpi(&[&[2, -3, 1], &[0, 1, -1], &[-2, 0, 1]]));
         assert_eq!(reduce_i128(-1), P61 - 1);
         assert_eq!(reduce_i128(i128::from(P61) * 5 + 7), 7);
-        assert_eq!(reduce_i128(1i128 << 100), reduce(&(BigInt::one() << 100u32)));
+        assert_eq!(
+            reduce_i128(1i128 << 100),
+            reduce(&(BigInt::one() << 100u32))
+        );
         // A leading coefficient divisible by p proves nothing.
         let p61 = BigInt::from(P61);
         assert!(!cp(&[vec![BigInt::one(), p61], z(&[3, 1])]));
