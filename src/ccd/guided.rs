@@ -37,12 +37,11 @@
 //! check that on generated motions.
 
 use super::fpoly::{Bracket, FPoly, Undecided};
-use super::sgm::{layout, PlaneTerms, MEMBERS, M_VF};
+use super::sgm::{layout, PlaneTerms, MEMBERS, M_G, M_VF};
 use super::{CcdAnswer, CcdQuery, ContactTime, Motion, TimeKind};
 use crate::poly::zx;
 use crate::sign::Sign;
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::One;
 use smallvec::SmallVec;
@@ -380,28 +379,40 @@ fn to_i128(x: &BigInt) -> R<i128> {
     i128::try_from(x).map_err(|_| OVF)
 }
 
-/// The lcm of the denominators.
-fn lcm<'a>(xs: impl IntoIterator<Item = &'a BigRational>) -> BigInt {
-    let mut l = BigInt::one();
+/// A rational's numerator and denominator as machine integers (both within i64,
+/// so products of two stay far inside i128).
+fn small(x: &BigRational) -> Option<(i128, i128)> {
+    Some((
+        i128::from(i64::try_from(x.numer()).ok()?),
+        i128::from(i64::try_from(x.denom()).ok()?),
+    ))
+}
+
+/// The lcm of the denominators (within i128).
+fn lcm<'a>(xs: impl IntoIterator<Item = &'a BigRational>) -> R<i128> {
+    let mut l: i128 = 1;
     for x in xs {
-        if !x.denom().is_one() {
-            l = l.lcm(x.denom());
+        let d = match small(x) {
+            Some((_, d)) => d,
+            None => to_i128(x.denom())?,
+        };
+        if d != 1 && l % d != 0 {
+            l = (l / gcd_i128(l, d)).checked_mul(d).ok_or(OVF)?;
         }
     }
-    l
+    Ok(l)
 }
 
 /// `p·l` as integers (`l` a multiple of every denominator).
-fn scaled(p: &[BigRational], l: &BigInt) -> R<P> {
+fn scaled(p: &[BigRational], l: i128) -> R<P> {
     if p.len() > L {
         return Err(LONG);
     }
     let mut out = P::ZERO;
     for (o, x) in out.c.iter_mut().zip(p) {
-        *o = if l.is_one() {
-            to_i128(x.numer())?
-        } else {
-            to_i128(&(x.numer() * (l / x.denom())))?
+        *o = match small(x) {
+            Some((n, d)) => n.checked_mul(l / d).ok_or(OVF)?,
+            None => to_i128(&(x.numer() * (BigInt::from(l) / x.denom())))?,
         };
     }
     out.n = p.len();
@@ -409,7 +420,7 @@ fn scaled(p: &[BigRational], l: &BigInt) -> R<P> {
     Ok(out)
 }
 
-fn vec3_scaled(v: &crate::Vec3<BigRational>, l: &BigInt) -> R<V3> {
+fn vec3_scaled(v: &crate::Vec3<BigRational>, l: i128) -> R<V3> {
     Ok([
         scaled(std::slice::from_ref(&v.x), l)?,
         scaled(std::slice::from_ref(&v.y), l)?,
@@ -471,18 +482,18 @@ fn motion_z(m: &Motion) -> R<MotionZ> {
             checks: Vec::new(),
         }),
         Motion::Quaternion { q, translation } => {
-            let lq = lcm(q.iter().flatten());
-            let lt = lcm(translation.iter().flatten());
+            let lq = lcm(q.iter().flatten())?;
+            let lt = lcm(translation.iter().flatten())?;
             let (w, x, y, z) = (
-                scaled(&q[0], &lq)?,
-                scaled(&q[1], &lq)?,
-                scaled(&q[2], &lq)?,
-                scaled(&q[3], &lq)?,
+                scaled(&q[0], lq)?,
+                scaled(&q[1], lq)?,
+                scaled(&q[2], lq)?,
+                scaled(&q[3], lq)?,
             );
             let tz = [
-                scaled(&translation[0], &lt)?,
-                scaled(&translation[1], &lt)?,
-                scaled(&translation[2], &lt)?,
+                scaled(&translation[0], lt)?,
+                scaled(&translation[1], lt)?,
+                scaled(&translation[2], lt)?,
             ];
             // Column-convention R(q) (unnormalised): R·v = q·v·q̄ (as in `motion.rs`):
             // each entry a signed sum of products of two components.
@@ -512,7 +523,7 @@ fn motion_z(m: &Motion) -> R<MotionZ> {
                     e(&[(&w, &w, 1), (&x, &x, -1), (&y, &y, -1), (&z, &z, 1)])?,
                 ],
             ];
-            let lt = P::constant(to_i128(&lt)?);
+            let lt = P::constant(lt);
             let rt: M3 = [0, 1, 2].map(|i| [0, 1, 2].map(|j| r[j][i]));
             let d = P::mul(&n2, &lt)?;
             // x ↦ (x·Rᵀ + |q|²·tr)/|q|², tr = tz/lt; inverse y ↦ (y − tr)·R/|q|².
@@ -533,15 +544,15 @@ fn motion_z(m: &Motion) -> R<MotionZ> {
             })
         }
         Motion::Matrix { rows, denominator } => {
-            let l = lcm(rows.iter().flatten().flatten().chain(denominator.iter()));
-            let e = |i: usize, j: usize| scaled(&rows[i][j], &l);
+            let l = lcm(rows.iter().flatten().flatten().chain(denominator.iter()))?;
+            let e = |i: usize, j: usize| scaled(&rows[i][j], l);
             let m: M3 = [
                 [e(0, 0)?, e(0, 1)?, e(0, 2)?],
                 [e(1, 0)?, e(1, 1)?, e(1, 2)?],
                 [e(2, 0)?, e(2, 1)?, e(2, 2)?],
             ];
             let t = [e(3, 0)?, e(3, 1)?, e(3, 2)?];
-            let d = scaled(denominator, &l)?;
+            let d = scaled(denominator, l)?;
             let (adj, det) = adjugate(&m)?;
             // Inverse: y ↦ (y·d − t)·adj/det.
             let inv = Aff {
@@ -738,16 +749,16 @@ impl Setup {
         let lh = lcm([&a.center]
             .into_iter()
             .chain(a.half_axes.iter())
-            .flat_map(|v| [&v.x, &v.y, &v.z]));
+            .flat_map(|v| [&v.x, &v.y, &v.z]))?;
         let hz = [
-            vec3_scaled(&a.half_axes[0], &lh)?,
-            vec3_scaled(&a.half_axes[1], &lh)?,
-            vec3_scaled(&a.half_axes[2], &lh)?,
+            vec3_scaled(&a.half_axes[0], lh)?,
+            vec3_scaled(&a.half_axes[1], lh)?,
+            vec3_scaled(&a.half_axes[2], lh)?,
         ];
-        let cz = vec3_scaled(&a.center, &lh)?;
+        let cz = vec3_scaled(&a.center, lh)?;
         let (adj, det) = adjugate(&hz)?;
         let canon = Aff {
-            l: m3_scale(&adj, &P::constant(to_i128(&lh)?))?,
+            l: m3_scale(&adj, &P::constant(lh))?,
             t: v3_neg(&vecmat(&cz, &adj)?),
             d: det,
         };
@@ -763,16 +774,16 @@ impl Setup {
         let lb = lcm([&b.center]
             .into_iter()
             .chain(b.half_axes.iter())
-            .flat_map(|v| [&v.x, &v.y, &v.z]));
-        let lbz = P::constant(to_i128(&lb)?);
-        let mut c = vecmat(&vec3_scaled(&b.center, &lb)?, &rel.l)?;
+            .flat_map(|v| [&v.x, &v.y, &v.z]))?;
+        let lbz = P::constant(lb);
+        let mut c = vecmat(&vec3_scaled(&b.center, lb)?, &rel.l)?;
         for (cj, tj) in c.iter_mut().zip(&rel.t) {
             cj.mac(tj, &lbz, 1)?;
         }
         let mut g = [
-            vecmat(&vec3_scaled(&b.half_axes[0], &lb)?, &rel.l)?,
-            vecmat(&vec3_scaled(&b.half_axes[1], &lb)?, &rel.l)?,
-            vecmat(&vec3_scaled(&b.half_axes[2], &lb)?, &rel.l)?,
+            vecmat(&vec3_scaled(&b.half_axes[0], lb)?, &rel.l)?,
+            vecmat(&vec3_scaled(&b.half_axes[1], lb)?, &rel.l)?,
+            vecmat(&vec3_scaled(&b.half_axes[2], lb)?, &rel.l)?,
         ];
         let mut w = P::mul(&rel.d, &lbz)?;
         match fpoly(&w)?.sign_at(t0) {
@@ -869,7 +880,11 @@ impl Setup {
         debug_assert_eq!(members.len(), MEMBERS);
         let fm = members.iter().map(fpoly).collect::<R<Vec<_>>>()?;
         let sign_z: Vec<&P> = g.iter().flatten().chain(nt.iter().map(|m| &m.1)).collect();
-        let signs = sign_z.iter().map(|p| fpoly(p)).collect::<R<Vec<_>>>()?;
+        // The G_k[j] are members already converted.
+        let mut signs: Vec<FPoly> = fm[M_G..M_G + 9].to_vec();
+        for p in &nt {
+            signs.push(fpoly(&p.1)?);
+        }
         // Proportional sign polynomials have the same roots: one root list for them
         // (a·lc(b) = b·lc(a) coefficientwise, compared exactly in 256 bits).
         let mut rep = [0usize; 18];
