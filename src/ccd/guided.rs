@@ -1608,13 +1608,7 @@ fn certify(z: &[i128], f: &FPoly, br: Bracket, tol: &BigRational) -> R<ContactTi
         return Err(Fallback("tolerance below two ulps"));
     }
     let (lo, hi) = (rat(r.next_down()), rat(r.next_up()));
-    Ok(ContactTime {
-        kind: TimeKind::Root,
-        lo,
-        hi,
-        poly: p,
-        f64: r,
-    })
+    Ok(ContactTime::isolating(lo, hi, p, r))
 }
 
 /// The exact value of a finite double, in lowest terms (the denominator a power of two

@@ -200,6 +200,17 @@ impl ContactTime {
 }
 
 impl ContactTime {
+    /// A root of `poly` isolated in [lo, hi], `f64` the nearest double.
+    fn isolating(lo: BigRational, hi: BigRational, poly: Vec<BigInt>, f64: f64) -> Self {
+        ContactTime {
+            kind: TimeKind::Root,
+            lo,
+            hi,
+            poly,
+            f64,
+        }
+    }
+
     /// The root x, exactly (lo = hi = x, the linear polynomial den·t − num).
     fn exact_root(x: BigRational) -> Self {
         let poly = vec![-x.numer().clone(), x.denom().clone()];
@@ -267,13 +278,7 @@ pub fn canonical_time(cert: &Poly, mut t: RealRoot, tol: &BigRational) -> Contac
     }
     let (lo, hi) = (rat(r.next_down()), rat(r.next_up()));
     if &(&hi - &lo) <= tol && isolates(&pp, &lo, &hi) {
-        return ContactTime {
-            kind: TimeKind::Root,
-            lo,
-            hi,
-            poly: p,
-            f64: r,
-        };
+        return ContactTime::isolating(lo, hi, p, r);
     }
     // The dyadic grid 2^-k, k from the least one with 2^-k ≤ tol.
     let mut k: u64 = 0;
@@ -297,13 +302,7 @@ pub fn canonical_time(cert: &Poly, mut t: RealRoot, tol: &BigRational) -> Contac
         }
         let (lo, hi) = (at(&m), at(&(&m + 1)));
         if isolates(&pp, &lo, &hi) {
-            return ContactTime {
-                kind: TimeKind::Root,
-                lo,
-                hi,
-                poly: p,
-                f64: r,
-            };
+            return ContactTime::isolating(lo, hi, p, r);
         }
         k += 1;
     }
