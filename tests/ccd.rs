@@ -1,10 +1,12 @@
 //! Box CCD: seed 001's method against the separating-axis method, hand-checked
 //! contact times, and an exact static box test at sampled rational times.
 
+use exact_collision::ccd::guided::ccd_guided;
 use exact_collision::ccd::motion::RatAffine;
-use exact_collision::ccd::CcdQuery;
-use exact_collision::ccd::{ccd, ccd_sat, CcdAnswer, ContactTime, TimeKind};
+use exact_collision::ccd::{ccd, ccd_exact, ccd_sat, CcdAnswer, ContactTime, TimeKind};
+use exact_collision::ccd::{ccd_with_limits, CcdQuery, Limits, Motion, MovingBox, PointCcd};
 use exact_collision::protocol::{parse_query, Op};
+use exact_collision::Obb;
 use exact_collision::Vec3;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -311,10 +313,34 @@ fn run(q: Option<CcdQuery>) -> Result<(), TestCaseError> {
     if ccd(&q).is_err() {
         // A singular motion (|q|² or a scale vanishing on the range): both must refuse.
         prop_assert!(ccd_sat(&q).is_err());
+        prop_assert!(ccd_exact(&q).is_err());
         return Ok(());
     }
     check(&q);
+    same_as_exact(&q);
     Ok(())
+}
+
+/// The float-guided answer, when it gives one, is the exhaustive exact sweep's: the
+/// same times (interval ends, polynomial, nearest double), the same feature. Returns
+/// whether the guided path answered.
+fn same_as_exact(q: &CcdQuery) -> bool {
+    let exact = ccd_exact(q).expect("answered");
+    assert_eq!(
+        ccd(q).expect("answered"),
+        exact,
+        "ccd differs from ccd_exact"
+    );
+    match ccd_guided(q) {
+        Ok(a) => {
+            assert_eq!(
+                a, exact,
+                "the float-guided sweep differs from the exact one"
+            );
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 proptest! {
@@ -533,4 +559,238 @@ fn touching_at_the_start_names_a_feature() {
     let v = instant("[1,0]", "0");
     assert_eq!(v["hit"], true, "{v}");
     assert!(v.get("feature").is_none(), "{v}");
+}
+
+// ---- the float-guided sweep against the exact one -------------------------------
+
+#[path = "../benches/common/rotating.rs"]
+#[allow(dead_code)]
+mod rotating;
+
+#[test]
+fn guided_equals_exact_on_random_rotating_pairs() {
+    // Degree-1 quaternion curves for both boxes (the benchmark's workload): every
+    // answer certified, the guided answer equal to the exact one, and the guided path
+    // actually exercised (it answers most of these).
+    let n = if std::env::var("EXACT_HEAVY").is_ok() {
+        400
+    } else {
+        24
+    };
+    let qs = rotating::random_rotating(n);
+    let mut guided = 0;
+    for q in &qs {
+        check(q);
+        guided += usize::from(same_as_exact(q));
+    }
+    assert!(
+        2 * guided >= qs.len(),
+        "guided answered {guided} of {}",
+        qs.len()
+    );
+}
+
+/// Touching and grazing by construction: b slides along x with a fixed rational
+/// rotation about x (its x-extent stays eb), so its faces meet a's exactly at the
+/// rational times where x(t) = ±(ea + eb); with `graze`, its centre also moves along
+/// y to touch a's y-face exactly at one instant (an edge–edge or face–face graze).
+fn touching(ea: i64, eb: i64, x0: i64, v: i64, rot: [i64; 4], graze: bool) -> Option<CcdQuery> {
+    let q = |n: i64| BigRational::from_integer(n.into());
+    let ax = |e: i64| {
+        let v3 = |x: i64, y: i64, z: i64| Vec3::new(q(x), q(y), q(z));
+        Obb::new(v3(0, 0, 0), [v3(e, 0, 0), v3(0, e, 0), v3(0, 0, e)]).ok()
+    };
+    // Rotation about x only: q = (w, x, 0, 0) keeps the x-axis.
+    let qr = [vec![q(rot[0])], vec![q(rot[1])], vec![q(0)], vec![q(0)]];
+    let ty = if graze {
+        // y(t) = ea + eb + 4(t − 1/2)²: without rotation, b's face touches a's y-face at
+        // t = 1/2 only (a graze: t_enter = t_exit), if x(1/2) lets them meet.
+        vec![q(ea + eb + 1), q(-4), q(4)]
+    } else {
+        vec![q(rot[2] % 3)]
+    };
+    let m = Motion::quaternion(qr, [vec![q(x0), q(v)], ty, vec![q(0)]]).ok()?;
+    Some(CcdQuery::new(
+        MovingBox::new(ax(ea)?, Motion::Identity),
+        MovingBox::new(ax(eb)?, m),
+    ))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn guided_equals_exact_touching_and_grazing(
+        ea in 1i64..=3, eb in 1i64..=3, x0 in -8i64..=8, v in -16i64..=16,
+        rot in [1i64..=3, -2i64..=2, -2i64..=2, 0i64..=1], graze in proptest::bool::ANY,
+    ) {
+        if let Some(q) = touching(ea, eb, x0, v, rot, graze) {
+            if ccd_exact(&q).is_ok() {
+                check(&q);
+                same_as_exact(&q);
+            }
+        }
+    }
+
+    #[test]
+    fn guided_equals_exact_both_rotating(a in boxv(), b in boxv(), ma in rotating(), mb in rotating()) {
+        run(ccd_query(a, Some(ma), b, Some(mb)))?;
+    }
+}
+
+// ---- constructors and limits ---------------------------------------------------------
+
+fn rq(n: i64) -> BigRational {
+    BigRational::from_integer(n.into())
+}
+
+fn unit() -> Obb<BigRational> {
+    let v = |x: i64, y: i64, z: i64| Vec3::new(rq(x), rq(y), rq(z));
+    Obb::new(v(0, 0, 0), [v(1, 0, 0), v(0, 1, 0), v(0, 0, 1)]).unwrap()
+}
+
+#[test]
+fn constructors_build_the_protocols_queries_and_reject_bad_input() {
+    // The same query through the constructors and through the protocol: same answer.
+    let m = Motion::quaternion(
+        [vec![rq(2)], vec![rq(1)], vec![rq(0)], vec![rq(0)]],
+        [vec![rq(6), rq(-12)], vec![rq(0)], vec![rq(0)]],
+    )
+    .unwrap();
+    let built = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(unit(), m),
+    );
+    let parsed = query(json!({"a":{"shape":unit_box([0,0,0])},
+        "b":{"shape":unit_box([0,0,0]),"motion":{"quaternion":[2,1,0,0],"translation":[["6","-12"],0,0]}}}));
+    assert_eq!(ccd(&built).unwrap(), ccd(&parsed).unwrap());
+    assert_eq!(built.t_range, parsed.t_range);
+    assert_eq!(built.tolerance, parsed.tolerance);
+
+    let none = || [vec![rq(0)], vec![rq(0)], vec![rq(0)]];
+    let e =
+        Motion::quaternion([vec![], vec![rq(0)], vec![], vec![rq(0), rq(0)]], none()).unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.defect.as_str()),
+        ("quaternion", "the zero quaternion")
+    );
+    let id_rows = || {
+        [
+            [vec![rq(1)], vec![], vec![]],
+            [vec![], vec![rq(1)], vec![]],
+            [vec![], vec![], vec![rq(1)]],
+            [vec![], vec![], vec![]],
+        ]
+    };
+    let e = Motion::matrix(id_rows(), vec![rq(0), rq(0)]).unwrap_err();
+    assert_eq!(e.field, "denominator");
+    assert!(Motion::matrix(id_rows(), vec![rq(2), rq(1)]).is_ok());
+    let e = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(unit(), Motion::Identity),
+    )
+    .with_t_range(rq(1), rq(0))
+    .unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.defect.as_str()),
+        ("t_range", "start after end")
+    );
+    let e = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(unit(), Motion::Identity),
+    )
+    .with_tolerance(rq(0))
+    .unwrap_err();
+    assert_eq!(e.field, "tolerance");
+    let p = |x: i64| Vec3::new(rq(x), rq(0), rq(0));
+    let pts = || [p(0), p(1), p(2), p(3)];
+    assert!(PointCcd::vertex_face(pts(), pts())
+        .with_tolerance(rq(-1))
+        .is_err());
+    assert_eq!(
+        PointCcd::edge_edge(pts(), pts()).tolerance,
+        exact_collision::ccd::default_tolerance()
+    );
+}
+
+#[test]
+fn motion_degree_and_coefficient_caps_name_the_limit() {
+    let lim = Limits::default();
+    // A degree-k quaternion curve has map degree 2k: k = max/2 passes, one more does not.
+    let curve = |k: usize| -> [Vec<BigRational>; 4] {
+        let mut w = vec![rq(1); k + 1];
+        w[0] = rq(3);
+        [w, vec![rq(0), rq(1)], vec![rq(0)], vec![rq(0)]]
+    };
+    let none = || [vec![rq(0)], vec![rq(0)], vec![rq(0)]];
+    let k = lim.max_motion_degree / 2;
+    assert!(Motion::quaternion(curve(k), none()).is_ok());
+    let e = Motion::quaternion(curve(k + 1), none()).unwrap_err();
+    assert!(
+        e.defect.contains(&format!(
+            "motion degree {} exceeds the limit of {}",
+            2 * k + 2,
+            lim.max_motion_degree
+        )),
+        "{e}"
+    );
+    assert!(e.defect.contains("ccd::Limits::max_motion_degree"), "{e}");
+    // Built around the constructor, the query is refused by ccd with the same message …
+    let over = Motion::Quaternion {
+        q: curve(k + 1),
+        translation: none(),
+    };
+    let far = {
+        let v = |x: i64| Vec3::new(rq(x), rq(0), rq(0));
+        Obb::new(
+            v(50),
+            [
+                Vec3::new(rq(1), rq(0), rq(0)),
+                Vec3::new(rq(0), rq(1), rq(0)),
+                Vec3::new(rq(0), rq(0), rq(1)),
+            ],
+        )
+        .unwrap()
+    };
+    let q = CcdQuery::new(
+        MovingBox::new(unit(), Motion::Identity),
+        MovingBox::new(far, over),
+    );
+    let err = ccd(&q).unwrap_err().to_string();
+    assert!(
+        err.contains("b.motion.quaternion") && err.contains("exceeds the limit"),
+        "{err}"
+    );
+    // … and answered when the caller raises the limit.
+    let raised = Limits {
+        max_motion_degree: 2 * k + 2,
+        ..lim
+    };
+    assert_eq!(ccd_with_limits(&q, &raised).unwrap(), CcdAnswer::Miss);
+    // Coefficients: one past the bit limit.
+    let big = BigRational::from_integer(num_bigint::BigInt::from(1) << lim.max_coefficient_bits);
+    let e =
+        Motion::quaternion([vec![big], vec![rq(0)], vec![rq(0)], vec![rq(0)]], none()).unwrap_err();
+    assert!(
+        e.defect.contains("exceeds the limit") && e.defect.contains("max_coefficient_bits"),
+        "{e}"
+    );
+    // Degree × bits: a degree-k quaternion curve (map degree 2k) whose coefficients are
+    // one bit over max_degree_bits / 2k, within the bit limit on their own.
+    let d = 2 * k as u64;
+    let b = lim.max_degree_bits / d + 1;
+    assert!(b <= lim.max_coefficient_bits);
+    let with_bits = |bits: u64| {
+        let mut c = curve(k);
+        c[1][1] = BigRational::from_integer(num_bigint::BigInt::from(1) << (bits - 1));
+        c
+    };
+    let e = Motion::quaternion(with_bits(b), none()).unwrap_err();
+    assert!(
+        e.defect
+            .contains(&format!("motion degree {d} with coefficients of {b} bits"))
+            && e.defect.contains("max_degree_bits"),
+        "{e}"
+    );
+    assert!(Motion::quaternion(with_bits(b - 1), none()).is_ok());
 }

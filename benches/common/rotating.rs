@@ -1,10 +1,11 @@
 //! The random rotating-box workload shared by `benches/ccd.rs` and
 //! `examples/ccd_profile.rs` (included by both with `#[path]`).
 
-use exact_collision::ccd::ccd;
-use exact_collision::ccd::CcdQuery;
+use exact_collision::ccd::{ccd, CcdQuery, Motion, MovingBox};
 use exact_collision::protocol::{parse_query, Op};
-use serde_json::{json, Value};
+use exact_collision::{Obb, Vec3};
+use num_rational::BigRational;
+use serde_json::Value;
 
 pub fn query(v: &Value) -> CcdQuery {
     match parse_query(v).unwrap().op {
@@ -41,10 +42,18 @@ pub fn random_sides(n: usize) -> Vec<(Side, Side)> {
         .collect()
 }
 
-pub fn side_json(s: &Side) -> Value {
-    json!({"shape":{"type":"box","center":[0,0,0],
-            "half_axes":[[s.e[0],0,0],[0,s.e[1],0],[0,0,s.e[2]]]},
-           "motion":{"quaternion":s.q, "translation":s.tr}})
+/// The box and motion of a side, built with the library's constructors.
+pub fn side_box(s: &Side) -> MovingBox {
+    let q = |n: i64| BigRational::from_integer(n.into());
+    let v = |x: i64, y: i64, z: i64| Vec3::new(q(x), q(y), q(z));
+    let shape = Obb::new(
+        v(0, 0, 0),
+        [v(s.e[0], 0, 0), v(0, s.e[1], 0), v(0, 0, s.e[2])],
+    )
+    .expect("a box");
+    let lin = |c: [i64; 2]| vec![q(c[0]), q(c[1])];
+    let motion = Motion::quaternion(s.q.map(lin), s.tr.map(lin)).expect("a motion");
+    MovingBox::new(shape, motion)
 }
 
 /// The pairs that our query accepts (|q|² never vanishing on [0, 1]).
@@ -52,8 +61,7 @@ pub fn random_pairs(n: usize) -> Vec<((Side, Side), CcdQuery)> {
     random_sides(n)
         .into_iter()
         .map(|(a, b)| {
-            let q =
-                query(&json!({"op":"ccd","a":side_json(&a),"b":side_json(&b),"tolerance":"1e-12"}));
+            let q = CcdQuery::new(side_box(&a), side_box(&b));
             ((a, b), q)
         })
         .filter(|(_, q)| ccd(q).is_ok())

@@ -19,21 +19,32 @@
 //! (separating axes in the world frame, [`sat`]) used by the tests.
 //!
 //! ```
-//! use exact_collision::protocol::{parse_query, Op};
-//! use exact_collision::ccd::{ccd, CcdAnswer};
+//! use exact_collision::ccd::{ccd, CcdAnswer, CcdQuery, Motion, MovingBox};
+//! use exact_collision::{Obb, Vec3};
+//! use num_rational::BigRational;
+//!
+//! let q = |n: i64| BigRational::from_integer(n.into());
+//! let v = |x: i64, y: i64, z: i64| Vec3::new(q(x), q(y), q(z));
+//! let unit = || Obb::new(v(0, 0, 0), [v(1, 0, 0), v(0, 1, 0), v(0, 0, 1)]).unwrap();
 //! // A unit box moving along x from 5 to −5 towards a unit box at the origin:
-//! // centre x(t) = 5 − 10t, touching when x = 2, at t = 3/10.
-//! let q = serde_json::json!({"op":"ccd",
-//!   "a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},
-//!   "b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},
-//!        "motion":{"quaternion":[1,0,0,0],"translation":[["5","-10"],0,0]}}});
-//! let Op::Ccd(q) = parse_query(&q).unwrap().op else { unreachable!() };
-//! let CcdAnswer::Hit { t_enter, t_exit, .. } = ccd(&q).unwrap() else { panic!() };
-//! assert_eq!(t_enter.lo, num_rational::BigRational::new(3.into(), 10.into()));
-//! assert_eq!(t_exit.lo, num_rational::BigRational::new(7.into(), 10.into()));
+//! // centre x(t) = 5 − 10t, touching when x = 2, at t = 3/10, leaving at x = −2.
+//! let slide = Motion::quaternion(
+//!     [vec![q(1)], vec![q(0)], vec![q(0)], vec![q(0)]],
+//!     [vec![q(5), q(-10)], vec![q(0)], vec![q(0)]],
+//! )
+//! .unwrap();
+//! let query = CcdQuery::new(
+//!     MovingBox::new(unit(), Motion::Identity),
+//!     MovingBox::new(unit(), slide),
+//! );
+//! let CcdAnswer::Hit { t_enter, t_exit, .. } = ccd(&query).unwrap() else { panic!() };
+//! assert_eq!(t_enter.lo, BigRational::new(3.into(), 10.into()));
+//! assert_eq!(t_exit.lo, BigRational::new(7.into(), 10.into()));
 //! ```
 
 pub mod float;
+mod fpoly;
+pub mod guided;
 mod input;
 pub mod motion;
 pub mod plot;
@@ -44,10 +55,13 @@ pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};
 use crate::query::QueryError;
-pub use input::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
+pub use input::{
+    default_tolerance, CcdQuery, InputError, Limits, Motion, MovingBox, PointCcd, PolyCoeffs,
+};
 use motion::RatAffine;
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use num_traits::One;
 use sweep::{Event, Period};
 
 /// Why a `ccd` query cannot be answered.
@@ -185,6 +199,115 @@ impl ContactTime {
     }
 }
 
+impl ContactTime {
+    /// A root of `poly` isolated in [lo, hi], `f64` the nearest double.
+    fn isolating(lo: BigRational, hi: BigRational, poly: Vec<BigInt>, f64: f64) -> Self {
+        ContactTime {
+            kind: TimeKind::Root,
+            lo,
+            hi,
+            poly,
+            f64,
+        }
+    }
+
+    /// The root x, exactly (lo = hi = x, the linear polynomial den·t − num).
+    fn exact_root(x: BigRational) -> Self {
+        let poly = vec![-x.numer().clone(), x.denom().clone()];
+        ContactTime {
+            kind: TimeKind::Root,
+            f64: num_traits::ToPrimitive::to_f64(&x).unwrap_or(f64::NAN),
+            lo: x.clone(),
+            hi: x,
+            poly,
+        }
+    }
+}
+
+/// Whether P (square-free) vanishes at neither end and has exactly one root in (lo, hi).
+fn isolates(p: &Poly, lo: &BigRational, hi: &BigRational) -> bool {
+    use std::cmp::Ordering::Equal;
+    p.sign_at(lo) != Equal
+        && p.sign_at(hi) != Equal
+        && crate::poly::isolate_roots(p, lo, hi).isolated().len() == 1
+}
+
+/// The box CCD's certificate of a contact time α, a root of the constraint
+/// polynomial `cert`: a function of (α, `cert`, `tol`) only, so the float-guided and
+/// the exact sweep report the same one.
+///
+/// P is the square-free factor of `cert`'s primitive integer form that vanishes at α
+/// (`cert` itself when it is square-free), primitive with a positive leading
+/// coefficient; r is the double nearest to α (ties to even). Then:
+///
+/// ```text
+/// deg P = 1, or α = r       lo = hi = α, poly = den·t − num
+/// else, if succ(r) − pred(r) ≤ tol and P has exactly one root in (pred(r), succ(r))
+///                           lo = pred(r), hi = succ(r), poly = P
+/// else                      the dyadic interval [m/2^k, (m+1)/2^k] ∋ α for the least
+///                           k with 2^-k ≤ tol that isolates α (lo = hi = α if α is one
+///                           of its ends)
+/// ```
+pub fn canonical_time(cert: &Poly, mut t: RealRoot, tol: &BigRational) -> ContactTime {
+    use crate::poly::zx;
+    use std::cmp::Ordering;
+    let z = cert.primitive_integer();
+    let factors: Vec<Vec<BigInt>> = if z.len() <= 2 || zx::square_free_mod_p(&z) {
+        vec![z]
+    } else {
+        zx::square_free_factors(&z)
+            .into_iter()
+            .map(|(f, _)| f)
+            .collect()
+    };
+    let Some(p) = factors
+        .into_iter()
+        .find(|f| t.sign_of(&Poly::from_bigints(f)) == Ordering::Equal)
+    else {
+        // Not a root of `cert` (a caller's bug): report the root as it is.
+        return ContactTime::root(t, tol);
+    };
+    if p.len() == 2 {
+        return ContactTime::exact_root(BigRational::new(-p[0].clone(), p[1].clone()));
+    }
+    let pp = Poly::from_bigints(&p);
+    let r = t.to_f64();
+    let rat = |x: f64| BigRational::from_float(x).expect("a finite root");
+    if pp.sign_at(&rat(r)) == Ordering::Equal {
+        return ContactTime::exact_root(rat(r));
+    }
+    let (lo, hi) = (rat(r.next_down()), rat(r.next_up()));
+    if &(&hi - &lo) <= tol && isolates(&pp, &lo, &hi) {
+        return ContactTime::isolating(lo, hi, p, r);
+    }
+    // The dyadic grid 2^-k, k from the least one with 2^-k ≤ tol.
+    let mut k: u64 = 0;
+    while BigRational::new(BigInt::one(), BigInt::one() << k) > *tol {
+        k += 1;
+    }
+    loop {
+        let den = BigInt::one() << k;
+        let at = |m: &BigInt| BigRational::new(m.clone(), den.clone());
+        let mut m = (rat(r) * BigRational::from_integer(den.clone()))
+            .floor()
+            .to_integer();
+        while t.compare(&mut RealRoot::Exact(at(&m))) == Ordering::Less {
+            m -= 1;
+        }
+        while t.compare(&mut RealRoot::Exact(at(&(&m + 1)))) != Ordering::Less {
+            m += 1;
+        }
+        if t.compare(&mut RealRoot::Exact(at(&m))) == Ordering::Equal {
+            return ContactTime::exact_root(at(&m));
+        }
+        let (lo, hi) = (at(&m), at(&(&m + 1)));
+        if isolates(&pp, &lo, &hi) {
+            return ContactTime::isolating(lo, hi, p, r);
+        }
+        k += 1;
+    }
+}
+
 /// Validates the motions and returns them as rational affine maps.
 fn motions(q: &CcdQuery) -> Result<(RatAffine, RatAffine), CcdError> {
     let (t0, t1) = (&q.t_range.0, &q.t_range.1);
@@ -240,6 +363,13 @@ pub fn relative(q: &CcdQuery) -> Result<sgm::Relative, CcdError> {
     Ok(sgm::Relative { c, g, w })
 }
 
+fn certified(cert: Option<Poly>, t: RealRoot, tol: &BigRational) -> ContactTime {
+    match cert {
+        Some(c) => canonical_time(&c, t, tol),
+        None => ContactTime::root(t, tol),
+    }
+}
+
 fn answer<T>(
     q: &CcdQuery,
     period: Option<Period<T>>,
@@ -257,14 +387,14 @@ fn answer<T>(
             ContactTime::at(TimeKind::Start, t0)
         }
         Event::End => ContactTime::at(TimeKind::Start, t0),
-        Event::At { t, zero } => {
+        Event::At { t, zero, cert } => {
             feat = zero.first().map(|z| feature(z, zero.len() > 1));
-            ContactTime::root(t, &q.tolerance)
+            certified(cert, t, &q.tolerance)
         }
     };
     let t_exit = match p.exit {
-        Event::At { t, .. } if t.cmp_exact(&RealRoot::Exact(t1.clone())).is_lt() => {
-            ContactTime::root(t, &q.tolerance)
+        Event::At { t, cert, .. } if t.cmp_exact(&RealRoot::Exact(t1.clone())).is_lt() => {
+            certified(cert, t, &q.tolerance)
         }
         _ => ContactTime::at(TimeKind::End, t1),
     };
@@ -275,11 +405,37 @@ fn answer<T>(
     }
 }
 
-/// Continuous collision of two moving boxes by seed 001's method.
+/// Continuous collision of two moving boxes (the Minkowski-sum planes of Albocher et
+/// al., ICRA 2006, swept over t): first contact, end of that contact period and the
+/// feature, each time certified.
+///
+/// The float-guided sweep ([`guided`]) answers when its certified float signs
+/// suffice; otherwise the exhaustive exact sweep ([`ccd_exact`]) does. Both give the
+/// same answer; [`crate::query::stats::CCD_BOXES`] counts which one did.
 ///
 /// Errors: a motion whose denominator (|q|²) or linear-part determinant vanishes
-/// somewhere on `t_range`.
+/// somewhere on `t_range`; a motion or coefficient over the default [`Limits`].
 pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
+    ccd_with_limits(q, &Limits::default())
+}
+
+/// [`ccd`] with other [`Limits`] than the default ones: an error naming the limit
+/// when a motion's degree or a coefficient's size is over it.
+pub fn ccd_with_limits(q: &CcdQuery, limits: &Limits) -> Result<CcdAnswer, QueryError> {
+    use crate::query::stats::CCD_BOXES;
+    q.check(limits)
+        .map_err(|e| QueryError::Unsupported(e.to_string()))?;
+    if let Ok(a) = guided::ccd_guided(q) {
+        CCD_BOXES.fast();
+        return Ok(a);
+    }
+    CCD_BOXES.fallback();
+    ccd_exact(q)
+}
+
+/// [`ccd`] by the exhaustive exact sweep alone (the float-guided path's fallback,
+/// and its reference in the tests): the same answer, more slowly.
+pub fn ccd_exact(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
     let rel = relative(q)?;
     let sgm = sgm::Sgm::new(rel);
     let period = sgm.first_contact(&q.t_range.0, &q.t_range.1);

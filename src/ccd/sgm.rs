@@ -40,6 +40,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 
 /// Box b in box a's unit-cube frame: center C/w, half-axes G_k/w, w > 0 on the range.
@@ -115,6 +116,139 @@ fn pos(s: i8) -> i8 {
     } else {
         s
     }
+}
+
+/// The polynomials every constraint is a signed sum of (*members*), by index:
+/// `C[j]` at `M_C + j`, w at `M_W`, `G_k[j]` at `M_G + 3k + j`, the VF group of
+/// plane k (N_k·C, det, w·N_k[0..3], divided by a power of w) at `M_VF + 5k + r`,
+/// the EE group of planes (i, m) ((G_m × C)_i, `N_m+1[i]`, `N_m+2[i]`, `w·G_m[i+1]`,
+/// `w·G_m[i+2]`, divided by a power of w) at `M_EE + 15i + 5m + r`.
+pub(crate) const M_C: usize = 0;
+/// Index of w among the members.
+pub(crate) const M_W: usize = 3;
+/// First G member.
+pub(crate) const M_G: usize = 4;
+/// First VF group member.
+pub(crate) const M_VF: usize = 13;
+/// First EE group member.
+pub(crate) const M_EE: usize = 28;
+/// Number of members.
+pub(crate) const MEMBERS: usize = 73;
+
+/// One of the 30 planes on a homogeneous interval: the constraint is
+/// `−σ·member[s0] + Σ coef·member[id]` over `abs`, where each coef is the sign of its
+/// member there (so the sum is `−σ·member[s0] + Σ |member[id]|`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlaneTerms {
+    /// The plane.
+    pub plane: Plane,
+    /// All terms (member, coefficient), the first one `(s0, −σ)`.
+    terms: [(usize, i8); 6],
+    /// For each term, the sign-pattern polynomial its coefficient is the sign of
+    /// (`G_k[j]` at 3k + j, `N_k[j]` at 9 + 3k + j), or [`FIXED`] (s₀, w, det).
+    src: [u8; 6],
+    /// How many of `terms` are used.
+    len: usize,
+}
+
+/// A term whose coefficient does not come from a sign-pattern polynomial.
+pub(crate) const FIXED: u8 = u8::MAX;
+
+impl PlaneTerms {
+    /// The signed terms, `(s0, −σ)` first.
+    pub fn terms(&self) -> &[(usize, i8)] {
+        &self.terms[..self.len]
+    }
+
+    /// The sign-pattern polynomials this plane's coefficients come from.
+    pub fn sources(&self) -> impl Iterator<Item = usize> + '_ {
+        self.src[..self.len]
+            .iter()
+            .filter(|&&s| s != FIXED)
+            .map(|&s| usize::from(s))
+    }
+}
+
+/// The 30 planes in their fixed order (σ = +1 then −1; FV j, VF k, EE (i, m)) for the
+/// sign pattern `sg` (signs of G_k[j]), `sn` (of N_k[j]) and `sd` (of det).
+// The indices are axis labels shared by several arrays (e_j, G_k[j], N_k[j]).
+#[allow(clippy::needless_range_loop)]
+pub(crate) fn layout(sg: &[[i8; 3]; 3], sn: &[[i8; 3]; 3], sd: &i8) -> SmallVec<[PlaneTerms; 30]> {
+    let sd = *sd;
+    let mut out = SmallVec::new();
+    let mut push = |plane: Plane, t: &[(usize, i8)], src: &[u8]| {
+        let mut terms = [(0, 0); 6];
+        terms[..t.len()].copy_from_slice(t);
+        let mut s = [FIXED; 6];
+        s[..src.len()].copy_from_slice(src);
+        out.push(PlaneTerms {
+            plane,
+            terms,
+            src: s,
+            len: t.len(),
+        });
+    };
+    let g = |k: usize, j: usize| (3 * k + j) as u8;
+    let n = |k: usize, j: usize| (9 + 3 * k + j) as u8;
+    for sigma in [1i8, -1] {
+        // FV: n = σ e_j.
+        for j in 0..3 {
+            let v = [0, 1, 2].map(|k| -sigma * pos(sg[k][j]));
+            push(
+                Plane::Fv(sigma, j, v),
+                &[
+                    (M_C + j, -sigma),
+                    (M_W, 1),
+                    (M_G + j, sg[0][j]),
+                    (M_G + 3 + j, sg[1][j]),
+                    (M_G + 6 + j, sg[2][j]),
+                ],
+                &[FIXED, FIXED, g(0, j), g(1, j), g(2, j)],
+            );
+        }
+        // VF: n = σ N_k.
+        for k in 0..3 {
+            let b = M_VF + 5 * k;
+            let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
+            push(
+                Plane::Vf(v, -sigma * pos(sd), k),
+                &[
+                    (b, -sigma),
+                    (b + 1, sd),
+                    (b + 2, sn[k][0]),
+                    (b + 3, sn[k][1]),
+                    (b + 4, sn[k][2]),
+                ],
+                &[FIXED, FIXED, n(k, 0), n(k, 1), n(k, 2)],
+            );
+        }
+        // EE: n = σ (e_i × G_m).
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for m in 0..3 {
+                let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+                let b = M_EE + 15 * i + 5 * m;
+                let mut sa = [0i8; 3];
+                sa[i1] = -sigma * pos(sg[m][i2]);
+                sa[i2] = sigma * pos(sg[m][i1]);
+                let mut sb = [0i8; 3];
+                sb[m1] = -sigma * pos(sn[m2][i]);
+                sb[m2] = sigma * pos(sn[m1][i]);
+                push(
+                    Plane::Ee(i, sa, m, sb),
+                    &[
+                        (b, -sigma),
+                        (b + 1, sn[m1][i]),
+                        (b + 2, sn[m2][i]),
+                        (b + 3, sg[m][i1]),
+                        (b + 4, sg[m][i2]),
+                    ],
+                    &[FIXED, n(m1, i), n(m2, i), g(m, i1), g(m, i2)],
+                );
+            }
+        }
+    }
+    out
 }
 
 /// An integer polynomial (ascending coefficients).
@@ -229,6 +363,19 @@ struct Zs {
     /// EE plane (i, m): (G_m × C)_i, `N_m+1[i]`, `N_m+2[i]`, `w·G_m[i+1]`, `w·G_m[i+2]`.
     ee: [[[Z; 5]; 3]; 3],
     ee_e: [[u32; 3]; 3],
+}
+
+impl Zs {
+    /// The members in index order (see [`M_C`]).
+    fn members(&self) -> Vec<&Z> {
+        let mut v: Vec<&Z> = Vec::with_capacity(MEMBERS);
+        v.extend(self.c.iter());
+        v.push(&self.w);
+        v.extend(self.g.iter().flatten());
+        v.extend(self.vf.iter().flatten());
+        v.extend(self.ee.iter().flatten().flatten());
+        v
+    }
 }
 
 /// The precomputed polynomials of seed 001's method.
@@ -405,66 +552,32 @@ impl Sgm {
         self.sphere.clone()
     }
 
-    /// The 30 constraints on the homogeneous interval containing `t`.
-    // The indices are axis labels shared by several arrays (e_j, G_k[j], N_k[j]).
-    #[allow(clippy::needless_range_loop)]
-    pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
+    /// The sign pattern on the homogeneous interval containing `t`: signs of the
+    /// G_k[j], of the N_k[j], and of det.
+    fn pattern(&self, t: &BigRational) -> ([[i8; 3]; 3], [[i8; 3]; 3], i8) {
         let r = &self.rel;
         let x = rat_interval(t);
         let sg = [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(3 * k + j, &r.g[k][j], x, t)));
         let sn =
             [0, 1, 2].map(|k| [0, 1, 2].map(|j| self.sign_at(9 + 3 * k + j, &self.n[k][j], x, t)));
         let sd = self.sign_at(18, &self.det, x, t);
-        let z = &self.z;
-        let mut out = Vec::with_capacity(30);
-        let done = |f: Z| Poly::from_bigints(&f);
-        for sigma in [1i8, -1] {
-            // FV: n = σ e_j.
-            for j in 0..3 {
+        (sg, sn, sd)
+    }
+
+    /// The 30 constraints on the homogeneous interval containing `t`.
+    pub fn constraints(&self, t: &BigRational) -> Vec<(Poly, Plane)> {
+        let (sg, sn, sd) = self.pattern(t);
+        let members = self.z.members();
+        layout(&sg, &sn, &sd)
+            .iter()
+            .map(|pt| {
                 let mut f = Z::new();
-                acc(&mut f, &z.c[j], -sigma);
-                acc(&mut f, &z.w, 1);
-                for k in 0..3 {
-                    acc(&mut f, &z.g[k][j], sg[k][j]);
+                for &(id, s) in pt.terms() {
+                    acc(&mut f, members[id], s);
                 }
-                let v = [0, 1, 2].map(|k| -sigma * pos(sg[k][j]));
-                out.push((done(f), Plane::Fv(sigma, j, v)));
-            }
-            // VF: n = σ N_k.
-            for k in 0..3 {
-                let mut f = Z::new();
-                let v = &z.vf[k];
-                acc(&mut f, &v[0], -sigma);
-                acc(&mut f, &v[1], sd);
-                for j in 0..3 {
-                    acc(&mut f, &v[2 + j], sn[k][j]);
-                }
-                let v = [0, 1, 2].map(|j| sigma * pos(sn[k][j]));
-                out.push((done(f), Plane::Vf(v, -sigma * pos(sd), k)));
-            }
-            // EE: n = σ (e_i × G_m).
-            for i in 0..3 {
-                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-                for m in 0..3 {
-                    let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-                    let mut f = Z::new();
-                    let e = &z.ee[i][m];
-                    acc(&mut f, &e[0], -sigma);
-                    acc(&mut f, &e[1], sn[m1][i]);
-                    acc(&mut f, &e[2], sn[m2][i]);
-                    acc(&mut f, &e[3], sg[m][i1]);
-                    acc(&mut f, &e[4], sg[m][i2]);
-                    let mut sa = [0i8; 3];
-                    sa[i1] = -sigma * pos(sg[m][i2]);
-                    sa[i2] = sigma * pos(sg[m][i1]);
-                    let mut sb = [0i8; 3];
-                    sb[m1] = -sigma * pos(sn[m2][i]);
-                    sb[m2] = sigma * pos(sn[m1][i]);
-                    out.push((done(f), Plane::Ee(i, sa, m, sb)));
-                }
-            }
-        }
-        out
+                (Poly::from_bigints(&f), pt.plane)
+            })
+            .collect()
     }
 
     /// For drawing only: each plane's signed gap min_b n̂·x − max_a n̂·x at `t`
@@ -513,33 +626,62 @@ impl Sgm {
 mod tests {
     use super::super::motion::{cross, dot};
     use super::*;
+    use crate::ccd::{CcdQuery, Motion, MovingBox};
     use crate::poly::planted::splitmix64;
-    use crate::protocol::{parse_query, Op};
-    use serde_json::json;
+    use crate::{Obb, Vec3};
+
+    fn rnd(s: &mut u64, lo: i64, hi: i64) -> i64 {
+        lo + (splitmix64(s) % ((hi - lo + 1) as u64)) as i64
+    }
+
+    fn q(n: i64) -> BigRational {
+        BigRational::from_integer(n.into())
+    }
+
+    /// An axis-aligned box with half-extents 1..3 under a degree-1 quaternion curve and
+    /// a linear translation starting at x0.
+    fn side(s: &mut u64, x0: i64) -> MovingBox {
+        let e = [rnd(s, 1, 3), rnd(s, 1, 3), rnd(s, 1, 3)];
+        let ax = |i: usize| {
+            Vec3::new(
+                q(e[0] * (i == 0) as i64),
+                q(e[1] * (i == 1) as i64),
+                q(e[2] * (i == 2) as i64),
+            )
+        };
+        let shape = Obb::new(Vec3::new(q(0), q(0), q(0)), [ax(0), ax(1), ax(2)]).unwrap();
+        let qs = [0; 4].map(|_| vec![q(rnd(s, -3, 3)), q(rnd(s, -3, 3))]);
+        let tr = [
+            vec![q(x0), q(-x0)],
+            vec![q(rnd(s, -2, 2)), q(rnd(s, -2, 2))],
+            vec![q(rnd(s, -2, 2))],
+        ];
+        let motion = Motion::quaternion(qs, tr).unwrap();
+        MovingBox::new(shape, motion)
+    }
 
     /// Random box pairs under degree-1 quaternion curves (rigid) or, with `affine`,
     /// b under a matrix motion with non-uniform scale.
     fn random_relative(s: &mut u64, affine: bool) -> Option<Relative> {
-        let mut r = |lo: i64, hi: i64| lo + (splitmix64(s) % ((hi - lo + 1) as u64)) as i64;
-        let mut side = |x0: i64| {
-            let e = [r(1, 3), r(1, 3), r(1, 3)];
-            let q: Vec<_> = (0..4).map(|_| json!([r(-3, 3), r(-3, 3)])).collect();
-            json!({"shape":{"type":"box","center":[0,0,0],
-                    "half_axes":[[e[0],0,0],[0,e[1],0],[0,0,e[2]]]},
-                   "motion":{"quaternion":q,
-                    "translation":[[x0, -x0], [r(-2, 2), r(-2, 2)], [r(-2, 2), 0]]}})
-        };
-        let a = side(-5);
-        let mut b = side(5);
+        let a = side(s, -5);
+        let mut b = side(s, 5);
         if affine {
-            b["motion"] = json!({"matrix":[[[2,1],0,0],[0,1,0],[0,[1,1],[3,-1]],[[5,-10],0,1]],
-                                 "denominator":[2, 1]});
+            let l = |c: &[i64]| c.iter().map(|&x| q(x)).collect::<Vec<_>>();
+            b.motion = Motion::matrix(
+                [
+                    [l(&[2, 1]), l(&[0]), l(&[0])],
+                    [l(&[0]), l(&[1]), l(&[0])],
+                    [l(&[0]), l(&[1, 1]), l(&[3, -1])],
+                    [l(&[5, -10]), l(&[0]), l(&[1])],
+                ],
+                l(&[2, 1]),
+            )
+            .ok()?;
         }
-        let v = json!({"op":"ccd","a":a,"b":b,"tolerance":"1e-9"});
-        let Op::Ccd(q) = parse_query(&v).ok()?.op else {
-            return None;
-        };
-        crate::ccd::relative(&q).ok()
+        let query = CcdQuery::new(a, b)
+            .with_tolerance(BigRational::new(1.into(), 1_000_000_000.into()))
+            .ok()?;
+        crate::ccd::relative(&query).ok()
     }
 
     /// The constraints as the plain signed sums (no division by powers of w).

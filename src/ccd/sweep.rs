@@ -50,6 +50,8 @@ pub enum Event<T> {
         t: RealRoot,
         /// The constraints equal to zero at `t`.
         zero: Vec<T>,
+        /// The polynomial of the first of them (the certificate's source).
+        cert: Option<Poly>,
     },
 }
 
@@ -196,25 +198,34 @@ impl<T: Clone> Cons<T> {
         x.sign_of(self.poly(i))
     }
 
-    /// `Some(zero list)` if every constraint is ≥ 0 at `x`.
-    fn contact_at(&self, x: &mut RealRoot) -> Option<Vec<T>> {
+    /// `Some(zero list, first zero polynomial)` if every constraint is ≥ 0 at `x`.
+    fn contact_at(&self, x: &mut RealRoot) -> Option<(Vec<T>, Option<Poly>)> {
         let mut zero = Vec::new();
+        let mut cert = None;
         for i in 0..self.len() {
             match self.sign_root(i, x) {
                 Ordering::Less => return None,
-                Ordering::Equal => zero.push(self.items[i].1.clone()),
+                Ordering::Equal => {
+                    zero.push(self.items[i].1.clone());
+                    cert.get_or_insert_with(|| self.poly(i).clone());
+                }
                 Ordering::Greater => {}
             }
         }
-        Some(zero)
+        Some((zero, cert))
     }
 
-    /// The zero list at `x` (for an exit point, where all are ≥ 0).
-    fn zeros_at(&self, x: &mut RealRoot) -> Vec<T> {
-        (0..self.len())
+    /// The event at `x` (for an exit point, where all are ≥ 0): the zero list and the
+    /// first zero polynomial.
+    fn event_at(&self, x: &mut RealRoot) -> Event<T> {
+        let idx: Vec<usize> = (0..self.len())
             .filter(|&i| self.sign_root(i, x) == Ordering::Equal)
-            .map(|i| self.items[i].1.clone())
-            .collect()
+            .collect();
+        Event::At {
+            t: x.clone(),
+            zero: idx.iter().map(|&i| self.items[i].1.clone()).collect(),
+            cert: idx.first().map(|&i| self.poly(i).clone()),
+        }
     }
 }
 
@@ -303,21 +314,25 @@ fn entry<T: Clone>(
     cons: &Cons<T>,
     lo: &RealRoot,
     hi: &mut RealRoot,
-) -> Option<(RealRoot, Vec<T>, bool)> {
+) -> Option<(RealRoot, Vec<T>, Option<Poly>, bool)> {
     let mut cur = lo.clone();
     let mut at_lo = true;
     loop {
         let mut neg = Vec::new();
         let mut zero = Vec::new();
+        let mut cert = None;
         for i in 0..cons.len() {
             match cons.sign_root(i, &mut cur) {
                 Ordering::Less => neg.push(i),
-                Ordering::Equal => zero.push(cons.items[i].1.clone()),
+                Ordering::Equal => {
+                    zero.push(cons.items[i].1.clone());
+                    cert.get_or_insert_with(|| cons.poly(i).clone());
+                }
                 Ordering::Greater => {}
             }
         }
         if neg.is_empty() {
-            return Some((cur, zero, at_lo));
+            return Some((cur, zero, cert, at_lo));
         }
         // A constraint bounded below zero on the rest of the piece rules it out.
         let rest = hull(cur.lo(), hi.hi());
@@ -406,7 +421,7 @@ pub fn first_contact<T: Clone>(
         let cons = Cons::new(piece(t0));
         return cons
             .contact_at(&mut RealRoot::Exact(t0.clone()))
-            .map(|zero| Period {
+            .map(|(zero, _)| Period {
                 enter: Event::Start(zero),
                 exit: Event::End,
             });
@@ -443,11 +458,15 @@ pub fn first_contact<T: Clone>(
                         continue;
                     }
                     let c = cons.get_or_insert_with(|| Cons::new(piece(&sample)));
-                    if let Some(zero) = c.contact_at(x) {
+                    if let Some((zero, cert)) = c.contact_at(x) {
                         let ev = if at_lo && i == 0 {
                             Event::Start(zero)
                         } else {
-                            Event::At { t: x.clone(), zero }
+                            Event::At {
+                                t: x.clone(),
+                                zero,
+                                cert,
+                            }
                         };
                         if !at_lo {
                             return Some(Period {
@@ -455,17 +474,16 @@ pub fn first_contact<T: Clone>(
                                 exit: Event::End,
                             });
                         }
-                        let zero = c.zeros_at(x);
                         return Some(Period {
                             enter: ev,
-                            exit: Event::At { t: x.clone(), zero },
+                            exit: c.event_at(x),
                         });
                     }
                 }
             }
             None => {
                 let cons = Cons::new(piece(&sample));
-                let Some((mut t, zero, at_lo)) = entry(&cons, lo, hi) else {
+                let Some((mut t, zero, cert, at_lo)) = entry(&cons, lo, hi) else {
                     continue;
                 };
                 if !last && t.compare(hi) == Ordering::Equal {
@@ -475,13 +493,16 @@ pub fn first_contact<T: Clone>(
                 let ev = if at_lo && i == 0 {
                     Event::Start(zero)
                 } else {
-                    Event::At { t: t.clone(), zero }
+                    Event::At {
+                        t: t.clone(),
+                        zero,
+                        cert,
+                    }
                 };
                 if let Some(mut x) = exit(&cons, &mut t, hi) {
-                    let zero = cons.zeros_at(&mut x);
                     return Some(Period {
                         enter: ev,
-                        exit: Event::At { t: x, zero },
+                        exit: cons.event_at(&mut x),
                     });
                 }
                 enter = Some(ev);
@@ -494,10 +515,9 @@ pub fn first_contact<T: Clone>(
                     exit(&cons, lo, hi)
                 };
                 if let Some(mut x) = found {
-                    let zero = cons.zeros_at(&mut x);
                     return Some(Period {
                         enter: ev,
-                        exit: Event::At { t: x, zero },
+                        exit: cons.event_at(&mut x),
                     });
                 }
                 enter = Some(ev);

@@ -541,6 +541,43 @@ pub(crate) fn coprime_mod_p(polys: &[&[BigInt]]) -> bool {
     false
 }
 
+/// `c mod (2^61 − 1)` for a machine integer (no division).
+fn reduce_i128(c: i128) -> u64 {
+    let m = c.unsigned_abs();
+    let (hi, lo) = ((m >> 64) as u64, m as u64);
+    // m = hi·2^64 + lo, 2^64 ≡ 8.
+    let h = mulmod((hi & P61) + (hi >> 61), 8);
+    let l = (lo & P61) + (lo >> 61);
+    let r = (h + l) % P61;
+    if c < 0 && r != 0 {
+        P61 - r
+    } else {
+        r
+    }
+}
+
+/// [`coprime_mod_p`] for polynomials with `i128` coefficients (same certificate).
+pub(crate) fn coprime_mod_p_i128(polys: &[&[i128]]) -> bool {
+    let Some((first, rest)) = polys.split_first() else {
+        return false;
+    };
+    let mut g: Vec<u64> = first.iter().map(|&c| reduce_i128(c)).collect();
+    if g.last().is_none_or(|&c| c == 0) {
+        return false;
+    }
+    if g.len() == 1 {
+        return true;
+    }
+    for p in rest {
+        let pm: Vec<u64> = p.iter().map(|&c| reduce_i128(c)).collect();
+        g = gcd_mod(g, pm);
+        if g.len() == 1 {
+            return true;
+        }
+    }
+    false
+}
+
 /// `true` if `a` (degree ≥ 1) is proven square-free by gcd(a, a′) = 1 modulo the prime
 /// p = 2^61 − 1, when p divides neither the leading coefficient nor the degree. `false` means
 /// "not proven" (the caller then runs the exact square-free decomposition). Sound: for such a
@@ -677,6 +714,16 @@ mod tests {
         assert!(!cp(&[a.clone(), z(&[-2, 1])]));
         assert!(!cp(&[a.clone(), z(&[0, 1, -1])])); // shares x − 1
         assert!(cp(&[a.clone(), z(&[0, 1, -1]), z(&[-2, 0, 1])]));
+        let cpi = |v: &[&[i128]]| coprime_mod_p_i128(v);
+        assert!(cpi(&[&[2, -3, 1], &[-3, 1]]));
+        assert!(!cpi(&[&[2, -3, 1], &[0, 1, -1]]));
+        assert!(cpi(&[&[2, -3, 1], &[0, 1, -1], &[-2, 0, 1]]));
+        assert_eq!(reduce_i128(-1), P61 - 1);
+        assert_eq!(reduce_i128(i128::from(P61) * 5 + 7), 7);
+        assert_eq!(
+            reduce_i128(1i128 << 100),
+            reduce(&(BigInt::one() << 100u32))
+        );
         // A leading coefficient divisible by p proves nothing.
         let p61 = BigInt::from(P61);
         assert!(!cp(&[vec![BigInt::one(), p61], z(&[3, 1])]));
