@@ -23,7 +23,7 @@
 //!                ∨ v on closed segment f0f1 ∨ v on f1f2 ∨ v on f2f0 ]
 //! ee:  c = 0 ∧ [ (|n|² > 0 ∧ the two side tests ≥ 0)
 //!                ∨ a0 on b0b1 ∨ a1 on b0b1 ∨ b0 on a0a1 ∨ b1 on a0a1 ]
-//! x on closed segment pq:  |(p − x) × (q − x)|² = 0 ∧ (p − x)·(q − x) ≤ 0
+//! x on closed segment pq:  (p − x) × (q − x) = 0 ∧ (p − x)·(q − x) ≤ 0
 //! ```
 //!
 //! When n = 0 the triangle has collapsed onto a segment or a point (its hull is
@@ -38,149 +38,486 @@
 //! polynomials changes sign; so the first contact time is 0 or a root of one of
 //! them, and those points are tried in exact increasing order. Nothing is
 //! approximated and nothing is left unanswered.
+//!
+//! # Two methods, one answer
+//!
+//! A query whose coordinates are all doubles (at most 2¹⁰⁰ in magnitude) first
+//! goes through the float filter (`points/filter.rs`): Bernstein bounds of c with
+//! a proven rounding-error bound prove most misses in a few hundred flops, and
+//! certified float root isolation with an interval-arithmetic contact test
+//! answers most hits. What it cannot prove goes to the exact method: the
+//! polynomials are built in integers on the common dyadic scale of the
+//! coordinates (no gcds), the roots of c are isolated exactly (Descartes), and
+//! the condition is decided by exact signs at each root. `query::stats::CCD_POINTS`
+//! counts the two (fast / fallback).
+//!
+//! # The reported time
+//!
+//! The first contact ρ is reported canonically, the same whichever method found
+//! it: ρ = 0 as `start`; otherwise with f the square-free factor of c (or, when
+//! c ≡ 0, of the condition's polynomial) that vanishes at ρ, primitive with a
+//! positive leading coefficient: if f is linear, or ρ = k·2⁻ᵐ, exactly
+//! (lo = hi = ρ); else the dyadic cell (k·2⁻ᵐ, (k + 1)·2⁻ᵐ) that contains ρ and no
+//! other root of f, where m is the least level ≥ m₀ at which that cell isolates ρ
+//! and 2⁻ᵐ⁰ is the largest power of two not above the tolerance. `f64` is the
+//! double nearest to ρ (ties to even).
+//!
+//! ```
+//! use exact_collision::ccd::points::{first_contact_f64, Kind};
+//! use exact_collision::ccd::PointCcdAnswer;
+//! use num_rational::BigRational;
+//! // A vertex falling through the triangle z = 0 from z = 1 to z = −1: contact at 1/2.
+//! let pts = [
+//!     [0.25, 0.25, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+//!     [0.25, 0.25, -1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+//! ];
+//! let tol = BigRational::new(1.into(), 1_000_000.into());
+//! let PointCcdAnswer::Hit(t) = first_contact_f64(Kind::VertexFace, &pts, &tol).unwrap() else {
+//!     panic!()
+//! };
+//! assert_eq!((t.lo, t.f64), (BigRational::new(1.into(), 2.into()), 0.5));
+//! ```
 
-use super::motion::{cross, dot, PVec};
+mod filter;
+mod formula;
+
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
-use crate::poly::{isolate_roots, Poly, RealRoot, Roots};
+use crate::poly::zx;
+use crate::poly::{isolate_roots, IsolatingInterval, Poly, RealRoot, Roots};
+use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
+use filter::{Filter, Outcome};
+pub use formula::Kind;
+use formula::{cross, dot, Arith, Contact, V3};
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
-
-fn moving(q: &PointCcd, i: usize) -> PVec {
-    let (a, b) = (&q.t0[i], &q.t1[i]);
-    [0, 1, 2].map(|k| Poly::new(vec![a.get(k).clone(), b.get(k) - a.get(k)]))
-}
-
-fn sub(u: &PVec, v: &PVec) -> PVec {
-    [&u[0] - &v[0], &u[1] - &v[1], &u[2] - &v[2]]
-}
-
-/// `x` on the closed segment `pq` (all moving): |(p − x) × (q − x)|² = 0 and
-/// (p − x)·(q − x) ≤ 0. Also right for p = q (then it says x = p).
-fn on_segment(x: &PVec, p: &PVec, q: &PVec) -> (Poly, Poly) {
-    let (u, v) = (sub(p, x), sub(q, x));
-    let w = cross(&u, &v);
-    (dot(&w, &w), dot(&u, &v))
-}
-
-/// The contact condition of the module docs, apart from `c = 0`.
-struct Contact {
-    /// |n|², and the tests that must be ≥ 0 when it is positive.
-    normal2: Poly,
-    inside: Vec<Poly>,
-    /// Point-on-segment tests: (squared cross product, dot product).
-    segments: Vec<(Poly, Poly)>,
-}
-
-impl Contact {
-    fn new(n: &PVec, inside: Vec<Poly>, segments: Vec<(Poly, Poly)>) -> Self {
-        Contact {
-            normal2: dot(n, n),
-            inside,
-            segments,
-        }
-    }
-
-    /// Whether the condition holds at a point where `c = 0`, given the exact sign
-    /// of any polynomial there.
-    fn holds(&self, sign: &mut impl FnMut(&Poly) -> Ordering) -> bool {
-        (sign(&self.normal2) == Ordering::Greater
-            && self.inside.iter().all(|p| sign(p) != Ordering::Less))
-            || self
-                .segments
-                .iter()
-                .any(|(w2, d)| sign(w2) == Ordering::Equal && sign(d) != Ordering::Greater)
-    }
-
-    fn polys(&self) -> impl Iterator<Item = &Poly> {
-        std::iter::once(&self.normal2)
-            .chain(&self.inside)
-            .chain(self.segments.iter().flat_map(|(a, b)| [a, b]))
-    }
-}
-
-fn first(q: &PointCcd, coplanar: Poly, contact: Contact) -> Result<PointCcdAnswer, QueryError> {
-    let (t0, t1) = (
-        BigRational::from_integer(0.into()),
-        BigRational::from_integer(1.into()),
-    );
-    let start = ContactTime {
-        kind: TimeKind::Start,
-        lo: t0.clone(),
-        hi: t0.clone(),
-        poly: Vec::new(),
-        f64: 0.0,
-    };
-    let candidates: Vec<RealRoot> = match isolate_roots(&coplanar, &t0, &t1) {
-        Roots::Isolated(r) => r.into_iter().map(|r| r.value).collect(),
-        Roots::Everywhere => {
-            // Always coplanar: 0, then every root of every polynomial of the
-            // condition, in exact increasing order.
-            if contact.holds(&mut |p| p.sign_at(&t0)) {
-                return Ok(PointCcdAnswer::Hit(start));
-            }
-            let mut all: Vec<RealRoot> = contact
-                .polys()
-                .flat_map(|p| match isolate_roots(p, &t0, &t1) {
-                    Roots::Isolated(r) => r.into_iter().map(|r| r.value).collect(),
-                    Roots::Everywhere => Vec::new(),
-                })
-                .collect();
-            all.sort_by(|x, y| x.cmp_exact(y));
-            all
-        }
-    };
-    for mut x in candidates {
-        if contact.holds(&mut |p| x.sign_of(p)) {
-            if x.as_exact() == Some(&t0) {
-                return Ok(PointCcdAnswer::Hit(start));
-            }
-            return Ok(PointCcdAnswer::Hit(ContactTime::root(x, &q.tolerance)));
-        }
-    }
-    Ok(PointCcdAnswer::Miss)
-}
 
 /// Vertex–face: vertex `t0[0]` against the triangle `t0[1..4]`.
 pub fn vf(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
-    let [v, f0, f1, f2] = [0, 1, 2, 3].map(|i| moving(q, i));
-    let (e0, e1) = (sub(&f1, &f0), sub(&f2, &f0));
-    let n = cross(&e0, &e1);
-    let c = dot(&n, &sub(&v, &f0));
-    let inside = [(&f0, &f1), (&f1, &f2), (&f2, &f0)]
-        .iter()
-        .map(|(a, b)| dot(&cross(&sub(b, a), &sub(&v, a)), &n))
-        .collect();
-    let segments = vec![
-        on_segment(&v, &f0, &f1),
-        on_segment(&v, &f1, &f2),
-        on_segment(&v, &f2, &f0),
-    ];
-    first(q, c, Contact::new(&n, inside, segments))
+    first_contact(Kind::VertexFace, q)
 }
 
 /// Edge–edge: segment `t0[0]t0[1]` against `t0[2]t0[3]`.
 pub fn ee(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
-    let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|i| moving(q, i));
-    let (da, db) = (sub(&a1, &a0), sub(&b1, &b0));
-    let n = cross(&da, &db);
-    let c = dot(&cross(&da, &sub(&b0, &a0)), &sub(&b1, &a0));
-    // Side of b0, b1 w.r.t. line a (along n): s(p) = ((a1 − a0) × (p − a0))·n.
-    let side_a = |p: &PVec| dot(&cross(&da, &sub(p, &a0)), &n);
-    let side_b = |p: &PVec| dot(&cross(&db, &sub(p, &b0)), &n);
-    // Opposite sides or on the line: −s(p)·s(p′) ≥ 0.
-    let inside = vec![
-        -&(&side_a(&b0) * &side_a(&b1)),
-        -&(&side_b(&a0) * &side_b(&a1)),
-    ];
-    let segments = vec![
-        on_segment(&a0, &b0, &b1),
-        on_segment(&a1, &b0, &b1),
-        on_segment(&b0, &a0, &a1),
-        on_segment(&b1, &a0, &a1),
-    ];
-    first(q, c, Contact::new(&n, inside, segments))
+    first_contact(Kind::EdgeEdge, q)
+}
+
+/// The first contact in [0, 1]: the float filter when every coordinate is a
+/// double, the exact method otherwise or when the filter cannot decide.
+///
+/// Errors: a tolerance that is not positive.
+pub fn first_contact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
+    let m = level(&q.tolerance)?;
+    if let Some(p) = as_f64(q) {
+        return Ok(answer_f64(kind, &p, m));
+    }
+    CCD_POINTS.fallback();
+    Ok(exact_answer(kind, &coords_rational(q), m))
+}
+
+/// [`first_contact`] for points given as doubles: the rows `t0` (four points in
+/// the order of [`Kind`]) then `t1`, as the CCD benchmark stores them.
+///
+/// Errors: a coordinate that is not finite, a tolerance that is not positive.
+pub fn first_contact_f64(
+    kind: Kind,
+    points: &[[f64; 3]; 8],
+    tolerance: &BigRational,
+) -> Result<PointCcdAnswer, QueryError> {
+    let m = level(tolerance)?;
+    if !points.iter().flatten().all(|x| x.is_finite()) {
+        return Err(QueryError::Unsupported(
+            "ccd points: a coordinate is not finite".into(),
+        ));
+    }
+    Ok(answer_f64(kind, points, m))
+}
+
+/// The exact method alone (no filter): the reference the filter is tested
+/// against. Same answers as [`first_contact`], slower.
+pub fn exact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
+    let m = level(&q.tolerance)?;
+    Ok(exact_answer(kind, &coords_rational(q), m))
+}
+
+/// The float filter alone: `Some` answer when it decides (then equal to
+/// [`exact`]'s, time included), `None` when it cannot. Counts nothing.
+pub fn filter(kind: Kind, points: &[[f64; 3]; 8], tolerance: &BigRational) -> Option<PointCcdAnswer> {
+    let m = level(tolerance).ok()?;
+    if !points.iter().flatten().all(|x| x.is_finite()) {
+        return None;
+    }
+    filtered(kind, points, m)
+}
+
+fn answer_f64(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> PointCcdAnswer {
+    if let Some(a) = filtered(kind, p, m) {
+        CCD_POINTS.fast();
+        return a;
+    }
+    CCD_POINTS.fallback();
+    exact_answer(kind, &coords_f64(p), m)
+}
+
+fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
+    match Filter::new(kind, p)?.run(m) {
+        Outcome::Miss => Some(PointCcdAnswer::Miss),
+        Outcome::Unknown => None,
+        Outcome::Hit { k, m, approx } => {
+            // The filter proved that the first contact is the only root of c in
+            // the cell (k, k + 1)·2⁻ᵐ and that neither end is a root; the time
+            // needs c's exact coefficients.
+            let (_, mut c) = coplanarity(kind, &coords_f64(p));
+            zx::primitive(&mut c);
+            match c.len() {
+                2 => Some(PointCcdAnswer::Hit(exact_time(&BigRational::new(
+                    -c[0].clone(),
+                    c[1].clone(),
+                )))),
+                n if n > 2 && zx::square_free_mod_p(&c) => {
+                    let den = BigInt::one() << m;
+                    let lo = BigRational::new(BigInt::from(k), den.clone());
+                    let hi = BigRational::new(BigInt::from(k + 1), den);
+                    let s_lo = zx::sign_at(&c, &lo);
+                    let f64 = nearest_f64(&c, &lo, &hi, s_lo, approx);
+                    Some(PointCcdAnswer::Hit(ContactTime {
+                        kind: TimeKind::Root,
+                        lo,
+                        hi,
+                        poly: c,
+                        f64,
+                    }))
+                }
+                // Not proven square-free: the exact method finds c's factors.
+                _ => None,
+            }
+        }
+    }
+}
+
+/// m₀: the least m ≥ 0 with 2⁻ᵐ ≤ tolerance.
+fn level(tol: &BigRational) -> Result<u32, QueryError> {
+    if !tol.is_positive() {
+        return Err(QueryError::Unsupported(
+            "tolerance: must be positive".into(),
+        ));
+    }
+    let (n, d) = (tol.numer(), tol.denom());
+    let mut m = (d.bits().saturating_sub(n.bits())).saturating_sub(1);
+    while (n << m) < *d {
+        m += 1;
+    }
+    u32::try_from(m).map_err(|_| QueryError::Unsupported("tolerance: too small".into()))
+}
+
+/// The coordinates as doubles, if every one is exactly a double.
+fn as_f64(q: &PointCcd) -> Option<[[f64; 3]; 8]> {
+    let mut out = [[0.0; 3]; 8];
+    for (k, v) in q.t0.iter().chain(&q.t1).enumerate() {
+        for i in 0..3 {
+            out[k][i] = exact_f64(v.get(i))?;
+        }
+    }
+    Some(out)
+}
+
+/// `x` as a double if it is one exactly (a power-of-two denominator and a
+/// numerator of at most 53 significant bits, in the normal range).
+fn exact_f64(x: &BigRational) -> Option<f64> {
+    let (n, d) = (x.numer(), x.denom());
+    if n.is_zero() {
+        return Some(0.0);
+    }
+    let dz = d.trailing_zeros()?;
+    if d.bits() != dz + 1 {
+        return None;
+    }
+    let nz = n.trailing_zeros()?;
+    let odd = n >> nz;
+    if odd.bits() > 53 {
+        return None;
+    }
+    let e = nz as i64 - dz as i64;
+    if !(-1022..=1023).contains(&(e + odd.bits() as i64 - 1)) {
+        return None;
+    }
+    let m = odd.to_i64()? as f64; // exact: at most 53 bits
+    // m·2^e with e split in two steps, each an exact power of two.
+    let (e1, e2) = (e / 2, e - e / 2);
+    let pow = |k: i64| f64::from_bits(((1023 + k) as u64) << 52);
+    Some(m * pow(e1) * pow(e2))
+}
+
+/// The 24 coordinates as integers on one dyadic scale (the common factor 2^e₀
+/// dropped: a positive factor changes no sign and no root).
+fn coords_f64(p: &[[f64; 3]; 8]) -> [[BigInt; 3]; 8] {
+    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+    let e0 = parts.iter().flatten().flatten().map(|&(_, e)| e).min().unwrap_or(0);
+    parts.map(|r| r.map(|x| x.map_or_else(BigInt::zero, |(m, e)| BigInt::from(m) << (e - e0) as u64)))
+}
+
+/// The 24 coordinates as integers times one positive rational: over the common
+/// denominator (a shift when every denominator is a power of two).
+fn coords_rational(q: &PointCcd) -> [[BigInt; 3]; 8] {
+    let all: Vec<&BigRational> = q
+        .t0
+        .iter()
+        .chain(&q.t1)
+        .flat_map(|v| [0, 1, 2].map(|i| v.get(i)))
+        .collect();
+    let pow2 = |d: &BigInt| d.trailing_zeros().is_some_and(|z| d.bits() == z + 1);
+    let l = if all.iter().all(|x| pow2(x.denom())) {
+        all.iter().map(|x| x.denom()).max().cloned().unwrap_or_else(BigInt::one)
+    } else {
+        all.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()))
+    };
+    let mut out: [[BigInt; 3]; 8] = Default::default();
+    for (k, x) in all.iter().enumerate() {
+        out[k / 3][k % 3] = x.numer() * (&l / x.denom());
+    }
+    out
+}
+
+/// An integer polynomial in t (ascending powers, no trailing zeros).
+#[derive(Clone, Debug, Default)]
+struct Zp(Vec<BigInt>);
+
+impl Arith for Zp {
+    fn add(&self, o: &Self) -> Self {
+        let (long, short) = if self.0.len() >= o.0.len() {
+            (&self.0, &o.0)
+        } else {
+            (&o.0, &self.0)
+        };
+        let mut v = long.clone();
+        for (x, y) in v.iter_mut().zip(short) {
+            *x += y;
+        }
+        zx::trim(&mut v);
+        Zp(v)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self.add(&o.neg())
+    }
+    fn mul(&self, o: &Self) -> Self {
+        Zp(zx::mul(&self.0, &o.0))
+    }
+    fn neg(&self) -> Self {
+        Zp(self.0.iter().map(|c| -c).collect())
+    }
+}
+
+/// The frame A, B, C (`formula.rs`) as linear polynomials in t, and c.
+fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
+    let (base, idx) = kind.frame();
+    let frame = idx.map(|j| {
+        [0, 1, 2].map(|i| {
+            let r0 = &x[j][i] - &x[base][i];
+            let r1 = &x[4 + j][i] - &x[4 + base][i];
+            let d = r1 - &r0;
+            let mut v = vec![r0, d];
+            zx::trim(&mut v);
+            Zp(v)
+        })
+    });
+    let c = dot(&cross(&frame[0], &frame[1]), &frame[2]).0;
+    (frame, c)
+}
+
+/// A candidate time: a root of the polynomial `of`.
+struct Candidate<'a> {
+    x: RealRoot,
+    of: &'a [BigInt],
+}
+
+fn roots_in_unit<'a>(p: &'a [BigInt], out: &mut Vec<Candidate<'a>>) -> bool {
+    let (zero, one) = (BigRational::zero(), BigRational::one());
+    match isolate_roots(&Poly::from_bigints(p), &zero, &one) {
+        Roots::Isolated(r) => {
+            out.extend(r.into_iter().map(|r| Candidate { x: r.value, of: p }));
+            true
+        }
+        Roots::Everywhere => false,
+    }
+}
+
+/// The exact method on integer coordinates.
+fn exact_answer(kind: Kind, x: &[[BigInt; 3]; 8], m: u32) -> PointCcdAnswer {
+    let (frame, c) = coplanarity(kind, x);
+    let mut candidates = Vec::new();
+    let always_coplanar = !roots_in_unit(&c, &mut candidates);
+    if !always_coplanar && candidates.is_empty() {
+        return PointCcdAnswer::Miss;
+    }
+    let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+    let zero = BigRational::zero();
+    if always_coplanar {
+        // Always coplanar: 0, then every root of every polynomial of the
+        // condition, in exact increasing order.
+        if contact.holds(&mut |p: &Zp| Some(zx::sign_at(&p.0, &zero))) == Some(true) {
+            return PointCcdAnswer::Hit(ContactTime::at_start());
+        }
+        for p in contact.values() {
+            roots_in_unit(&p.0, &mut candidates);
+        }
+        candidates.sort_by(|a, b| a.x.cmp_exact(&b.x));
+    }
+    for Candidate { mut x, of } in candidates {
+        if contact.holds(&mut |p: &Zp| Some(x.sign_of_integer(&p.0))) == Some(true) {
+            if x.as_exact().is_some_and(Zero::is_zero) {
+                return PointCcdAnswer::Hit(ContactTime::at_start());
+            }
+            return PointCcdAnswer::Hit(canonical_time(of, x, m));
+        }
+    }
+    PointCcdAnswer::Miss
+}
+
+impl ContactTime {
+    fn at_start() -> Self {
+        ContactTime {
+            kind: TimeKind::Start,
+            lo: BigRational::zero(),
+            hi: BigRational::zero(),
+            poly: Vec::new(),
+            f64: 0.0,
+        }
+    }
+}
+
+/// An exactly known rational time: the linear polynomial den·t − num.
+fn exact_time(x: &BigRational) -> ContactTime {
+    ContactTime {
+        kind: TimeKind::Root,
+        lo: x.clone(),
+        hi: x.clone(),
+        poly: vec![-x.numer().clone(), x.denom().clone()],
+        f64: RealRoot::Exact(x.clone()).to_f64(),
+    }
+}
+
+/// The square-free factor of `p` (primitive, positive leading coefficient) that
+/// vanishes at the rational `q`.
+fn factor_at(p: &[BigInt], q: &BigRational) -> Vec<BigInt> {
+    let mut f = p.to_vec();
+    zx::primitive(&mut f);
+    if f.len() <= 2 || zx::square_free_mod_p(&f) {
+        return f;
+    }
+    zx::square_free_factors(&f)
+        .into_iter()
+        .map(|(g, _)| g)
+        .find(|g| zx::sign_at(g, q) == Ordering::Equal)
+        .expect("q is a root of p")
+}
+
+/// The canonical report of the root `x` of `of` (module docs, "The reported time").
+fn canonical_time(of: &[BigInt], mut x: RealRoot, m0: u32) -> ContactTime {
+    let f: Vec<BigInt> = match &x {
+        RealRoot::Interval(i) => i.coeffs().to_vec(),
+        RealRoot::Exact(q) => factor_at(of, q),
+    };
+    if f.len() == 2 {
+        return exact_time(&BigRational::new(-f[0].clone(), f[1].clone()));
+    }
+    let mut m = m0;
+    loop {
+        let den = BigInt::one() << m;
+        x.refine_to_width(&BigRational::new(BigInt::one(), den.clone()));
+        // The cell [k, k + 1]·2⁻ᵐ around the root, or the root itself on the grid.
+        let k = match &x {
+            RealRoot::Exact(q) => {
+                let scaled = q.numer() * &den;
+                if scaled.is_multiple_of(q.denom()) {
+                    return exact_time(q);
+                }
+                scaled.div_floor(q.denom())
+            }
+            RealRoot::Interval(i) => {
+                let g = (i.lo().numer() * &den).div_ceil(i.lo().denom());
+                let gq = BigRational::new(g.clone(), den.clone());
+                if &gq < i.hi() {
+                    match i.cmp_rational(&gq) {
+                        Ordering::Equal => return exact_time(&gq),
+                        Ordering::Less => g - 1,
+                        Ordering::Greater => g,
+                    }
+                } else {
+                    g - 1
+                }
+            }
+        };
+        let lo = BigRational::new(k.clone(), den.clone());
+        let hi = BigRational::new(k + 1, den);
+        let (s_lo, s_hi) = (zx::sign_at(&f, &lo), zx::sign_at(&f, &hi));
+        if s_lo != Ordering::Equal && s_hi == s_lo.reverse() && single_root(&f, &lo, &hi) {
+            // x is refined inside the cell: the same root.
+            let f64 = x.to_f64();
+            return ContactTime {
+                kind: TimeKind::Root,
+                lo,
+                hi,
+                poly: f,
+                f64,
+            };
+        }
+        m += 1;
+    }
+}
+
+/// Whether the square-free `f`, with a sign change over (lo, hi), has no other
+/// root there.
+fn single_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> bool {
+    zx::descartes_interval(f, lo, hi) == 1
+        || isolate_roots(&Poly::from_bigints(f), lo, hi).isolated().len() == 1
+}
+
+/// The double nearest to the only root of the square-free `f` in (lo, hi)
+/// (`s_lo` the sign of f at lo), ties to even: the rounding boundaries around the
+/// guess are compared with the root by exact sign evaluations.
+fn nearest_f64(f: &[BigInt], lo: &BigRational, hi: &BigRational, s_lo: Ordering, guess: f64) -> f64 {
+    // Where the root lies relative to the midpoint of the doubles d < n.
+    let side = |d: f64, n: f64| -> Ordering {
+        let (num, den) = crate::poly::f64_midpoint(d, n);
+        let mid = BigRational::new_raw(num, den);
+        if crate::poly::qcmp(&mid, lo).is_le() {
+            return Ordering::Greater;
+        }
+        if crate::poly::qcmp(&mid, hi).is_ge() {
+            return Ordering::Less;
+        }
+        match zx::ord_of(&zx::eval_hom(f, mid.numer(), mid.denom())) {
+            Ordering::Equal => Ordering::Equal,
+            s if s == s_lo => Ordering::Greater,
+            _ => Ordering::Less,
+        }
+    };
+    let even = |d: f64, n: f64| if d.to_bits() & 1 == 0 { d } else { n };
+    let mut d = guess;
+    if d.is_finite() {
+        for _ in 0..32 {
+            let (below, above) = (d.next_down(), d.next_up());
+            match side(below, d) {
+                Ordering::Less => {
+                    d = below;
+                    continue;
+                }
+                Ordering::Equal => return even(below, d),
+                Ordering::Greater => {}
+            }
+            match side(d, above) {
+                Ordering::Greater => d = above,
+                Ordering::Equal => return even(d, above),
+                Ordering::Less => return d,
+            }
+        }
+    }
+    let i = IsolatingInterval::new_unchecked(f.to_vec().into(), lo.clone(), hi.clone(), s_lo);
+    RealRoot::Interval(i).to_f64()
 }
 
 #[cfg(test)]

@@ -1,0 +1,422 @@
+//! The float filter of `ccd_vf` / `ccd_ee`: most queries are decided in
+//! floating point with a proven error bound, without building a polynomial.
+//!
+//! # Error-bounded doubles
+//!
+//! [`Fe`] carries a computed value ṽ, a computed magnitude ã and a count k:
+//! the expression is a polynomial in the exact input doubles (and in the
+//! differences of two inputs, each rounded once), evaluated by a tree of
+//! `+ − ×`. Expanding the tree, every monomial of the computed value is the exact
+//! monomial times at most k factors (1 + δ), |δ| ≤ u = 2⁻⁵³ (k adds one per
+//! rounding on the path: `max(k₁, k₂) + 1` for a sum, `k₁ + k₂ + 1` for a
+//! product; a rounded difference of two inputs counts 1). So
+//! |ṽ − v| ≤ γ_k · Σ|monomials| with γ_k = ku/(1 − ku) (Higham, *Accuracy and
+//! Stability of Numerical Algorithms*, §3.1), and the same tree on magnitudes
+//! (every operation a sum or product of non-negative numbers) computes
+//! ã ≥ (1 − u)^k · Σ|monomials|. Hence |ṽ − v| ≤ γ_k/(1 − u)^k · ã < (k + 1)·u·ã
+//! for k < 2²⁰, and the sign of v is certain when |ṽ| > (k + 1)·u·ã + Θ; the
+//! bound is computed in two roundings, which the slack of (k + 1) over k covers.
+//!
+//! Θ = 2⁻⁸⁰⁰ covers underflow: a product below 2⁻¹⁰²² has an absolute error of
+//! at most 2⁻¹⁰⁷⁵ instead of a relative one (sums of doubles are exact there).
+//! The filter only runs when every coordinate is at most [`MAX_COORD`] = 2¹⁰⁰ in
+//! magnitude, so such an error is multiplied by at most two more factors below
+//! 2¹⁰³ (a coplanarity value has degree 3), and the sum of all of them stays
+//! below 2⁻⁸⁰⁰; no value overflows. Every decision is a certain sign or
+//! "unknown"; unknown hands the query to the exact method.
+//!
+//! # What the filter decides
+//!
+//! c(t) = (A(t) × B(t))·C(t) is a product of three vectors that are linear in t,
+//! so its Bernstein coefficients on any interval [α, β] are symmetric sums of
+//! triple products of the vectors at α and β (blossoming):
+//!
+//! ```text
+//! b₀ = D(A_α, B_α, C_α)                 3b₁ = D(A_β, B_α, C_α) + D(A_α, B_β, C_α) + D(A_α, B_α, C_β)
+//! b₃ = D(A_β, B_β, C_β)                 3b₂ = D(A_α, B_β, C_β) + D(A_β, B_α, C_β) + D(A_β, B_β, C_α)
+//! ```
+//!
+//! (D(X, Y, Z) = (X × Y)·Z). The number of real roots of c in (α, β), with
+//! multiplicity, is at most the number of sign changes of b₀…b₃ and has its
+//! parity (Descartes' rule in the Bernstein basis). On [0, 1]:
+//!
+//! 1. no sign change, all four signs certain: no root, a **miss** (most queries);
+//! 2. otherwise the interval is bisected (at most [`MAX_DEPTH`] levels, every
+//!    split point with a certain sign of c) until each piece has no sign change
+//!    or exactly one (one simple root), and the roots are visited in increasing
+//!    order;
+//! 3. at each root: its grid cell [k·2⁻ᵐ, (k + 1)·2⁻ᵐ] (the time the answer
+//!    reports, see `points.rs`) is found from a float approximation; the filter
+//!    proves that the root lies in it (a certain sign change of c, clipped to the
+//!    piece) and that it is the cell's only root (the Bernstein coefficients of c′
+//!    on the cell, 3(b₁ − b₀), 3(b₂ − b₁), 3(b₃ − b₂), share one certain sign);
+//! 4. the contact condition is evaluated on the whole cell in outward-rounded
+//!    interval arithmetic ([`crate::Interval`]): certainly true there is a **hit**
+//!    at that root, certainly false moves on to the next root.
+//!
+//! Anything uncertain (a root at 0 or 1, a double root, two roots in one cell,
+//! a contact on a triangle edge, points that stay coplanar) returns
+//! [`Outcome::Unknown`].
+
+use super::formula::{cross, dot, Arith, Contact, Kind, V3};
+use crate::Interval;
+use std::cmp::Ordering;
+
+const U: f64 = 1.0 / 9007199254740992.0; // 2⁻⁵³
+/// 2¹⁰⁰: the filter runs only when every coordinate is at most this in magnitude.
+pub(crate) const MAX_COORD: f64 = 1267650600228229401496703205376.0;
+/// 2⁻⁸⁰⁰: the absolute slack that covers underflow (module docs).
+const THETA: f64 = f64::from_bits((1023 - 800) << 52);
+/// Levels of bisection before the filter gives up.
+pub(crate) const MAX_DEPTH: u32 = 10;
+
+/// A double with an error bound (module docs): |v − exact| < (k + 1)·u·a + Θ.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fe {
+    v: f64,
+    a: f64,
+    k: u32,
+}
+
+impl Fe {
+    /// An exact input.
+    fn exact(x: f64) -> Fe {
+        Fe {
+            v: x,
+            a: x.abs(),
+            k: 0,
+        }
+    }
+
+    /// The difference of two exact inputs (one rounding).
+    fn diff(x: f64, y: f64) -> Fe {
+        let v = x - y;
+        Fe {
+            v,
+            a: v.abs(),
+            k: 1,
+        }
+    }
+
+    /// The certain sign, if the bound excludes zero.
+    pub(crate) fn sign(self) -> Option<Ordering> {
+        let bound = (self.k as f64 + 1.0) * U * self.a + THETA;
+        if self.v > bound {
+            Some(Ordering::Greater)
+        } else if -self.v > bound {
+            Some(Ordering::Less)
+        } else {
+            None
+        }
+    }
+
+    fn times3(self) -> Fe {
+        Fe::exact(3.0).mul(&self)
+    }
+}
+
+impl Arith for Fe {
+    #[inline]
+    fn add(&self, o: &Self) -> Self {
+        Fe {
+            v: self.v + o.v,
+            a: self.a + o.a,
+            k: self.k.max(o.k) + 1,
+        }
+    }
+    #[inline]
+    fn sub(&self, o: &Self) -> Self {
+        Fe {
+            v: self.v - o.v,
+            a: self.a + o.a,
+            k: self.k.max(o.k) + 1,
+        }
+    }
+    #[inline]
+    fn mul(&self, o: &Self) -> Self {
+        Fe {
+            v: self.v * o.v,
+            a: self.a * o.a,
+            k: self.k + o.k + 1,
+        }
+    }
+    #[inline]
+    fn neg(&self) -> Self {
+        Fe {
+            v: -self.v,
+            a: self.a,
+            k: self.k,
+        }
+    }
+}
+
+/// The three difference vectors A, B, C (`formula.rs`) at one time.
+type Frame<T> = [V3<T>; 3];
+
+/// The Bernstein coefficients of c on [α, β] as (b₀, 3b₁, 3b₂, b₃), from the
+/// frames at α and β (module docs).
+fn bernstein(lo: &Frame<Fe>, hi: &Frame<Fe>) -> [Fe; 4] {
+    let (a0, b0, c0) = (&lo[0], &lo[1], &lo[2]);
+    let (a1, b1, c1) = (&hi[0], &hi[1], &hi[2]);
+    let x00 = cross(a0, b0);
+    let x01 = cross(a0, b1);
+    let x10 = cross(a1, b0);
+    let x11 = cross(a1, b1);
+    [
+        dot(&x00, c0),
+        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, c1)),
+        dot(&x01, c1).add(&dot(&x10, c1)).add(&dot(&x11, c0)),
+        dot(&x11, c1),
+    ]
+}
+
+/// The result of the filter.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// No contact in [0, 1], proven.
+    Miss,
+    /// The first contact is the only root of c in the cell
+    /// [k·2⁻ᵐ, (k + 1)·2⁻ᵐ], neither end a root; `approx` is a float
+    /// approximation of it.
+    Hit { k: u64, m: u32, approx: f64 },
+    /// Not decided: the exact method answers.
+    Unknown,
+}
+
+/// A piece [lo, hi] of the time range, its frames and Bernstein coefficients.
+struct Piece {
+    lo: f64,
+    hi: f64,
+    flo: Frame<Fe>,
+    fhi: Frame<Fe>,
+    b: [Fe; 4],
+    depth: u32,
+}
+
+/// The filter for one query.
+pub(crate) struct Filter<'a> {
+    kind: Kind,
+    pts: &'a [[f64; 3]; 8],
+    f0: Frame<Fe>,
+    f1: Frame<Fe>,
+}
+
+impl<'a> Filter<'a> {
+    /// `None` if a coordinate is not finite or above [`MAX_COORD`].
+    pub(crate) fn new(kind: Kind, pts: &'a [[f64; 3]; 8]) -> Option<Self> {
+        if !pts.iter().flatten().all(|x| x.abs() <= MAX_COORD) {
+            return None;
+        }
+        let (base, idx) = kind.frame();
+        let frame =
+            |s: usize| idx.map(|j| [0, 1, 2].map(|i| Fe::diff(pts[s + j][i], pts[s + base][i])));
+        Some(Filter {
+            kind,
+            pts,
+            f0: frame(0),
+            f1: frame(4),
+        })
+    }
+
+    /// The frame at the double t ∈ [0, 1]: A(t) = A₀ + t·(A₁ − A₀), etc.
+    fn frame_at(&self, t: f64) -> Frame<Fe> {
+        if t == 0.0 {
+            return self.f0;
+        }
+        if t == 1.0 {
+            return self.f1;
+        }
+        let t = Fe::exact(t);
+        [0, 1, 2].map(|j| [0, 1, 2].map(|i| self.f0[j][i].add(&t.mul(&self.f1[j][i].sub(&self.f0[j][i])))))
+    }
+
+    fn piece(&self, lo: f64, hi: f64, flo: Frame<Fe>, fhi: Frame<Fe>, depth: u32) -> Piece {
+        Piece {
+            lo,
+            hi,
+            b: bernstein(&flo, &fhi),
+            flo,
+            fhi,
+            depth,
+        }
+    }
+
+    /// Runs the filter; `m` is the grid level of the reported time (`points.rs`).
+    pub(crate) fn run(&self, m: u32) -> Outcome {
+        let whole = self.piece(0.0, 1.0, self.f0, self.f1, 0);
+        let signs = whole.b.map(Fe::sign);
+        let (Some(s0), Some(s3)) = (signs[0], signs[3]) else {
+            // c(0) or c(1) may vanish: a contact at the ends is the exact method's.
+            dbg_why("ends");
+            return Outcome::Unknown;
+        };
+        if signs[1] == Some(s0) && signs[2] == Some(s0) && s3 == s0 {
+            return Outcome::Miss;
+        }
+        let mut stack = vec![whole];
+        while let Some(p) = stack.pop() {
+            let s = p.b.map(Fe::sign);
+            if let (Some(s0), Some(s1), Some(s2), Some(s3)) = (s[0], s[1], s[2], s[3]) {
+                let changes = (s0 != s1) as u32 + (s1 != s2) as u32 + (s2 != s3) as u32;
+                if changes == 0 {
+                    continue;
+                }
+                if changes == 1 {
+                    match self.at_root(&p, s0, s3, m) {
+                        Some(Some(hit)) => return hit,
+                        Some(None) => continue,
+                        None => {
+                            dbg_why("root");
+                            return Outcome::Unknown;
+                        }
+                    }
+                }
+            }
+            if p.depth >= MAX_DEPTH {
+                dbg_why("depth");
+                return Outcome::Unknown;
+            }
+            // Split where c has a certain sign (the ends of every piece do).
+            let Some((mid, fmid)) = [0.5, 0.375, 0.625].iter().find_map(|&w| {
+                let mid = p.lo + w * (p.hi - p.lo);
+                let f = self.frame_at(mid);
+                let c = dot(&cross(&f[0], &f[1]), &f[2]);
+                c.sign().map(|_| (mid, f))
+            }) else {
+                dbg_why("split");
+                return Outcome::Unknown;
+            };
+            stack.push(self.piece(mid, p.hi, fmid, p.fhi, p.depth + 1));
+            stack.push(self.piece(p.lo, mid, p.flo, fmid, p.depth + 1));
+        }
+        Outcome::Miss
+    }
+
+    /// The piece `p` holds exactly one root of c (c(lo) has sign `s_lo`, c(hi)
+    /// sign `s_hi = −s_lo`): `Some(Some(hit))` if it is a contact, `Some(None)` if
+    /// it is not, `None` if not decided.
+    fn at_root(&self, p: &Piece, s_lo: Ordering, s_hi: Ordering, m: u32) -> Option<Option<Outcome>> {
+        if m > 52 {
+            return None;
+        }
+        let approx = p.lo + approx_root(p.b.map(|x| x.v)) * (p.hi - p.lo);
+        let scale = (1u64 << m) as f64;
+        let last = (1u64 << m) - 1;
+        let mut k = ((approx * scale).floor().max(0.0) as u64).min(last);
+        for _ in 0..4 {
+            let (l, h) = (k as f64 / scale, (k + 1) as f64 / scale);
+            let (fl, fh) = (self.frame_at(l), self.frame_at(h));
+            let b = bernstein(&fl, &fh);
+            // The root of the piece lies in (max(l, lo), min(h, hi)) iff c changes
+            // sign there.
+            let sl = if l <= p.lo { Some(s_lo) } else { b[0].sign() };
+            let sh = if h >= p.hi { Some(s_hi) } else { b[3].sign() };
+            if sl.is_none() || sh.is_none() { dbg_why("cell-sign"); }
+            let (sl, sh) = (sl?, sh?);
+            if sl == sh {
+                // The only root of the piece is on the side whose sign differs.
+                if sl == s_lo {
+                    if k == last {
+                        return None;
+                    }
+                    k += 1;
+                } else {
+                    k = k.checked_sub(1)?;
+                }
+                continue;
+            }
+            // Neither cell end is a root, and c is monotone on the cell: its root
+            // there is the piece's root, and the only one.
+            b[0].sign()?;
+            b[3].sign()?;
+            let d = [
+                b[1].sub(&b[0].times3()).sign()?,
+                b[2].sub(&b[1]).sign()?,
+                b[3].times3().sub(&b[2]).sign()?,
+            ];
+            if d[0] != d[1] || d[1] != d[2] {
+                dbg_why("mono");
+                return None;
+            }
+            let hit = self.contact_on(l, h);
+            if hit.is_none() { dbg_why("contact"); }
+            let hit = hit?;
+            return Some(hit.then_some(Outcome::Hit { k, m, approx }));
+        }
+        None
+    }
+
+    /// The contact condition on the whole time interval [l, h], in interval
+    /// arithmetic.
+    fn contact_on(&self, l: f64, h: f64) -> Option<bool> {
+        let (base, idx) = self.kind.frame();
+        let t = Interval { lo: l, hi: h };
+        let p = |i: usize, k: usize| Interval::point(self.pts[i][k]);
+        let v: Frame<Interval> = idx.map(|j| {
+            [0, 1, 2].map(|i| {
+                let r0 = p(j, i).sub(&p(base, i));
+                let r1 = p(4 + j, i).sub(&p(4 + base, i));
+                r0.add(&t.mul(&r1.sub(&r0)))
+            })
+        });
+        let contact = Contact::new(self.kind, &v[0], &v[1], &v[2]);
+        contact.holds(&mut |x: &Interval| {
+            x.sign().map(|s| match s {
+                crate::Sign::Positive => Ordering::Greater,
+                crate::Sign::Negative => Ordering::Less,
+                crate::Sign::Zero => Ordering::Equal,
+            })
+        })
+    }
+}
+
+/// A float approximation of the root in (0, 1) of the cubic with Bernstein
+/// coefficients (b₀, 3b₁, 3b₂, b₃) (b₀, b₃ of opposite signs), by the Illinois
+/// variant of regula falsi. Only a guess: the caller proves where the root is.
+fn approx_root(b: [f64; 4]) -> f64 {
+    let (b0, b1, b2, b3) = (b[0], b[1] / 3.0, b[2] / 3.0, b[3]);
+    let f = |s: f64| {
+        let u = 1.0 - s;
+        // de Casteljau
+        let (p0, p1, p2) = (u * b0 + s * b1, u * b1 + s * b2, u * b2 + s * b3);
+        let (q0, q1) = (u * p0 + s * p1, u * p1 + s * p2);
+        u * q0 + s * q1
+    };
+    let (mut a, mut fa, mut c, mut fc) = (0.0f64, b0, 1.0f64, b3);
+    let mut side = 0;
+    for _ in 0..100 {
+        let mut s = (a * fc - c * fa) / (fc - fa);
+        if !(s > a && s < c) {
+            s = 0.5 * (a + c);
+        }
+        if s <= a || s >= c {
+            break;
+        }
+        let fs = f(s);
+        if fs == 0.0 {
+            return s;
+        }
+        if (fs < 0.0) == (fa < 0.0) {
+            a = s;
+            fa = fs;
+            if side == -1 {
+                fc *= 0.5;
+            }
+            side = -1;
+        } else {
+            c = s;
+            fc = fs;
+            if side == 1 {
+                fa *= 0.5;
+            }
+            side = 1;
+        }
+    }
+    0.5 * (a + c)
+}
+
+fn dbg_why(w: &str) {
+    if std::env::var("CCD_WHY").is_ok() {
+        eprintln!("why {w}");
+    }
+}
