@@ -116,7 +116,7 @@ pub fn first_contact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryEr
         return Ok(answer_f64(kind, &p, m));
     }
     CCD_POINTS.fallback();
-    Ok(exact_answer(kind, &coords_rational(q), m))
+    Ok(exact_answer(kind, &coords_rational(q), m, None))
 }
 
 /// [`first_contact`] for points given as doubles: the rows `t0` (four points in
@@ -141,7 +141,7 @@ pub fn first_contact_f64(
 /// against. Same answers as [`first_contact`], slower.
 pub fn exact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
     let m = level(&q.tolerance)?;
-    Ok(exact_answer(kind, &coords_rational(q), m))
+    Ok(exact_answer(kind, &coords_rational(q), m, None))
 }
 
 /// The float filter alone: `Some` answer when it decides (then equal to
@@ -160,18 +160,20 @@ fn answer_f64(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> PointCcdAnswer {
         return a;
     }
     CCD_POINTS.fallback();
-    exact_answer(kind, &coords_f64(p), m)
+    exact_answer(kind, &coords_f64(p), m, Some(p))
 }
 
 fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
-    match Filter::new(kind, p)?.run(m) {
+    let filter = Filter::new(kind, p)?;
+    match filter.run(m) {
         Outcome::Miss => Some(PointCcdAnswer::Miss),
+        Outcome::Start => Some(PointCcdAnswer::Hit(ContactTime::at_start())),
         Outcome::Unknown => None,
         Outcome::Hit { k, m, approx } => {
             // The filter proved that the first contact is the only root of c in
             // the cell (k, k + 1)·2⁻ᵐ and that neither end is a root; the time
             // needs c's exact coefficients.
-            let (_, mut c) = coplanarity(kind, &coords_f64(p));
+            let mut c = filter.exact_c().to_vec();
             zx::primitive(&mut c);
             match c.len() {
                 2 => Some(PointCcdAnswer::Hit(exact_time(&BigRational::new(
@@ -328,6 +330,11 @@ fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
     (frame, c)
 }
 
+/// c with integer coefficients (a positive multiple) for double coordinates.
+fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
+    coplanarity(kind, &coords_f64(p)).1
+}
+
 /// A candidate time: a root of the polynomial `of`.
 struct Candidate<'a> {
     x: RealRoot,
@@ -345,29 +352,53 @@ fn roots_in_unit<'a>(p: &'a [BigInt], out: &mut Vec<Candidate<'a>>) -> bool {
     }
 }
 
-/// The exact method on integer coordinates.
-fn exact_answer(kind: Kind, x: &[[BigInt; 3]; 8], m: u32) -> PointCcdAnswer {
+/// The exact method on integer coordinates. With `doubles` (the same points as
+/// doubles), the contact condition at a root is first tried in interval
+/// arithmetic on a narrow enclosure of the root, and computed exactly only when
+/// that does not decide.
+fn exact_answer(
+    kind: Kind,
+    x: &[[BigInt; 3]; 8],
+    m: u32,
+    doubles: Option<&[[f64; 3]; 8]>,
+) -> PointCcdAnswer {
     let (frame, c) = coplanarity(kind, x);
     let mut candidates = Vec::new();
     let always_coplanar = !roots_in_unit(&c, &mut candidates);
     if !always_coplanar && candidates.is_empty() {
         return PointCcdAnswer::Miss;
     }
-    let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+    let contact = std::cell::OnceCell::new();
+    let contact = || contact.get_or_init(|| Contact::new(kind, &frame[0], &frame[1], &frame[2]));
     let zero = BigRational::zero();
     if always_coplanar {
         // Always coplanar: 0, then every root of every polynomial of the
         // condition, in exact increasing order.
-        if contact.holds(&mut |p: &Zp| Some(zx::sign_at(&p.0, &zero))) == Some(true) {
+        if contact().holds(&mut |p: &Zp| Some(zx::sign_at(&p.0, &zero))) == Some(true) {
             return PointCcdAnswer::Hit(ContactTime::at_start());
         }
-        for p in contact.values() {
+        for p in contact().values() {
             roots_in_unit(&p.0, &mut candidates);
         }
         candidates.sort_by(|a, b| a.x.cmp_exact(&b.x));
     }
     for Candidate { mut x, of } in candidates {
-        if contact.holds(&mut |p: &Zp| Some(x.sign_of_integer(&p.0))) == Some(true) {
+        let quick = doubles.and_then(|p| {
+            // Doubles around the root: its enclosure, refined, rounded outward.
+            x.refine_to_width(&BigRational::new(BigInt::one(), BigInt::one() << 48u32));
+            let (lo, hi) = (x.lo().to_f64()?.next_down(), x.hi().to_f64()?.next_up());
+            let (lo, hi) = (lo.max(0.0), hi.min(1.0));
+            let (lo, hi) = match x.as_exact() {
+                Some(q) if q.is_zero() => (0.0, 0.0),
+                Some(q) if q.is_one() => (1.0, 1.0),
+                _ => (lo, hi),
+            };
+            filter::contact_interval(kind, p, lo, hi)
+        });
+        let holds = quick.unwrap_or_else(|| {
+            contact().holds(&mut |p: &Zp| Some(x.sign_of_integer(&p.0))) == Some(true)
+        });
+        if holds {
             if x.as_exact().is_some_and(Zero::is_zero) {
                 return PointCcdAnswer::Hit(ContactTime::at_start());
             }

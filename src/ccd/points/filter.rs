@@ -59,7 +59,12 @@
 //! [`Outcome::Unknown`].
 
 use super::formula::{cross, dot, Arith, Contact, Kind, V3};
+use crate::poly::zx;
 use crate::Interval;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 const U: f64 = 1.0 / 9007199254740992.0; // 2⁻⁵³
@@ -67,6 +72,8 @@ const U: f64 = 1.0 / 9007199254740992.0; // 2⁻⁵³
 pub(crate) const MAX_COORD: f64 = 1267650600228229401496703205376.0;
 /// 2⁻⁸⁰⁰: the absolute slack that covers underflow (module docs).
 const THETA: f64 = f64::from_bits((1023 - 800) << 52);
+/// The finest grid level used: k·2⁻⁵² is a double for every k ≤ 2⁵².
+const FINEST: u32 = 52;
 /// Levels of bisection before the filter gives up.
 pub(crate) const MAX_DEPTH: u32 = 10;
 
@@ -179,17 +186,22 @@ pub(crate) enum Outcome {
     /// [k·2⁻ᵐ, (k + 1)·2⁻ᵐ], neither end a root; `approx` is a float
     /// approximation of it.
     Hit { k: u64, m: u32, approx: f64 },
+    /// Contact at t = 0.
+    Start,
     /// Not decided: the exact method answers.
     Unknown,
 }
 
-/// A piece [lo, hi] of the time range, its frames and Bernstein coefficients.
+/// A piece [lo, hi] of the time range: its frames, the Bernstein coefficients
+/// of c and the (certain, nonzero) signs of c at its ends.
 struct Piece {
     lo: f64,
     hi: f64,
     flo: Frame<Fe>,
     fhi: Frame<Fe>,
     b: [Fe; 4],
+    s_lo: Ordering,
+    s_hi: Ordering,
     depth: u32,
 }
 
@@ -199,6 +211,22 @@ pub(crate) struct Filter<'a> {
     pts: &'a [[f64; 3]; 8],
     f0: Frame<Fe>,
     f1: Frame<Fe>,
+    /// c with integer coefficients (a positive multiple), built when a float
+    /// bound is too weak.
+    exact: OnceCell<Vec<BigInt>>,
+}
+
+/// The exact value of a finite double.
+fn rational(t: f64) -> BigRational {
+    if t == 0.0 {
+        return BigRational::zero();
+    }
+    let (m, e) = crate::dyadic::f64_parts(t);
+    if e >= 0 {
+        BigRational::from_integer(BigInt::from(m) << e as u64)
+    } else {
+        BigRational::new_raw(BigInt::from(m), BigInt::one() << (-e) as u64)
+    }
 }
 
 impl<'a> Filter<'a> {
@@ -215,7 +243,14 @@ impl<'a> Filter<'a> {
             pts,
             f0: frame(0),
             f1: frame(4),
+            exact: OnceCell::new(),
         })
+    }
+
+    /// c with exact integer coefficients (a positive multiple of it).
+    pub(crate) fn exact_c(&self) -> &[BigInt] {
+        self.exact
+            .get_or_init(|| super::exact_coplanarity(self.kind, self.pts))
     }
 
     /// The frame at the double t ∈ [0, 1]: A(t) = A₀ + t·(A₁ − A₀), etc.
@@ -227,147 +262,236 @@ impl<'a> Filter<'a> {
             return self.f1;
         }
         let t = Fe::exact(t);
-        [0, 1, 2].map(|j| [0, 1, 2].map(|i| self.f0[j][i].add(&t.mul(&self.f1[j][i].sub(&self.f0[j][i])))))
+        [0, 1, 2].map(|j| {
+            [0, 1, 2].map(|i| {
+                self.f0[j][i].add(&t.mul(&self.f1[j][i].sub(&self.f0[j][i])))
+            })
+        })
     }
 
-    fn piece(&self, lo: f64, hi: f64, flo: Frame<Fe>, fhi: Frame<Fe>, depth: u32) -> Piece {
-        Piece {
+    /// The sign of c at the double t (frame `f`): the float bound, else exact.
+    fn sign_c(&self, t: f64, f: &Frame<Fe>) -> Ordering {
+        dot(&cross(&f[0], &f[1]), &f[2])
+            .sign()
+            .unwrap_or_else(|| zx::sign_at(self.exact_c(), &rational(t)))
+    }
+
+    /// A piece, if c does not vanish at its ends.
+    fn piece(&self, lo: f64, hi: f64, flo: Frame<Fe>, fhi: Frame<Fe>, depth: u32) -> Option<Piece> {
+        let b = bernstein(&flo, &fhi);
+        let s_lo = b[0].sign().unwrap_or_else(|| zx::sign_at(self.exact_c(), &rational(lo)));
+        let s_hi = b[3].sign().unwrap_or_else(|| zx::sign_at(self.exact_c(), &rational(hi)));
+        if s_lo == Ordering::Equal || s_hi == Ordering::Equal {
+            return None;
+        }
+        Some(Piece {
             lo,
             hi,
-            b: bernstein(&flo, &fhi),
             flo,
             fhi,
+            b,
+            s_lo,
+            s_hi,
             depth,
-        }
+        })
+    }
+
+    /// How many roots c has in the piece: `Some(0)` or `Some(1)` when that is
+    /// proven, `None` when the piece must be split. The Bernstein signs when
+    /// the float bounds are certain, else Descartes' rule on the exact c.
+    fn count(&self, p: &Piece) -> Option<u32> {
+        let (s1, s2) = (p.b[1].sign(), p.b[2].sign());
+        let n = match (s1, s2) {
+            (Some(s1), Some(s2)) => {
+                (p.s_lo != s1) as u32 + (s1 != s2) as u32 + (s2 != p.s_hi) as u32
+            }
+            _ => zx::descartes_interval(self.exact_c(), &rational(p.lo), &rational(p.hi)),
+        };
+        (n <= 1).then_some(n)
     }
 
     /// Runs the filter; `m` is the grid level of the reported time (`points.rs`).
     pub(crate) fn run(&self, m: u32) -> Outcome {
-        let whole = self.piece(0.0, 1.0, self.f0, self.f1, 0);
-        let signs = whole.b.map(Fe::sign);
-        let (Some(s0), Some(s3)) = (signs[0], signs[3]) else {
-            // c(0) or c(1) may vanish: a contact at the ends is the exact method's.
+        let whole = bernstein(&self.f0, &self.f1);
+        if let [Some(s0), Some(s1), Some(s2), Some(s3)] = whole.map(Fe::sign) {
+            if s0 == s1 && s1 == s2 && s2 == s3 && s0 != Ordering::Equal {
+                return Outcome::Miss;
+            }
+        }
+        // c(0) = 0 or c(1) = 0 (a contact at the ends, or c ≡ 0): the exact method.
+        let Some(whole) = self.piece(0.0, 1.0, self.f0, self.f1, 0) else {
+            // Touching at t = 0 is the first contact whatever happens later.
+            if zx::sign_at(self.exact_c(), &BigRational::zero()) == Ordering::Equal
+                && self.contact_on(0.0, 0.0) == Some(true)
+            {
+                return Outcome::Start;
+            }
             dbg_why("ends");
             return Outcome::Unknown;
         };
-        if signs[1] == Some(s0) && signs[2] == Some(s0) && s3 == s0 {
-            return Outcome::Miss;
-        }
         let mut stack = vec![whole];
         while let Some(p) = stack.pop() {
-            let s = p.b.map(Fe::sign);
-            if let (Some(s0), Some(s1), Some(s2), Some(s3)) = (s[0], s[1], s[2], s[3]) {
-                let changes = (s0 != s1) as u32 + (s1 != s2) as u32 + (s2 != s3) as u32;
-                if changes == 0 {
-                    continue;
-                }
-                if changes == 1 {
-                    match self.at_root(&p, s0, s3, m) {
-                        Some(Some(hit)) => return hit,
-                        Some(None) => continue,
-                        None => {
-                            dbg_why("root");
-                            return Outcome::Unknown;
-                        }
+            match self.count(&p) {
+                Some(0) => continue,
+                Some(_) => match self.at_root(&p, m) {
+                    Some(Some(hit)) => return hit,
+                    Some(None) => continue,
+                    None => {
+                        dbg_why("root");
+                        return Outcome::Unknown;
                     }
-                }
+                },
+                None => {}
             }
             if p.depth >= MAX_DEPTH {
                 dbg_why("depth");
                 return Outcome::Unknown;
             }
-            // Split where c has a certain sign (the ends of every piece do).
-            let Some((mid, fmid)) = [0.5, 0.375, 0.625].iter().find_map(|&w| {
+            // Split where c does not vanish.
+            let Some((left, right)) = [0.5, 0.375, 0.625].iter().find_map(|&w| {
                 let mid = p.lo + w * (p.hi - p.lo);
                 let f = self.frame_at(mid);
-                let c = dot(&cross(&f[0], &f[1]), &f[2]);
-                c.sign().map(|_| (mid, f))
+                let l = self.piece(p.lo, mid, p.flo, f, p.depth + 1)?;
+                let r = self.piece(mid, p.hi, f, p.fhi, p.depth + 1)?;
+                Some((l, r))
             }) else {
                 dbg_why("split");
                 return Outcome::Unknown;
             };
-            stack.push(self.piece(mid, p.hi, fmid, p.fhi, p.depth + 1));
-            stack.push(self.piece(p.lo, mid, p.flo, fmid, p.depth + 1));
+            stack.push(right);
+            stack.push(left);
         }
         Outcome::Miss
     }
 
-    /// The piece `p` holds exactly one root of c (c(lo) has sign `s_lo`, c(hi)
-    /// sign `s_hi = −s_lo`): `Some(Some(hit))` if it is a contact, `Some(None)` if
-    /// it is not, `None` if not decided.
-    fn at_root(&self, p: &Piece, s_lo: Ordering, s_hi: Ordering, m: u32) -> Option<Option<Outcome>> {
-        if m > 52 {
+    /// The piece `p` holds exactly one root ρ of c: `Some(Some(hit))` if it is a
+    /// contact, `Some(None)` if it is not, `None` if not decided.
+    fn at_root(&self, p: &Piece, m: u32) -> Option<Option<Outcome>> {
+        if m > FINEST {
             return None;
         }
         let approx = p.lo + approx_root(p.b.map(|x| x.v)) * (p.hi - p.lo);
+        let k = self.bracket(p, m, approx)?;
         let scale = (1u64 << m) as f64;
-        let last = (1u64 << m) - 1;
-        let mut k = ((approx * scale).floor().max(0.0) as u64).min(last);
-        for _ in 0..4 {
-            let (l, h) = (k as f64 / scale, (k + 1) as f64 / scale);
-            let (fl, fh) = (self.frame_at(l), self.frame_at(h));
-            let b = bernstein(&fl, &fh);
-            // The root of the piece lies in (max(l, lo), min(h, hi)) iff c changes
-            // sign there.
-            let sl = if l <= p.lo { Some(s_lo) } else { b[0].sign() };
-            let sh = if h >= p.hi { Some(s_hi) } else { b[3].sign() };
-            if sl.is_none() || sh.is_none() { dbg_why("cell-sign"); }
-            let (sl, sh) = (sl?, sh?);
-            if sl == sh {
-                // The only root of the piece is on the side whose sign differs.
-                if sl == s_lo {
-                    if k == last {
-                        return None;
-                    }
-                    k += 1;
-                } else {
-                    k = k.checked_sub(1)?;
-                }
-                continue;
-            }
-            // Neither cell end is a root, and c is monotone on the cell: its root
-            // there is the piece's root, and the only one.
-            b[0].sign()?;
-            b[3].sign()?;
-            let d = [
-                b[1].sub(&b[0].times3()).sign()?,
-                b[2].sub(&b[1]).sign()?,
-                b[3].times3().sub(&b[2]).sign()?,
-            ];
-            if d[0] != d[1] || d[1] != d[2] {
-                dbg_why("mono");
-                return None;
-            }
-            let hit = self.contact_on(l, h);
-            if hit.is_none() { dbg_why("contact"); }
-            let hit = hit?;
-            return Some(hit.then_some(Outcome::Hit { k, m, approx }));
+        let (l, h) = (k as f64 / scale, (k + 1) as f64 / scale);
+        // ρ is in the cell; it is c's only root there if c is monotone on the
+        // cell (float bounds) or by Descartes' rule on the exact c.
+        let cell = bernstein(&self.frame_at(l), &self.frame_at(h));
+        let d = [
+            cell[1].sub(&cell[0].times3()).sign(),
+            cell[2].sub(&cell[1]).sign(),
+            cell[3].times3().sub(&cell[2]).sign(),
+        ];
+        let monotone = d[0].is_some() && d[0] == d[1] && d[1] == d[2];
+        if !monotone && zx::descartes_interval(self.exact_c(), &rational(l), &rational(h)) != 1 {
+            dbg_why("mono");
+            return None;
         }
-        None
+        let mut hit = self.contact_on(l, h);
+        if hit.is_none() && m < FINEST {
+            // A narrower enclosure of ρ for the contact test.
+            let f = self.bracket(p, FINEST, approx)?;
+            let fine = (1u64 << FINEST) as f64;
+            hit = self.contact_on(f as f64 / fine, (f + 1) as f64 / fine);
+        }
+        if hit.is_none() {
+            dbg_why("contact");
+        }
+        Some(hit?.then_some(Outcome::Hit { k, m, approx }))
     }
 
-    /// The contact condition on the whole time interval [l, h], in interval
-    /// arithmetic.
-    fn contact_on(&self, l: f64, h: f64) -> Option<bool> {
-        let (base, idx) = self.kind.frame();
-        let t = Interval { lo: l, hi: h };
-        let p = |i: usize, k: usize| Interval::point(self.pts[i][k]);
-        let v: Frame<Interval> = idx.map(|j| {
-            [0, 1, 2].map(|i| {
-                let r0 = p(j, i).sub(&p(base, i));
-                let r1 = p(4 + j, i).sub(&p(4 + base, i));
-                r0.add(&t.mul(&r1.sub(&r0)))
-            })
-        });
-        let contact = Contact::new(self.kind, &v[0], &v[1], &v[2]);
-        contact.holds(&mut |x: &Interval| {
-            x.sign().map(|s| match s {
-                crate::Sign::Positive => Ordering::Greater,
-                crate::Sign::Negative => Ordering::Less,
-                crate::Sign::Zero => Ordering::Equal,
-            })
-        })
+    /// The grid cell [k, k + 1]·2⁻ᵐ (m ≤ [`FINEST`]) that contains the only root
+    /// ρ of c in the piece `p`: the sign of c at grid points, clipped to the piece
+    /// (s_lo left of ρ, s_hi right of it), probed at the guess, galloping away
+    /// from it, then bisecting. `None` if a grid point is a root of c.
+    fn bracket(&self, p: &Piece, m: u32, guess: f64) -> Option<u64> {
+        let scale = (1u64 << m) as f64;
+        let sign_at = |j: u64| -> Option<Ordering> {
+            let t = j as f64 / scale;
+            if t <= p.lo {
+                return Some(p.s_lo);
+            }
+            if t >= p.hi {
+                return Some(p.s_hi);
+            }
+            let s = self.sign_c(t, &self.frame_at(t));
+            (s != Ordering::Equal).then_some(s)
+        };
+        let (first, last) = ((p.lo * scale).floor() as u64, (p.hi * scale).ceil() as u64);
+        let mut j = ((guess * scale).floor().max(0.0) as u64).clamp(first, last - 1);
+        let (mut a, mut b) = (first, last);
+        let mut step = 1;
+        loop {
+            let left = sign_at(j)? == p.s_lo;
+            if left {
+                a = a.max(j);
+            } else {
+                b = b.min(j);
+            }
+            if b - a <= step {
+                break;
+            }
+            j = if left {
+                (j + step).min(b - 1)
+            } else {
+                j.saturating_sub(step).max(a + 1)
+            };
+            step *= 2;
+        }
+        while b - a > 1 {
+            let mid = a + (b - a) / 2;
+            if sign_at(mid)? == p.s_lo {
+                a = mid;
+            } else {
+                b = mid;
+            }
+        }
+        Some(a)
     }
+
+    fn contact_on(&self, l: f64, h: f64) -> Option<bool> {
+        contact_interval(self.kind, self.pts, l, h)
+    }
+}
+
+/// x − y as an interval: the point itself when the rounded difference is exact
+/// (Knuth's TwoSum error term is zero), else outward rounded.
+fn diff(x: f64, y: f64) -> Interval {
+    let s = x - y;
+    let bb = s - x;
+    let err = (x - (s - bb)) + (-y - bb);
+    if err == 0.0 && s.is_finite() {
+        Interval::point(s)
+    } else {
+        Interval::point(x).sub(&Interval::point(y))
+    }
+}
+
+/// The contact condition at every time of [l, h] ⊂ [0, 1] (a point when l = h),
+/// in outward-rounded interval arithmetic: `Some(b)` when it is certainly `b`
+/// on the whole interval.
+pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) -> Option<bool> {
+    let (base, idx) = kind.frame();
+    let t = Interval { lo: l, hi: h };
+    let v: Frame<Interval> = idx.map(|j| {
+        [0, 1, 2].map(|i| {
+            let r0 = diff(pts[j][i], pts[base][i]);
+            let r1 = diff(pts[4 + j][i], pts[4 + base][i]);
+            match (l, h) {
+                (0.0, 0.0) => r0,
+                (1.0, 1.0) => r1,
+                _ => r0.add(&t.mul(&r1.sub(&r0))),
+            }
+        })
+    });
+    let contact = Contact::new(kind, &v[0], &v[1], &v[2]);
+    contact.holds(&mut |x: &Interval| {
+        x.sign().map(|s| match s {
+            crate::Sign::Positive => Ordering::Greater,
+            crate::Sign::Negative => Ordering::Less,
+            crate::Sign::Zero => Ordering::Equal,
+        })
+    })
 }
 
 /// A float approximation of the root in (0, 1) of the cubic with Bernstein
