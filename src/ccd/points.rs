@@ -169,7 +169,7 @@ fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
         Outcome::Miss => Some(PointCcdAnswer::Miss),
         Outcome::Start => Some(PointCcdAnswer::Hit(ContactTime::at_start())),
         Outcome::Unknown => None,
-        Outcome::Hit { k, m, approx } => {
+        Outcome::Hit { k, m, nearest } => {
             // The filter proved that the first contact is the only root of c in
             // the cell (k, k + 1)·2⁻ᵐ and that neither end is a root; the time
             // needs c's exact coefficients.
@@ -184,8 +184,11 @@ fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
                     let den = BigInt::one() << m;
                     let lo = BigRational::new(BigInt::from(k), den.clone());
                     let hi = BigRational::new(BigInt::from(k + 1), den);
-                    let s_lo = zx::sign_at(&c, &lo);
-                    let f64 = nearest_f64(&c, &lo, &hi, s_lo, approx);
+                    let f64 = nearest.unwrap_or_else(|| {
+                        let s_lo = zx::sign_at(&c, &lo);
+                        let i = IsolatingInterval::new_unchecked(c.clone().into(), lo.clone(), hi.clone(), s_lo);
+                        RealRoot::Interval(i).to_f64()
+                    });
                     Some(PointCcdAnswer::Hit(ContactTime {
                         kind: TimeKind::Root,
                         lo,
@@ -228,8 +231,15 @@ fn as_f64(q: &PointCcd) -> Option<[[f64; 3]; 8]> {
 }
 
 /// `x` as a double if it is one exactly (a power-of-two denominator and a
-/// numerator of at most 53 significant bits, in the normal range).
-fn exact_f64(x: &BigRational) -> Option<f64> {
+/// numerator of at most 53 significant bits) in the normal range (or zero).
+///
+/// ```
+/// use exact_collision::ccd::points::exact_f64;
+/// use num_rational::BigRational;
+/// assert_eq!(exact_f64(&BigRational::new(3.into(), 8.into())), Some(0.375));
+/// assert_eq!(exact_f64(&BigRational::new(1.into(), 10.into())), None);
+/// ```
+pub fn exact_f64(x: &BigRational) -> Option<f64> {
     let (n, d) = (x.numer(), x.denom());
     if n.is_zero() {
         return Some(0.0);
@@ -505,50 +515,6 @@ fn canonical_time(of: &[BigInt], mut x: RealRoot, m0: u32) -> ContactTime {
 fn single_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> bool {
     zx::descartes_interval(f, lo, hi) == 1
         || isolate_roots(&Poly::from_bigints(f), lo, hi).isolated().len() == 1
-}
-
-/// The double nearest to the only root of the square-free `f` in (lo, hi)
-/// (`s_lo` the sign of f at lo), ties to even: the rounding boundaries around the
-/// guess are compared with the root by exact sign evaluations.
-fn nearest_f64(f: &[BigInt], lo: &BigRational, hi: &BigRational, s_lo: Ordering, guess: f64) -> f64 {
-    // Where the root lies relative to the midpoint of the doubles d < n.
-    let side = |d: f64, n: f64| -> Ordering {
-        let (num, den) = crate::poly::f64_midpoint(d, n);
-        let mid = BigRational::new_raw(num, den);
-        if crate::poly::qcmp(&mid, lo).is_le() {
-            return Ordering::Greater;
-        }
-        if crate::poly::qcmp(&mid, hi).is_ge() {
-            return Ordering::Less;
-        }
-        match zx::ord_of(&zx::eval_hom(f, mid.numer(), mid.denom())) {
-            Ordering::Equal => Ordering::Equal,
-            s if s == s_lo => Ordering::Greater,
-            _ => Ordering::Less,
-        }
-    };
-    let even = |d: f64, n: f64| if d.to_bits() & 1 == 0 { d } else { n };
-    let mut d = guess;
-    if d.is_finite() {
-        for _ in 0..32 {
-            let (below, above) = (d.next_down(), d.next_up());
-            match side(below, d) {
-                Ordering::Less => {
-                    d = below;
-                    continue;
-                }
-                Ordering::Equal => return even(below, d),
-                Ordering::Greater => {}
-            }
-            match side(d, above) {
-                Ordering::Greater => d = above,
-                Ordering::Equal => return even(d, above),
-                Ordering::Less => return d,
-            }
-        }
-    }
-    let i = IsolatingInterval::new_unchecked(f.to_vec().into(), lo.clone(), hi.clone(), s_lo);
-    RealRoot::Interval(i).to_f64()
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ use crate::poly::zx;
 use crate::Interval;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
@@ -72,6 +72,8 @@ const U: f64 = 1.0 / 9007199254740992.0; // 2⁻⁵³
 pub(crate) const MAX_COORD: f64 = 1267650600228229401496703205376.0;
 /// 2⁻⁸⁰⁰: the absolute slack that covers underflow (module docs).
 const THETA: f64 = f64::from_bits((1023 - 800) << 52);
+/// The absolute slack of the coefficient filter (`Coefficients::sign`).
+const THETA_HORNER: f64 = f64::from_bits((1023 - 900) << 52);
 /// The finest grid level used: k·2⁻⁵² is a double for every k ≤ 2⁵².
 const FINEST: u32 = 52;
 /// Levels of bisection before the filter gives up.
@@ -183,9 +185,13 @@ pub(crate) enum Outcome {
     /// No contact in [0, 1], proven.
     Miss,
     /// The first contact is the only root of c in the cell
-    /// [k·2⁻ᵐ, (k + 1)·2⁻ᵐ], neither end a root; `approx` is a float
-    /// approximation of it.
-    Hit { k: u64, m: u32, approx: f64 },
+    /// [k·2⁻ᵐ, (k + 1)·2⁻ᵐ], neither end a root; `nearest` is the double
+    /// nearest to it (ties to even), when found.
+    Hit {
+        k: u64,
+        m: u32,
+        nearest: Option<f64>,
+    },
     /// Contact at t = 0.
     Start,
     /// Not decided: the exact method answers.
@@ -213,7 +219,71 @@ pub(crate) struct Filter<'a> {
     f1: Frame<Fe>,
     /// c with integer coefficients (a positive multiple), built when a float
     /// bound is too weak.
-    exact: OnceCell<Vec<BigInt>>,
+    exact: OnceCell<Coefficients>,
+}
+
+/// c's exact integer coefficients, and their scaled float approximations for a
+/// second, sharper filter (module docs, "Coefficients").
+struct Coefficients {
+    z: Vec<BigInt>,
+    f: [f64; 4],
+}
+
+impl Coefficients {
+    fn new(z: Vec<BigInt>) -> Self {
+        // Scale by 2⁻ˢ so that the largest coefficient is about 2⁵⁰⁰.
+        let top = z.iter().map(|c| c.bits()).max().unwrap_or(0) as i64;
+        let s = top - 500;
+        let mut f = [0.0; 4];
+        for (fi, c) in f.iter_mut().zip(&z) {
+            *fi = scaled_f64(c, s);
+        }
+        Coefficients { z, f }
+    }
+
+    /// The sign of c at the double t ∈ [0, 1] by Horner's rule on the scaled
+    /// approximations, if the error bound excludes zero.
+    fn sign(&self, t: f64) -> Option<Ordering> {
+        let (mut v, mut a) = (0.0f64, 0.0f64);
+        for &c in self.f.iter().rev() {
+            v = v * t + c;
+            a = a * t + c.abs();
+        }
+        let bound = 12.0 * U * a + THETA_HORNER;
+        if v > bound {
+            Some(Ordering::Greater)
+        } else if -v > bound {
+            Some(Ordering::Less)
+        } else {
+            None
+        }
+    }
+}
+
+/// 2^e for −1022 ≤ e ≤ 1023.
+fn pow2(e: i64) -> f64 {
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// z·2⁻ˢ within a relative error of 2u (the top 64 bits, truncated, then
+/// rounded to 53), or 0 when it is below 2⁻⁹⁵⁸ (an absolute error that
+/// [`THETA_HORNER`] covers).
+fn scaled_f64(z: &BigInt, s: i64) -> f64 {
+    let b = z.bits() as i64;
+    if b == 0 || b - s < -958 {
+        return 0.0;
+    }
+    let shift = (b - 64).max(0);
+    let top = (z.magnitude() >> shift as u64)
+        .to_u64()
+        .expect("64 bits") as f64;
+    let (e1, e2) = ((shift - s) / 2, (shift - s) - (shift - s) / 2);
+    let v = top * pow2(e1) * pow2(e2);
+    if z.sign() == num_bigint::Sign::Minus {
+        -v
+    } else {
+        v
+    }
 }
 
 /// The exact value of a finite double.
@@ -249,8 +319,12 @@ impl<'a> Filter<'a> {
 
     /// c with exact integer coefficients (a positive multiple of it).
     pub(crate) fn exact_c(&self) -> &[BigInt] {
+        &self.coefficients().z
+    }
+
+    fn coefficients(&self) -> &Coefficients {
         self.exact
-            .get_or_init(|| super::exact_coplanarity(self.kind, self.pts))
+            .get_or_init(|| Coefficients::new(super::exact_coplanarity(self.kind, self.pts)))
     }
 
     /// The frame at the double t ∈ [0, 1]: A(t) = A₀ + t·(A₁ − A₀), etc.
@@ -269,18 +343,22 @@ impl<'a> Filter<'a> {
         })
     }
 
-    /// The sign of c at the double t (frame `f`): the float bound, else exact.
+    /// The sign of c at the double t (frame `f`): the float bound on the
+    /// frames, else on the coefficients, else exact.
     fn sign_c(&self, t: f64, f: &Frame<Fe>) -> Ordering {
-        dot(&cross(&f[0], &f[1]), &f[2])
-            .sign()
-            .unwrap_or_else(|| zx::sign_at(self.exact_c(), &rational(t)))
+        if let Some(s) = dot(&cross(&f[0], &f[1]), &f[2]).sign() {
+            return s;
+        }
+        let c = self.coefficients();
+        c.sign(t)
+            .unwrap_or_else(|| zx::sign_at(&c.z, &rational(t)))
     }
 
     /// A piece, if c does not vanish at its ends.
     fn piece(&self, lo: f64, hi: f64, flo: Frame<Fe>, fhi: Frame<Fe>, depth: u32) -> Option<Piece> {
         let b = bernstein(&flo, &fhi);
-        let s_lo = b[0].sign().unwrap_or_else(|| zx::sign_at(self.exact_c(), &rational(lo)));
-        let s_hi = b[3].sign().unwrap_or_else(|| zx::sign_at(self.exact_c(), &rational(hi)));
+        let s_lo = b[0].sign().unwrap_or_else(|| self.sign_c(lo, &flo));
+        let s_hi = b[3].sign().unwrap_or_else(|| self.sign_c(hi, &fhi));
         if s_lo == Ordering::Equal || s_hi == Ordering::Equal {
             return None;
         }
@@ -397,7 +475,36 @@ impl<'a> Filter<'a> {
         if hit.is_none() {
             dbg_why("contact");
         }
-        Some(hit?.then_some(Outcome::Hit { k, m, approx }))
+        if !hit? {
+            return Some(None);
+        }
+        let nearest = self.nearest(p, approx);
+        Some(Some(Outcome::Hit { k, m, nearest }))
+    }
+
+    /// The double nearest to the only root ρ of c in the piece (ties to even):
+    /// ρ bracketed at the finest grid level, then between adjacent doubles by
+    /// bisection on their bit patterns (positive doubles are ordered as their
+    /// bits), then the exact sign of c at their midpoint.
+    fn nearest(&self, p: &Piece, approx: f64) -> Option<f64> {
+        let a = self.bracket(p, FINEST, approx)?;
+        let fine = (1u64 << FINEST) as f64;
+        let (mut lo, mut hi) = ((a as f64 / fine).max(p.lo), ((a + 1) as f64 / fine).min(p.hi));
+        while hi.to_bits() - lo.to_bits() > 1 {
+            let mid = f64::from_bits(lo.to_bits() + (hi.to_bits() - lo.to_bits()) / 2);
+            match self.sign_c(mid, &self.frame_at(mid)) {
+                Ordering::Equal => return Some(mid),
+                s if s == p.s_lo => lo = mid,
+                _ => hi = mid,
+            }
+        }
+        let (num, den) = crate::poly::f64_midpoint(lo, hi);
+        Some(match zx::ord_of(&zx::eval_hom(self.exact_c(), &num, &den)) {
+            Ordering::Equal if lo.to_bits() & 1 == 0 => lo,
+            Ordering::Equal => hi,
+            s if s == p.s_lo => hi,
+            _ => lo,
+        })
     }
 
     /// The grid cell [k, k + 1]·2⁻ᵐ (m ≤ [`FINEST`]) that contains the only root

@@ -2,14 +2,13 @@
 //! on all cores, with the ground truth compared and the time of each query
 //! measured.
 
-use exact_collision::ccd::points::{first_contact, first_contact_f64, Kind};
+use exact_collision::ccd::points::{exact_f64, first_contact, first_contact_f64, Kind};
 use exact_collision::ccd::{PointCcd, PointCcdAnswer};
 use exact_collision::protocol::time_value;
 use exact_collision::query::stats::CCD_POINTS;
 use exact_collision::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 use std::io::Write;
@@ -83,12 +82,6 @@ fn kind_of(path: &Path, given: Option<&str>) -> std::io::Result<Kind> {
             "cannot tell vertex-face from edge-edge: give --kind vf or --kind ee",
         )),
     }
-}
-
-/// `n / d` as a double if it is one exactly.
-fn exact_f64(x: &BigRational) -> Option<f64> {
-    let f = x.to_f64()?;
-    (f.is_finite() && BigRational::from_float(f).as_ref() == Some(x)).then_some(f)
 }
 
 fn read(path: &Path, truth: Option<&PathBuf>, tolerance: &BigRational) -> std::io::Result<Vec<Query>> {
