@@ -83,6 +83,7 @@ mod formula;
 
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
+use crate::fixed::Int;
 use crate::poly::zx;
 use crate::poly::{isolate_roots, IsolatingInterval, Poly, RealRoot, Roots};
 use crate::query::stats::CCD_POINTS;
@@ -168,6 +169,7 @@ fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
     match filter.run(m) {
         Outcome::Miss => Some(PointCcdAnswer::Miss),
         Outcome::Start => Some(PointCcdAnswer::Hit(ContactTime::at_start())),
+        Outcome::End => Some(PointCcdAnswer::Hit(exact_time(&BigRational::one()))),
         Outcome::Unknown => None,
         Outcome::Hit { k, m, nearest } => {
             // The filter proved that the first contact is the only root of c in
@@ -340,9 +342,94 @@ fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
     (frame, c)
 }
 
-/// c with integer coefficients (a positive multiple) for double coordinates.
+impl Arith for Int {
+    fn add(&self, o: &Self) -> Self {
+        Int::add(self, o)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        Int::sub(self, o)
+    }
+    fn mul(&self, o: &Self) -> Self {
+        Int::mul(self, o)
+    }
+    fn neg(&self) -> Self {
+        Int::neg(self)
+    }
+}
+
+/// The widest aligned coordinate (bits) for which c is built in fixed-width
+/// integers: c's coefficients then stay below 3·(240 + 2) + 5 < 768 bits.
+const FIXED_BITS: i64 = 240;
+
+/// c with integer coefficients (a positive multiple) for double coordinates:
+/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
+/// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
+/// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
+/// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
+/// D(dA, dB, C₀), c₃ = D(dA, dB, dC), D(X, Y, Z) = (X × Y)·Z.
 fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
-    coplanarity(kind, &coords_f64(p)).1
+    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+    let flat = parts.iter().flatten().flatten();
+    let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
+    let width = flat
+        .map(|&(m, e)| 64 - m.unsigned_abs().leading_zeros() as i64 + e - e0)
+        .max()
+        .unwrap_or(0);
+    if width > FIXED_BITS {
+        return coplanarity(kind, &coords_f64(p)).1;
+    }
+    let x = parts.map(|r| {
+        r.map(|v| v.map_or(Int::from_i128(0), |(m, e)| Int::from_i128(m.into()).shl((e - e0) as u64)))
+    });
+    let (base, idx) = kind.frame();
+    let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
+    let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
+    let d = [0, 1, 2].map(|j| [0, 1, 2].map(|i| d[j][i].sub(&r0[j][i])));
+    let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
+    let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
+    let c = [
+        dot(&x00, c0),
+        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
+        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
+        dot(&x11, dc),
+    ];
+    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
+    zx::trim(&mut v);
+    v
+}
+
+/// The contact condition decided exactly at the root ρ of c that `t` encloses
+/// (the filter proved it is c's only root between the doubles, neither a root);
+/// `None` if c is not proven square-free.
+fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tight) -> Option<bool> {
+    let mut f = c.to_vec();
+    zx::primitive(&mut f);
+    if f.len() < 2 || !(f.len() == 2 || zx::square_free_mod_p(&f)) {
+        return None;
+    }
+    let mut x = match t {
+        filter::Tight::At(x) => RealRoot::Exact(filter::rational(x)),
+        filter::Tight::Between(lo, hi) => {
+            let (lo, hi) = (filter::rational(lo), filter::rational(hi));
+            let s_lo = zx::sign_at(&f, &lo);
+            RealRoot::Interval(IsolatingInterval::new_unchecked(f.clone().into(), lo, hi, s_lo))
+        }
+    };
+    let (frame, _) = coplanarity(kind, &coords_f64(p));
+    let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+    contact.holds(&mut |g: &Zp| Some(sign_at_root(&mut x, &f, &g.0)))
+}
+
+/// The exact sign of `g` at the root `x` of the primitive square-free `f`
+/// (positive leading coefficient): `g` is first reduced modulo `f`
+/// (lc(f)ᵏ·g ≡ r, the same sign at the root), so the gcd that decides a zero
+/// and the refinement work on a polynomial of degree below deg f.
+fn sign_at_root(x: &mut RealRoot, f: &[BigInt], g: &[BigInt]) -> Ordering {
+    if g.len() >= f.len() && f.len() > 1 {
+        x.sign_of_integer(&zx::prem(g, f))
+    } else {
+        x.sign_of_integer(g)
+    }
 }
 
 /// A candidate time: a root of the polynomial `of`.
@@ -406,7 +493,11 @@ fn exact_answer(
             filter::contact_interval(kind, p, lo, hi)
         });
         let holds = quick.unwrap_or_else(|| {
-            contact().holds(&mut |p: &Zp| Some(x.sign_of_integer(&p.0))) == Some(true)
+            let f: Vec<BigInt> = match &x {
+                RealRoot::Interval(i) => i.coeffs().to_vec(),
+                RealRoot::Exact(_) => Vec::new(),
+            };
+            contact().holds(&mut |p: &Zp| Some(sign_at_root(&mut x, &f, &p.0))) == Some(true)
         });
         if holds {
             if x.as_exact().is_some_and(Zero::is_zero) {

@@ -74,6 +74,8 @@ pub(crate) const MAX_COORD: f64 = 1267650600228229401496703205376.0;
 const THETA: f64 = f64::from_bits((1023 - 800) << 52);
 /// The absolute slack of the coefficient filter (`Coefficients::sign`).
 const THETA_HORNER: f64 = f64::from_bits((1023 - 900) << 52);
+/// Bisection levels of the always-coplanar miss test.
+const NOWHERE_DEPTH: u32 = 5;
 /// The finest grid level used: k·2⁻⁵² is a double for every k ≤ 2⁵².
 const FINEST: u32 = 52;
 /// Levels of bisection before the filter gives up.
@@ -194,8 +196,19 @@ pub(crate) enum Outcome {
     },
     /// Contact at t = 0.
     Start,
+    /// The first contact is at t = 1 (a root of c).
+    End,
     /// Not decided: the exact method answers.
     Unknown,
+}
+
+/// Where a root ρ of c is, as tightly as doubles tell.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tight {
+    /// ρ is this double.
+    At(f64),
+    /// lo < ρ < hi, adjacent doubles, c nonzero at both.
+    Between(f64, f64),
 }
 
 /// A piece [lo, hi] of the time range: its frames, the Bernstein coefficients
@@ -287,7 +300,7 @@ fn scaled_f64(z: &BigInt, s: i64) -> f64 {
 }
 
 /// The exact value of a finite double.
-fn rational(t: f64) -> BigRational {
+pub(crate) fn rational(t: f64) -> BigRational {
     if t == 0.0 {
         return BigRational::zero();
     }
@@ -396,16 +409,55 @@ impl<'a> Filter<'a> {
                 return Outcome::Miss;
             }
         }
-        // c(0) = 0 or c(1) = 0 (a contact at the ends, or c ≡ 0): the exact method.
-        let Some(whole) = self.piece(0.0, 1.0, self.f0, self.f1, 0) else {
-            // Touching at t = 0 is the first contact whatever happens later.
-            if zx::sign_at(self.exact_c(), &BigRational::zero()) == Ordering::Equal
-                && self.contact_on(0.0, 0.0) == Some(true)
-            {
-                return Outcome::Start;
+        let (s0, s1) = (self.sign_c(0.0, &self.f0), self.sign_c(1.0, &self.f1));
+        let (mut s_lo, mut s_hi) = (s0, s1);
+        if s0 == Ordering::Equal || s1 == Ordering::Equal {
+            let z = self.exact_c();
+            if z.is_empty() {
+                // c ≡ 0: the points stay coplanar. A miss if the condition is
+                // certainly false all along; otherwise the exact method.
+                if self.nowhere(0.0, 1.0, 0) {
+                    return Outcome::Miss;
+                }
+                dbg_why("coplanar");
+                return Outcome::Unknown;
             }
-            dbg_why("ends");
-            return Outcome::Unknown;
+            if s0 == Ordering::Equal {
+                // Touching at t = 0 is the first contact whatever happens later.
+                match self.contact_on(0.0, 0.0) {
+                    Some(true) => return Outcome::Start,
+                    Some(false) => {}
+                    None => {
+                        dbg_why("start");
+                        return Outcome::Unknown;
+                    }
+                }
+                // The sign of c just after 0: its lowest nonzero coefficient's.
+                s_lo = z.iter().map(zx::ord_of).find(|s| s.is_ne()).expect("c ≢ 0");
+            }
+            if s1 == Ordering::Equal {
+                // The sign of c just before 1: c(1 − s) = Σ dⱼ(−s)ʲ with dⱼ the
+                // Taylor coefficients at 1; the first nonzero one decides.
+                let mut d = z.to_vec();
+                zx::taylor_shift_one(&mut d);
+                let (j, s) = d
+                    .iter()
+                    .map(zx::ord_of)
+                    .enumerate()
+                    .find(|(_, s)| s.is_ne())
+                    .expect("c ≢ 0");
+                s_hi = if j % 2 == 0 { s } else { s.reverse() };
+            }
+        }
+        let whole = Piece {
+            lo: 0.0,
+            hi: 1.0,
+            flo: self.f0,
+            fhi: self.f1,
+            b: whole,
+            s_lo,
+            s_hi,
+            depth: 0,
         };
         let mut stack = vec![whole];
         while let Some(p) = stack.pop() {
@@ -439,7 +491,34 @@ impl<'a> Filter<'a> {
             stack.push(right);
             stack.push(left);
         }
+        if s1 == Ordering::Equal {
+            // The last candidate: c(1) = 0.
+            return match self.contact_on(1.0, 1.0) {
+                Some(true) => Outcome::End,
+                Some(false) => Outcome::Miss,
+                None => {
+                    dbg_why("end");
+                    Outcome::Unknown
+                }
+            };
+        }
         Outcome::Miss
+    }
+
+    /// Whether the contact condition (apart from c = 0) is certainly false at
+    /// every time of [lo, hi]: interval arithmetic, bisecting up to
+    /// [`NOWHERE_DEPTH`] levels.
+    fn nowhere(&self, lo: f64, hi: f64, depth: u32) -> bool {
+        match self.contact_on(lo, hi) {
+            Some(false) => true,
+            Some(true) => false,
+            None => {
+                let mid = 0.5 * (lo + hi);
+                depth < NOWHERE_DEPTH
+                    && self.nowhere(lo, mid, depth + 1)
+                    && self.nowhere(mid, hi, depth + 1)
+            }
+        }
     }
 
     /// The piece `p` holds exactly one root ρ of c: `Some(Some(hit))` if it is a
@@ -466,11 +545,19 @@ impl<'a> Filter<'a> {
             return None;
         }
         let mut hit = self.contact_on(l, h);
-        if hit.is_none() && m < FINEST {
-            // A narrower enclosure of ρ for the contact test.
-            let f = self.bracket(p, FINEST, approx)?;
-            let fine = (1u64 << FINEST) as f64;
-            hit = self.contact_on(f as f64 / fine, (f + 1) as f64 / fine);
+        let mut tight = None;
+        if hit.is_none() {
+            // A narrower enclosure of ρ: between adjacent doubles.
+            let t = self.tight(p, approx)?;
+            hit = match t {
+                Tight::At(x) => self.contact_on(x, x),
+                Tight::Between(lo, hi) => self.contact_on(lo, hi),
+            };
+            if hit.is_none() {
+                // The condition is balanced at ρ: decide it exactly there.
+                hit = super::exact_contact_at(self.kind, self.pts, self.exact_c(), t);
+            }
+            tight = Some(t);
         }
         if hit.is_none() {
             dbg_why("contact");
@@ -478,33 +565,46 @@ impl<'a> Filter<'a> {
         if !hit? {
             return Some(None);
         }
-        let nearest = self.nearest(p, approx);
+        let nearest = match tight {
+            Some(t) => Some(self.nearest(p, t)),
+            None => self.tight(p, approx).map(|t| self.nearest(p, t)),
+        };
         Some(Some(Outcome::Hit { k, m, nearest }))
     }
 
-    /// The double nearest to the only root ρ of c in the piece (ties to even):
-    /// ρ bracketed at the finest grid level, then between adjacent doubles by
-    /// bisection on their bit patterns (positive doubles are ordered as their
-    /// bits), then the exact sign of c at their midpoint.
-    fn nearest(&self, p: &Piece, approx: f64) -> Option<f64> {
+    /// The only root ρ of c in the piece, between adjacent doubles (or equal to a
+    /// double): bracketed at the finest grid level, then by bisection on the bit
+    /// patterns (positive doubles are ordered as their bits). `None` if a grid
+    /// point is a root.
+    fn tight(&self, p: &Piece, approx: f64) -> Option<Tight> {
         let a = self.bracket(p, FINEST, approx)?;
         let fine = (1u64 << FINEST) as f64;
         let (mut lo, mut hi) = ((a as f64 / fine).max(p.lo), ((a + 1) as f64 / fine).min(p.hi));
         while hi.to_bits() - lo.to_bits() > 1 {
             let mid = f64::from_bits(lo.to_bits() + (hi.to_bits() - lo.to_bits()) / 2);
             match self.sign_c(mid, &self.frame_at(mid)) {
-                Ordering::Equal => return Some(mid),
+                Ordering::Equal => return Some(Tight::At(mid)),
                 s if s == p.s_lo => lo = mid,
                 _ => hi = mid,
             }
         }
+        Some(Tight::Between(lo, hi))
+    }
+
+    /// The double nearest to ρ (ties to even): ρ itself, or the end of its
+    /// tight bracket on ρ's side of their midpoint (an exact sign of c).
+    fn nearest(&self, p: &Piece, t: Tight) -> f64 {
+        let (lo, hi) = match t {
+            Tight::At(x) => return x,
+            Tight::Between(lo, hi) => (lo, hi),
+        };
         let (num, den) = crate::poly::f64_midpoint(lo, hi);
-        Some(match zx::ord_of(&zx::eval_hom(self.exact_c(), &num, &den)) {
+        match zx::ord_of(&zx::eval_hom(self.exact_c(), &num, &den)) {
             Ordering::Equal if lo.to_bits() & 1 == 0 => lo,
             Ordering::Equal => hi,
             s if s == p.s_lo => hi,
             _ => lo,
-        })
+        }
     }
 
     /// The grid cell [k, k + 1]·2⁻ᵐ (m ≤ [`FINEST`]) that contains the only root
