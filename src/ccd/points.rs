@@ -90,7 +90,7 @@ use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
-use formula::{cross, dot, Arith, Contact, V3};
+use formula::{cross, dot, Arith, Contact, Term, V3};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -415,20 +415,158 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
             RealRoot::Interval(IsolatingInterval::new_unchecked(f.clone().into(), lo, hi, s_lo))
         }
     };
+    // Each term's sign: interval arithmetic between the doubles around ρ, else
+    // its integer polynomial (built only then) at ρ.
+    let (lo, hi) = match t {
+        filter::Tight::At(x) => (x, x),
+        filter::Tight::Between(lo, hi) => (lo, hi),
+    };
+    let iv = filter::interval_frame(kind, p, lo, hi);
+    let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
     let (frame, _) = coplanarity(kind, &coords_f64(p));
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
-    contact.holds(&mut |g: &Zp| Some(sign_at_root(&mut x, &f, &g.0)))
+    contact.holds(&mut |term| {
+        filter::interval_sign(&quick.term(term))
+            .or_else(|| Some(sign_at_root(&mut x, &f, &contact.term(term).0)))
+    })
 }
 
 /// The exact sign of `g` at the root `x` of the primitive square-free `f`
-/// (positive leading coefficient): `g` is first reduced modulo `f`
-/// (lc(f)ᵏ·g ≡ r, the same sign at the root), so the gcd that decides a zero
-/// and the refinement work on a polynomial of degree below deg f.
+/// (positive leading coefficient), by [`sign_at_isolated`] on x's enclosure.
 fn sign_at_root(x: &mut RealRoot, f: &[BigInt], g: &[BigInt]) -> Ordering {
-    if g.len() >= f.len() && f.len() > 1 {
-        x.sign_of_integer(&zx::prem(g, f))
+    match x {
+        RealRoot::Exact(q) => zx::sign_at(g, q),
+        RealRoot::Interval(i) => sign_at_isolated(f, i.lo(), i.hi(), i.sign_at_lo(), g),
+    }
+}
+
+/// `Some(k)` if `d = 2ᵏ`.
+fn pow2_exp(d: &BigInt) -> Option<u64> {
+    let z = d.trailing_zeros()?;
+    (d.bits() == z + 1).then_some(z)
+}
+
+/// The exact sign of `g` at ρ, the only root of the square-free `f` (positive
+/// leading coefficient) in (lo, hi), f(lo) of sign `s_lo` ≠ 0. `g` is reduced
+/// modulo f first (lc(f)ᵏ·g = q·f + r: the same sign at ρ, and deg r < deg f);
+/// r(ρ) = 0 iff gcd(f, r) changes sign over (lo, hi) (it divides f, whose only
+/// root there is ρ); otherwise (lo, hi) is bisected around ρ, in integers over
+/// powers of two (no gcd), until r keeps one sign on it (ends of one sign and
+/// no root inside: none for degree 1, the vertex's sign for degree 2, Descartes'
+/// rule above).
+fn sign_at_isolated(f: &[BigInt], lo: &BigRational, hi: &BigRational, s_lo: Ordering, g: &[BigInt]) -> Ordering {
+    let r = if g.len() >= f.len() && f.len() > 1 {
+        zx::prem(g, f)
     } else {
-        x.sign_of_integer(g)
+        g.to_vec()
+    };
+    match r.len() {
+        0 => return Ordering::Equal,
+        1 => return zx::ord_of(&r[0]),
+        _ => {}
+    }
+    if vanishes_at_root(f, lo, hi, &r) {
+        return Ordering::Equal;
+    }
+    let (Some(kl), Some(kh)) = (pow2_exp(lo.denom()), pow2_exp(hi.denom())) else {
+        let i = IsolatingInterval::new_unchecked(f.to_vec().into(), lo.clone(), hi.clone(), s_lo);
+        return RealRoot::Interval(i).sign_of_integer(&r);
+    };
+    let mut k = kl.max(kh);
+    let (mut a, mut b) = (lo.numer() << (k - kl), hi.numer() << (k - kh));
+    loop {
+        let den = BigInt::one() << k;
+        let sa = zx::ord_of(&zx::eval_hom(&r, &a, &den));
+        let sb = zx::ord_of(&zx::eval_hom(&r, &b, &den));
+        if sa == sb && sa != Ordering::Equal && no_root_between(&r, &a, &b, k, sa) {
+            return sa;
+        }
+        // Bisect at the next level: a/2ᵏ = 2a/2ᵏ⁺¹, the midpoint is (a + b)/2ᵏ⁺¹.
+        let mid = &a + &b;
+        a <<= 1u32;
+        b <<= 1u32;
+        k += 1;
+        let den = BigInt::one() << k;
+        match zx::ord_of(&zx::eval_hom(f, &mid, &den)) {
+            Ordering::Equal => return zx::ord_of(&zx::eval_hom(&r, &mid, &den)),
+            s if s == s_lo => a = mid,
+            _ => b = mid,
+        }
+    }
+}
+
+/// Whether r(ρ) = 0 for ρ the only root of the square-free f in (lo, hi),
+/// deg r ≥ 1, deg r < deg f. Without a gcd of big polynomials where the degree
+/// is small: for a linear r the candidate −r₀/r₁ is tested in f; for a quadratic
+/// r, a common root of f and r is one of s = prem(f, r) (deg s ≤ 1): s ≡ 0 means
+/// r divides f, so r vanishes at ρ iff it has a root in (lo, hi); a constant s
+/// means no common root; a linear s has the only candidate −s₀/s₁.
+fn vanishes_at_root(f: &[BigInt], lo: &BigRational, hi: &BigRational, r: &[BigInt]) -> bool {
+    // Whether the root −p₀/p₁ of a linear p is in (lo, hi) and a root of q
+    // (cross-multiplied, unreduced: no gcd).
+    let root_of = |p: &[BigInt], q: &[BigInt]| -> bool {
+        let (mut num, mut den) = (-p[0].clone(), p[1].clone());
+        if den.is_negative() {
+            num = -num;
+            den = -den;
+        }
+        &num * lo.denom() > lo.numer() * &den
+            && &num * hi.denom() < hi.numer() * &den
+            && zx::eval_hom(q, &num, &den).is_zero()
+    };
+    match r.len() {
+        2 => root_of(r, f),
+        3 => {
+            let s = zx::prem(f, r);
+            match s.len() {
+                0 => {
+                    let (a, b) = (zx::sign_at(r, lo), zx::sign_at(r, hi));
+                    a != b || a == Ordering::Equal || {
+                        // One sign at both ends: two roots inside or none.
+                        let v = BigRational::new(-r[1].clone(), &r[2] * 2u32);
+                        &v > lo && &v < hi && zx::sign_at(r, &v) != a
+                    }
+                }
+                1 => false,
+                _ => root_of(&s, r),
+            }
+        }
+        _ => {
+            let gg = zx::gcd(f, r);
+            gg.len() > 1 && zx::sign_at(&gg, lo) != zx::sign_at(&gg, hi)
+        }
+    }
+}
+
+/// Whether `r` (degree ≥ 1, of sign `s` ≠ 0 at both ends) has no root in
+/// (a/2ᵏ, b/2ᵏ).
+fn no_root_between(r: &[BigInt], a: &BigInt, b: &BigInt, k: u64, s: Ordering) -> bool {
+    match r.len() {
+        2 => true,
+        3 => {
+            // The vertex v = −r₁/(2r₂): outside the interval r is monotone there;
+            // inside, r(v) = (4r₀r₂ − r₁²)/(4r₂) must have the ends' sign.
+            let (mut num, mut den) = (-(&r[1] << k), &r[2] << 1u32);
+            if den.is_negative() {
+                num = -num;
+                den = -den;
+            }
+            if !(a * &den < num && num < b * &den) {
+                return true;
+            }
+            let disc = &r[0] * &r[2] * 4u32 - &r[1] * &r[1];
+            let sv = zx::ord_of(&disc);
+            let sv = if r[2].is_negative() { sv.reverse() } else { sv };
+            sv == s
+        }
+        _ => {
+            let den = BigInt::one() << k;
+            zx::descartes_interval(
+                r,
+                &BigRational::new_raw(a.clone(), den.clone()),
+                &BigRational::new_raw(b.clone(), den),
+            ) == 0
+        }
     }
 }
 
@@ -438,9 +576,9 @@ struct Candidate<'a> {
     of: &'a [BigInt],
 }
 
-fn roots_in_unit<'a>(p: &'a [BigInt], out: &mut Vec<Candidate<'a>>) -> bool {
-    let (zero, one) = (BigRational::zero(), BigRational::one());
-    match isolate_roots(&Poly::from_bigints(p), &zero, &one) {
+/// The roots of `p` in [lo, hi] appended to `out`; `false` if p ≡ 0.
+fn roots_in<'a>(p: &'a [BigInt], lo: &BigRational, hi: &BigRational, out: &mut Vec<Candidate<'a>>) -> bool {
+    match isolate_roots(&Poly::from_bigints(p), lo, hi) {
         Roots::Isolated(r) => {
             out.extend(r.into_iter().map(|r| Candidate { x: r.value, of: p }));
             true
@@ -461,24 +599,76 @@ fn exact_answer(
 ) -> PointCcdAnswer {
     let (frame, c) = coplanarity(kind, x);
     let mut candidates = Vec::new();
-    let always_coplanar = !roots_in_unit(&c, &mut candidates);
+    let (zero, one) = (BigRational::zero(), BigRational::one());
+    let always_coplanar = !roots_in(&c, &zero, &one, &mut candidates);
     if !always_coplanar && candidates.is_empty() {
         return PointCcdAnswer::Miss;
     }
-    let contact = std::cell::OnceCell::new();
-    let contact = || contact.get_or_init(|| Contact::new(kind, &frame[0], &frame[1], &frame[2]));
-    let zero = BigRational::zero();
-    if always_coplanar {
-        // Always coplanar: 0, then every root of every polynomial of the
-        // condition, in exact increasing order.
-        if contact().holds(&mut |p: &Zp| Some(zx::sign_at(&p.0, &zero))) == Some(true) {
-            return PointCcdAnswer::Hit(ContactTime::at_start());
+    let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+    let mut terms = Terms::default();
+    if !always_coplanar {
+        return first_of(kind, candidates, doubles, m, &contact, &mut terms);
+    }
+    // Always coplanar: 0, then every root of every polynomial of the condition,
+    // in exact increasing order. With doubles, only in the pieces of [0, 1]
+    // where interval arithmetic does not prove the condition false (the first
+    // contact is in one of them, at 0 or a root).
+    if contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))) == Some(true) {
+        return PointCcdAnswer::Hit(ContactTime::at_start());
+    }
+    let ranges: Vec<(BigRational, BigRational)> = match doubles {
+        Some(p) => {
+            let mut v = Vec::new();
+            filter::undecided(kind, p, 0.0, 1.0, 0, &mut v);
+            v.iter()
+                .map(|&(a, b)| (filter::rational(a), filter::rational(b)))
+                .collect()
         }
-        for p in contact().values() {
-            roots_in_unit(&p.0, &mut candidates);
+        None => vec![(zero, one)],
+    };
+    let polys: Vec<Zp> = contact.terms().map(|t| terms.get(&contact, t).clone()).collect();
+    for (lo, hi) in &ranges {
+        let mut candidates = Vec::new();
+        for p in &polys {
+            roots_in(&p.0, lo, hi, &mut candidates);
         }
         candidates.sort_by(|a, b| a.x.cmp_exact(&b.x));
+        let hit = first_of(kind, candidates, doubles, m, &contact, &mut terms);
+        if let PointCcdAnswer::Hit(_) = hit {
+            return hit;
+        }
     }
+    PointCcdAnswer::Miss
+}
+
+/// The condition's integer polynomials, each built once, when first needed.
+#[derive(Default)]
+struct Terms(Vec<(Term, Zp)>);
+
+impl Terms {
+    fn get(&mut self, contact: &Contact<Zp>, t: Term) -> &Zp {
+        let i = match self.0.iter().position(|(u, _)| *u == t) {
+            Some(i) => i,
+            None => {
+                self.0.push((t, contact.term(t)));
+                self.0.len() - 1
+            }
+        };
+        &self.0[i].1
+    }
+}
+
+/// The first candidate, in the given (increasing) order, at which the contact
+/// condition holds: interval arithmetic on a narrow enclosure first (with
+/// doubles), exact signs when that does not decide.
+fn first_of(
+    kind: Kind,
+    candidates: Vec<Candidate>,
+    doubles: Option<&[[f64; 3]; 8]>,
+    m: u32,
+    contact: &Contact<Zp>,
+    terms: &mut Terms,
+) -> PointCcdAnswer {
     for Candidate { mut x, of } in candidates {
         let quick = doubles.and_then(|p| {
             // Doubles around the root: its enclosure, refined, rounded outward.
@@ -497,7 +687,8 @@ fn exact_answer(
                 RealRoot::Interval(i) => i.coeffs().to_vec(),
                 RealRoot::Exact(_) => Vec::new(),
             };
-            contact().holds(&mut |p: &Zp| Some(sign_at_root(&mut x, &f, &p.0))) == Some(true)
+            contact.holds(&mut |t| Some(sign_at_root(&mut x, &f, &terms.get(contact, t).0)))
+                == Some(true)
         });
         if holds {
             if x.as_exact().is_some_and(Zero::is_zero) {

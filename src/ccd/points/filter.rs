@@ -45,18 +45,48 @@
 //!    split point with a certain sign of c) until each piece has no sign change
 //!    or exactly one (one simple root), and the roots are visited in increasing
 //!    order;
-//! 3. at each root: its grid cell [k·2⁻ᵐ, (k + 1)·2⁻ᵐ] (the time the answer
-//!    reports, see `points.rs`) is found from a float approximation; the filter
-//!    proves that the root lies in it (a certain sign change of c, clipped to the
-//!    piece) and that it is the cell's only root (the Bernstein coefficients of c′
-//!    on the cell, 3(b₁ − b₀), 3(b₂ − b₁), 3(b₃ − b₂), share one certain sign);
+//! 3. at each root ρ: its grid cell [k·2⁻ᵐ, (k + 1)·2⁻ᵐ] (the time the answer
+//!    reports, see `points.rs`) is found by the signs of c at grid points
+//!    (probing a float guess, galloping, bisecting); the root lies in it (a
+//!    certain sign change of c, clipped to the piece, whose only root ρ is) and
+//!    is the cell's only root (the Bernstein coefficients of c′ on the cell,
+//!    3(b₁ − b₀), 3(b₂ − b₁), 3(b₃ − b₂), share one certain sign, or Descartes'
+//!    rule on the exact c gives one);
 //! 4. the contact condition is evaluated on the whole cell in outward-rounded
-//!    interval arithmetic ([`crate::Interval`]): certainly true there is a **hit**
-//!    at that root, certainly false moves on to the next root.
+//!    interval arithmetic ([`crate::Interval`]; differences of inputs that
+//!    are exact in floating point stay points, so exact zeros are seen): certainly
+//!    true there is a **hit** at ρ, certainly false moves on to the next root;
+//!    undecided, it is tried on the two doubles around ρ, then decided exactly
+//!    at ρ (`points.rs`: the condition's integer polynomials reduced modulo c,
+//!    their signs at ρ by a gcd and refinement);
+//! 5. the reported `f64`: ρ between adjacent doubles by bisection on their bit
+//!    patterns, then the exact sign of c at their midpoint.
 //!
-//! Anything uncertain (a root at 0 or 1, a double root, two roots in one cell,
-//! a contact on a triangle edge, points that stay coplanar) returns
-//! [`Outcome::Unknown`].
+//! # Coefficients
+//!
+//! When a bound above is too weak (slow motions: c varies by less than its
+//! rounding error over a cell), c's coefficients are computed exactly as
+//! integers on the coordinates' common dyadic scale (`points.rs`), scaled by a
+//! power of two so that the largest is about 2⁵⁰⁰, and rounded (top 64 bits
+//! truncated, then rounded to 53: relative error ≤ 2u each). Horner's rule on
+//! them at t ∈ [0, 1] errs by at most (γ₆ + 2.01u)/(1 − u)⁶ · Σ|c̃ᵢ|tⁱ < 9u·Σ|c̃ᵢ|tⁱ
+//! (Higham, Eq. 5.3), so the sign is certain beyond 12u·Σ|c̃ᵢ|tⁱ + 2⁻⁹⁰⁰ (the
+//! slack covers coefficients dropped below 2⁻⁹⁵⁸ and underflow); below that the
+//! sign is the exact integer evaluation's. A sign of c at a dyadic time is thus
+//! always known: first in floats, last exactly.
+//!
+//! # The ends and always-coplanar points
+//!
+//! c(0) = 0: contact at t = 0 (interval test on the exact start positions) is a
+//! hit at `start`; otherwise the scan starts right of 0 with the sign of c's
+//! lowest nonzero coefficient. c(1) = 0: the scan ends left of 1 with the sign
+//! of the first nonzero Taylor coefficient at 1, and t = 1 is the last
+//! candidate. c ≡ 0: a miss when interval arithmetic proves the condition false
+//! on every piece of [0, 1] bisected [`NOWHERE_DEPTH`] levels deep.
+//!
+//! Anything still uncertain (a root on the grid, a double root, two roots in
+//! one cell, coplanar points that do touch) returns [`Outcome::Unknown`] and
+//! the exhaustive exact method answers.
 
 use super::formula::{cross, dot, Arith, Contact, Kind, V3};
 use crate::poly::zx;
@@ -74,6 +104,8 @@ pub(crate) const MAX_COORD: f64 = 1267650600228229401496703205376.0;
 const THETA: f64 = f64::from_bits((1023 - 800) << 52);
 /// The absolute slack of the coefficient filter (`Coefficients::sign`).
 const THETA_HORNER: f64 = f64::from_bits((1023 - 900) << 52);
+/// Bisection levels of the exact method's always-coplanar search.
+const UNDECIDED_DEPTH: u32 = 8;
 /// Bisection levels of the always-coplanar miss test.
 const NOWHERE_DEPTH: u32 = 5;
 /// The finest grid level used: k·2⁻⁵² is a double for every k ≤ 2⁵².
@@ -412,6 +444,17 @@ impl<'a> Filter<'a> {
         let (s0, s1) = (self.sign_c(0.0, &self.f0), self.sign_c(1.0, &self.f1));
         let (mut s_lo, mut s_hi) = (s0, s1);
         if s0 == Ordering::Equal || s1 == Ordering::Equal {
+            if s0 == Ordering::Equal {
+                // Touching at t = 0 is the first contact whatever happens later.
+                match self.contact_on(0.0, 0.0) {
+                    Some(true) => return Outcome::Start,
+                    Some(false) => {}
+                    None => {
+                        dbg_why("start");
+                        return Outcome::Unknown;
+                    }
+                }
+            }
             let z = self.exact_c();
             if z.is_empty() {
                 // c ≡ 0: the points stay coplanar. A miss if the condition is
@@ -423,15 +466,6 @@ impl<'a> Filter<'a> {
                 return Outcome::Unknown;
             }
             if s0 == Ordering::Equal {
-                // Touching at t = 0 is the first contact whatever happens later.
-                match self.contact_on(0.0, 0.0) {
-                    Some(true) => return Outcome::Start,
-                    Some(false) => {}
-                    None => {
-                        dbg_why("start");
-                        return Outcome::Unknown;
-                    }
-                }
                 // The sign of c just after 0: its lowest nonzero coefficient's.
                 s_lo = z.iter().map(zx::ord_of).find(|s| s.is_ne()).expect("c ≢ 0");
             }
@@ -674,13 +708,12 @@ fn diff(x: f64, y: f64) -> Interval {
     }
 }
 
-/// The contact condition at every time of [l, h] ⊂ [0, 1] (a point when l = h),
-/// in outward-rounded interval arithmetic: `Some(b)` when it is certainly `b`
-/// on the whole interval.
-pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) -> Option<bool> {
+/// The frame A, B, C at every time of [l, h] ⊂ [0, 1] (a point when l = h), in
+/// outward-rounded interval arithmetic.
+pub(crate) fn interval_frame(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) -> [V3<Interval>; 3] {
     let (base, idx) = kind.frame();
     let t = Interval { lo: l, hi: h };
-    let v: Frame<Interval> = idx.map(|j| {
+    idx.map(|j| {
         [0, 1, 2].map(|i| {
             let r0 = diff(pts[j][i], pts[base][i]);
             let r1 = diff(pts[4 + j][i], pts[4 + base][i]);
@@ -690,15 +723,43 @@ pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) 
                 _ => r0.add(&t.mul(&r1.sub(&r0))),
             }
         })
-    });
-    let contact = Contact::new(kind, &v[0], &v[1], &v[2]);
-    contact.holds(&mut |x: &Interval| {
-        x.sign().map(|s| match s {
-            crate::Sign::Positive => Ordering::Greater,
-            crate::Sign::Negative => Ordering::Less,
-            crate::Sign::Zero => Ordering::Equal,
-        })
     })
+}
+
+/// The certain sign of an interval, if any.
+pub(crate) fn interval_sign(x: &Interval) -> Option<Ordering> {
+    x.sign().map(|s| match s {
+        crate::Sign::Positive => Ordering::Greater,
+        crate::Sign::Negative => Ordering::Less,
+        crate::Sign::Zero => Ordering::Equal,
+    })
+}
+
+/// The contact condition at every time of [l, h] ⊂ [0, 1] (a point when l = h),
+/// in outward-rounded interval arithmetic: `Some(b)` when it is certainly `b`
+/// on the whole interval.
+pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) -> Option<bool> {
+    let v = interval_frame(kind, pts, l, h);
+    let contact = Contact::new(kind, &v[0], &v[1], &v[2]);
+    contact.holds(&mut |t| interval_sign(&contact.term(t)))
+}
+
+/// The pieces of [lo, hi] (in order, adjacent ones merged), bisected down to
+/// [`UNDECIDED_DEPTH`] levels, on which interval arithmetic does not prove the
+/// contact condition false; appended to `out`.
+pub(crate) fn undecided(kind: Kind, pts: &[[f64; 3]; 8], lo: f64, hi: f64, depth: u32, out: &mut Vec<(f64, f64)>) {
+    match contact_interval(kind, pts, lo, hi) {
+        Some(false) => {}
+        _ if depth < UNDECIDED_DEPTH => {
+            let mid = 0.5 * (lo + hi);
+            undecided(kind, pts, lo, mid, depth + 1, out);
+            undecided(kind, pts, mid, hi, depth + 1, out);
+        }
+        _ => match out.last_mut() {
+            Some(last) if last.1 == lo => last.1 = hi,
+            _ => out.push((lo, hi)),
+        },
+    }
 }
 
 /// A float approximation of the root in (0, 1) of the cubic with Bernstein

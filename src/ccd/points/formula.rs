@@ -11,6 +11,7 @@
 //!
 //! so that the coplanarity polynomial is c = (A × B)·C for both.
 
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 /// Ring operations on borrowed operands: what the contact formula needs.
@@ -81,93 +82,175 @@ impl Kind {
     }
 }
 
-/// "x on the closed segment pq", given u = p − x and w = q − x:
-/// u × w = 0 and u·w ≤ 0. Also right for p = q (then it says x = p).
-pub(crate) struct OnSegment<T> {
-    /// u × w, all three components must vanish.
-    pub cross: V3<T>,
-    /// u·w, must be ≤ 0.
-    pub dot: T,
+/// One polynomial of the contact condition (module docs of `points.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Term {
+    /// |n|².
+    Normal2,
+    /// Inside test i (vf: the edge tests, ee: −s(p)·s(p′) for each segment).
+    Inside(usize),
+    /// Component j of (p − x) × (q − x) of point-on-segment test i.
+    SegmentCross(usize, usize),
+    /// (p − x)·(q − x) of point-on-segment test i.
+    SegmentDot(usize),
 }
 
-fn on_segment<T: Arith>(u: &V3<T>, w: &V3<T>) -> OnSegment<T> {
-    OnSegment {
-        cross: cross(u, w),
-        dot: dot(u, w),
-    }
-}
-
-/// The contact condition apart from c = 0 (see `points.rs`):
+/// The contact condition apart from c = 0:
 ///
 /// ```text
 /// (|n|² > 0 ∧ every inside test ≥ 0) ∨ some point-on-segment test holds
+/// x on the closed segment pq:  (p − x) × (q − x) = 0 ∧ (p − x)·(q − x) ≤ 0
 /// ```
-pub(crate) struct Contact<T> {
-    /// |n|².
-    pub normal2: T,
-    /// The tests that must be ≥ 0 when |n|² > 0.
-    pub inside: Vec<T>,
-    /// The point-on-closed-segment tests.
-    pub segments: Vec<OnSegment<T>>,
+///
+/// built from the frame A, B, C; each polynomial is computed when first asked
+/// for (`term`), the shared normal once.
+pub(crate) struct Contact<'a, T> {
+    kind: Kind,
+    a: &'a V3<T>,
+    b: &'a V3<T>,
+    c: &'a V3<T>,
+    n: OnceCell<V3<T>>,
 }
 
-impl<T: Arith> Contact<T> {
-    /// The condition's values from A, B, C (module docs).
-    pub(crate) fn new(kind: Kind, a: &V3<T>, b: &V3<T>, c: &V3<T>) -> Self {
-        match kind {
-            Kind::VertexFace => {
-                // n = (f1 − f0) × (f2 − f0); the edge tests ((q − p) × (v − p))·n.
-                let n = cross(a, b);
-                let (ca, cb) = (sub3(c, a), sub3(c, b));
-                let inside = vec![
-                    dot(&cross(a, c), &n),
-                    dot(&cross(&sub3(b, a), &ca), &n),
-                    dot(&cross(&neg3(b), &cb), &n),
-                ];
-                // v on f0f1, f1f2, f2f0: u = p − v, w = q − v.
-                let (f0v, f1v, f2v) = (neg3(c), neg3(&ca), neg3(&cb));
-                let segments = vec![
-                    on_segment(&f0v, &f1v),
-                    on_segment(&f1v, &f2v),
-                    on_segment(&f2v, &f0v),
-                ];
-                Contact {
-                    normal2: dot(&n, &n),
-                    inside,
-                    segments,
+impl<'a, T: Arith> Contact<'a, T> {
+    /// The condition on the frame A, B, C (module docs).
+    pub(crate) fn new(kind: Kind, a: &'a V3<T>, b: &'a V3<T>, c: &'a V3<T>) -> Self {
+        Contact {
+            kind,
+            a,
+            b,
+            c,
+            n: OnceCell::new(),
+        }
+    }
+
+    /// vf: (f1 − f0) × (f2 − f0); ee: (a1 − a0) × (b1 − b0).
+    fn normal(&self) -> &V3<T> {
+        self.n.get_or_init(|| match self.kind {
+            Kind::VertexFace => cross(self.a, self.b),
+            Kind::EdgeEdge => cross(self.a, &sub3(self.c, self.b)),
+        })
+    }
+
+    /// The number of inside tests and of point-on-segment tests.
+    fn counts(&self) -> (usize, usize) {
+        match self.kind {
+            Kind::VertexFace => (3, 3),
+            Kind::EdgeEdge => (2, 4),
+        }
+    }
+
+    /// (u, w) = (p − x, q − x) of point-on-segment test i.
+    fn segment(&self, i: usize) -> (V3<T>, V3<T>) {
+        let (a, b, c) = (self.a, self.b, self.c);
+        match (self.kind, i) {
+            // vf: v on f0f1, f1f2, f2f0.
+            (Kind::VertexFace, 0) => (neg3(c), sub3(a, c)),
+            (Kind::VertexFace, 1) => (sub3(a, c), sub3(b, c)),
+            (Kind::VertexFace, _) => (sub3(b, c), neg3(c)),
+            // ee: a0 on b0b1, a1 on b0b1, b0 on a0a1, b1 on a0a1.
+            (Kind::EdgeEdge, 0) => (b.clone(), c.clone()),
+            (Kind::EdgeEdge, 1) => (sub3(b, a), sub3(c, a)),
+            (Kind::EdgeEdge, 2) => (neg3(b), sub3(a, b)),
+            (Kind::EdgeEdge, _) => (neg3(c), sub3(a, c)),
+        }
+    }
+
+    /// The polynomial (or value) of one term.
+    pub(crate) fn term(&self, t: Term) -> T {
+        let (a, b, c) = (self.a, self.b, self.c);
+        match t {
+            Term::Normal2 => dot(self.normal(), self.normal()),
+            Term::Inside(i) => match self.kind {
+                // The edge tests ((q − p) × (v − p))·n for the edges f0f1, f1f2, f2f0.
+                Kind::VertexFace => {
+                    let e = match i {
+                        0 => cross(a, c),
+                        1 => cross(&sub3(b, a), &sub3(c, a)),
+                        _ => cross(&neg3(b), &sub3(c, b)),
+                    };
+                    dot(&e, self.normal())
                 }
+                // Side of p w.r.t. line a along n: ((a1 − a0) × (p − a0))·n, w.r.t.
+                // line b: ((b1 − b0) × (p − b0))·n; opposite sides or on the line:
+                // −s(p)·s(p′) ≥ 0.
+                Kind::EdgeEdge => {
+                    let n = self.normal();
+                    let (s0, s1) = if i == 0 {
+                        (dot(&cross(a, b), n), dot(&cross(a, c), n))
+                    } else {
+                        let db = sub3(c, b);
+                        (
+                            dot(&cross(&db, &neg3(b)), n),
+                            dot(&cross(&db, &sub3(a, b)), n),
+                        )
+                    };
+                    s0.mul(&s1).neg()
+                }
+            },
+            Term::SegmentCross(i, j) => {
+                let (u, w) = self.segment(i);
+                cross(&u, &w)[j].clone()
             }
-            Kind::EdgeEdge => {
-                // n = (a1 − a0) × (b1 − b0); side of p w.r.t. line a along n:
-                // ((a1 − a0) × (p − a0))·n, w.r.t. line b: ((b1 − b0) × (p − b0))·n.
-                let db = sub3(c, b);
-                let n = cross(a, &db);
-                let (sa0, sa1) = (dot(&cross(a, b), &n), dot(&cross(a, c), &n));
-                let (sb0, sb1) = (
-                    dot(&cross(&db, &neg3(b)), &n),
-                    dot(&cross(&db, &sub3(a, b)), &n),
-                );
-                // Opposite sides or on the line: −s(p)·s(p′) ≥ 0.
-                let inside = vec![sa0.mul(&sa1).neg(), sb0.mul(&sb1).neg()];
-                let (ab, ac) = (sub3(b, a), sub3(c, a));
-                let segments = vec![
-                    // a0 on b0b1, a1 on b0b1, b0 on a0a1, b1 on a0a1.
-                    on_segment(b, c),
-                    on_segment(&ab, &ac),
-                    on_segment(&neg3(b), &neg3(&ab)),
-                    on_segment(&neg3(c), &neg3(&ac)),
-                ];
-                Contact {
-                    normal2: dot(&n, &n),
-                    inside,
-                    segments,
-                }
+            Term::SegmentDot(i) => {
+                let (u, w) = self.segment(i);
+                dot(&u, &w)
             }
         }
     }
+
+    /// Every term, in the order `holds` asks for them.
+    pub(crate) fn terms(&self) -> impl Iterator<Item = Term> {
+        let (ni, ns) = self.counts();
+        std::iter::once(Term::Normal2)
+            .chain((0..ni).map(Term::Inside))
+            .chain((0..ns).flat_map(|i| {
+                (0..3)
+                    .map(move |j| Term::SegmentCross(i, j))
+                    .chain(std::iter::once(Term::SegmentDot(i)))
+            }))
+    }
+
+    /// Whether the condition holds, given a sign oracle for its terms (`None`:
+    /// unknown). Terms are asked for lazily, left to right. With an exact
+    /// oracle the answer is always `Some`.
+    pub(crate) fn holds(&self, sign: &mut impl FnMut(Term) -> Option<Ordering>) -> Option<bool> {
+        let (ni, ns) = self.counts();
+        let mut face = Some(true);
+        if and(&mut face, sign(Term::Normal2).map(|s| s == Ordering::Greater)) {
+            for i in 0..ni {
+                if !and(&mut face, sign(Term::Inside(i)).map(|s| s != Ordering::Less)) {
+                    break;
+                }
+            }
+        }
+        if face == Some(true) {
+            return Some(true);
+        }
+        let mut known = face.is_some();
+        for i in 0..ns {
+            let mut on = Some(true);
+            let mut go = true;
+            for j in 0..3 {
+                go = and(&mut on, sign(Term::SegmentCross(i, j)).map(|x| x == Ordering::Equal));
+                if !go {
+                    break;
+                }
+            }
+            if go {
+                and(&mut on, sign(Term::SegmentDot(i)).map(|x| x != Ordering::Greater));
+            }
+            match on {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => known = false,
+            }
+        }
+        known.then_some(false)
+    }
 }
 
-/// Kleene conjunction: `Some(false)` as soon as one term is false.
+/// Kleene conjunction: `false` (stop) as soon as one term is false.
 fn and(acc: &mut Option<bool>, term: Option<bool>) -> bool {
     match term {
         Some(false) => {
@@ -178,54 +261,4 @@ fn and(acc: &mut Option<bool>, term: Option<bool>) -> bool {
         None => *acc = None,
     }
     true
-}
-
-impl<T> Contact<T> {
-    /// Whether the condition holds, given a sign oracle (`None`: unknown). Terms
-    /// are evaluated lazily, left to right. With an exact oracle the answer is
-    /// always `Some`.
-    pub(crate) fn holds(&self, sign: &mut impl FnMut(&T) -> Option<Ordering>) -> Option<bool> {
-        let mut face = Some(true);
-        if and(&mut face, sign(&self.normal2).map(|s| s == Ordering::Greater)) {
-            for p in &self.inside {
-                if !and(&mut face, sign(p).map(|s| s != Ordering::Less)) {
-                    break;
-                }
-            }
-        }
-        if face == Some(true) {
-            return Some(true);
-        }
-        let mut known = face.is_some();
-        for s in &self.segments {
-            let mut on = Some(true);
-            let mut go = true;
-            for w in &s.cross {
-                go = and(&mut on, sign(w).map(|x| x == Ordering::Equal));
-                if !go {
-                    break;
-                }
-            }
-            if go {
-                and(&mut on, sign(&s.dot).map(|x| x != Ordering::Greater));
-            }
-            match on {
-                Some(true) => return Some(true),
-                Some(false) => {}
-                None => known = false,
-            }
-        }
-        known.then_some(false)
-    }
-
-    /// Every polynomial of the condition.
-    pub(crate) fn values(&self) -> impl Iterator<Item = &T> {
-        std::iter::once(&self.normal2)
-            .chain(&self.inside)
-            .chain(
-                self.segments
-                    .iter()
-                    .flat_map(|s| s.cross.iter().chain(std::iter::once(&s.dot))),
-            )
-    }
 }
