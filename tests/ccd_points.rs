@@ -31,7 +31,10 @@ fn load_with(path: &str, truth: Option<&str>) -> Vec<(PointCcd, bool)> {
         .map(|l| {
             let c: Vec<BigInt> = l.split(',').map(|x| x.trim().parse().unwrap()).collect();
             let q = |i: usize| BigRational::new(c[i].clone(), c[i + 1].clone());
-            (Vec3::new(q(0), q(2), q(4)), c.get(6).map(|t| t == &BigInt::from(1)))
+            (
+                Vec3::new(q(0), q(2), q(4)),
+                c.get(6).map(|t| t == &BigInt::from(1)),
+            )
         })
         .collect();
     assert_eq!(rows.len() % 8, 0, "{path}: rows");
@@ -45,7 +48,10 @@ fn load_with(path: &str, truth: Option<&str>) -> Vec<(PointCcd, bool)> {
             let p = |i: usize| ch[i].0.clone();
             let truth = match (&mma, ch[0].1) {
                 (Some(m), col) => {
-                    assert!(col.is_none_or(|c| c == m[i]), "{path}#{i}: columns disagree");
+                    assert!(
+                        col.is_none_or(|c| c == m[i]),
+                        "{path}#{i}: columns disagree"
+                    );
                     m[i]
                 }
                 (None, Some(c)) => c,
@@ -138,8 +144,7 @@ fn run(
         "{}/tests/data/ccd-benchmark/{set}",
         env!("CARGO_MANIFEST_DIR")
     );
-    let files =
-        ["data_0_0.csv", "data_0_1.csv"].map(|file| (format!("{base}/{dir}/{file}"), None));
+    let files = ["data_0_0.csv", "data_0_1.csv"].map(|file| (format!("{base}/{dir}/{file}"), None));
     check_files(&files, dir == "vertex-face", f);
 }
 
@@ -238,12 +243,11 @@ fn heavy() -> bool {
 
 /// The coordinates as doubles (every coordinate of these datasets is one).
 fn doubles(q: &PointCcd) -> [[f64; 3]; 8] {
-    let v: Vec<[f64; 3]> = q
-        .t0
-        .iter()
-        .chain(&q.t1)
-        .map(|p| [&p.x, &p.y, &p.z].map(|c| exact_f64(c).expect("a double")))
-        .collect();
+    let v: Vec<[f64; 3]> =
+        q.t0.iter()
+            .chain(&q.t1)
+            .map(|p| [&p.x, &p.y, &p.z].map(|c| exact_f64(c).expect("a double")))
+            .collect();
     v.try_into().unwrap()
 }
 
@@ -257,7 +261,11 @@ fn filter_agrees(files: &[(String, Option<String>)], kind: Kind) -> (usize, usiz
         for (i, (q, _)) in load_with(file, truth.as_deref()).into_iter().enumerate() {
             let p = doubles(&q);
             let reference = exact(kind, &q).unwrap();
-            assert_eq!(first_contact_f64(kind, &p, &tol).unwrap(), reference, "{file}#{i}");
+            assert_eq!(
+                first_contact_f64(kind, &p, &tol).unwrap(),
+                reference,
+                "{file}#{i}"
+            );
             if let Some(a) = filter(kind, &p, &tol) {
                 assert_eq!(a, reference, "{file}#{i}: the filter decided differently");
                 decided += 1;
@@ -285,14 +293,20 @@ fn vendored(dir: &str) -> Vec<(String, Option<String>)> {
 /// method (every vendored query; every shared one with `EXACT_HEAVY=1`).
 #[test]
 fn filter_agrees_with_exact_on_every_benchmark_query() {
-    for (dir, kind) in [("vertex-face", Kind::VertexFace), ("edge-edge", Kind::EdgeEdge)] {
+    for (dir, kind) in [
+        ("vertex-face", Kind::VertexFace),
+        ("edge-edge", Kind::EdgeEdge),
+    ] {
         let mut files = vendored(dir);
         if heavy() {
             files = shared_files(dir);
         }
         let (n, decided) = filter_agrees(&files, kind);
         eprintln!("{dir}: {n} queries, {decided} decided by the filter");
-        assert!(decided * 2 > n, "{dir}: the filter decided only {decided} of {n}");
+        assert!(
+            decided * 2 > n,
+            "{dir}: the filter decided only {decided} of {n}"
+        );
     }
 }
 
@@ -318,7 +332,10 @@ fn shared_files(dir: &str) -> Vec<(String, Option<String>)> {
             for f in csvs.flatten() {
                 let path = f.path();
                 let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-                let mma = scene.path().join("mma_bool").join(format!("{stem}_mma_bool.json"));
+                let mma = scene
+                    .path()
+                    .join("mma_bool")
+                    .join(format!("{stem}_mma_bool.json"));
                 out.push((
                     path.display().to_string(),
                     mma.exists().then(|| mma.display().to_string()),
@@ -418,9 +435,16 @@ fn cloth_funnel_times_contain_mathematica_earliest_roots() {
                 assert_eq!(star.as_exact(), Some(&BigRational::from_integer(0.into())));
             } else {
                 let (lo, hi) = (RealRoot::Exact(t.lo.clone()), RealRoot::Exact(t.hi.clone()));
-                assert!(star.cmp_exact(&lo).is_ge() && star.cmp_exact(&hi).is_le(), "{kind}#{i}");
+                assert!(
+                    star.cmp_exact(&lo).is_ge() && star.cmp_exact(&hi).is_le(),
+                    "{kind}#{i}"
+                );
                 let p = Poly::from_bigints(&t.poly);
-                assert_eq!(sign_of_poly_at(&p, &star), std::cmp::Ordering::Equal, "{kind}#{i}");
+                assert_eq!(
+                    sign_of_poly_at(&p, &star),
+                    std::cmp::Ordering::Equal,
+                    "{kind}#{i}"
+                );
             }
             checked += 1;
         }
@@ -452,7 +476,10 @@ fn toi_check_script_on_shared_simulation() {
                 (Kind::EdgeEdge, "edge-edge")
             };
             let csv = scene.path().join(dir).join(format!("{tag}.csv"));
-            let mma = scene.path().join("mma_bool").join(format!("{tag}_mma_bool.json"));
+            let mma = scene
+                .path()
+                .join("mma_bool")
+                .join(format!("{tag}_mma_bool.json"));
             if !csv.exists() {
                 continue;
             }

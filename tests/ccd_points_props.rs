@@ -50,7 +50,10 @@ fn gpoint() -> impl Strategy<Value = [f64; 3]> {
 /// filter's range: the exact method answers).
 fn motion() -> impl Strategy<Value = [[f64; 3]; 8]> {
     (
-        ([gpoint(), gpoint(), gpoint(), gpoint()], [gpoint(), gpoint(), gpoint(), gpoint()]),
+        (
+            [gpoint(), gpoint(), gpoint(), gpoint()],
+            [gpoint(), gpoint(), gpoint(), gpoint()],
+        ),
         0u8..5,
         prop_oneof![Just(0.0), Just(0.25), Just(0.5), Just(1.0), Just(0.375)],
         prop_oneof![Just(0.0), Just(0.5), Just(1.0), Just(0.25)],
@@ -58,50 +61,58 @@ fn motion() -> impl Strategy<Value = [[f64; 3]; 8]> {
         (0usize..24, prop_oneof![2 => Just(0i32), 1 => -3i32..=3]),
         prop_oneof![3 => Just(0), 1 => -40i32..40, 1 => Just(110)],
     )
-        .prop_map(|((mut p0, mut d), kind, tau, s, (i, j), (which, ulps), scale)| {
-            let at = |k: usize, p0: &[[f64; 3]; 4]| -> [f64; 3] {
-                [0, 1, 2].map(|c| p0[k][c] + tau * d[k][c])
-            };
-            match kind {
-                1 | 2 => {
-                    let (a, b) = (at(i, &p0), at(j, &p0));
-                    let mut x = [0, 1, 2].map(|c| a[c] + s * (b[c] - a[c]));
-                    if kind == 2 {
-                        let o = at(if i != j { 6 - i - j } else { i % 3 + 1 }, &p0);
-                        x = [0, 1, 2].map(|c| x[c] + 0.25 * (o[c] - a[c]));
+        .prop_map(
+            |((mut p0, mut d), kind, tau, s, (i, j), (which, ulps), scale)| {
+                let at = |k: usize, p0: &[[f64; 3]; 4]| -> [f64; 3] {
+                    [0, 1, 2].map(|c| p0[k][c] + tau * d[k][c])
+                };
+                match kind {
+                    1 | 2 => {
+                        let (a, b) = (at(i, &p0), at(j, &p0));
+                        let mut x = [0, 1, 2].map(|c| a[c] + s * (b[c] - a[c]));
+                        if kind == 2 {
+                            let o = at(if i != j { 6 - i - j } else { i % 3 + 1 }, &p0);
+                            x = [0, 1, 2].map(|c| x[c] + 0.25 * (o[c] - a[c]));
+                        }
+                        p0[0] = [0, 1, 2].map(|c| x[c] - tau * d[0][c]);
                     }
-                    p0[0] = [0, 1, 2].map(|c| x[c] - tau * d[0][c]);
-                }
-                3 => {
-                    for k in 0..4 {
-                        p0[k][2] = 0.0;
-                        d[k][2] = 0.0;
+                    3 => {
+                        for k in 0..4 {
+                            p0[k][2] = 0.0;
+                            d[k][2] = 0.0;
+                        }
                     }
+                    4 => {
+                        p0[2] = [0, 1, 2].map(|c| p0[0][c] + 0.5);
+                        p0[3] = [0, 1, 2].map(|c| p0[1][c] + 0.5);
+                        d[2] = d[0];
+                        d[3] = d[1];
+                    }
+                    _ => {}
                 }
-                4 => {
-                    p0[2] = [0, 1, 2].map(|c| p0[0][c] + 0.5);
-                    p0[3] = [0, 1, 2].map(|c| p0[1][c] + 0.5);
-                    d[2] = d[0];
-                    d[3] = d[1];
+                let mut pts = [[0.0; 3]; 8];
+                for k in 0..4 {
+                    pts[k] = p0[k];
+                    pts[4 + k] = [0, 1, 2].map(|c| p0[k][c] + d[k][c]);
                 }
-                _ => {}
-            }
-            let mut pts = [[0.0; 3]; 8];
-            for k in 0..4 {
-                pts[k] = p0[k];
-                pts[4 + k] = [0, 1, 2].map(|c| p0[k][c] + d[k][c]);
-            }
-            let c = &mut pts[which / 3][which % 3];
-            *c = common::ulps_away(*c, ulps);
-            pts.map(|p| p.map(|c| common::scale2(c, scale)))
-        })
+                let c = &mut pts[which / 3][which % 3];
+                *c = common::ulps_away(*c, ulps);
+                pts.map(|p| p.map(|c| common::scale2(c, scale)))
+            },
+        )
 }
 
 fn check(kind: Kind, pts: &[[f64; 3]; 8]) -> Result<(), TestCaseError> {
     let q = to_query(pts);
     let reference = exact(kind, &q).unwrap();
     let answered = first_contact_f64(kind, pts, &tol()).unwrap();
-    prop_assert_eq!(&answered, &reference, "first_contact_f64 vs exact, {:?} {:?}", kind, pts);
+    prop_assert_eq!(
+        &answered,
+        &reference,
+        "first_contact_f64 vs exact, {:?} {:?}",
+        kind,
+        pts
+    );
     if let Some(f) = filter(kind, pts, &tol()) {
         prop_assert_eq!(&f, &reference, "filter vs exact, {:?} {:?}", kind, pts);
     }

@@ -147,7 +147,11 @@ pub fn exact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
 
 /// The float filter alone: `Some` answer when it decides (then equal to
 /// [`exact`]'s, time included), `None` when it cannot. Counts nothing.
-pub fn filter(kind: Kind, points: &[[f64; 3]; 8], tolerance: &BigRational) -> Option<PointCcdAnswer> {
+pub fn filter(
+    kind: Kind,
+    points: &[[f64; 3]; 8],
+    tolerance: &BigRational,
+) -> Option<PointCcdAnswer> {
     let m = level(tolerance).ok()?;
     if !points.iter().flatten().all(|x| x.is_finite()) {
         return None;
@@ -188,7 +192,12 @@ fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
                     let hi = BigRational::new(BigInt::from(k + 1), den);
                     let f64 = nearest.unwrap_or_else(|| {
                         let s_lo = zx::sign_at(&c, &lo);
-                        let i = IsolatingInterval::new_unchecked(c.clone().into(), lo.clone(), hi.clone(), s_lo);
+                        let i = IsolatingInterval::new_unchecked(
+                            c.clone().into(),
+                            lo.clone(),
+                            hi.clone(),
+                            s_lo,
+                        );
                         RealRoot::Interval(i).to_f64()
                     });
                     Some(PointCcdAnswer::Hit(ContactTime {
@@ -224,9 +233,9 @@ fn level(tol: &BigRational) -> Result<u32, QueryError> {
 /// The coordinates as doubles, if every one is exactly a double.
 fn as_f64(q: &PointCcd) -> Option<[[f64; 3]; 8]> {
     let mut out = [[0.0; 3]; 8];
-    for (k, v) in q.t0.iter().chain(&q.t1).enumerate() {
-        for i in 0..3 {
-            out[k][i] = exact_f64(v.get(i))?;
+    for (o, v) in out.iter_mut().zip(q.t0.iter().chain(&q.t1)) {
+        for (i, c) in o.iter_mut().enumerate() {
+            *c = exact_f64(v.get(i))?;
         }
     }
     Some(out)
@@ -260,7 +269,7 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
         return None;
     }
     let m = odd.to_i64()? as f64; // exact: at most 53 bits
-    // m·2^e with e split in two steps, each an exact power of two.
+                                  // m·2^e with e split in two steps, each an exact power of two.
     let (e1, e2) = (e / 2, e - e / 2);
     let pow = |k: i64| f64::from_bits(((1023 + k) as u64) << 52);
     Some(m * pow(e1) * pow(e2))
@@ -270,22 +279,33 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
 /// dropped: a positive factor changes no sign and no root).
 fn coords_f64(p: &[[f64; 3]; 8]) -> [[BigInt; 3]; 8] {
     let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
-    let e0 = parts.iter().flatten().flatten().map(|&(_, e)| e).min().unwrap_or(0);
-    parts.map(|r| r.map(|x| x.map_or_else(BigInt::zero, |(m, e)| BigInt::from(m) << (e - e0) as u64)))
+    let e0 = parts
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|&(_, e)| e)
+        .min()
+        .unwrap_or(0);
+    parts.map(|r| {
+        r.map(|x| x.map_or_else(BigInt::zero, |(m, e)| BigInt::from(m) << (e - e0) as u64))
+    })
 }
 
 /// The 24 coordinates as integers times one positive rational: over the common
 /// denominator (a shift when every denominator is a power of two).
 fn coords_rational(q: &PointCcd) -> [[BigInt; 3]; 8] {
-    let all: Vec<&BigRational> = q
-        .t0
-        .iter()
-        .chain(&q.t1)
-        .flat_map(|v| [0, 1, 2].map(|i| v.get(i)))
-        .collect();
+    let all: Vec<&BigRational> =
+        q.t0.iter()
+            .chain(&q.t1)
+            .flat_map(|v| [0, 1, 2].map(|i| v.get(i)))
+            .collect();
     let pow2 = |d: &BigInt| d.trailing_zeros().is_some_and(|z| d.bits() == z + 1);
     let l = if all.iter().all(|x| pow2(x.denom())) {
-        all.iter().map(|x| x.denom()).max().cloned().unwrap_or_else(BigInt::one)
+        all.iter()
+            .map(|x| x.denom())
+            .max()
+            .cloned()
+            .unwrap_or_else(BigInt::one)
     } else {
         all.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()))
     };
@@ -379,7 +399,11 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
         return coplanarity(kind, &coords_f64(p)).1;
     }
     let x = parts.map(|r| {
-        r.map(|v| v.map_or(Int::from_i128(0), |(m, e)| Int::from_i128(m.into()).shl((e - e0) as u64)))
+        r.map(|v| {
+            v.map_or(Int::from_i128(0), |(m, e)| {
+                Int::from_i128(m.into()).shl((e - e0) as u64)
+            })
+        })
     });
     let (base, idx) = kind.frame();
     let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
@@ -412,7 +436,12 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
         filter::Tight::Between(lo, hi) => {
             let (lo, hi) = (filter::rational(lo), filter::rational(hi));
             let s_lo = zx::sign_at(&f, &lo);
-            RealRoot::Interval(IsolatingInterval::new_unchecked(f.clone().into(), lo, hi, s_lo))
+            RealRoot::Interval(IsolatingInterval::new_unchecked(
+                f.clone().into(),
+                lo,
+                hi,
+                s_lo,
+            ))
         }
     };
     // Each term's sign: interval arithmetic between the doubles around ρ, else
@@ -454,7 +483,13 @@ fn pow2_exp(d: &BigInt) -> Option<u64> {
 /// powers of two (no gcd), until r keeps one sign on it (ends of one sign and
 /// no root inside: none for degree 1, the vertex's sign for degree 2, Descartes'
 /// rule above).
-fn sign_at_isolated(f: &[BigInt], lo: &BigRational, hi: &BigRational, s_lo: Ordering, g: &[BigInt]) -> Ordering {
+fn sign_at_isolated(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    s_lo: Ordering,
+    g: &[BigInt],
+) -> Ordering {
     let r = if g.len() >= f.len() && f.len() > 1 {
         zx::prem(g, f)
     } else {
@@ -577,7 +612,12 @@ struct Candidate<'a> {
 }
 
 /// The roots of `p` in [lo, hi] appended to `out`; `false` if p ≡ 0.
-fn roots_in<'a>(p: &'a [BigInt], lo: &BigRational, hi: &BigRational, out: &mut Vec<Candidate<'a>>) -> bool {
+fn roots_in<'a>(
+    p: &'a [BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    out: &mut Vec<Candidate<'a>>,
+) -> bool {
     match isolate_roots(&Poly::from_bigints(p), lo, hi) {
         Roots::Isolated(r) => {
             out.extend(r.into_iter().map(|r| Candidate { x: r.value, of: p }));
@@ -626,7 +666,10 @@ fn exact_answer(
         }
         None => vec![(zero, one)],
     };
-    let polys: Vec<Zp> = contact.terms().map(|t| terms.get(&contact, t).clone()).collect();
+    let polys: Vec<Zp> = contact
+        .terms()
+        .map(|t| terms.get(&contact, t).clone())
+        .collect();
     for (lo, hi) in &ranges {
         let mut candidates = Vec::new();
         for p in &polys {
@@ -796,7 +839,10 @@ fn canonical_time(of: &[BigInt], mut x: RealRoot, m0: u32) -> ContactTime {
 /// root there.
 fn single_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> bool {
     zx::descartes_interval(f, lo, hi) == 1
-        || isolate_roots(&Poly::from_bigints(f), lo, hi).isolated().len() == 1
+        || isolate_roots(&Poly::from_bigints(f), lo, hi)
+            .isolated()
+            .len()
+            == 1
 }
 
 #[cfg(test)]

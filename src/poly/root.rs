@@ -655,19 +655,19 @@ impl RealRoot {
             return Ordering::Equal;
         }
         if let RealRoot::Interval(i) = self {
-            let g = zx::gcd(&i.poly, &qz);
+            let g = zx::gcd(&i.poly, qz);
             if g.len() > 1 && zx::sign_at(&g, &i.lo) != zx::sign_at(&g, &i.hi) {
                 return Ordering::Equal;
             }
         }
         loop {
             match self {
-                RealRoot::Exact(x) => return zx::sign_at(&qz, x),
+                RealRoot::Exact(x) => return zx::sign_at(qz, x),
                 RealRoot::Interval(i) => {
-                    let s_lo = zx::sign_at(&qz, &i.lo);
+                    let s_lo = zx::sign_at(qz, &i.lo);
                     if s_lo != Ordering::Equal
-                        && s_lo == zx::sign_at(&qz, &i.hi)
-                        && zx::descartes_interval(&qz, &i.lo, &i.hi) == 0
+                        && s_lo == zx::sign_at(qz, &i.hi)
+                        && zx::descartes_interval(qz, &i.lo, &i.hi) == 0
                     {
                         return s_lo;
                     }

@@ -319,9 +319,7 @@ fn scaled_f64(z: &BigInt, s: i64) -> f64 {
         return 0.0;
     }
     let shift = (b - 64).max(0);
-    let top = (z.magnitude() >> shift as u64)
-        .to_u64()
-        .expect("64 bits") as f64;
+    let top = (z.magnitude() >> shift as u64).to_u64().expect("64 bits") as f64;
     let (e1, e2) = ((shift - s) / 2, (shift - s) - (shift - s) / 2);
     let v = top * pow2(e1) * pow2(e2);
     if z.sign() == num_bigint::Sign::Minus {
@@ -382,9 +380,7 @@ impl<'a> Filter<'a> {
         }
         let t = Fe::exact(t);
         [0, 1, 2].map(|j| {
-            [0, 1, 2].map(|i| {
-                self.f0[j][i].add(&t.mul(&self.f1[j][i].sub(&self.f0[j][i])))
-            })
+            [0, 1, 2].map(|i| self.f0[j][i].add(&t.mul(&self.f1[j][i].sub(&self.f0[j][i]))))
         })
     }
 
@@ -395,8 +391,7 @@ impl<'a> Filter<'a> {
             return s;
         }
         let c = self.coefficients();
-        c.sign(t)
-            .unwrap_or_else(|| zx::sign_at(&c.z, &rational(t)))
+        c.sign(t).unwrap_or_else(|| zx::sign_at(&c.z, &rational(t)))
     }
 
     /// A piece, if c does not vanish at its ends.
@@ -450,7 +445,6 @@ impl<'a> Filter<'a> {
                     Some(true) => return Outcome::Start,
                     Some(false) => {}
                     None => {
-                        dbg_why("start");
                         return Outcome::Unknown;
                     }
                 }
@@ -462,7 +456,6 @@ impl<'a> Filter<'a> {
                 if self.nowhere(0.0, 1.0, 0) {
                     return Outcome::Miss;
                 }
-                dbg_why("coplanar");
                 return Outcome::Unknown;
             }
             if s0 == Ordering::Equal {
@@ -501,14 +494,12 @@ impl<'a> Filter<'a> {
                     Some(Some(hit)) => return hit,
                     Some(None) => continue,
                     None => {
-                        dbg_why("root");
                         return Outcome::Unknown;
                     }
                 },
                 None => {}
             }
             if p.depth >= MAX_DEPTH {
-                dbg_why("depth");
                 return Outcome::Unknown;
             }
             // Split where c does not vanish.
@@ -519,7 +510,6 @@ impl<'a> Filter<'a> {
                 let r = self.piece(mid, p.hi, f, p.fhi, p.depth + 1)?;
                 Some((l, r))
             }) else {
-                dbg_why("split");
                 return Outcome::Unknown;
             };
             stack.push(right);
@@ -530,10 +520,7 @@ impl<'a> Filter<'a> {
             return match self.contact_on(1.0, 1.0) {
                 Some(true) => Outcome::End,
                 Some(false) => Outcome::Miss,
-                None => {
-                    dbg_why("end");
-                    Outcome::Unknown
-                }
+                None => Outcome::Unknown,
             };
         }
         Outcome::Miss
@@ -575,7 +562,6 @@ impl<'a> Filter<'a> {
         ];
         let monotone = d[0].is_some() && d[0] == d[1] && d[1] == d[2];
         if !monotone && zx::descartes_interval(self.exact_c(), &rational(l), &rational(h)) != 1 {
-            dbg_why("mono");
             return None;
         }
         let mut hit = self.contact_on(l, h);
@@ -592,9 +578,6 @@ impl<'a> Filter<'a> {
                 hit = super::exact_contact_at(self.kind, self.pts, self.exact_c(), t);
             }
             tight = Some(t);
-        }
-        if hit.is_none() {
-            dbg_why("contact");
         }
         if !hit? {
             return Some(None);
@@ -613,7 +596,10 @@ impl<'a> Filter<'a> {
     fn tight(&self, p: &Piece, approx: f64) -> Option<Tight> {
         let a = self.bracket(p, FINEST, approx)?;
         let fine = (1u64 << FINEST) as f64;
-        let (mut lo, mut hi) = ((a as f64 / fine).max(p.lo), ((a + 1) as f64 / fine).min(p.hi));
+        let (mut lo, mut hi) = (
+            (a as f64 / fine).max(p.lo),
+            ((a + 1) as f64 / fine).min(p.hi),
+        );
         while hi.to_bits() - lo.to_bits() > 1 {
             let mid = f64::from_bits(lo.to_bits() + (hi.to_bits() - lo.to_bits()) / 2);
             match self.sign_c(mid, &self.frame_at(mid)) {
@@ -747,7 +733,14 @@ pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) 
 /// The pieces of [lo, hi] (in order, adjacent ones merged), bisected down to
 /// [`UNDECIDED_DEPTH`] levels, on which interval arithmetic does not prove the
 /// contact condition false; appended to `out`.
-pub(crate) fn undecided(kind: Kind, pts: &[[f64; 3]; 8], lo: f64, hi: f64, depth: u32, out: &mut Vec<(f64, f64)>) {
+pub(crate) fn undecided(
+    kind: Kind,
+    pts: &[[f64; 3]; 8],
+    lo: f64,
+    hi: f64,
+    depth: u32,
+    out: &mut Vec<(f64, f64)>,
+) {
     match contact_interval(kind, pts, lo, hi) {
         Some(false) => {}
         _ if depth < UNDECIDED_DEPTH => {
@@ -805,10 +798,4 @@ fn approx_root(b: [f64; 4]) -> f64 {
         }
     }
     0.5 * (a + c)
-}
-
-fn dbg_why(w: &str) {
-    if std::env::var("CCD_WHY").is_ok() {
-        eprintln!("why {w}");
-    }
 }

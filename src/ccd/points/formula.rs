@@ -217,9 +217,15 @@ impl<'a, T: Arith> Contact<'a, T> {
     pub(crate) fn holds(&self, sign: &mut impl FnMut(Term) -> Option<Ordering>) -> Option<bool> {
         let (ni, ns) = self.counts();
         let mut face = Some(true);
-        if and(&mut face, sign(Term::Normal2).map(|s| s == Ordering::Greater)) {
+        if and(
+            &mut face,
+            sign(Term::Normal2).map(|s| s == Ordering::Greater),
+        ) {
             for i in 0..ni {
-                if !and(&mut face, sign(Term::Inside(i)).map(|s| s != Ordering::Less)) {
+                if !and(
+                    &mut face,
+                    sign(Term::Inside(i)).map(|s| s != Ordering::Less),
+                ) {
                     break;
                 }
             }
@@ -232,13 +238,19 @@ impl<'a, T: Arith> Contact<'a, T> {
             let mut on = Some(true);
             let mut go = true;
             for j in 0..3 {
-                go = and(&mut on, sign(Term::SegmentCross(i, j)).map(|x| x == Ordering::Equal));
+                go = and(
+                    &mut on,
+                    sign(Term::SegmentCross(i, j)).map(|x| x == Ordering::Equal),
+                );
                 if !go {
                     break;
                 }
             }
             if go {
-                and(&mut on, sign(Term::SegmentDot(i)).map(|x| x != Ordering::Greater));
+                and(
+                    &mut on,
+                    sign(Term::SegmentDot(i)).map(|x| x != Ordering::Greater),
+                );
             }
             match on {
                 Some(true) => return Some(true),

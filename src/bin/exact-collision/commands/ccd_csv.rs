@@ -72,7 +72,8 @@ fn kind_of(path: &Path, given: Option<&str>) -> std::io::Result<Kind> {
         .file_name()
         .map(|f| f.to_string_lossy().to_string())
         .unwrap_or_default();
-    let vf = name == "vf" || name.contains("vertex-face") || (given.is_none() && file.contains("vf"));
+    let vf =
+        name == "vf" || name.contains("vertex-face") || (given.is_none() && file.contains("vf"));
     let ee = name == "ee" || name.contains("edge-edge") || (given.is_none() && file.contains("ee"));
     match (vf, ee) {
         (true, false) => Ok(Kind::VertexFace),
@@ -84,7 +85,11 @@ fn kind_of(path: &Path, given: Option<&str>) -> std::io::Result<Kind> {
     }
 }
 
-fn read(path: &Path, truth: Option<&PathBuf>, tolerance: &BigRational) -> std::io::Result<Vec<Query>> {
+fn read(
+    path: &Path,
+    truth: Option<&PathBuf>,
+    tolerance: &BigRational,
+) -> std::io::Result<Vec<Query>> {
     let mut rd = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -94,13 +99,22 @@ fn read(path: &Path, truth: Option<&PathBuf>, tolerance: &BigRational) -> std::i
     for (line, rec) in rd.records().enumerate() {
         let rec = rec.map_err(|e| bad(path, e))?;
         if rec.len() != 6 && rec.len() != 7 {
-            return Err(bad(path, format!("row {}: expected 6 or 7 columns, got {}", line + 1, rec.len())));
+            return Err(bad(
+                path,
+                format!(
+                    "row {}: expected 6 or 7 columns, got {}",
+                    line + 1,
+                    rec.len()
+                ),
+            ));
         }
         let int = |i: usize| -> std::io::Result<BigInt> {
-            rec[i]
-                .trim()
-                .parse()
-                .map_err(|_| bad(path, format!("row {}, column {}: not an integer", line + 1, i + 1)))
+            rec[i].trim().parse().map_err(|_| {
+                bad(
+                    path,
+                    format!("row {}, column {}: not an integer", line + 1, i + 1),
+                )
+            })
         };
         let q = |i: usize| -> std::io::Result<BigRational> {
             let (n, d) = (int(i)?, int(i + 1)?);
@@ -117,7 +131,10 @@ fn read(path: &Path, truth: Option<&PathBuf>, tolerance: &BigRational) -> std::i
         rows.push(([q(0)?, q(2)?, q(4)?], t));
     }
     if rows.len() % 8 != 0 {
-        return Err(bad(path, format!("{} rows, not a multiple of 8", rows.len())));
+        return Err(bad(
+            path,
+            format!("{} rows, not a multiple of 8", rows.len()),
+        ));
     }
     let n = rows.len() / 8;
     let truths: Vec<Option<bool>> = match truth {
@@ -137,7 +154,9 @@ fn read(path: &Path, truth: Option<&PathBuf>, tolerance: &BigRational) -> std::i
         .map(|(ch, truth)| {
             let f: Option<Vec<f64>> = ch.iter().flat_map(|r| r.0.iter().map(exact_f64)).collect();
             let input = match f {
-                Some(f) => Input::F64(std::array::from_fn(|k| [f[3 * k], f[3 * k + 1], f[3 * k + 2]])),
+                Some(f) => Input::F64(std::array::from_fn(|k| {
+                    [f[3 * k], f[3 * k + 1], f[3 * k + 2]]
+                })),
                 None => {
                     let p = |k: usize| {
                         let [x, y, z] = ch[k].0.clone();
@@ -174,8 +193,13 @@ fn distribution(us: &mut [f64]) -> Value {
 
 /// Answers the files; returns whether every answer agrees with its ground truth.
 pub fn run(args: &Args) -> std::io::Result<bool> {
-    let tolerance: BigRational = exact_collision::number::parse_exact(&args.tolerance)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("--tolerance: {e}")))?;
+    let tolerance: BigRational =
+        exact_collision::number::parse_exact(&args.tolerance).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("--tolerance: {e}"),
+            )
+        })?;
     if !args.truth.is_empty() && args.truth.len() != args.files.len() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
