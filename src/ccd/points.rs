@@ -939,4 +939,83 @@ mod tests {
         );
         assert!(time(vf(&h).unwrap()).is_none());
     }
+
+    fn splitmix(s: &mut u64) -> u64 {
+        crate::poly::planted::splitmix64(s)
+    }
+
+    /// Doubles of mixed magnitudes: grid values, uniform ones, tiny ones.
+    fn random_points(s: &mut u64) -> [[f64; 3]; 8] {
+        std::array::from_fn(|_| {
+            std::array::from_fn(|_| match splitmix(s) % 4 {
+                0 => (splitmix(s) % 33) as f64 / 8.0 - 2.0,
+                1 => (splitmix(s) >> 11) as f64 / (1u64 << 53) as f64 - 0.5,
+                2 => ((splitmix(s) >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 1e-17,
+                _ => 0.0,
+            })
+        })
+    }
+
+    /// The fixed-width blossom formula for c gives the same integer polynomial
+    /// as multiplying out the linear polynomials in `BigInt`.
+    #[test]
+    fn fixed_width_cubic_matches_bigint_product() {
+        let mut s = 99u64;
+        for case in 0..300 {
+            let p = random_points(&mut s);
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let (_, c) = coplanarity(kind, &coords_f64(&p));
+                assert_eq!(exact_coplanarity(kind, &p), c, "case {case}");
+            }
+        }
+    }
+
+    /// Two roots 2⁻⁴⁵ apart share a level-40 cell: the reported cell is finer,
+    /// still no wider than the tolerance, and a valid certificate; a root on
+    /// the grid is reported exactly.
+    #[test]
+    fn canonical_time_escalates_and_reports_grid_roots_exactly() {
+        let two45 = BigInt::one() << 45u32;
+        // (3x − 1)·(3·2⁴⁵·x − (2⁴⁵ + 3)): roots 1/3 and 1/3 + 2⁻⁴⁵.
+        let a = [BigInt::from(-1), BigInt::from(3)];
+        let b = [-(&two45 + 3u32), &two45 * 3u32];
+        let f: Vec<BigInt> = zx::mul(&a, &b);
+        let roots = isolate_roots(&Poly::from_bigints(&f), &BigRational::zero(), &BigRational::one());
+        let first = roots.isolated()[0].value.clone();
+        let t = canonical_time(&f, first, 40);
+        let w = &t.hi - &t.lo;
+        assert!(w > BigRational::zero() && w < BigRational::new(1.into(), BigInt::one() << 40u32));
+        let x = t.to_real_root().expect("certificate");
+        assert_eq!(x.cmp_exact(&RealRoot::Exact(r(1, 3))), Ordering::Equal);
+        // (2x − 1)(x² + 1): the only real root 1/2 is on the grid.
+        let g = zx::mul(&[BigInt::from(-1), BigInt::from(2)], &[1, 0, 1].map(BigInt::from));
+        let i = IsolatingInterval::verify(&Poly::from_bigints(&g), &r(1, 4), &r(3, 5)).unwrap();
+        let t = canonical_time(&g, RealRoot::Interval(i), 40);
+        assert_eq!((t.lo.clone(), t.hi.clone(), t.f64), (r(1, 2), r(1, 2), 0.5));
+    }
+
+    /// The exact sign at an isolated root agrees with the sign at the root's
+    /// exact value (rational roots, so a direct evaluation is the reference).
+    #[test]
+    fn sign_at_isolated_matches_direct_evaluation() {
+        // f = (4x − 1)(x² − 2)·…: root 1/4 in (0, 1/2).
+        let f = zx::mul(&[BigInt::from(-1), BigInt::from(4)], &[-2, 0, 1].map(BigInt::from));
+        let (lo, hi) = (r(0, 1), r(1, 2));
+        let s_lo = zx::sign_at(&f, &lo);
+        let mut st = 5u64;
+        for _ in 0..200 {
+            let g: Vec<BigInt> = (0..1 + splitmix(&mut st) % 6)
+                .map(|_| BigInt::from((splitmix(&mut st) % 17) as i64 - 8))
+                .collect();
+            let mut g = g;
+            zx::trim(&mut g);
+            let want = zx::sign_at(&g, &r(1, 4));
+            assert_eq!(sign_at_isolated(&f, &lo, &hi, s_lo, &g), want, "{g:?}");
+            // g vanishing at 1/4 by construction.
+            let h = zx::mul(&g, &[BigInt::from(-1), BigInt::from(4)]);
+            if !h.is_empty() {
+                assert_eq!(sign_at_isolated(&f, &lo, &hi, s_lo, &h), Ordering::Equal);
+            }
+        }
+    }
 }

@@ -94,6 +94,8 @@ use crate::Interval;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
+#[cfg(test)]
+use num_traits::Signed;
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
@@ -798,4 +800,75 @@ fn approx_root(b: [f64; 4]) -> f64 {
         }
     }
     0.5 * (a + c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::planted::splitmix64;
+
+    /// Near-degenerate points: a grid, coplanar at t = 1/2 in z = 0 for every
+    /// second case, one coordinate a few ulps off, scaled by 2^e.
+    fn points(s: &mut u64) -> [[f64; 3]; 8] {
+        let e = (splitmix64(s) % 121) as i32 - 60;
+        let scale = 2f64.powi(e);
+        let flat = splitmix64(s) % 2 == 0;
+        let mut p: [[f64; 3]; 8] =
+            std::array::from_fn(|_| std::array::from_fn(|_| (splitmix64(s) % 33) as f64 / 8.0 - 2.0));
+        if flat {
+            // z(t) = z0 + t·(z1 − z0) = 0 at t = 1/2 for every point.
+            for k in 0..4 {
+                p[k + 4][2] = -p[k][2];
+            }
+        }
+        let (k, i) = ((splitmix64(s) % 8) as usize, (splitmix64(s) % 3) as usize);
+        for _ in 0..splitmix64(s) % 3 {
+            p[k][i] = p[k][i].next_up();
+        }
+        p.map(|r| r.map(|x| x * scale))
+    }
+
+    /// Whenever a float bound (on the frames, or on the rounded coefficients)
+    /// gives a sign of c at a time, it is the exact sign.
+    #[test]
+    fn float_signs_of_c_are_exact() {
+        let mut s = 2024u64;
+        let (mut frames, mut coeffs) = (0, 0);
+        for _ in 0..400 {
+            let p = points(&mut s);
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let f = Filter::new(kind, &p).unwrap();
+                for t in [0.0, 1.0, 0.5, 0.25, 0.75, 0.5f64.next_up(), 0.3, 0.9] {
+                    let exact = zx::sign_at(f.exact_c(), &rational(t));
+                    let fr = f.frame_at(t);
+                    if let Some(sign) = dot(&cross(&fr[0], &fr[1]), &fr[2]).sign() {
+                        assert_eq!(sign, exact, "{kind:?} {p:?} at {t}");
+                        frames += 1;
+                    }
+                    if let Some(sign) = f.coefficients().sign(t) {
+                        assert_eq!(sign, exact, "{kind:?} {p:?} at {t} (coefficients)");
+                        coeffs += 1;
+                    }
+                }
+            }
+        }
+        // The bounds decide most signs, not all (exact zeros at t = 1/2).
+        assert!(frames > 3000 && coeffs >= frames, "{frames} {coeffs}");
+    }
+
+    /// The rounded coefficients are within 2u of the exact ones.
+    #[test]
+    fn scaled_coefficients_are_within_two_ulps() {
+        let mut s = 7u64;
+        for _ in 0..500 {
+            let bits = splitmix64(&mut s) % 700;
+            let z = (BigInt::from(splitmix64(&mut s)) << bits) + BigInt::from(splitmix64(&mut s));
+            let sh = (splitmix64(&mut s) % 800) as i64 - 100;
+            let f = scaled_f64(&z, sh);
+            let exact = BigRational::new(z.clone(), BigInt::one()) / BigRational::from_integer(2.into()).pow(sh as i32);
+            let got = BigRational::from_float(f).unwrap();
+            let err = (&got - &exact).abs();
+            assert!(err <= exact.abs() * BigRational::new(2.into(), BigInt::one() << 53u32), "{z} {sh}");
+        }
+    }
 }
