@@ -147,6 +147,26 @@ pub fn exact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
 
 /// The float filter alone: `Some` answer when it decides (then equal to
 /// [`exact`]'s, time included), `None` when it cannot. Counts nothing.
+///
+/// ```
+/// use exact_collision::ccd::points::{exact, filter, Kind};
+/// use exact_collision::ccd::{PointCcd, PointCcdAnswer};
+/// use exact_collision::Vec3;
+/// use num_rational::BigRational;
+/// // Edge a0a1 on the x axis; edge b0b1 parallel to y, passing over it at z = 1 − 2t.
+/// let pts = [
+///     [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, -1.0, 1.0], [0.5, 1.0, 1.0],
+///     [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, -1.0, -1.0], [0.5, 1.0, -1.0],
+/// ];
+/// let tol = BigRational::new(1.into(), 1024.into());
+/// let v = |p: [f64; 3]| Vec3::new(p[0], p[1], p[2]).to_rational();
+/// let q = PointCcd { t0: [0, 1, 2, 3].map(|i| v(pts[i])), t1: [4, 5, 6, 7].map(|i| v(pts[i])), tolerance: tol.clone() };
+/// let reference = exact(Kind::EdgeEdge, &q).unwrap();
+/// assert!(matches!(&reference, PointCcdAnswer::Hit(t) if t.lo == BigRational::new(1.into(), 2.into())));
+/// if let Some(a) = filter(Kind::EdgeEdge, &pts, &tol) {
+///     assert_eq!(a, reference);
+/// }
+/// ```
 pub fn filter(
     kind: Kind,
     points: &[[f64; 3]; 8],
@@ -980,7 +1000,11 @@ mod tests {
         let a = [BigInt::from(-1), BigInt::from(3)];
         let b = [-(&two45 + 3u32), &two45 * 3u32];
         let f: Vec<BigInt> = zx::mul(&a, &b);
-        let roots = isolate_roots(&Poly::from_bigints(&f), &BigRational::zero(), &BigRational::one());
+        let roots = isolate_roots(
+            &Poly::from_bigints(&f),
+            &BigRational::zero(),
+            &BigRational::one(),
+        );
         let first = roots.isolated()[0].value.clone();
         let t = canonical_time(&f, first, 40);
         let w = &t.hi - &t.lo;
@@ -988,7 +1012,10 @@ mod tests {
         let x = t.to_real_root().expect("certificate");
         assert_eq!(x.cmp_exact(&RealRoot::Exact(r(1, 3))), Ordering::Equal);
         // (2x − 1)(x² + 1): the only real root 1/2 is on the grid.
-        let g = zx::mul(&[BigInt::from(-1), BigInt::from(2)], &[1, 0, 1].map(BigInt::from));
+        let g = zx::mul(
+            &[BigInt::from(-1), BigInt::from(2)],
+            &[1, 0, 1].map(BigInt::from),
+        );
         let i = IsolatingInterval::verify(&Poly::from_bigints(&g), &r(1, 4), &r(3, 5)).unwrap();
         let t = canonical_time(&g, RealRoot::Interval(i), 40);
         assert_eq!((t.lo.clone(), t.hi.clone(), t.f64), (r(1, 2), r(1, 2), 0.5));
@@ -999,7 +1026,10 @@ mod tests {
     #[test]
     fn sign_at_isolated_matches_direct_evaluation() {
         // f = (4x − 1)(x² − 2)·…: root 1/4 in (0, 1/2).
-        let f = zx::mul(&[BigInt::from(-1), BigInt::from(4)], &[-2, 0, 1].map(BigInt::from));
+        let f = zx::mul(
+            &[BigInt::from(-1), BigInt::from(4)],
+            &[-2, 0, 1].map(BigInt::from),
+        );
         let (lo, hi) = (r(0, 1), r(1, 2));
         let s_lo = zx::sign_at(&f, &lo);
         let mut st = 5u64;

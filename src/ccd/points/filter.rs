@@ -93,9 +93,9 @@ use crate::poly::zx;
 use crate::Interval;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
 #[cfg(test)]
 use num_traits::Signed;
+use num_traits::{One, ToPrimitive, Zero};
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
@@ -813,8 +813,9 @@ mod tests {
         let e = (splitmix64(s) % 121) as i32 - 60;
         let scale = 2f64.powi(e);
         let flat = splitmix64(s) % 2 == 0;
-        let mut p: [[f64; 3]; 8] =
-            std::array::from_fn(|_| std::array::from_fn(|_| (splitmix64(s) % 33) as f64 / 8.0 - 2.0));
+        let mut p: [[f64; 3]; 8] = std::array::from_fn(|_| {
+            std::array::from_fn(|_| (splitmix64(s) % 33) as f64 / 8.0 - 2.0)
+        });
         if flat {
             // z(t) = z0 + t·(z1 − z0) = 0 at t = 1/2 for every point.
             for k in 0..4 {
@@ -865,10 +866,14 @@ mod tests {
             let z = (BigInt::from(splitmix64(&mut s)) << bits) + BigInt::from(splitmix64(&mut s));
             let sh = (splitmix64(&mut s) % 800) as i64 - 100;
             let f = scaled_f64(&z, sh);
-            let exact = BigRational::new(z.clone(), BigInt::one()) / BigRational::from_integer(2.into()).pow(sh as i32);
+            let exact = BigRational::new(z.clone(), BigInt::one())
+                / BigRational::from_integer(2.into()).pow(sh as i32);
             let got = BigRational::from_float(f).unwrap();
             let err = (&got - &exact).abs();
-            assert!(err <= exact.abs() * BigRational::new(2.into(), BigInt::one() << 53u32), "{z} {sh}");
+            assert!(
+                err <= exact.abs() * BigRational::new(2.into(), BigInt::one() << 53u32),
+                "{z} {sh}"
+            );
         }
     }
 }
