@@ -267,6 +267,9 @@ pub(crate) struct Filter<'a> {
     /// c with integer coefficients (a positive multiple), built when a float
     /// bound is too weak.
     exact: OnceCell<Coefficients>,
+    /// c(0) = 0, c(1) = 0: a cell or bracket must not end there (that end is a
+    /// root of the reported polynomial).
+    zero_ends: std::cell::Cell<(bool, bool)>,
 }
 
 /// c's exact integer coefficients, and their scaled float approximations for a
@@ -359,6 +362,7 @@ impl<'a> Filter<'a> {
             f0: frame(0),
             f1: frame(4),
             exact: OnceCell::new(),
+            zero_ends: std::cell::Cell::new((false, false)),
         })
     }
 
@@ -440,6 +444,8 @@ impl<'a> Filter<'a> {
         }
         let (s0, s1) = (self.sign_c(0.0, &self.f0), self.sign_c(1.0, &self.f1));
         let (mut s_lo, mut s_hi) = (s0, s1);
+        self.zero_ends
+            .set((s0 == Ordering::Equal, s1 == Ordering::Equal));
         if s0 == Ordering::Equal || s1 == Ordering::Equal {
             if s0 == Ordering::Equal {
                 // Touching at t = 0 is the first contact whatever happens later.
@@ -544,6 +550,12 @@ impl<'a> Filter<'a> {
         }
     }
 
+    /// Whether [l, h] ends at 0 or 1 where c vanishes.
+    fn ends_root(&self, l: f64, h: f64) -> bool {
+        let (z0, z1) = self.zero_ends.get();
+        (l == 0.0 && z0) || (h == 1.0 && z1)
+    }
+
     /// The piece `p` holds exactly one root ρ of c: `Some(Some(hit))` if it is a
     /// contact, `Some(None)` if it is not, `None` if not decided.
     fn at_root(&self, p: &Piece, m: u32) -> Option<Option<Outcome>> {
@@ -554,6 +566,9 @@ impl<'a> Filter<'a> {
         let k = self.bracket(p, m, approx)?;
         let scale = (1u64 << m) as f64;
         let (l, h) = (k as f64 / scale, (k + 1) as f64 / scale);
+        if self.ends_root(l, h) {
+            return None;
+        }
         // ρ is in the cell; it is c's only root there if c is monotone on the
         // cell (float bounds) or by Descartes' rule on the exact c.
         let cell = bernstein(&self.frame_at(l), &self.frame_at(h));
@@ -602,6 +617,9 @@ impl<'a> Filter<'a> {
             (a as f64 / fine).max(p.lo),
             ((a + 1) as f64 / fine).min(p.hi),
         );
+        if self.ends_root(lo, hi) {
+            return None;
+        }
         while hi.to_bits() - lo.to_bits() > 1 {
             let mid = f64::from_bits(lo.to_bits() + (hi.to_bits() - lo.to_bits()) / 2);
             match self.sign_c(mid, &self.frame_at(mid)) {
