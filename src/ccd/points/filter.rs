@@ -776,48 +776,14 @@ pub(crate) fn undecided(
 }
 
 /// A float approximation of the root in (0, 1) of the cubic with Bernstein
-/// coefficients (b₀, 3b₁, 3b₂, b₃) (b₀, b₃ of opposite signs), by the Illinois
-/// variant of regula falsi. Only a guess: the caller proves where the root is.
+/// coefficients (b₀, 3b₁, 3b₂, b₃) (b₀, b₃ of opposite signs): its monomial
+/// form in s, solved by the float path's regula falsi. Only a guess: the caller
+/// proves where the root is.
 fn approx_root(b: [f64; 4]) -> f64 {
-    let (b0, b1, b2, b3) = (b[0], b[1] / 3.0, b[2] / 3.0, b[3]);
-    let f = |s: f64| {
-        let u = 1.0 - s;
-        // de Casteljau
-        let (p0, p1, p2) = (u * b0 + s * b1, u * b1 + s * b2, u * b2 + s * b3);
-        let (q0, q1) = (u * p0 + s * p1, u * p1 + s * p2);
-        u * q0 + s * q1
-    };
-    let (mut a, mut fa, mut c, mut fc) = (0.0f64, b0, 1.0f64, b3);
-    let mut side = 0;
-    for _ in 0..100 {
-        let mut s = (a * fc - c * fa) / (fc - fa);
-        if !(s > a && s < c) {
-            s = 0.5 * (a + c);
-        }
-        if s <= a || s >= c {
-            break;
-        }
-        let fs = f(s);
-        if fs == 0.0 {
-            return s;
-        }
-        if (fs < 0.0) == (fa < 0.0) {
-            a = s;
-            fa = fs;
-            if side == -1 {
-                fc *= 0.5;
-            }
-            side = -1;
-        } else {
-            c = s;
-            fc = fs;
-            if side == 1 {
-                fa *= 0.5;
-            }
-            side = 1;
-        }
-    }
-    0.5 * (a + c)
+    let (b0, s1, s2, b3) = (b[0], b[1], b[2], b[3]);
+    // Σ bᵢ·C(3, i)·sⁱ(1 − s)³⁻ⁱ = b₀ + 3(b₁ − b₀)s + 3(b₀ − 2b₁ + b₂)s² + (b₃ − 3b₂ + 3b₁ − b₀)s³.
+    let p = [b0, s1 - 3.0 * b0, 3.0 * b0 - 2.0 * s1 + s2, b3 - s2 + s1 - b0];
+    crate::ccd::float::bracket(&p, 0.0, 1.0).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
