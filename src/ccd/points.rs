@@ -200,7 +200,7 @@ fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
             // the cell (k, k + 1)·2⁻ᵐ and that neither end is a root; the time
             // needs c's exact coefficients.
             let mut c = filter.exact_c().to_vec();
-            zx::primitive(&mut c);
+            primitive(&mut c);
             match c.len() {
                 2 => Some(PointCcdAnswer::Hit(exact_time(&BigRational::new(
                     -c[0].clone(),
@@ -442,12 +442,38 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
     v
 }
 
+/// `c` divided by its content, leading coefficient positive (as
+/// `zx::primitive`), the content by the fixed-width binary gcd
+/// ([`crate::fixed::gcd`]) when the coefficients fit it.
+fn primitive(c: &mut [BigInt]) {
+    const FIT: u64 = 64 * (crate::fixed::L as u64 - 1);
+    if c.iter().any(|x| x.bits() > FIT) {
+        return zx::primitive(c);
+    }
+    let g = c
+        .iter()
+        .filter(|x| !x.is_zero())
+        .map(|x| crate::fixed::Nat::from_biguint(x.magnitude()))
+        .reduce(|a, b| crate::fixed::gcd(&a, &b));
+    let Some(g) = g else {
+        return;
+    };
+    let neg = c.last().is_some_and(|x| x.is_negative());
+    let g = BigInt::from(g.to_biguint());
+    let g = if neg { -g } else { g };
+    if !g.is_one() {
+        for x in c.iter_mut() {
+            *x = &*x / &g;
+        }
+    }
+}
+
 /// The contact condition decided exactly at the root ρ of c that `t` encloses
 /// (the filter proved it is c's only root between the doubles, neither a root);
 /// `None` if c is not proven square-free.
 fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tight) -> Option<bool> {
     let mut f = c.to_vec();
-    zx::primitive(&mut f);
+    primitive(&mut f);
     if f.len() < 2 || !(f.len() == 2 || zx::square_free_mod_p(&f)) {
         return None;
     }
@@ -987,6 +1013,24 @@ mod tests {
                 let (_, c) = coplanarity(kind, &coords_f64(&p));
                 assert_eq!(exact_coplanarity(kind, &p), c, "case {case}");
             }
+        }
+    }
+
+    /// The fixed-width content division gives zx::primitive's result.
+    #[test]
+    fn primitive_matches_zx() {
+        let mut s = 3u64;
+        for _ in 0..300 {
+            let p = random_points(&mut s);
+            let mut a = exact_coplanarity(Kind::EdgeEdge, &p);
+            // A common factor and a sign, to have something to divide out.
+            let k = BigInt::from((splitmix(&mut s) % 1000) as i64 - 500);
+            a.iter_mut().for_each(|x| *x *= &k);
+            zx::trim(&mut a);
+            let mut b = a.clone();
+            primitive(&mut a);
+            zx::primitive(&mut b);
+            assert_eq!(a, b);
         }
     }
 
