@@ -782,7 +782,12 @@ pub(crate) fn undecided(
 fn approx_root(b: [f64; 4]) -> f64 {
     let (b0, s1, s2, b3) = (b[0], b[1], b[2], b[3]);
     // Σ bᵢ·C(3, i)·sⁱ(1 − s)³⁻ⁱ = b₀ + 3(b₁ − b₀)s + 3(b₀ − 2b₁ + b₂)s² + (b₃ − 3b₂ + 3b₁ − b₀)s³.
-    let p = [b0, s1 - 3.0 * b0, 3.0 * b0 - 2.0 * s1 + s2, b3 - s2 + s1 - b0];
+    let p = [
+        b0,
+        s1 - 3.0 * b0,
+        3.0 * b0 - 2.0 * s1 + s2,
+        b3 - s2 + s1 - b0,
+    ];
     crate::ccd::float::bracket(&p, 0.0, 1.0).clamp(0.0, 1.0)
 }
 
