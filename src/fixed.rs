@@ -6,7 +6,6 @@
 //! the caller's size bound, never a silently wrong value).
 
 use num_bigint::BigUint;
-#[cfg(test)]
 use num_bigint::{BigInt, Sign as BSign};
 use std::cmp::Ordering;
 
@@ -760,7 +759,10 @@ impl Int {
     pub(crate) fn mul(&self, o: &Int) -> Int {
         Int::norm(self.neg != o.neg, self.mag.mul(&o.mag))
     }
-    #[cfg(test)]
+    /// `self · 2^s` (panics beyond the 768 bits).
+    pub(crate) fn shl(&self, s: u64) -> Int {
+        Int::norm(self.neg, self.mag.shl(s))
+    }
     pub(crate) fn to_bigint(self) -> BigInt {
         let s = if self.neg { BSign::Minus } else { BSign::Plus };
         BigInt::from_biguint(s, self.mag.to_biguint())

@@ -64,7 +64,7 @@ fn trim(p: &[f64]) -> &[f64] {
 }
 
 /// One root of p in [a, b], given p(a)·p(b) < 0 (Illinois regula falsi).
-fn bracket(p: &[f64], mut a: f64, mut b: f64) -> f64 {
+pub(crate) fn bracket(p: &[f64], mut a: f64, mut b: f64) -> f64 {
     let (mut fa, mut fb) = (eval(p, a), eval(p, b));
     let mut side = 0;
     for _ in 0..200 {

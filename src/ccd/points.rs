@@ -23,7 +23,7 @@
 //!                ∨ v on closed segment f0f1 ∨ v on f1f2 ∨ v on f2f0 ]
 //! ee:  c = 0 ∧ [ (|n|² > 0 ∧ the two side tests ≥ 0)
 //!                ∨ a0 on b0b1 ∨ a1 on b0b1 ∨ b0 on a0a1 ∨ b1 on a0a1 ]
-//! x on closed segment pq:  |(p − x) × (q − x)|² = 0 ∧ (p − x)·(q − x) ≤ 0
+//! x on closed segment pq:  (p − x) × (q − x) = 0 ∧ (p − x)·(q − x) ≤ 0
 //! ```
 //!
 //! When n = 0 the triangle has collapsed onto a segment or a point (its hull is
@@ -38,149 +38,857 @@
 //! polynomials changes sign; so the first contact time is 0 or a root of one of
 //! them, and those points are tried in exact increasing order. Nothing is
 //! approximated and nothing is left unanswered.
+//!
+//! # Two methods, one answer
+//!
+//! A query whose coordinates are all doubles (at most 2¹⁰⁰ in magnitude) first
+//! goes through the float filter (`points/filter.rs`): Bernstein bounds of c with
+//! a proven rounding-error bound prove most misses in a few hundred flops, and
+//! certified float root isolation with an interval-arithmetic contact test
+//! answers most hits. What it cannot prove goes to the exact method: the
+//! polynomials are built in integers on the common dyadic scale of the
+//! coordinates (no gcds), the roots of c are isolated exactly (Descartes), and
+//! the condition is decided by exact signs at each root. `query::stats::CCD_POINTS`
+//! counts the two (fast / fallback).
+//!
+//! # The reported time
+//!
+//! The first contact ρ is reported canonically, the same whichever method found
+//! it: ρ = 0 as `start`; otherwise with f the square-free factor of c (or, when
+//! c ≡ 0, of the condition's polynomial) that vanishes at ρ, primitive with a
+//! positive leading coefficient: if f is linear, or ρ = k·2⁻ᵐ, exactly
+//! (lo = hi = ρ); else the dyadic cell (k·2⁻ᵐ, (k + 1)·2⁻ᵐ) that contains ρ and no
+//! other root of f, where m is the least level ≥ m₀ at which that cell isolates ρ
+//! and 2⁻ᵐ⁰ is the largest power of two not above the tolerance. `f64` is the
+//! double nearest to ρ (ties to even).
+//!
+//! ```
+//! use exact_collision::ccd::points::{first_contact_f64, Kind};
+//! use exact_collision::ccd::PointCcdAnswer;
+//! use num_rational::BigRational;
+//! // A vertex falling through the triangle z = 0 from z = 1 to z = −1: contact at 1/2.
+//! let pts = [
+//!     [0.25, 0.25, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+//!     [0.25, 0.25, -1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+//! ];
+//! let tol = BigRational::new(1.into(), 1_000_000.into());
+//! let PointCcdAnswer::Hit(t) = first_contact_f64(Kind::VertexFace, &pts, &tol).unwrap() else {
+//!     panic!()
+//! };
+//! assert_eq!((t.lo, t.f64), (BigRational::new(1.into(), 2.into()), 0.5));
+//! ```
 
-use super::motion::{cross, dot, PVec};
+mod filter;
+mod formula;
+
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
-use crate::poly::{isolate_roots, Poly, RealRoot, Roots};
+use crate::fixed::Int;
+use crate::poly::zx;
+use crate::poly::{isolate_roots, IsolatingInterval, Poly, RealRoot, Roots};
+use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
+use filter::{Filter, Outcome};
+pub use formula::Kind;
+use formula::{cross, dot, Arith, Contact, Term, V3};
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
-
-fn moving(q: &PointCcd, i: usize) -> PVec {
-    let (a, b) = (&q.t0[i], &q.t1[i]);
-    [0, 1, 2].map(|k| Poly::new(vec![a.get(k).clone(), b.get(k) - a.get(k)]))
-}
-
-fn sub(u: &PVec, v: &PVec) -> PVec {
-    [&u[0] - &v[0], &u[1] - &v[1], &u[2] - &v[2]]
-}
-
-/// `x` on the closed segment `pq` (all moving): |(p − x) × (q − x)|² = 0 and
-/// (p − x)·(q − x) ≤ 0. Also right for p = q (then it says x = p).
-fn on_segment(x: &PVec, p: &PVec, q: &PVec) -> (Poly, Poly) {
-    let (u, v) = (sub(p, x), sub(q, x));
-    let w = cross(&u, &v);
-    (dot(&w, &w), dot(&u, &v))
-}
-
-/// The contact condition of the module docs, apart from `c = 0`.
-struct Contact {
-    /// |n|², and the tests that must be ≥ 0 when it is positive.
-    normal2: Poly,
-    inside: Vec<Poly>,
-    /// Point-on-segment tests: (squared cross product, dot product).
-    segments: Vec<(Poly, Poly)>,
-}
-
-impl Contact {
-    fn new(n: &PVec, inside: Vec<Poly>, segments: Vec<(Poly, Poly)>) -> Self {
-        Contact {
-            normal2: dot(n, n),
-            inside,
-            segments,
-        }
-    }
-
-    /// Whether the condition holds at a point where `c = 0`, given the exact sign
-    /// of any polynomial there.
-    fn holds(&self, sign: &mut impl FnMut(&Poly) -> Ordering) -> bool {
-        (sign(&self.normal2) == Ordering::Greater
-            && self.inside.iter().all(|p| sign(p) != Ordering::Less))
-            || self
-                .segments
-                .iter()
-                .any(|(w2, d)| sign(w2) == Ordering::Equal && sign(d) != Ordering::Greater)
-    }
-
-    fn polys(&self) -> impl Iterator<Item = &Poly> {
-        std::iter::once(&self.normal2)
-            .chain(&self.inside)
-            .chain(self.segments.iter().flat_map(|(a, b)| [a, b]))
-    }
-}
-
-fn first(q: &PointCcd, coplanar: Poly, contact: Contact) -> Result<PointCcdAnswer, QueryError> {
-    let (t0, t1) = (
-        BigRational::from_integer(0.into()),
-        BigRational::from_integer(1.into()),
-    );
-    let start = ContactTime {
-        kind: TimeKind::Start,
-        lo: t0.clone(),
-        hi: t0.clone(),
-        poly: Vec::new(),
-        f64: 0.0,
-    };
-    let candidates: Vec<RealRoot> = match isolate_roots(&coplanar, &t0, &t1) {
-        Roots::Isolated(r) => r.into_iter().map(|r| r.value).collect(),
-        Roots::Everywhere => {
-            // Always coplanar: 0, then every root of every polynomial of the
-            // condition, in exact increasing order.
-            if contact.holds(&mut |p| p.sign_at(&t0)) {
-                return Ok(PointCcdAnswer::Hit(start));
-            }
-            let mut all: Vec<RealRoot> = contact
-                .polys()
-                .flat_map(|p| match isolate_roots(p, &t0, &t1) {
-                    Roots::Isolated(r) => r.into_iter().map(|r| r.value).collect(),
-                    Roots::Everywhere => Vec::new(),
-                })
-                .collect();
-            all.sort_by(|x, y| x.cmp_exact(y));
-            all
-        }
-    };
-    for mut x in candidates {
-        if contact.holds(&mut |p| x.sign_of(p)) {
-            if x.as_exact() == Some(&t0) {
-                return Ok(PointCcdAnswer::Hit(start));
-            }
-            return Ok(PointCcdAnswer::Hit(ContactTime::root(x, &q.tolerance)));
-        }
-    }
-    Ok(PointCcdAnswer::Miss)
-}
 
 /// Vertex–face: vertex `t0[0]` against the triangle `t0[1..4]`.
 pub fn vf(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
-    let [v, f0, f1, f2] = [0, 1, 2, 3].map(|i| moving(q, i));
-    let (e0, e1) = (sub(&f1, &f0), sub(&f2, &f0));
-    let n = cross(&e0, &e1);
-    let c = dot(&n, &sub(&v, &f0));
-    let inside = [(&f0, &f1), (&f1, &f2), (&f2, &f0)]
-        .iter()
-        .map(|(a, b)| dot(&cross(&sub(b, a), &sub(&v, a)), &n))
-        .collect();
-    let segments = vec![
-        on_segment(&v, &f0, &f1),
-        on_segment(&v, &f1, &f2),
-        on_segment(&v, &f2, &f0),
-    ];
-    first(q, c, Contact::new(&n, inside, segments))
+    first_contact(Kind::VertexFace, q)
 }
 
 /// Edge–edge: segment `t0[0]t0[1]` against `t0[2]t0[3]`.
 pub fn ee(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
-    let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|i| moving(q, i));
-    let (da, db) = (sub(&a1, &a0), sub(&b1, &b0));
-    let n = cross(&da, &db);
-    let c = dot(&cross(&da, &sub(&b0, &a0)), &sub(&b1, &a0));
-    // Side of b0, b1 w.r.t. line a (along n): s(p) = ((a1 − a0) × (p − a0))·n.
-    let side_a = |p: &PVec| dot(&cross(&da, &sub(p, &a0)), &n);
-    let side_b = |p: &PVec| dot(&cross(&db, &sub(p, &b0)), &n);
-    // Opposite sides or on the line: −s(p)·s(p′) ≥ 0.
-    let inside = vec![
-        -&(&side_a(&b0) * &side_a(&b1)),
-        -&(&side_b(&a0) * &side_b(&a1)),
+    first_contact(Kind::EdgeEdge, q)
+}
+
+/// The first contact in [0, 1]: the float filter when every coordinate is a
+/// double, the exact method otherwise or when the filter cannot decide.
+///
+/// Errors: a tolerance that is not positive.
+pub fn first_contact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
+    let m = level(&q.tolerance)?;
+    if let Some(p) = as_f64(q) {
+        return Ok(answer_f64(kind, &p, m));
+    }
+    CCD_POINTS.fallback();
+    Ok(exact_answer(kind, &coords_rational(q), m, None))
+}
+
+/// [`first_contact`] for points given as doubles: the rows `t0` (four points in
+/// the order of [`Kind`]) then `t1`, as the CCD benchmark stores them.
+///
+/// Errors: a coordinate that is not finite, a tolerance that is not positive.
+pub fn first_contact_f64(
+    kind: Kind,
+    points: &[[f64; 3]; 8],
+    tolerance: &BigRational,
+) -> Result<PointCcdAnswer, QueryError> {
+    let m = level(tolerance)?;
+    if !points.iter().flatten().all(|x| x.is_finite()) {
+        return Err(QueryError::Unsupported(
+            "ccd points: a coordinate is not finite".into(),
+        ));
+    }
+    Ok(answer_f64(kind, points, m))
+}
+
+/// The exact method alone (no filter): the reference the filter is tested
+/// against. Same answers as [`first_contact`], slower.
+pub fn exact(kind: Kind, q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
+    let m = level(&q.tolerance)?;
+    Ok(exact_answer(kind, &coords_rational(q), m, None))
+}
+
+/// The float filter alone: `Some` answer when it decides (then equal to
+/// [`exact`]'s, time included), `None` when it cannot. Counts nothing.
+///
+/// ```
+/// use exact_collision::ccd::points::{exact, filter, Kind};
+/// use exact_collision::ccd::{PointCcd, PointCcdAnswer};
+/// use exact_collision::Vec3;
+/// use num_rational::BigRational;
+/// // Edge a0a1 on the x axis; edge b0b1 parallel to y, passing over it at z = 1 − 2t.
+/// let pts = [
+///     [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, -1.0, 1.0], [0.5, 1.0, 1.0],
+///     [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, -1.0, -1.0], [0.5, 1.0, -1.0],
+/// ];
+/// let tol = BigRational::new(1.into(), 1024.into());
+/// let v = |p: [f64; 3]| Vec3::new(p[0], p[1], p[2]).to_rational();
+/// let q = PointCcd { t0: [0, 1, 2, 3].map(|i| v(pts[i])), t1: [4, 5, 6, 7].map(|i| v(pts[i])), tolerance: tol.clone() };
+/// let reference = exact(Kind::EdgeEdge, &q).unwrap();
+/// assert!(matches!(&reference, PointCcdAnswer::Hit(t) if t.lo == BigRational::new(1.into(), 2.into())));
+/// if let Some(a) = filter(Kind::EdgeEdge, &pts, &tol) {
+///     assert_eq!(a, reference);
+/// }
+/// ```
+pub fn filter(
+    kind: Kind,
+    points: &[[f64; 3]; 8],
+    tolerance: &BigRational,
+) -> Option<PointCcdAnswer> {
+    let m = level(tolerance).ok()?;
+    if !points.iter().flatten().all(|x| x.is_finite()) {
+        return None;
+    }
+    filtered(kind, points, m)
+}
+
+fn answer_f64(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> PointCcdAnswer {
+    if let Some(a) = filtered(kind, p, m) {
+        CCD_POINTS.fast();
+        return a;
+    }
+    CCD_POINTS.fallback();
+    exact_answer(kind, &coords_f64(p), m, Some(p))
+}
+
+fn filtered(kind: Kind, p: &[[f64; 3]; 8], m: u32) -> Option<PointCcdAnswer> {
+    let filter = Filter::new(kind, p)?;
+    match filter.run(m) {
+        Outcome::Miss => Some(PointCcdAnswer::Miss),
+        Outcome::Start => Some(PointCcdAnswer::Hit(ContactTime::at_start())),
+        Outcome::End => Some(PointCcdAnswer::Hit(exact_time(&BigRational::one()))),
+        Outcome::Unknown => None,
+        Outcome::Hit { k, m, nearest } => {
+            // The filter proved that the first contact is the only root of c in
+            // the cell (k, k + 1)·2⁻ᵐ and that neither end is a root; the time
+            // needs c's exact coefficients.
+            let mut c = filter.exact_c().to_vec();
+            primitive(&mut c);
+            match c.len() {
+                2 => Some(PointCcdAnswer::Hit(exact_time(&BigRational::new(
+                    -c[0].clone(),
+                    c[1].clone(),
+                )))),
+                n if n > 2 && zx::square_free_mod_p(&c) => {
+                    let den = BigInt::one() << m;
+                    let lo = BigRational::new(BigInt::from(k), den.clone());
+                    let hi = BigRational::new(BigInt::from(k + 1), den);
+                    let f64 = nearest.unwrap_or_else(|| {
+                        let s_lo = zx::sign_at(&c, &lo);
+                        let i = IsolatingInterval::new_unchecked(
+                            c.clone().into(),
+                            lo.clone(),
+                            hi.clone(),
+                            s_lo,
+                        );
+                        RealRoot::Interval(i).to_f64()
+                    });
+                    Some(PointCcdAnswer::Hit(ContactTime {
+                        kind: TimeKind::Root,
+                        lo,
+                        hi,
+                        poly: c,
+                        f64,
+                    }))
+                }
+                // Not proven square-free: the exact method finds c's factors.
+                _ => None,
+            }
+        }
+    }
+}
+
+/// m₀: the least m ≥ 0 with 2⁻ᵐ ≤ tolerance.
+fn level(tol: &BigRational) -> Result<u32, QueryError> {
+    if !tol.is_positive() {
+        return Err(QueryError::Unsupported(
+            "tolerance: must be positive".into(),
+        ));
+    }
+    let (n, d) = (tol.numer(), tol.denom());
+    let mut m = (d.bits().saturating_sub(n.bits())).saturating_sub(1);
+    while (n << m) < *d {
+        m += 1;
+    }
+    u32::try_from(m).map_err(|_| QueryError::Unsupported("tolerance: too small".into()))
+}
+
+/// The coordinates as doubles, if every one is exactly a double.
+fn as_f64(q: &PointCcd) -> Option<[[f64; 3]; 8]> {
+    let mut out = [[0.0; 3]; 8];
+    for (o, v) in out.iter_mut().zip(q.t0.iter().chain(&q.t1)) {
+        for (i, c) in o.iter_mut().enumerate() {
+            *c = exact_f64(v.get(i))?;
+        }
+    }
+    Some(out)
+}
+
+/// `x` as a double if it is one exactly (a power-of-two denominator and a
+/// numerator of at most 53 significant bits) in the normal range (or zero).
+///
+/// ```
+/// use exact_collision::ccd::points::exact_f64;
+/// use num_rational::BigRational;
+/// assert_eq!(exact_f64(&BigRational::new(3.into(), 8.into())), Some(0.375));
+/// assert_eq!(exact_f64(&BigRational::new(1.into(), 10.into())), None);
+/// ```
+pub fn exact_f64(x: &BigRational) -> Option<f64> {
+    let (n, d) = (x.numer(), x.denom());
+    if n.is_zero() {
+        return Some(0.0);
+    }
+    let dz = d.trailing_zeros()?;
+    if d.bits() != dz + 1 {
+        return None;
+    }
+    let nz = n.trailing_zeros()?;
+    let odd = n >> nz;
+    if odd.bits() > 53 {
+        return None;
+    }
+    let e = nz as i64 - dz as i64;
+    if !(-1022..=1023).contains(&(e + odd.bits() as i64 - 1)) {
+        return None;
+    }
+    let m = odd.to_i64()? as f64; // exact: at most 53 bits
+                                  // m·2^e with e split in two steps, each an exact power of two.
+    let (e1, e2) = (e / 2, e - e / 2);
+    let pow = |k: i64| f64::from_bits(((1023 + k) as u64) << 52);
+    Some(m * pow(e1) * pow(e2))
+}
+
+/// The 24 coordinates as integers on one dyadic scale (the common factor 2^e₀
+/// dropped: a positive factor changes no sign and no root).
+fn coords_f64(p: &[[f64; 3]; 8]) -> [[BigInt; 3]; 8] {
+    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+    let e0 = parts
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|&(_, e)| e)
+        .min()
+        .unwrap_or(0);
+    parts.map(|r| {
+        r.map(|x| x.map_or_else(BigInt::zero, |(m, e)| BigInt::from(m) << (e - e0) as u64))
+    })
+}
+
+/// The 24 coordinates as integers times one positive rational: over the common
+/// denominator (a shift when every denominator is a power of two).
+fn coords_rational(q: &PointCcd) -> [[BigInt; 3]; 8] {
+    let all: Vec<&BigRational> =
+        q.t0.iter()
+            .chain(&q.t1)
+            .flat_map(|v| [0, 1, 2].map(|i| v.get(i)))
+            .collect();
+    let pow2 = |d: &BigInt| d.trailing_zeros().is_some_and(|z| d.bits() == z + 1);
+    let l = if all.iter().all(|x| pow2(x.denom())) {
+        all.iter()
+            .map(|x| x.denom())
+            .max()
+            .cloned()
+            .unwrap_or_else(BigInt::one)
+    } else {
+        all.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()))
+    };
+    let mut out: [[BigInt; 3]; 8] = Default::default();
+    for (k, x) in all.iter().enumerate() {
+        out[k / 3][k % 3] = x.numer() * (&l / x.denom());
+    }
+    out
+}
+
+/// An integer polynomial in t (ascending powers, no trailing zeros).
+#[derive(Clone, Debug, Default)]
+struct Zp(Vec<BigInt>);
+
+impl Arith for Zp {
+    fn add(&self, o: &Self) -> Self {
+        let (long, short) = if self.0.len() >= o.0.len() {
+            (&self.0, &o.0)
+        } else {
+            (&o.0, &self.0)
+        };
+        let mut v = long.clone();
+        for (x, y) in v.iter_mut().zip(short) {
+            *x += y;
+        }
+        zx::trim(&mut v);
+        Zp(v)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self.add(&o.neg())
+    }
+    fn mul(&self, o: &Self) -> Self {
+        Zp(zx::mul(&self.0, &o.0))
+    }
+    fn neg(&self) -> Self {
+        Zp(self.0.iter().map(|c| -c).collect())
+    }
+}
+
+/// The frame A, B, C (`formula.rs`) as linear polynomials in t, and c.
+fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
+    let (base, idx) = kind.frame();
+    let frame = idx.map(|j| {
+        [0, 1, 2].map(|i| {
+            let r0 = &x[j][i] - &x[base][i];
+            let r1 = &x[4 + j][i] - &x[4 + base][i];
+            let d = r1 - &r0;
+            let mut v = vec![r0, d];
+            zx::trim(&mut v);
+            Zp(v)
+        })
+    });
+    let c = dot(&cross(&frame[0], &frame[1]), &frame[2]).0;
+    (frame, c)
+}
+
+impl Arith for Int {
+    fn add(&self, o: &Self) -> Self {
+        Int::add(self, o)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        Int::sub(self, o)
+    }
+    fn mul(&self, o: &Self) -> Self {
+        Int::mul(self, o)
+    }
+    fn neg(&self) -> Self {
+        Int::neg(self)
+    }
+}
+
+/// The widest aligned coordinate (bits) for which c is built in fixed-width
+/// integers: c's coefficients then stay below 3·(240 + 2) + 5 < 768 bits.
+const FIXED_BITS: i64 = 240;
+
+/// c with integer coefficients (a positive multiple) for double coordinates:
+/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
+/// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
+/// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
+/// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
+/// D(dA, dB, C₀), c₃ = D(dA, dB, dC), D(X, Y, Z) = (X × Y)·Z.
+fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
+    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+    let flat = parts.iter().flatten().flatten();
+    let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
+    let width = flat
+        .map(|&(m, e)| 64 - m.unsigned_abs().leading_zeros() as i64 + e - e0)
+        .max()
+        .unwrap_or(0);
+    if width > FIXED_BITS {
+        return coplanarity(kind, &coords_f64(p)).1;
+    }
+    let x = parts.map(|r| {
+        r.map(|v| {
+            v.map_or(Int::from_i128(0), |(m, e)| {
+                Int::from_i128(m.into()).shl((e - e0) as u64)
+            })
+        })
+    });
+    let (base, idx) = kind.frame();
+    let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
+    let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
+    let d = [0, 1, 2].map(|j| [0, 1, 2].map(|i| d[j][i].sub(&r0[j][i])));
+    let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
+    let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
+    let c = [
+        dot(&x00, c0),
+        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
+        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
+        dot(&x11, dc),
     ];
-    let segments = vec![
-        on_segment(&a0, &b0, &b1),
-        on_segment(&a1, &b0, &b1),
-        on_segment(&b0, &a0, &a1),
-        on_segment(&b1, &a0, &a1),
-    ];
-    first(q, c, Contact::new(&n, inside, segments))
+    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
+    zx::trim(&mut v);
+    v
+}
+
+/// `c` divided by its content, leading coefficient positive (as
+/// `zx::primitive`), the content by the fixed-width binary gcd
+/// ([`crate::fixed::gcd`]) when the coefficients fit it.
+fn primitive(c: &mut [BigInt]) {
+    const FIT: u64 = 64 * (crate::fixed::L as u64 - 1);
+    if c.iter().any(|x| x.bits() > FIT) {
+        return zx::primitive(c);
+    }
+    let g = c
+        .iter()
+        .filter(|x| !x.is_zero())
+        .map(|x| crate::fixed::Nat::from_biguint(x.magnitude()))
+        .reduce(|a, b| crate::fixed::gcd(&a, &b));
+    let Some(g) = g else {
+        return;
+    };
+    let neg = c.last().is_some_and(|x| x.is_negative());
+    let g = BigInt::from(g.to_biguint());
+    let g = if neg { -g } else { g };
+    if !g.is_one() {
+        for x in c.iter_mut() {
+            *x = &*x / &g;
+        }
+    }
+}
+
+/// The contact condition decided exactly at the root ρ of c that `t` encloses
+/// (the filter proved it is c's only root between the doubles, neither a root);
+/// `None` if c is not proven square-free.
+fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tight) -> Option<bool> {
+    let mut f = c.to_vec();
+    primitive(&mut f);
+    if f.len() < 2 || !(f.len() == 2 || zx::square_free_mod_p(&f)) {
+        return None;
+    }
+    let mut x = match t {
+        filter::Tight::At(x) => RealRoot::Exact(filter::rational(x)),
+        filter::Tight::Between(lo, hi) => {
+            let (lo, hi) = (filter::rational(lo), filter::rational(hi));
+            let s_lo = zx::sign_at(&f, &lo);
+            RealRoot::Interval(IsolatingInterval::new_unchecked(
+                f.clone().into(),
+                lo,
+                hi,
+                s_lo,
+            ))
+        }
+    };
+    // Each term's sign: interval arithmetic between the doubles around ρ, else
+    // its integer polynomial (built only then) at ρ.
+    let (lo, hi) = match t {
+        filter::Tight::At(x) => (x, x),
+        filter::Tight::Between(lo, hi) => (lo, hi),
+    };
+    let iv = filter::interval_frame(kind, p, lo, hi);
+    let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
+    let (frame, _) = coplanarity(kind, &coords_f64(p));
+    let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+    contact.holds(&mut |term| {
+        filter::interval_sign(&quick.term(term))
+            .or_else(|| Some(sign_at_root(&mut x, &f, &contact.term(term).0)))
+    })
+}
+
+/// The exact sign of `g` at the root `x` of the primitive square-free `f`
+/// (positive leading coefficient), by [`sign_at_isolated`] on x's enclosure.
+fn sign_at_root(x: &mut RealRoot, f: &[BigInt], g: &[BigInt]) -> Ordering {
+    match x {
+        RealRoot::Exact(q) => zx::sign_at(g, q),
+        RealRoot::Interval(i) => sign_at_isolated(f, i.lo(), i.hi(), i.sign_at_lo(), g),
+    }
+}
+
+/// `Some(k)` if `d = 2ᵏ`.
+fn pow2_exp(d: &BigInt) -> Option<u64> {
+    let z = d.trailing_zeros()?;
+    (d.bits() == z + 1).then_some(z)
+}
+
+/// The exact sign of `g` at ρ, the only root of the square-free `f` (positive
+/// leading coefficient) in (lo, hi), f(lo) of sign `s_lo` ≠ 0. `g` is reduced
+/// modulo f first (lc(f)ᵏ·g = q·f + r: the same sign at ρ, and deg r < deg f);
+/// r(ρ) = 0 iff gcd(f, r) changes sign over (lo, hi) (it divides f, whose only
+/// root there is ρ); otherwise (lo, hi) is bisected around ρ, in integers over
+/// powers of two (no gcd), until r keeps one sign on it (ends of one sign and
+/// no root inside: none for degree 1, the vertex's sign for degree 2, Descartes'
+/// rule above).
+fn sign_at_isolated(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    s_lo: Ordering,
+    g: &[BigInt],
+) -> Ordering {
+    let r = if g.len() >= f.len() && f.len() > 1 {
+        zx::prem(g, f)
+    } else {
+        g.to_vec()
+    };
+    match r.len() {
+        0 => return Ordering::Equal,
+        1 => return zx::ord_of(&r[0]),
+        _ => {}
+    }
+    if vanishes_at_root(f, lo, hi, &r) {
+        return Ordering::Equal;
+    }
+    let (Some(kl), Some(kh)) = (pow2_exp(lo.denom()), pow2_exp(hi.denom())) else {
+        let i = IsolatingInterval::new_unchecked(f.to_vec().into(), lo.clone(), hi.clone(), s_lo);
+        return RealRoot::Interval(i).sign_of_integer(&r);
+    };
+    let mut k = kl.max(kh);
+    let (mut a, mut b) = (lo.numer() << (k - kl), hi.numer() << (k - kh));
+    loop {
+        let den = BigInt::one() << k;
+        let sa = zx::ord_of(&zx::eval_hom(&r, &a, &den));
+        let sb = zx::ord_of(&zx::eval_hom(&r, &b, &den));
+        if sa == sb && sa != Ordering::Equal && no_root_between(&r, &a, &b, k, sa) {
+            return sa;
+        }
+        // Bisect at the next level: a/2ᵏ = 2a/2ᵏ⁺¹, the midpoint is (a + b)/2ᵏ⁺¹.
+        let mid = &a + &b;
+        a <<= 1u32;
+        b <<= 1u32;
+        k += 1;
+        let den = BigInt::one() << k;
+        match zx::ord_of(&zx::eval_hom(f, &mid, &den)) {
+            Ordering::Equal => return zx::ord_of(&zx::eval_hom(&r, &mid, &den)),
+            s if s == s_lo => a = mid,
+            _ => b = mid,
+        }
+    }
+}
+
+/// Whether r(ρ) = 0 for ρ the only root of the square-free f in (lo, hi),
+/// deg r ≥ 1, deg r < deg f. Without a gcd of big polynomials where the degree
+/// is small: for a linear r the candidate −r₀/r₁ is tested in f; for a quadratic
+/// r, a common root of f and r is one of s = prem(f, r) (deg s ≤ 1): s ≡ 0 means
+/// r divides f, so r vanishes at ρ iff it has a root in (lo, hi); a constant s
+/// means no common root; a linear s has the only candidate −s₀/s₁.
+fn vanishes_at_root(f: &[BigInt], lo: &BigRational, hi: &BigRational, r: &[BigInt]) -> bool {
+    // Whether the root −p₀/p₁ of a linear p is in (lo, hi) and a root of q
+    // (cross-multiplied, unreduced: no gcd).
+    let root_of = |p: &[BigInt], q: &[BigInt]| -> bool {
+        let (mut num, mut den) = (-p[0].clone(), p[1].clone());
+        if den.is_negative() {
+            num = -num;
+            den = -den;
+        }
+        &num * lo.denom() > lo.numer() * &den
+            && &num * hi.denom() < hi.numer() * &den
+            && zx::eval_hom(q, &num, &den).is_zero()
+    };
+    match r.len() {
+        2 => root_of(r, f),
+        3 => {
+            let s = zx::prem(f, r);
+            match s.len() {
+                0 => {
+                    let (a, b) = (zx::sign_at(r, lo), zx::sign_at(r, hi));
+                    a != b || a == Ordering::Equal || {
+                        // One sign at both ends: two roots inside or none.
+                        let v = BigRational::new(-r[1].clone(), &r[2] * 2u32);
+                        &v > lo && &v < hi && zx::sign_at(r, &v) != a
+                    }
+                }
+                1 => false,
+                _ => root_of(&s, r),
+            }
+        }
+        _ => {
+            let gg = zx::gcd(f, r);
+            gg.len() > 1 && zx::sign_at(&gg, lo) != zx::sign_at(&gg, hi)
+        }
+    }
+}
+
+/// Whether `r` (degree ≥ 1, of sign `s` ≠ 0 at both ends) has no root in
+/// (a/2ᵏ, b/2ᵏ).
+fn no_root_between(r: &[BigInt], a: &BigInt, b: &BigInt, k: u64, s: Ordering) -> bool {
+    match r.len() {
+        2 => true,
+        3 => {
+            // The vertex v = −r₁/(2r₂): outside the interval r is monotone there;
+            // inside, r(v) = (4r₀r₂ − r₁²)/(4r₂) must have the ends' sign.
+            let (mut num, mut den) = (-(&r[1] << k), &r[2] << 1u32);
+            if den.is_negative() {
+                num = -num;
+                den = -den;
+            }
+            if !(a * &den < num && num < b * &den) {
+                return true;
+            }
+            let disc = &r[0] * &r[2] * 4u32 - &r[1] * &r[1];
+            let sv = zx::ord_of(&disc);
+            let sv = if r[2].is_negative() { sv.reverse() } else { sv };
+            sv == s
+        }
+        _ => {
+            let den = BigInt::one() << k;
+            zx::descartes_interval(
+                r,
+                &BigRational::new_raw(a.clone(), den.clone()),
+                &BigRational::new_raw(b.clone(), den),
+            ) == 0
+        }
+    }
+}
+
+/// A candidate time: a root of the polynomial `of`.
+struct Candidate<'a> {
+    x: RealRoot,
+    of: &'a [BigInt],
+}
+
+/// The roots of `p` in [lo, hi] appended to `out`; `false` if p ≡ 0.
+fn roots_in<'a>(
+    p: &'a [BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    out: &mut Vec<Candidate<'a>>,
+) -> bool {
+    match isolate_roots(&Poly::from_bigints(p), lo, hi) {
+        Roots::Isolated(r) => {
+            out.extend(r.into_iter().map(|r| Candidate { x: r.value, of: p }));
+            true
+        }
+        Roots::Everywhere => false,
+    }
+}
+
+/// The exact method on integer coordinates. With `doubles` (the same points as
+/// doubles), the contact condition at a root is first tried in interval
+/// arithmetic on a narrow enclosure of the root, and computed exactly only when
+/// that does not decide.
+fn exact_answer(
+    kind: Kind,
+    x: &[[BigInt; 3]; 8],
+    m: u32,
+    doubles: Option<&[[f64; 3]; 8]>,
+) -> PointCcdAnswer {
+    let (frame, c) = coplanarity(kind, x);
+    let mut candidates = Vec::new();
+    let (zero, one) = (BigRational::zero(), BigRational::one());
+    let always_coplanar = !roots_in(&c, &zero, &one, &mut candidates);
+    if !always_coplanar && candidates.is_empty() {
+        return PointCcdAnswer::Miss;
+    }
+    let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+    let mut terms = Terms::default();
+    if !always_coplanar {
+        return first_of(kind, candidates, doubles, m, &contact, &mut terms);
+    }
+    // Always coplanar: 0, then every root of every polynomial of the condition,
+    // in exact increasing order. With doubles, only in the pieces of [0, 1]
+    // where interval arithmetic does not prove the condition false (the first
+    // contact is in one of them, at 0 or a root).
+    if contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))) == Some(true) {
+        return PointCcdAnswer::Hit(ContactTime::at_start());
+    }
+    let ranges: Vec<(BigRational, BigRational)> = match doubles {
+        Some(p) => {
+            let mut v = Vec::new();
+            filter::undecided(kind, p, 0.0, 1.0, 0, &mut v);
+            v.iter()
+                .map(|&(a, b)| (filter::rational(a), filter::rational(b)))
+                .collect()
+        }
+        None => vec![(zero, one)],
+    };
+    let polys: Vec<Zp> = contact
+        .terms()
+        .map(|t| terms.get(&contact, t).clone())
+        .collect();
+    for (lo, hi) in &ranges {
+        let mut candidates = Vec::new();
+        for p in &polys {
+            roots_in(&p.0, lo, hi, &mut candidates);
+        }
+        candidates.sort_by(|a, b| a.x.cmp_exact(&b.x));
+        let hit = first_of(kind, candidates, doubles, m, &contact, &mut terms);
+        if let PointCcdAnswer::Hit(_) = hit {
+            return hit;
+        }
+    }
+    PointCcdAnswer::Miss
+}
+
+/// The condition's integer polynomials, each built once, when first needed.
+#[derive(Default)]
+struct Terms(Vec<(Term, Zp)>);
+
+impl Terms {
+    fn get(&mut self, contact: &Contact<Zp>, t: Term) -> &Zp {
+        let i = match self.0.iter().position(|(u, _)| *u == t) {
+            Some(i) => i,
+            None => {
+                self.0.push((t, contact.term(t)));
+                self.0.len() - 1
+            }
+        };
+        &self.0[i].1
+    }
+}
+
+/// The first candidate, in the given (increasing) order, at which the contact
+/// condition holds: interval arithmetic on a narrow enclosure first (with
+/// doubles), exact signs when that does not decide.
+fn first_of(
+    kind: Kind,
+    candidates: Vec<Candidate>,
+    doubles: Option<&[[f64; 3]; 8]>,
+    m: u32,
+    contact: &Contact<Zp>,
+    terms: &mut Terms,
+) -> PointCcdAnswer {
+    for Candidate { mut x, of } in candidates {
+        let quick = doubles.and_then(|p| {
+            // Doubles around the root: its enclosure, refined, rounded outward.
+            x.refine_to_width(&BigRational::new(BigInt::one(), BigInt::one() << 48u32));
+            let (lo, hi) = (x.lo().to_f64()?.next_down(), x.hi().to_f64()?.next_up());
+            let (lo, hi) = (lo.max(0.0), hi.min(1.0));
+            let (lo, hi) = match x.as_exact() {
+                Some(q) if q.is_zero() => (0.0, 0.0),
+                Some(q) if q.is_one() => (1.0, 1.0),
+                _ => (lo, hi),
+            };
+            filter::contact_interval(kind, p, lo, hi)
+        });
+        let holds = quick.unwrap_or_else(|| {
+            let f: Vec<BigInt> = match &x {
+                RealRoot::Interval(i) => i.coeffs().to_vec(),
+                RealRoot::Exact(_) => Vec::new(),
+            };
+            contact.holds(&mut |t| Some(sign_at_root(&mut x, &f, &terms.get(contact, t).0)))
+                == Some(true)
+        });
+        if holds {
+            if x.as_exact().is_some_and(Zero::is_zero) {
+                return PointCcdAnswer::Hit(ContactTime::at_start());
+            }
+            return PointCcdAnswer::Hit(canonical_time(of, x, m));
+        }
+    }
+    PointCcdAnswer::Miss
+}
+
+impl ContactTime {
+    fn at_start() -> Self {
+        ContactTime {
+            kind: TimeKind::Start,
+            lo: BigRational::zero(),
+            hi: BigRational::zero(),
+            poly: Vec::new(),
+            f64: 0.0,
+        }
+    }
+}
+
+/// An exactly known rational time: the linear polynomial den·t − num.
+fn exact_time(x: &BigRational) -> ContactTime {
+    ContactTime {
+        kind: TimeKind::Root,
+        lo: x.clone(),
+        hi: x.clone(),
+        poly: vec![-x.numer().clone(), x.denom().clone()],
+        f64: RealRoot::Exact(x.clone()).to_f64(),
+    }
+}
+
+/// The square-free factor of `p` (primitive, positive leading coefficient) that
+/// vanishes at the rational `q`.
+fn factor_at(p: &[BigInt], q: &BigRational) -> Vec<BigInt> {
+    let mut f = p.to_vec();
+    zx::primitive(&mut f);
+    if f.len() <= 2 || zx::square_free_mod_p(&f) {
+        return f;
+    }
+    zx::square_free_factors(&f)
+        .into_iter()
+        .map(|(g, _)| g)
+        .find(|g| zx::sign_at(g, q) == Ordering::Equal)
+        .expect("q is a root of p")
+}
+
+/// The canonical report of the root `x` of `of` (module docs, "The reported time").
+fn canonical_time(of: &[BigInt], mut x: RealRoot, m0: u32) -> ContactTime {
+    let f: Vec<BigInt> = match &x {
+        RealRoot::Interval(i) => i.coeffs().to_vec(),
+        RealRoot::Exact(q) => factor_at(of, q),
+    };
+    if f.len() == 2 {
+        return exact_time(&BigRational::new(-f[0].clone(), f[1].clone()));
+    }
+    let mut m = m0;
+    loop {
+        let den = BigInt::one() << m;
+        x.refine_to_width(&BigRational::new(BigInt::one(), den.clone()));
+        // The cell [k, k + 1]·2⁻ᵐ around the root, or the root itself on the grid.
+        let k = match &x {
+            RealRoot::Exact(q) => {
+                let scaled = q.numer() * &den;
+                if scaled.is_multiple_of(q.denom()) {
+                    return exact_time(q);
+                }
+                scaled.div_floor(q.denom())
+            }
+            RealRoot::Interval(i) => {
+                let g = (i.lo().numer() * &den).div_ceil(i.lo().denom());
+                let gq = BigRational::new(g.clone(), den.clone());
+                if &gq < i.hi() {
+                    match i.cmp_rational(&gq) {
+                        Ordering::Equal => return exact_time(&gq),
+                        Ordering::Less => g - 1,
+                        Ordering::Greater => g,
+                    }
+                } else {
+                    g - 1
+                }
+            }
+        };
+        let lo = BigRational::new(k.clone(), den.clone());
+        let hi = BigRational::new(k + 1, den);
+        let (s_lo, s_hi) = (zx::sign_at(&f, &lo), zx::sign_at(&f, &hi));
+        if s_lo != Ordering::Equal && s_hi == s_lo.reverse() && single_root(&f, &lo, &hi) {
+            // x is refined inside the cell: the same root.
+            let f64 = x.to_f64();
+            return ContactTime {
+                kind: TimeKind::Root,
+                lo,
+                hi,
+                poly: f,
+                f64,
+            };
+        }
+        m += 1;
+    }
+}
+
+/// Whether the square-free `f`, with a sign change over (lo, hi), has no other
+/// root there.
+fn single_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> bool {
+    zx::descartes_interval(f, lo, hi) == 1
+        || isolate_roots(&Poly::from_bigints(f), lo, hi)
+            .isolated()
+            .len()
+            == 1
 }
 
 #[cfg(test)]
@@ -276,5 +984,112 @@ mod tests {
             [[8, 0, -4], [0, 0, 0], [4, 0, 0], [0, -4, 0]],
         );
         assert!(time(vf(&h).unwrap()).is_none());
+    }
+
+    fn splitmix(s: &mut u64) -> u64 {
+        crate::poly::planted::splitmix64(s)
+    }
+
+    /// Doubles of mixed magnitudes: grid values, uniform ones, tiny ones.
+    fn random_points(s: &mut u64) -> [[f64; 3]; 8] {
+        std::array::from_fn(|_| {
+            std::array::from_fn(|_| match splitmix(s) % 4 {
+                0 => (splitmix(s) % 33) as f64 / 8.0 - 2.0,
+                1 => (splitmix(s) >> 11) as f64 / (1u64 << 53) as f64 - 0.5,
+                2 => ((splitmix(s) >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 1e-17,
+                _ => 0.0,
+            })
+        })
+    }
+
+    /// The fixed-width blossom formula for c gives the same integer polynomial
+    /// as multiplying out the linear polynomials in `BigInt`.
+    #[test]
+    fn fixed_width_cubic_matches_bigint_product() {
+        let mut s = 99u64;
+        for case in 0..300 {
+            let p = random_points(&mut s);
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let (_, c) = coplanarity(kind, &coords_f64(&p));
+                assert_eq!(exact_coplanarity(kind, &p), c, "case {case}");
+            }
+        }
+    }
+
+    /// The fixed-width content division gives zx::primitive's result.
+    #[test]
+    fn primitive_matches_zx() {
+        let mut s = 3u64;
+        for _ in 0..300 {
+            let p = random_points(&mut s);
+            let mut a = exact_coplanarity(Kind::EdgeEdge, &p);
+            // A common factor and a sign, to have something to divide out.
+            let k = BigInt::from((splitmix(&mut s) % 1000) as i64 - 500);
+            a.iter_mut().for_each(|x| *x *= &k);
+            zx::trim(&mut a);
+            let mut b = a.clone();
+            primitive(&mut a);
+            zx::primitive(&mut b);
+            assert_eq!(a, b);
+        }
+    }
+
+    /// Two roots 2⁻⁴⁵ apart share a level-40 cell: the reported cell is finer,
+    /// still no wider than the tolerance, and a valid certificate; a root on
+    /// the grid is reported exactly.
+    #[test]
+    fn canonical_time_escalates_and_reports_grid_roots_exactly() {
+        let two45 = BigInt::one() << 45u32;
+        // (3x − 1)·(3·2⁴⁵·x − (2⁴⁵ + 3)): roots 1/3 and 1/3 + 2⁻⁴⁵.
+        let a = [BigInt::from(-1), BigInt::from(3)];
+        let b = [-(&two45 + 3u32), &two45 * 3u32];
+        let f: Vec<BigInt> = zx::mul(&a, &b);
+        let roots = isolate_roots(
+            &Poly::from_bigints(&f),
+            &BigRational::zero(),
+            &BigRational::one(),
+        );
+        let first = roots.isolated()[0].value.clone();
+        let t = canonical_time(&f, first, 40);
+        let w = &t.hi - &t.lo;
+        assert!(w > BigRational::zero() && w < BigRational::new(1.into(), BigInt::one() << 40u32));
+        let x = t.to_real_root().expect("certificate");
+        assert_eq!(x.cmp_exact(&RealRoot::Exact(r(1, 3))), Ordering::Equal);
+        // (2x − 1)(x² + 1): the only real root 1/2 is on the grid.
+        let g = zx::mul(
+            &[BigInt::from(-1), BigInt::from(2)],
+            &[1, 0, 1].map(BigInt::from),
+        );
+        let i = IsolatingInterval::verify(&Poly::from_bigints(&g), &r(1, 4), &r(3, 5)).unwrap();
+        let t = canonical_time(&g, RealRoot::Interval(i), 40);
+        assert_eq!((t.lo.clone(), t.hi.clone(), t.f64), (r(1, 2), r(1, 2), 0.5));
+    }
+
+    /// The exact sign at an isolated root agrees with the sign at the root's
+    /// exact value (rational roots, so a direct evaluation is the reference).
+    #[test]
+    fn sign_at_isolated_matches_direct_evaluation() {
+        // f = (4x − 1)(x² − 2)·…: root 1/4 in (0, 1/2).
+        let f = zx::mul(
+            &[BigInt::from(-1), BigInt::from(4)],
+            &[-2, 0, 1].map(BigInt::from),
+        );
+        let (lo, hi) = (r(0, 1), r(1, 2));
+        let s_lo = zx::sign_at(&f, &lo);
+        let mut st = 5u64;
+        for _ in 0..200 {
+            let g: Vec<BigInt> = (0..1 + splitmix(&mut st) % 6)
+                .map(|_| BigInt::from((splitmix(&mut st) % 17) as i64 - 8))
+                .collect();
+            let mut g = g;
+            zx::trim(&mut g);
+            let want = zx::sign_at(&g, &r(1, 4));
+            assert_eq!(sign_at_isolated(&f, &lo, &hi, s_lo, &g), want, "{g:?}");
+            // g vanishing at 1/4 by construction.
+            let h = zx::mul(&g, &[BigInt::from(-1), BigInt::from(4)]);
+            if !h.is_empty() {
+                assert_eq!(sign_at_isolated(&f, &lo, &hi, s_lo, &h), Ordering::Equal);
+            }
+        }
     }
 }

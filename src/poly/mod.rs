@@ -42,4 +42,5 @@ pub(crate) mod zx;
 
 pub use dense::Poly;
 pub use isolate::{first_root_in, isolate_roots, isolate_roots_limited, Roots};
+pub(crate) use root::f64_midpoint;
 pub use root::{qcmp, sign_of_poly_at, IsolatingInterval, RealRoot, Root};

@@ -94,7 +94,7 @@ fn f64_to_rational(x: f64) -> Option<BigRational> {
 }
 
 /// The exact midpoint of two finite doubles, as `(numerator, denominator = 2^k)`.
-fn f64_midpoint(d: f64, n: f64) -> (BigInt, BigInt) {
+pub(crate) fn f64_midpoint(d: f64, n: f64) -> (BigInt, BigInt) {
     use num_traits::float::FloatCore;
     let (md, ed, sd) = FloatCore::integer_decode(d);
     let (mn, en, sn) = FloatCore::integer_decode(n);
@@ -631,24 +631,43 @@ impl RealRoot {
     /// interval of the square-free `f`. Otherwise the interval is refined until Descartes'
     /// rule proves `q` has no root in it, and the sign is read at its midpoint.
     pub fn sign_of(&mut self, q: &Poly) -> Ordering {
-        let qz = q.to_integer_scaled();
+        self.sign_of_integer(&q.to_integer_scaled())
+    }
+
+    /// Exact sign of the integer polynomial `qz` (ascending powers, no trailing zero
+    /// coefficients) at this root, as [`RealRoot::sign_of`] (the refinement is kept).
+    ///
+    /// ```
+    /// use exact_collision::poly::{isolate_roots, Poly, Roots};
+    /// use num_bigint::BigInt;
+    /// use num_rational::BigRational;
+    /// use std::cmp::Ordering;
+    ///
+    /// let r = |n: i64| BigRational::from_integer(n.into());
+    /// let Roots::Isolated(roots) = isolate_roots(&Poly::from_ints(&[-2, 0, 1]), &r(0), &r(2))
+    /// else { panic!() };
+    /// let mut sqrt2 = roots[0].value.clone();
+    /// let q: Vec<BigInt> = [-3, 2].map(BigInt::from).to_vec(); // 2x − 3
+    /// assert_eq!(sqrt2.sign_of_integer(&q), Ordering::Less);
+    /// ```
+    pub fn sign_of_integer(&mut self, qz: &[BigInt]) -> Ordering {
         if qz.is_empty() {
             return Ordering::Equal;
         }
         if let RealRoot::Interval(i) = self {
-            let g = zx::gcd(&i.poly, &qz);
+            let g = zx::gcd(&i.poly, qz);
             if g.len() > 1 && zx::sign_at(&g, &i.lo) != zx::sign_at(&g, &i.hi) {
                 return Ordering::Equal;
             }
         }
         loop {
             match self {
-                RealRoot::Exact(x) => return zx::sign_at(&qz, x),
+                RealRoot::Exact(x) => return zx::sign_at(qz, x),
                 RealRoot::Interval(i) => {
-                    let s_lo = zx::sign_at(&qz, &i.lo);
+                    let s_lo = zx::sign_at(qz, &i.lo);
                     if s_lo != Ordering::Equal
-                        && s_lo == zx::sign_at(&qz, &i.hi)
-                        && zx::descartes_interval(&qz, &i.lo, &i.hi) == 0
+                        && s_lo == zx::sign_at(qz, &i.hi)
+                        && zx::descartes_interval(qz, &i.lo, &i.hi) == 0
                     {
                         return s_lo;
                     }

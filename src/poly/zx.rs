@@ -313,7 +313,7 @@ pub(crate) fn descartes_interval(a: &[BigInt], lo: &BigRational, hi: &BigRationa
 }
 
 /// Pseudo-remainder of `a` by `b` (nonzero): `lc(b)^k · a mod b` for some k ≥ 0.
-fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+pub(crate) fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
     let mut r = a.to_vec();
     let db = b.len() - 1;
     let lb = &b[db];

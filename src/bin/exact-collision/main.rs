@@ -40,6 +40,10 @@ enum Cmd {
     /// Answer one `ccd` query (a JSON file) and optionally plot its constraint
     /// functions over t with the contact times marked.
     Ccd(commands::ccd::Args),
+    /// Answer the CCD benchmark's CSV query files (vertex-face or edge-edge) on
+    /// all cores: one JSON line per query, then a summary with the ground truth
+    /// compared and the per-query time distribution.
+    CcdCsv(commands::ccd_csv::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Cmd::Verify(a) => commands::verify::run(&a),
         Cmd::Mesh(a) => commands::mesh::run(&a),
         Cmd::Ccd(a) => commands::ccd::run(&a),
+        Cmd::CcdCsv(a) => commands::ccd_csv::run(&a),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! The program's commands, one file each.
 
 pub mod ccd;
+pub mod ccd_csv;
 pub mod demo;
 pub mod mesh;
 pub mod query;

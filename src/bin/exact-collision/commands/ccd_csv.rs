@@ -1,0 +1,284 @@
+//! `exact-collision ccd-csv FILE…`: the CCD benchmark's query files, answered
+//! on all cores, with the ground truth compared and the time of each query
+//! measured.
+
+use exact_collision::ccd::points::{exact_f64, first_contact, first_contact_f64, Kind};
+use exact_collision::ccd::{PointCcd, PointCcdAnswer};
+use exact_collision::protocol::time_value;
+use exact_collision::query::stats::CCD_POINTS;
+use exact_collision::Vec3;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rayon::prelude::*;
+use serde_json::{json, Map, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Answer the CCD benchmark's CSV query files (Wang et al. 2021; the
+/// "Sample Scalable CCD Data" of Belgrod et al. 2023): one JSON line per query,
+/// then one summary line per file. Exit status 1 if an answer disagrees with the
+/// ground truth or a query fails.
+#[derive(clap::Args)]
+pub struct Args {
+    /// CSV files: 8 rows per query (the 4 points at t = 0, then at t = 1), each
+    /// row x, y, z as numerator,denominator pairs (6 columns), optionally
+    /// followed by the ground truth 0/1 (7 columns).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// vf (vertex–face) or ee (edge–edge); by default from the path
+    /// ("vertex-face" or "vf", "edge-edge" or "ee").
+    #[arg(long)]
+    kind: Option<String>,
+    /// Ground truth: a JSON array of booleans, one per query (the dataset's
+    /// `mma_bool` files). Repeat once per FILE, in the same order; it replaces
+    /// a 7th column.
+    #[arg(long)]
+    truth: Vec<PathBuf>,
+    /// The tolerance of the reported times (an exact rational).
+    #[arg(long, default_value = "1/1000000000000")]
+    tolerance: String,
+    /// Print only the summary lines.
+    #[arg(long)]
+    summary_only: bool,
+}
+
+/// One query as read.
+enum Input {
+    /// Every coordinate is a double.
+    F64([[f64; 3]; 8]),
+    /// Some coordinate is not.
+    Exact(Box<PointCcd>),
+}
+
+struct Query {
+    input: Input,
+    truth: Option<bool>,
+}
+
+fn bad(path: &Path, what: impl std::fmt::Display) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("{}: {what}", path.display()),
+    )
+}
+
+fn kind_of(path: &Path, given: Option<&str>) -> std::io::Result<Kind> {
+    let name = match given {
+        Some(k) => k.to_string(),
+        None => path.to_string_lossy().to_string(),
+    };
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let vf =
+        name == "vf" || name.contains("vertex-face") || (given.is_none() && file.contains("vf"));
+    let ee = name == "ee" || name.contains("edge-edge") || (given.is_none() && file.contains("ee"));
+    match (vf, ee) {
+        (true, false) => Ok(Kind::VertexFace),
+        (false, true) => Ok(Kind::EdgeEdge),
+        _ => Err(bad(
+            path,
+            "cannot tell vertex-face from edge-edge: give --kind vf or --kind ee",
+        )),
+    }
+}
+
+fn read(
+    path: &Path,
+    truth: Option<&PathBuf>,
+    tolerance: &BigRational,
+) -> std::io::Result<Vec<Query>> {
+    let mut rd = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_path(path)
+        .map_err(|e| bad(path, e))?;
+    let mut rows: Vec<([BigRational; 3], Option<bool>)> = Vec::new();
+    for (line, rec) in rd.records().enumerate() {
+        let rec = rec.map_err(|e| bad(path, e))?;
+        if rec.len() != 6 && rec.len() != 7 {
+            return Err(bad(
+                path,
+                format!(
+                    "row {}: expected 6 or 7 columns, got {}",
+                    line + 1,
+                    rec.len()
+                ),
+            ));
+        }
+        let int = |i: usize| -> std::io::Result<BigInt> {
+            rec[i].trim().parse().map_err(|_| {
+                bad(
+                    path,
+                    format!("row {}, column {}: not an integer", line + 1, i + 1),
+                )
+            })
+        };
+        let q = |i: usize| -> std::io::Result<BigRational> {
+            let (n, d) = (int(i)?, int(i + 1)?);
+            if d == BigInt::from(0) {
+                return Err(bad(path, format!("row {}: zero denominator", line + 1)));
+            }
+            Ok(BigRational::new(n, d))
+        };
+        let t = if rec.len() == 7 {
+            Some(int(6)? != BigInt::from(0))
+        } else {
+            None
+        };
+        rows.push(([q(0)?, q(2)?, q(4)?], t));
+    }
+    if rows.len() % 8 != 0 {
+        return Err(bad(
+            path,
+            format!("{} rows, not a multiple of 8", rows.len()),
+        ));
+    }
+    let n = rows.len() / 8;
+    let truths: Vec<Option<bool>> = match truth {
+        Some(t) => {
+            let text = std::fs::read_to_string(t)?;
+            let v: Vec<bool> = serde_json::from_str(&text).map_err(|e| bad(t, e))?;
+            if v.len() != n {
+                return Err(bad(t, format!("{} booleans for {n} queries", v.len())));
+            }
+            v.into_iter().map(Some).collect()
+        }
+        None => (0..n).map(|i| rows[8 * i].1).collect(),
+    };
+    Ok(rows
+        .chunks(8)
+        .zip(truths)
+        .map(|(ch, truth)| {
+            let f: Option<Vec<f64>> = ch.iter().flat_map(|r| r.0.iter().map(exact_f64)).collect();
+            let input = match f {
+                Some(f) => Input::F64(std::array::from_fn(|k| {
+                    [f[3 * k], f[3 * k + 1], f[3 * k + 2]]
+                })),
+                None => {
+                    let p = |k: usize| {
+                        let [x, y, z] = ch[k].0.clone();
+                        Vec3::new(x, y, z)
+                    };
+                    Input::Exact(Box::new(PointCcd {
+                        t0: [p(0), p(1), p(2), p(3)],
+                        t1: [p(4), p(5), p(6), p(7)],
+                        tolerance: tolerance.clone(),
+                    }))
+                }
+            };
+            Query { input, truth }
+        })
+        .collect())
+}
+
+/// Median, mean, 99th percentile and maximum of the times, in µs.
+fn distribution(us: &mut [f64]) -> Value {
+    if us.is_empty() {
+        return Value::Null;
+    }
+    us.sort_by(|a, b| a.total_cmp(b));
+    let n = us.len();
+    let pick = |p: f64| us[((p * n as f64) as usize).min(n - 1)];
+    let r = |x: f64| (x * 1000.0).round() / 1000.0;
+    json!({
+        "median": r(pick(0.5)),
+        "mean": r(us.iter().sum::<f64>() / n as f64),
+        "p99": r(pick(0.99)),
+        "max": r(us[n - 1]),
+    })
+}
+
+/// Answers the files; returns whether every answer agrees with its ground truth.
+pub fn run(args: &Args) -> std::io::Result<bool> {
+    let tolerance: BigRational =
+        exact_collision::number::parse_exact(&args.tolerance).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("--tolerance: {e}"),
+            )
+        })?;
+    if !args.truth.is_empty() && args.truth.len() != args.files.len() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "--truth: give one per FILE, in the same order",
+        ));
+    }
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let mut all_ok = true;
+    for (fi, path) in args.files.iter().enumerate() {
+        let kind = kind_of(path, args.kind.as_deref())?;
+        let queries = read(path, args.truth.get(fi), &tolerance)?;
+        let tag = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let before = CCD_POINTS.get();
+        let answers: Vec<(Result<PointCcdAnswer, String>, f64)> = queries
+            .par_iter()
+            .map(|q| {
+                let start = Instant::now();
+                let a = match &q.input {
+                    Input::F64(p) => first_contact_f64(kind, p, &tolerance),
+                    Input::Exact(p) => first_contact(kind, p),
+                };
+                let us = start.elapsed().as_secs_f64() * 1e6;
+                (a.map_err(|e| e.to_string()), us)
+            })
+            .collect();
+        let after = CCD_POINTS.get();
+        let (mut hits, mut errors, mut fp, mut fneg, mut with_truth) = (0, 0, 0, 0, 0);
+        let mut times = Vec::with_capacity(answers.len());
+        for (i, ((a, us), q)) in answers.iter().zip(&queries).enumerate() {
+            times.push(*us);
+            let mut m = Map::new();
+            m.insert("id".into(), json!(format!("{tag}#{i}")));
+            match a {
+                Ok(PointCcdAnswer::Hit(t)) => {
+                    hits += 1;
+                    m.insert("hit".into(), json!(true));
+                    m.insert("toi".into(), time_value(t));
+                }
+                Ok(PointCcdAnswer::Miss) => {
+                    m.insert("hit".into(), json!(false));
+                }
+                Err(e) => {
+                    errors += 1;
+                    m.insert("error".into(), json!(e));
+                }
+            }
+            if let (Some(t), Ok(a)) = (q.truth, a) {
+                with_truth += 1;
+                let hit = matches!(a, PointCcdAnswer::Hit(_));
+                m.insert("truth".into(), json!(t));
+                fp += (hit && !t) as u32;
+                fneg += (!hit && t) as u32;
+            }
+            m.insert("us".into(), json!((us * 1000.0).round() / 1000.0));
+            if !args.summary_only {
+                writeln!(out, "{}", Value::Object(m))?;
+            }
+        }
+        all_ok &= errors == 0 && fp == 0 && fneg == 0;
+        let summary = json!({
+            "file": path.display().to_string(),
+            "kind": if kind == Kind::VertexFace { "vf" } else { "ee" },
+            "queries": queries.len(),
+            "hits": hits,
+            "errors": errors,
+            "truth": if with_truth > 0 {
+                json!({"queries": with_truth, "false_positives": fp, "false_negatives": fneg})
+            } else {
+                Value::Null
+            },
+            "filter_decided": after.0 - before.0,
+            "exact": after.1 - before.1,
+            "time_us": distribution(&mut times),
+        });
+        writeln!(out, "{summary}")?;
+    }
+    Ok(all_ok)
+}
