@@ -38,7 +38,7 @@ pub struct Answer {
 
 /// Lines answered on the lean line path (`fast`) and on the general path
 /// (`fallback`); `query --stats` prints it.
-pub static LINES: Counter = Counter::new("lines (lean parse / general parse)");
+pub static LINES: Counter = Counter::new("lines");
 
 /// What an answered line was: a success or an error, and the claim's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +47,8 @@ pub struct LineOutcome {
     pub ok: bool,
     /// The claim's verdict, when the query carried a claim and was answered.
     pub agrees: Option<bool>,
+    /// Whether the lean line path answered (else the general path did).
+    pub lean: bool,
 }
 
 /// Answer one raw input line: its bytes without the `\n` (a final `\r` is
@@ -75,7 +77,11 @@ pub fn answer_bytes(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutco
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if let Some(ok) = lean::answer_line(text, out) {
             out.push(b'\n');
-            return LineOutcome { ok, agrees: None };
+            return LineOutcome {
+                ok,
+                agrees: None,
+                lean: true,
+            };
         }
     }
     LINES.fallback();
@@ -97,6 +103,7 @@ pub fn answer_bytes_general(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> L
     LineOutcome {
         ok: a.ok,
         agrees: a.agrees,
+        lean: false,
     }
 }
 

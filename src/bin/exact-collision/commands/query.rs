@@ -225,20 +225,13 @@ pub fn stream(
     Ok(())
 }
 
-/// The fast-path counters on standard error.
+/// The counters on standard error: lines read by the lean parser and by the
+/// general one, then each fast path's answers and fallbacks.
 fn print_stats() {
-    let mut rows = vec![{
-        let (f, b) = LINES.get();
-        (LINES.name, f, b)
-    }];
-    rows.extend(stats::snapshot());
-    for (name, fast, fallback) in rows {
-        let total = fast + fallback;
-        let share = if total == 0 {
-            0.0
-        } else {
-            100.0 * fallback as f64 / total as f64
-        };
+    let (lean, general) = LINES.get();
+    eprintln!("stats: lines: {lean} lean parse, {general} general parse");
+    for (name, fast, fallback) in stats::snapshot() {
+        let share = 100.0 * fallback as f64 / (fast + fallback) as f64;
         eprintln!("stats: {name}: {fast} fast, {fallback} fallback ({share:.1}% fallback)");
     }
 }
