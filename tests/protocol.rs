@@ -511,8 +511,9 @@ fn lean_path_answers_generated_lines_as_the_general_path() {
     let _ = lean_errors;
 }
 
-/// The forms engines send, and the rarer ones the lean path still reads: all
-/// answered on the lean path, as the general path answers them.
+/// The forms engines send, and the rarer ones the lean path still reads
+/// (`intersect`, `distance`, `ccd_vf`, `ccd_ee`): all answered on the lean
+/// path, as the general path answers them.
 #[test]
 fn lean_path_takes_every_number_form_scalar_and_plain_id() {
     let tri = |z: &str| format!(r#"{{"type":"triangle","v":[[0,0,{z}],[1,0,{z}],[0,1,{z}]]}}"#);
@@ -558,6 +559,19 @@ fn lean_path_takes_every_number_form_scalar_and_plain_id() {
             }
         }
     }
+    // The points ccd ops: both number forms, every scalar, tolerances.
+    for scalar in ["", r#""scalar":"f64","#, r#""scalar":"f32","#] {
+        for tol in ["", r#""tolerance":"1/1000","#, r#""tolerance":1e-3,"#] {
+            for z in ["-2", "\"-1/3\"", "0.5", "1e-300"] {
+                lines.push(format!(
+                    r#"{{"id":"vf",{scalar}{tol}"op":"ccd_vf","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,{z}],[0,0,0],[1,0,0],[0,1,0]]}}"#
+                ));
+                lines.push(format!(
+                    r#"{{{scalar}{tol}"op":"ccd_ee","t0":[[0,0,1],[1,0,1],[0.5,-1,0],[0.5,1,0]],"t1":[[0,0,{z}],[1,0,-1],[0.5,-1,0],[0.5,1,0]]}}"#
+                ));
+            }
+        }
+    }
     // White space around every token.
     lines.push(format!(
         " {{ \"op\" :\t\"distance\" , \"a\" : {} , \"b\" : {} }} ",
@@ -595,6 +609,16 @@ fn lean_path_leaves_the_rest_to_the_general_path() {
         format!(r#"{{"op":"intersect","a":{t},"b":{}}}"#, t.replace("[0,1,0]", r#"[0,"1/0",0]"#)),
         format!(r#"{{"op":"intersect","a":{t},"b":{}}}"#, t.replace("[0,1,0]", "[0,1]")),
         format!(r#"{{"op":"distance","deep":{}0{},"a":{t},"b":{t}}}"#, "[".repeat(127), "]".repeat(127)),
+        // Nested past serde_json's limit where a number goes, in a field the
+        // op does not read: the general path refuses the line for its depth.
+        format!(r#"{{"op":"distance","tolerance":{}0{},"a":{t},"b":{t}}}"#, "[".repeat(130), "]".repeat(130)),
+        format!(
+            r#"{{"op":"distance","a":{},"b":{t}}}"#,
+            t.replace("\"v\"", &format!(r#""center":[{}0{},0,0],"v""#, "[".repeat(130), "]".repeat(130)))
+        ),
+        r#"{"op":"ccd_vf","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"tolerance":0}"#.to_string(),
+        r#"{"op":"ccd_ee","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"t_range":[0,1]}"#.to_string(),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
         r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,0]]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
         r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
     ] {

@@ -1,10 +1,11 @@
-//! The lean line path: an `intersect` or `distance` line read into typed values
+//! The lean line path: an `intersect`, `distance`, `ccd_vf` or `ccd_ee` line
+//! read into typed values
 //! (serde derive on borrowed structs, no `serde_json::Value` tree), answered,
 //! and written straight to bytes.
 //!
 //! It stands in front of the general path ([`super::answer_line`]) and answers
 //! only the lines it reads exactly as the general path does; every other line
-//! (errors of any kind, claims, `ccd` ops, unknown fields, escapes where a
+//! (errors of any kind, claims, the `ccd` op, unknown fields, escapes where a
 //! borrowed string is wanted, duplicate keys, an `id` that is an array or an
 //! object) makes it return `None`, and the general path answers that line. So
 //! every error message and every odd line is still produced by one parser, and
@@ -28,6 +29,7 @@
 //!   same way the general path writes it.
 
 use super::{axis_scale, rounded_f64, ScalarKind, LINES};
+use crate::ccd::{self, ContactTime, PointCcd, PointCcdAnswer, TimeKind};
 use crate::number::parse_exact;
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
@@ -78,12 +80,30 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
     }
 }
 
+/// A JSON value that is not an array or an object, as written: a number's
+/// place, read later by [`tok`]. (serde_json skips a raw value without its
+/// nesting limit, so a nested one is refused here, where the general path may
+/// refuse it for its depth.)
+#[derive(Clone, Copy)]
+struct Leaf<'a>(&'a RawValue);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Leaf<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(d)?;
+        match raw.get().as_bytes().first() {
+            Some(b'[' | b'{') | None => Err(serde::de::Error::custom("a nested value")),
+            _ => Ok(Leaf(raw)),
+        }
+    }
+}
+
 /// A number as written (a JSON number or a string), read later by [`tok`].
-type N<'a> = &'a RawValue;
+type N<'a> = Leaf<'a>;
 /// Three numbers.
 type P3<'a> = [N<'a>; 3];
 
-/// The fields of an `intersect` / `distance` line that the lean path reads.
+/// The fields of an `intersect`, `distance`, `ccd_vf` or `ccd_ee` line that
+/// the lean path reads.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LineText<'a> {
@@ -92,10 +112,16 @@ struct LineText<'a> {
     op: &'a str,
     #[serde(default, borrow)]
     scalar: Present<&'a str>,
-    #[serde(borrow)]
-    a: Obj<ShapeText<'a>>,
-    #[serde(borrow)]
-    b: Obj<ShapeText<'a>>,
+    #[serde(default, borrow)]
+    a: Present<Obj<ShapeText<'a>>>,
+    #[serde(default, borrow)]
+    b: Present<Obj<ShapeText<'a>>>,
+    #[serde(default, borrow)]
+    t0: Present<[P3<'a>; 4]>,
+    #[serde(default, borrow)]
+    t1: Present<[P3<'a>; 4]>,
+    #[serde(default, borrow)]
+    tolerance: Present<N<'a>>,
 }
 
 /// A SHAPE object's fields (every kind's; which are used depends on `type`).
@@ -131,8 +157,8 @@ enum Tok<'a> {
 }
 
 /// The number in `raw`; `None` for other values and strings with escapes.
-fn tok(raw: &RawValue) -> Option<Tok<'_>> {
-    let t = raw.get();
+fn tok<'a>(raw: &Leaf<'a>) -> Option<Tok<'a>> {
+    let t = raw.0.get();
     match t.as_bytes().first()? {
         b'"' => {
             let s = &t[1..t.len() - 1];
@@ -273,6 +299,7 @@ fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
 enum Answered {
     Intersect(Intersection<BigRational>, Option<Contact<BigRational>>),
     Distance(Closest<BigRational>),
+    Points(PointCcdAnswer),
 }
 
 /// Answer on two shapes of doubles: the `_exact` queries give exact answers
@@ -334,9 +361,6 @@ fn answer(
 pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
     let t: Obj<LineText> = serde_json::from_str(line).ok()?;
     let t = t.0;
-    if t.op != "intersect" && t.op != "distance" {
-        return None;
-    }
     let kind = match t.scalar.0 {
         None | Some("exact") => ScalarKind::Exact,
         Some("f64") => ScalarKind::F64,
@@ -347,7 +371,22 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
     if let Some(raw) = t.id.0 {
         write_id(&mut id, raw)?;
     }
-    let result = answer(t.op == "intersect", &t.a.0, &t.b.0, kind)?;
+    let result = match t.op {
+        "intersect" | "distance" => {
+            let (a, b) = (&t.a.0.as_ref()?.0, &t.b.0.as_ref()?.0);
+            answer(t.op == "intersect", a, b, kind)?
+        }
+        "ccd_vf" | "ccd_ee" => {
+            let q = point_ccd(&t, kind)?;
+            let r = if t.op == "ccd_vf" {
+                ccd::ccd_vf(&q)
+            } else {
+                ccd::ccd_ee(&q)
+            };
+            r.map(Answered::Points)
+        }
+        _ => return None,
+    };
     out.push(b'{');
     if t.id.0.is_some() {
         out.extend_from_slice(b"\"id\":");
@@ -363,6 +402,15 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
             write_distance(out, &c, kind);
             true
         }
+        Ok(Answered::Points(PointCcdAnswer::Miss)) => {
+            out.extend_from_slice(b"\"hit\":false");
+            true
+        }
+        Ok(Answered::Points(PointCcdAnswer::Hit(time))) => {
+            out.extend_from_slice(b"\"hit\":true,\"toi\":");
+            write_time(out, &time, kind);
+            true
+        }
         Err(e) => {
             out.extend_from_slice(b"\"error\":");
             write_string(out, &e.to_string());
@@ -372,6 +420,59 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
     out.push(b'}');
     LINES.fast();
     Some(ok)
+}
+
+/// A `ccd_vf` / `ccd_ee` query as the general path reads it: the positions
+/// rounded to the query's scalar type, the tolerance exact (it is not
+/// geometry) and positive, 10⁻¹² when absent.
+fn point_ccd(t: &LineText, kind: ScalarKind) -> Option<PointCcd> {
+    let p3 = |p: &P3| {
+        let [x, y, z] = all(p, |n| BigRational::read(tok(n)?, kind))?;
+        Some(Vec3::new(x, y, z))
+    };
+    let tolerance = match t.tolerance.0 {
+        None => BigRational::new(1.into(), num_traits::pow(BigInt::from(10), 12)),
+        Some(n) => {
+            BigRational::read(tok(&n)?, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)?
+        }
+    };
+    Some(PointCcd {
+        t0: all(t.t0.0.as_ref()?, p3)?,
+        t1: all(t.t1.0.as_ref()?, p3)?,
+        tolerance,
+    })
+}
+
+/// A certified time as the general path's `time_value` writes it, the ends
+/// rounded outward on the float paths.
+fn write_time(out: &mut Vec<u8>, t: &ContactTime, kind: ScalarKind) {
+    let end = |out: &mut Vec<u8>, x: &BigRational, up: bool| match kind {
+        ScalarKind::Exact => write_exact(out, x),
+        _ => write_float(out, rounded_f64(x, kind, Some(up))),
+    };
+    out.extend_from_slice(b"{\"lo\":");
+    end(out, &t.lo, false);
+    out.extend_from_slice(b",\"hi\":");
+    end(out, &t.hi, true);
+    out.extend_from_slice(b",\"f64\":");
+    write_float(out, t.f64);
+    if t.kind == TimeKind::Root {
+        out.extend_from_slice(b",\"poly\":[");
+        for (i, c) in t.poly.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            write_int(out, c);
+            out.push(b'"');
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(match t.kind {
+        TimeKind::Root => b",\"kind\":\"root\"}",
+        TimeKind::Start => b",\"kind\":\"start\"}",
+        TimeKind::End => b",\"kind\":\"end\"}",
+    });
 }
 
 /// A JSON string, escaped as serde_json escapes it.
