@@ -1,7 +1,6 @@
 //! The lean line path: an `intersect`, `distance`, `ccd_vf` or `ccd_ee` line
-//! read into typed values
-//! (serde derive on borrowed structs, no `serde_json::Value` tree), answered,
-//! and written straight to bytes.
+//! read into typed values (serde derive on borrowed structs, no
+//! `serde_json::Value` tree), answered, and written straight to bytes.
 //!
 //! It stands in front of the general path ([`super::answer_line`]) and answers
 //! only the lines it reads exactly as the general path does; every other line
@@ -10,8 +9,8 @@
 //! object) makes it return `None`, and the general path answers that line. So
 //! every error message and every odd line is still produced by one parser, and
 //! the lean path can only be wrong by answering a line differently, which the
-//! tests compare byte for byte on every file of `tests/data` and on generated
-//! lines of every kind.
+//! tests (tests/protocol.rs) compare byte for byte on generated lines of every
+//! kind and on the throughput corpus.
 //!
 //! Why each rule keeps the two paths equal:
 //! - Objects only: a derived struct would also read a JSON array,
@@ -24,9 +23,10 @@
 //!   with `str::parse::<f64>` (correctly rounded), as the general path reads
 //!   it; a string goes through [`parse_exact`], the general path's grammar.
 //! - The `id` is written as its raw text when that text is what serializing the
-//!   general path's `Value` gives back (an integer, a string without escapes,
-//!   `true`, `false`, `null`); otherwise it is read as a `Value` and written the
-//!   same way the general path writes it.
+//!   general path's `Value` gives back (a number without an exponent, a string
+//!   without escapes, `true`, `false`, `null`); otherwise it is read as a
+//!   `Value` and written the same way the general path writes it.
+//! - A place where a number goes refuses an array or an object ([`Leaf`]).
 
 use super::{axis_scale, rounded_f64, ScalarKind, LINES};
 use crate::ccd::{self, ContactTime, PointCcd, PointCcdAnswer, TimeKind};
