@@ -572,6 +572,23 @@ fn lean_path_takes_every_number_form_scalar_and_plain_id() {
             }
         }
     }
+    // The boxes ccd op: both motion forms, a cube, a null motion, time ranges.
+    let cube = r#"{"type":"cube","vertices":[[0,0,0],[2,0,0],[2,2,0],[0,2,0],[0,0,2],[2,0,2],[2,2,2],[0,2,2]]}"#;
+    for scalar in ["", r#""scalar":"f64","#, r#""scalar":"f32","#] {
+        for motion in [
+            r#""motion":{"matrix":[[1,0,0],[0,1,0],[0,0,1],[["4","-2"],0,0]]}"#.to_string(),
+            r#""motion":{"matrix":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[["4","-2"],0,0,[2]]],"denominator":[2]}"#.to_string(),
+            r#""motion":{"quaternion":[["4","3"],["4","-2"],["-3","3"],["2","5"]],"translation":[[1,"-6"],0.5,"0"]}"#.to_string(),
+            r#""motion":{"quaternion":[1,0,0,0],"translation":[["3","-3"],0,0]}"#.to_string(),
+            r#""motion":null"#.to_string(),
+        ] {
+            for extra in ["", r#""t_range":["1/4",1],"tolerance":"1e-6","#] {
+                lines.push(format!(
+                    r#"{{"id":"box",{scalar}{extra}"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{cube},{motion}}}}}"#
+                ));
+            }
+        }
+    }
     // White space around every token.
     lines.push(format!(
         " {{ \"op\" :\t\"distance\" , \"a\" : {} , \"b\" : {} }} ",
@@ -617,8 +634,15 @@ fn lean_path_leaves_the_rest_to_the_general_path() {
             t.replace("\"v\"", &format!(r#""center":[{}0{},0,0],"v""#, "[".repeat(130), "]".repeat(130)))
         ),
         r#"{"op":"ccd_vf","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"tolerance":0}"#.to_string(),
-        r#"{"op":"ccd_ee","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"t_range":[0,1]}"#.to_string(),
-        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        r#"{"op":"ccd_ee","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"note":[0,1]}"#.to_string(),
+        format!(r#"{{"op":"ccd","a":{{"shape":{t}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","t_range":[1,0],"a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[0,0,[0,0],0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"matrix":[[1,0,0,1],[0,1,0],[0,0,1],[0,0,0]]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"matrix":[[1,0,0],[0,1,0],[0,0,1],[0,0,0]],"quaternion":[1,0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[[],0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[[[1]],0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[1,0,0,0],"translation":[{}1{},0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#, "[".repeat(130), "]".repeat(130)),
         r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,0]]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
         r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
     ] {

@@ -1,10 +1,10 @@
-//! The lean line path: an `intersect`, `distance`, `ccd_vf` or `ccd_ee` line
-//! read into typed values (serde derive on borrowed structs, no
+//! The lean line path: a line of any op (`intersect`, `distance`, `ccd`,
+//! `ccd_vf`, `ccd_ee`) read into typed values (serde derive on borrowed structs, no
 //! `serde_json::Value` tree), answered, and written straight to bytes.
 //!
 //! It stands in front of the general path ([`super::answer_line`]) and answers
 //! only the lines it reads exactly as the general path does; every other line
-//! (errors of any kind, claims, the `ccd` op, unknown fields, escapes where a
+//! (errors of any kind, claims, unknown fields, escapes where a
 //! borrowed string is wanted, duplicate keys, an `id` that is an array or an
 //! object) makes it return `None`, and the general path answers that line. So
 //! every error message and every odd line is still produced by one parser, and
@@ -28,8 +28,12 @@
 //!   `Value` and written the same way the general path writes it.
 //! - A place where a number goes refuses an array or an object ([`Leaf`]).
 
+use super::trim;
 use super::{axis_scale, rounded_f64, ScalarKind, LINES};
-use crate::ccd::{self, ContactTime, PointCcd, PointCcdAnswer, TimeKind};
+use crate::ccd::{
+    self, CcdAnswer, CcdQuery, ContactTime, Motion, MovingBox, PointCcd, PointCcdAnswer,
+    PolyCoeffs, TimeKind,
+};
 use crate::number::parse_exact;
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
@@ -40,7 +44,7 @@ use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign as BigSign};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive};
+use num_traits::{One, ToPrimitive, Zero};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::marker::PhantomData;
@@ -122,14 +126,23 @@ struct LineText<'a> {
     t1: Present<[P3<'a>; 4]>,
     #[serde(default, borrow)]
     tolerance: Present<N<'a>>,
+    #[serde(default, borrow)]
+    t_range: Present<[N<'a>; 2]>,
 }
 
-/// A SHAPE object's fields (every kind's; which are used depends on `type`).
+/// A SHAPE object's fields (every kind's; which are used depends on `type`),
+/// or a `ccd` op's moving box.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ShapeText<'a> {
-    #[serde(rename = "type")]
-    ty: &'a str,
+    #[serde(default, rename = "type", borrow)]
+    ty: Present<&'a str>,
+    // A `ccd` op's `a`, `b`: the box (or cube) and its motion; the general
+    // path reads a `null` motion as none, as `Option` does.
+    #[serde(default, borrow)]
+    shape: Present<Box<Obj<ShapeText<'a>>>>,
+    #[serde(default, borrow)]
+    motion: Option<Obj<MotionText<'a>>>,
     #[serde(default, borrow)]
     v: Present<[P3<'a>; 3]>,
     #[serde(default, borrow)]
@@ -146,6 +159,52 @@ struct ShapeText<'a> {
     z: Present<[N<'a>; 2]>,
     #[serde(default, borrow)]
     vertices: Present<[P3<'a>; 8]>,
+}
+
+/// A MOTION object's fields (both forms'; which are used depends on which
+/// form is given).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MotionText<'a> {
+    #[serde(default, borrow)]
+    matrix: Present<[Vec<Poly<'a>>; 4]>,
+    #[serde(default, borrow)]
+    denominator: Present<Poly<'a>>,
+    #[serde(default, borrow)]
+    quaternion: Present<[Poly<'a>; 4]>,
+    #[serde(default, borrow)]
+    translation: Present<[Poly<'a>; 3]>,
+}
+
+/// A polynomial in t as written: a number or an array of numbers, read later
+/// by [`poly`]. (An object is refused here; a nested array by [`poly`].)
+struct Poly<'a>(&'a RawValue);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Poly<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(d)?;
+        match raw.get().as_bytes().first() {
+            Some(b'{') | None => Err(serde::de::Error::custom("an object")),
+            _ => Ok(Poly(raw)),
+        }
+    }
+}
+
+/// A polynomial's coefficients as the general path's `parse_poly` reads
+/// them (each rounded to the query's scalar type), or nothing.
+fn poly(p: &Poly, kind: ScalarKind) -> Option<PolyCoeffs> {
+    let t = p.0.get();
+    if t.starts_with('[') {
+        let cs: Vec<Leaf> = serde_json::from_str(t).ok()?;
+        if cs.is_empty() {
+            return None;
+        }
+        cs.iter()
+            .map(|c| BigRational::read(tok(c)?, kind))
+            .collect()
+    } else {
+        Some(vec![BigRational::read(tok(&Leaf(p.0))?, kind)?])
+    }
 }
 
 /// One number as written: a JSON number's text, or the text inside a string
@@ -268,7 +327,7 @@ impl<S: Scalar> Spec<S> {
 fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
     let n = |x: &N| T::read(tok(x)?, kind);
     let p3 = |p: &P3| all(p, n);
-    Some(match t.ty {
+    Some(match t.ty.0? {
         "triangle" => Spec::Triangle(all(t.v.0.as_ref()?, p3)?),
         "box" => {
             let center = p3(t.center.0.as_ref()?)?;
@@ -300,6 +359,7 @@ enum Answered {
     Intersect(Intersection<BigRational>, Option<Contact<BigRational>>),
     Distance(Closest<BigRational>),
     Points(PointCcdAnswer),
+    Boxes(CcdAnswer),
 }
 
 /// Answer on two shapes of doubles: the `_exact` queries give exact answers
@@ -376,6 +436,7 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
             let (a, b) = (&t.a.0.as_ref()?.0, &t.b.0.as_ref()?.0);
             answer(t.op == "intersect", a, b, kind)?
         }
+        "ccd" => ccd::ccd(&box_ccd(&t, kind)?).map(Answered::Boxes),
         "ccd_vf" | "ccd_ee" => {
             let q = point_ccd(&t, kind)?;
             let r = if t.op == "ccd_vf" {
@@ -400,6 +461,33 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
         }
         Ok(Answered::Distance(c)) => {
             write_distance(out, &c, kind);
+            true
+        }
+        Ok(Answered::Boxes(CcdAnswer::Miss)) => {
+            out.extend_from_slice(b"\"hit\":false");
+            true
+        }
+        Ok(Answered::Boxes(CcdAnswer::Hit {
+            t_enter,
+            t_exit,
+            feature,
+        })) => {
+            out.extend_from_slice(b"\"hit\":true,\"t_enter\":");
+            write_time(out, &t_enter, kind);
+            out.extend_from_slice(b",\"t_exit\":");
+            write_time(out, &t_exit, kind);
+            if let Some(f) = feature {
+                out.extend_from_slice(b",\"feature\":{\"kind\":");
+                write_string(out, &f.kind);
+                out.extend_from_slice(b",\"a\":");
+                write_string(out, &f.a);
+                out.extend_from_slice(b",\"b\":");
+                write_string(out, &f.b);
+                if f.degenerate {
+                    out.extend_from_slice(b",\"degenerate\":true");
+                }
+                out.push(b'}');
+            }
             true
         }
         Ok(Answered::Points(PointCcdAnswer::Miss)) => {
@@ -430,17 +518,106 @@ fn point_ccd(t: &LineText, kind: ScalarKind) -> Option<PointCcd> {
         let [x, y, z] = all(p, |n| BigRational::read(tok(n)?, kind))?;
         Some(Vec3::new(x, y, z))
     };
-    let tolerance = match t.tolerance.0 {
-        None => BigRational::new(1.into(), num_traits::pow(BigInt::from(10), 12)),
-        Some(n) => {
-            BigRational::read(tok(&n)?, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)?
-        }
-    };
     Some(PointCcd {
         t0: all(t.t0.0.as_ref()?, p3)?,
         t1: all(t.t1.0.as_ref()?, p3)?,
-        tolerance,
+        tolerance: tolerance(t)?,
     })
+}
+
+/// The tolerance as the general path reads it: exact (it is not geometry),
+/// positive, 10⁻¹² when absent.
+fn tolerance(t: &LineText) -> Option<BigRational> {
+    match t.tolerance.0 {
+        None => Some(BigRational::new(
+            1.into(),
+            num_traits::pow(BigInt::from(10), 12),
+        )),
+        Some(n) => {
+            BigRational::read(tok(&n)?, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)
+        }
+    }
+}
+
+/// A `ccd` query as the general path reads it: each box (or cube, as its
+/// box) and motion with numbers rounded to the query's scalar type, the time
+/// range rounded too and in order (default [0, 1]), the tolerance exact.
+fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
+    let moving = |m: &Obj<ShapeText>| -> Option<MovingBox> {
+        let m = &m.0;
+        let shape = match spec::<BigRational>(&m.shape.0.as_ref()?.0, kind)?.build()? {
+            Shape::Box(b) => b,
+            Shape::Cube(c) => c.obb().clone(),
+            _ => return None,
+        };
+        let motion = match &m.motion {
+            None => Motion::Identity,
+            Some(mt) => motion(&mt.0, kind)?,
+        };
+        Some(MovingBox { shape, motion })
+    };
+    let (a, b) = (moving(t.a.0.as_ref()?)?, moving(t.b.0.as_ref()?)?);
+    let t_range = match &t.t_range.0 {
+        None => (BigRational::zero(), BigRational::one()),
+        Some([lo, hi]) => {
+            let r = |n: &N| BigRational::read(tok(n)?, kind);
+            let (lo, hi) = (r(lo)?, r(hi)?);
+            (lo <= hi).then_some((lo, hi))?
+        }
+    };
+    Some(CcdQuery {
+        a,
+        b,
+        t_range,
+        tolerance: tolerance(t)?,
+    })
+}
+
+/// A MOTION as the general path's `parse_motion` reads it, or nothing.
+fn motion(m: &MotionText, kind: ScalarKind) -> Option<Motion> {
+    let p = |x: &Poly| poly(x, kind);
+    match (&m.matrix.0, &m.quaternion.0) {
+        (Some(rows_text), None) => {
+            let denominator = match &m.denominator.0 {
+                Some(d) => p(d)?,
+                None => vec![BigRational::one()],
+            };
+            let mut rows = Vec::with_capacity(4);
+            for (i, r) in rows_text.iter().enumerate() {
+                if r.len() != 3 && r.len() != 4 {
+                    return None;
+                }
+                let e: Vec<PolyCoeffs> = r.iter().map(p).collect::<Option<_>>()?;
+                if let Some(fourth) = e.get(3) {
+                    let zero = [BigRational::zero()];
+                    let want: &[BigRational] = if i == 3 { &denominator } else { &zero };
+                    if trim(fourth) != trim(want) {
+                        return None;
+                    }
+                }
+                rows.push([e[0].clone(), e[1].clone(), e[2].clone()]);
+            }
+            if trim(&denominator).is_empty() {
+                return None;
+            }
+            Some(Motion::Matrix {
+                rows: rows.try_into().ok()?,
+                denominator,
+            })
+        }
+        (None, Some(q)) => {
+            let q = all(q, p)?;
+            let translation = match &m.translation.0 {
+                Some(tr) => all(tr, p)?,
+                None => std::array::from_fn(|_| vec![BigRational::zero()]),
+            };
+            if q.iter().all(|c| trim(c).is_empty()) {
+                return None;
+            }
+            Some(Motion::Quaternion { q, translation })
+        }
+        _ => None,
+    }
 }
 
 /// A certified time as the general path's `time_value` writes it, the ends
