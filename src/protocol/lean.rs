@@ -121,9 +121,9 @@ struct LineText<'a> {
     #[serde(default, borrow)]
     b: Present<Obj<ShapeText<'a>>>,
     #[serde(default, borrow)]
-    t0: Present<[P3<'a>; 4]>,
+    t0: Present<Box<[P3<'a>; 4]>>,
     #[serde(default, borrow)]
-    t1: Present<[P3<'a>; 4]>,
+    t1: Present<Box<[P3<'a>; 4]>>,
     #[serde(default, borrow)]
     tolerance: Present<N<'a>>,
     #[serde(default, borrow)]
@@ -142,23 +142,25 @@ struct ShapeText<'a> {
     #[serde(default, borrow)]
     shape: Present<Box<Obj<ShapeText<'a>>>>,
     #[serde(default, borrow)]
-    motion: Option<Obj<MotionText<'a>>>,
+    motion: Option<Box<Obj<MotionText<'a>>>>,
     #[serde(default, borrow)]
     v: Present<[P3<'a>; 3]>,
     #[serde(default, borrow)]
     center: Present<P3<'a>>,
     #[serde(default, borrow)]
     half_axes: Present<[P3<'a>; 3]>,
+    // The less common fields are boxed: serde moves a struct's values by
+    // value, several times over, so a smaller struct parses faster.
     #[serde(default, borrow)]
-    axes: Present<[P3<'a>; 3]>,
+    axes: Present<Box<[P3<'a>; 3]>>,
     #[serde(default, borrow)]
-    half_extents: Present<P3<'a>>,
+    half_extents: Present<Box<P3<'a>>>,
     #[serde(default, borrow)]
-    base: Present<[[N<'a>; 2]; 4]>,
+    base: Present<Box<[[N<'a>; 2]; 4]>>,
     #[serde(default, borrow)]
-    z: Present<[N<'a>; 2]>,
+    z: Present<Box<[N<'a>; 2]>>,
     #[serde(default, borrow)]
-    vertices: Present<[P3<'a>; 8]>,
+    vertices: Present<Box<[P3<'a>; 8]>>,
 }
 
 /// A MOTION object's fields (both forms'; which are used depends on which
