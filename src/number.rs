@@ -47,11 +47,15 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
         if !digits(p) || !digits(q) {
             return Err(bad());
         }
-        let q: BigInt = q.parse().map_err(|_| bad())?;
-        if q.is_zero() {
-            return Err(format!("zero denominator in {:?}", short(s)));
+        if let Some(v) = small_fraction(p, q) {
+            v.ok_or_else(|| format!("zero denominator in {:?}", short(s)))?
+        } else {
+            let q: BigInt = q.parse().map_err(|_| bad())?;
+            if q.is_zero() {
+                return Err(format!("zero denominator in {:?}", short(s)));
+            }
+            BigRational::new(p.parse().map_err(|_| bad())?, q)
         }
-        BigRational::new(p.parse().map_err(|_| bad())?, q)
     } else {
         let (mant, exp) = match body.find(['e', 'E']) {
             Some(i) => (&body[..i], Some(&body[i + 1..])),
@@ -80,17 +84,60 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
                 return Err(format!("exponent beyond ±{MAX_EXPONENT} in {:?}", short(s)));
             }
         }
-        let all = format!("{int}{frac}");
-        let m: BigInt = all.parse().map_err(|_| bad())?;
         let e = e - frac.len() as i64;
-        let ten = BigInt::from(10);
-        if e >= 0 {
-            BigRational::from_integer(m * num_traits::pow(ten, e as usize))
+        if let Some(v) = small_decimal(int, frac, e) {
+            v
         } else {
-            BigRational::new(m, num_traits::pow(ten, (-e) as usize))
+            let all = format!("{int}{frac}");
+            let m: BigInt = all.parse().map_err(|_| bad())?;
+            let ten = BigInt::from(10);
+            if e >= 0 {
+                BigRational::from_integer(m * num_traits::pow(ten, e as usize))
+            } else {
+                BigRational::new(m, num_traits::pow(ten, (-e) as usize))
+            }
         }
     };
     Ok(if neg { -value } else { value })
+}
+
+/// The most decimal digits that always fit a `u128` (10³⁸ < 2¹²⁸).
+const U128_DIGITS: usize = 38;
+
+/// `p/q` in lowest terms when both fit a `u128` (the common case: a double
+/// written as a fraction), without big-integer gcds; `Some(None)` for a zero
+/// denominator, `None` when they do not fit (the caller takes the general
+/// path). `p`, `q` are nonempty digit strings.
+fn small_fraction(p: &str, q: &str) -> Option<Option<BigRational>> {
+    if p.len() > U128_DIGITS || q.len() > U128_DIGITS {
+        return None;
+    }
+    let (n, d): (u128, u128) = (p.parse().ok()?, q.parse().ok()?);
+    Some((d != 0).then(|| lowest_terms(n, d)))
+}
+
+/// `int.frac × 10^e` (`e` already counts the fraction's digits) in lowest
+/// terms when the digits and the power of ten fit a `u128`, else `None`.
+fn small_decimal(int: &str, frac: &str, e: i64) -> Option<BigRational> {
+    if int.len() + frac.len() > U128_DIGITS || e.unsigned_abs() > U128_DIGITS as u64 {
+        return None;
+    }
+    let mut m: u128 = 0;
+    for c in int.bytes().chain(frac.bytes()) {
+        m = m * 10 + (c - b'0') as u128;
+    }
+    let p = 10u128.pow(e.unsigned_abs() as u32);
+    if e >= 0 {
+        Some(BigRational::from_integer(BigInt::from(m.checked_mul(p)?)))
+    } else {
+        Some(lowest_terms(m, p))
+    }
+}
+
+/// n/d (d > 0) reduced by their gcd, in machine integers.
+fn lowest_terms(n: u128, d: u128) -> BigRational {
+    let g = num_integer::Integer::gcd(&n, &d);
+    BigRational::new_raw(BigInt::from(n / g), BigInt::from(d / g))
 }
 
 fn short(s: &str) -> String {
@@ -213,5 +260,61 @@ mod tests {
         assert_eq!(r("25e-000000000002"), "1/4");
         assert!(parse_exact("1e+0000010001").is_err());
         assert!(parse_exact(&"1".repeat(10_001)).is_err());
+    }
+
+    /// The machine-integer fast paths give the value the big-integer path
+    /// gives (computed here independently: numerator and denominator parsed as
+    /// big integers, then reduced by `BigRational::new`), in lowest terms,
+    /// across the 38-digit boundary where they hand over.
+    #[test]
+    fn fast_paths_equal_the_big_integer_path() {
+        let big = |n: &str, d: &str| {
+            BigRational::new(n.parse::<BigInt>().unwrap(), d.parse::<BigInt>().unwrap())
+        };
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut digits = |len: usize| -> String {
+            (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(b'0' + (seed % 10) as u8)
+                })
+                .collect()
+        };
+        for len in [1, 2, 5, 16, 17, 19, 20, 37, 38, 39, 40, 60] {
+            for _ in 0..20 {
+                let (p, q) = (digits(len), digits(len.max(2) - 1));
+                let q = if q.bytes().all(|c| c == b'0') {
+                    "7".to_string()
+                } else {
+                    q
+                };
+                let got = parse_exact(&format!("-{p}/{q}")).unwrap();
+                assert_eq!(got, -big(&p, &q), "-{p}/{q}");
+                assert!(got.denom() > &BigInt::zero());
+                let f = digits(len / 2 + 1);
+                for e in [-45i64, -39, -38, -20, -1, 0, 3, 20, 38, 45] {
+                    let text = format!("{p}.{f}e{e}");
+                    let ex = e - f.len() as i64;
+                    let want = if ex >= 0 {
+                        big(&format!("{p}{f}{}", "0".repeat(ex as usize)), "1")
+                    } else {
+                        big(
+                            &format!("{p}{f}"),
+                            &format!("1{}", "0".repeat((-ex) as usize)),
+                        )
+                    };
+                    assert_eq!(parse_exact(&text).unwrap(), want, "{text}");
+                }
+            }
+        }
+        assert_eq!(r("0/5"), "0");
+        assert_eq!(r("-0.000"), "0");
+        assert_eq!(
+            r("340282366920938463463374607431768211455/1"),
+            "340282366920938463463374607431768211455"
+        );
+        assert!(parse_exact("00000000000000000000000000000000000000/0").is_err());
     }
 }

@@ -453,3 +453,228 @@ fn cube_error_names_the_first_vertex_in_the_protocols_order() {
         "{e}"
     );
 }
+
+mod mixed_lines;
+
+use exact_collision::protocol::{answer_bytes, answer_bytes_general, LineOutcome};
+
+/// The program's path (lean where it can) and the general path give the same
+/// bytes and the same outcome for `line`.
+fn same_on_both_paths(line: &[u8], n: usize) -> LineOutcome {
+    let (mut lean, mut general) = (Vec::new(), Vec::new());
+    let x = answer_bytes(line, n, &mut lean);
+    let y = answer_bytes_general(line, n, &mut general);
+    assert_eq!(
+        String::from_utf8_lossy(&lean),
+        String::from_utf8_lossy(&general),
+        "line {n}: {}",
+        String::from_utf8_lossy(line)
+    );
+    assert_eq!((x.ok, x.agrees), (y.ok, y.agrees), "line {n}");
+    x
+}
+
+/// Generated lines of every op, both number forms, every `scalar`, ids of
+/// every JSON kind, and spoiled lines of many sorts: byte for byte the same
+/// answers on both paths, and the lean path answers most good lines (so the
+/// comparison is not vacuous).
+#[test]
+fn lean_path_answers_generated_lines_as_the_general_path() {
+    let n = if std::env::var_os("EXACT_HEAVY").is_some() {
+        30_000
+    } else {
+        1_500
+    };
+    let lines = mixed_lines::mixed_lines(1, n);
+    let (mut lean, mut lean_errors, mut general) = (0, 0, 0);
+    for (i, l) in lines.iter().enumerate() {
+        let o = same_on_both_paths(l, i + 1);
+        match (o.lean, o.ok) {
+            (true, true) => lean += 1,
+            (true, false) => lean_errors += 1,
+            (false, _) => general += 1,
+        }
+    }
+    if lean <= n / 3 {
+        for seed in 0..40 {
+            let l = mixed_lines::good_line(seed);
+            let mut out = Vec::new();
+            if !answer_bytes(l.as_bytes(), 1, &mut out).lean {
+                eprintln!("general: {l}\n  -> {}", String::from_utf8_lossy(&out));
+            }
+        }
+    }
+    assert!(lean > n / 3, "{lean} lean answers, {general} general");
+    assert!(general > n / 5, "{lean} lean answers, {general} general");
+    // Query errors found after reading (a degenerate triangle) are answered
+    // on the lean path too; whether the generator made one is not asserted.
+    let _ = lean_errors;
+}
+
+/// The forms engines send, and the rarer ones the lean path still reads
+/// (`intersect`, `distance`, `ccd_vf`, `ccd_ee`): all answered on the lean
+/// path, as the general path answers them.
+#[test]
+fn lean_path_takes_every_number_form_scalar_and_plain_id() {
+    let tri = |z: &str| format!(r#"{{"type":"triangle","v":[[0,0,{z}],[1,0,{z}],[0,1,{z}]]}}"#);
+    let tilted = r#"{"type":"triangle","v":[[0.25,0.25,-1],[0.25,0.25,1],[2,2,0]]}"#;
+    let boxed = |c: &str| {
+        format!(
+            r#"{{"type":"box","center":[{c},0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}}"#
+        )
+    };
+    let axes_box = r#"{"type":"box","center":[0,0,0],"axes":[[1,1,0],[-1,1,0],[0,0,1]],"half_extents":["1/3",0.1,2]}"#;
+    let prism = r#"{"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[-1,"1/2"]}"#;
+    let cube = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]}"#;
+    let mut lines = Vec::new();
+    for id in [
+        "",
+        r#""id":7,"#,
+        r#""id":-0,"#,
+        r#""id":1E5,"#,
+        r#""id":1e400,"#,
+        r#""id":12345678901234567890123,"#,
+        r#""id":"caf\u00e9 \"q\"","#,
+        r#""id":"日本","#,
+        r#""id":null,"#,
+        r#""id":true,"#,
+    ] {
+        for scalar in [
+            "",
+            r#""scalar":"exact","#,
+            r#""scalar":"f64","#,
+            r#""scalar":"f32","#,
+        ] {
+            for (op, a, b) in [
+                ("intersect", tri("0"), tri("0.1")),
+                ("intersect", tri("0"), tilted.to_string()),
+                ("distance", tri("\"1/3\""), tri("1e-3")),
+                ("intersect", boxed("0"), boxed("0.9")),
+                ("intersect", boxed("\"0.5\""), boxed("1.1")),
+                ("intersect", axes_box.to_string(), boxed("2")),
+                ("intersect", prism.to_string(), cube.to_string()),
+                ("distance", tri("5"), tri("0.5")),
+            ] {
+                lines.push(format!(r#"{{{id}{scalar}"op":"{op}","a":{a},"b":{b}}}"#));
+            }
+        }
+    }
+    // The points ccd ops: both number forms, every scalar, tolerances.
+    for scalar in ["", r#""scalar":"f64","#, r#""scalar":"f32","#] {
+        for tol in ["", r#""tolerance":"1/1000","#, r#""tolerance":1e-3,"#] {
+            for z in ["-2", "\"-1/3\"", "0.5", "1e-300"] {
+                lines.push(format!(
+                    r#"{{"id":"vf",{scalar}{tol}"op":"ccd_vf","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,{z}],[0,0,0],[1,0,0],[0,1,0]]}}"#
+                ));
+                lines.push(format!(
+                    r#"{{{scalar}{tol}"op":"ccd_ee","t0":[[0,0,1],[1,0,1],[0.5,-1,0],[0.5,1,0]],"t1":[[0,0,{z}],[1,0,-1],[0.5,-1,0],[0.5,1,0]]}}"#
+                ));
+            }
+        }
+    }
+    // The boxes ccd op: both motion forms, a cube, a null motion, time ranges.
+    let cube = r#"{"type":"cube","vertices":[[0,0,0],[2,0,0],[2,2,0],[0,2,0],[0,0,2],[2,0,2],[2,2,2],[0,2,2]]}"#;
+    for scalar in ["", r#""scalar":"f64","#, r#""scalar":"f32","#] {
+        for motion in [
+            r#""motion":{"matrix":[[1,0,0],[0,1,0],[0,0,1],[["4","-2"],0,0]]}"#.to_string(),
+            r#""motion":{"matrix":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[["4","-2"],0,0,[2]]],"denominator":[2]}"#.to_string(),
+            r#""motion":{"quaternion":[["4","3"],["4","-2"],["-3","3"],["2","5"]],"translation":[[1,"-6"],0.5,"0"]}"#.to_string(),
+            r#""motion":{"quaternion":[1,0,0,0],"translation":[["3","-3"],0,0]}"#.to_string(),
+            r#""motion":null"#.to_string(),
+        ] {
+            for extra in ["", r#""t_range":["1/4",1],"tolerance":"1e-6","#] {
+                lines.push(format!(
+                    r#"{{"id":"box",{scalar}{extra}"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{cube},{motion}}}}}"#
+                ));
+            }
+        }
+    }
+    // White space around every token.
+    lines.push(format!(
+        " {{ \"op\" :\t\"distance\" , \"a\" : {} , \"b\" : {} }} ",
+        tri("0").replace(',', " , "),
+        tri("1")
+    ));
+    // A degenerate triangle: a query error, answered on the lean path too.
+    lines.push(format!(
+        r#"{{"id":3,"op":"intersect","a":{{"type":"triangle","v":[[0,0,0],[1,1,1],[2,2,2]]}},"b":{}}}"#,
+        tri("0")
+    ));
+    for (i, l) in lines.iter().enumerate() {
+        let o = same_on_both_paths(l.as_bytes(), i + 1);
+        assert!(o.lean, "the lean path should answer {l}");
+    }
+}
+
+/// Lines the lean path leaves to the general path (it cannot tell them apart
+/// from the general path's reading without it): still the same answers.
+#[test]
+fn lean_path_leaves_the_rest_to_the_general_path() {
+    let t = r#"{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]}"#;
+    for l in [
+        format!(r#"{{"id":[1,{{"a":2}}],"op":"intersect","a":{t},"b":{t}}}"#),
+        format!(r#"{{"id":{{"k":1,"k":2}},"op":"intersect","a":{t},"b":{t}}}"#),
+        format!(r#"{{"op":"intersect","a":{t},"b":{t},"note":1}}"#),
+        format!(r#"{{"op":"intersect","a":{t},"b":{t},"a":{t}}}"#),
+        format!(r#"{{"op":"intersect","a":{t},"b":{t},"claim":{{"intersect":true}}}}"#),
+        format!(r#"{{"op":"intersect","a":{t},"b":[{t}]}}"#),
+        format!(r#"{{"op":"intersect","a":{t},"b":null}}"#),
+        format!(r#"[{{"op":"intersect","a":{t},"b":{t}}}]"#),
+        format!(r#"{{"op":"intersect","scalar":null,"a":{t},"b":{t}}}"#),
+        format!(r#"{{"op":"intersect","a":{t},"b":{}}}"#, t.replace("[0,1,0]", r#"[0,"\u0031",0]"#)),
+        format!(r#"{{"op":"intersect","a":{t},"b":{}}}"#, t.replace("[0,1,0]", "[0,1e400,0]")),
+        format!(r#"{{"op":"intersect","a":{t},"b":{}}}"#, t.replace("[0,1,0]", r#"[0,"1/0",0]"#)),
+        format!(r#"{{"op":"intersect","a":{t},"b":{}}}"#, t.replace("[0,1,0]", "[0,1]")),
+        format!(r#"{{"op":"distance","deep":{}0{},"a":{t},"b":{t}}}"#, "[".repeat(127), "]".repeat(127)),
+        // Nested past serde_json's limit where a number goes, in a field the
+        // op does not read: the general path refuses the line for its depth.
+        format!(r#"{{"op":"distance","tolerance":{}0{},"a":{t},"b":{t}}}"#, "[".repeat(130), "]".repeat(130)),
+        format!(
+            r#"{{"op":"distance","a":{},"b":{t}}}"#,
+            t.replace("\"v\"", &format!(r#""center":[{}0{},0,0],"v""#, "[".repeat(130), "]".repeat(130)))
+        ),
+        r#"{"op":"ccd_vf","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"tolerance":0}"#.to_string(),
+        r#"{"op":"ccd_ee","t0":[[0,0,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0,0,-1],[0,0,0],[1,0,0],[0,1,0]],"note":[0,1]}"#.to_string(),
+        format!(r#"{{"op":"ccd","a":{{"shape":{t}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","t_range":[1,0],"a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[0,0,[0,0],0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"matrix":[[1,0,0,1],[0,1,0],[0,0,1],[0,0,0]]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"matrix":[[1,0,0],[0,1,0],[0,0,1],[0,0,0]],"quaternion":[1,0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[[],0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[[[1]],0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[1,0,0,0],"translation":[{}1{},0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#, "[".repeat(130), "]".repeat(130)),
+        r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,0]]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
+        r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
+    ] {
+        let o = same_on_both_paths(l.as_bytes(), 1);
+        assert!(!o.lean, "the general path should answer {l}");
+    }
+}
+
+/// The throughput corpus (../shared/throughput, beside the repository): the
+/// first lines of each file (every line with EXACT_HEAVY=1), byte for byte the
+/// same on both paths.
+#[test]
+fn lean_path_answers_the_throughput_files_as_the_general_path() {
+    // shared/ is beside the repository (or beside a folder of work trees).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/throughput"))
+        .find(|d| d.is_dir())
+        .expect("shared/throughput beside the repository");
+    let heavy = std::env::var_os("EXACT_HEAVY").is_some();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "{files:?}");
+    for f in files {
+        let text = std::fs::read(&f).unwrap();
+        let take = if heavy { usize::MAX } else { 3 };
+        for (i, l) in text.split(|&c| c == b'\n').take(take).enumerate() {
+            same_on_both_paths(l, i + 1);
+        }
+    }
+}

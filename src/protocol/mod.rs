@@ -4,6 +4,7 @@
 //! and every defect becomes an `{"error": …}` answer naming the field.
 
 mod claim;
+mod lean;
 mod parse;
 
 pub use parse::{
@@ -12,6 +13,7 @@ pub use parse::{
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
 use crate::number::{exact_string, f64_companion, float_value, parse_exact, scalar_value};
+use crate::query::stats::Counter;
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Intersection, QueryError};
 use crate::scalar::Scalar;
@@ -32,6 +34,77 @@ pub struct Answer {
     pub ok: bool,
     /// The claim's verdict, when the query carried a claim and was answered.
     pub agrees: Option<bool>,
+}
+
+/// Lines answered on the lean line path (`fast`) and on the general path
+/// (`fallback`); `query --stats` prints it.
+pub static LINES: Counter = Counter::new("lines");
+
+/// What an answered line was: a success or an error, and the claim's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineOutcome {
+    /// False when the answer is an error.
+    pub ok: bool,
+    /// The claim's verdict, when the query carried a claim and was answered.
+    pub agrees: Option<bool>,
+    /// Whether the lean line path answered (else the general path did).
+    pub lean: bool,
+}
+
+/// Answer one raw input line: its bytes without the `\n` (a final `\r` is
+/// dropped, so CRLF files read as LF files), `line_no` counting from 1. The
+/// answer and a `\n` are appended to `out`.
+///
+/// This is the program's path: `intersect` and `distance` lines are read by a
+/// lean typed parser and written straight from the exact integers; any other
+/// line (and any line the lean parser does not take, errors included) is
+/// answered by [`answer_line`], the general path. Both give the same bytes for
+/// the same line: [`answer_bytes_general`] is the general path alone, and the
+/// tests compare the two.
+///
+/// ```
+/// use exact_collision::protocol::{answer_bytes, answer_bytes_general};
+/// let line = br#"{"id":1,"op":"distance","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"triangle","v":[[0,0,2],[1,0,2],[0,1,2]]}}"#;
+/// let (mut lean, mut general) = (Vec::new(), Vec::new());
+/// assert!(answer_bytes(line, 1, &mut lean).ok);
+/// answer_bytes_general(line, 1, &mut general);
+/// assert_eq!(lean, general);
+/// assert!(lean.starts_with(br#"{"id":1,"distance_squared":"4","#));
+/// ```
+pub fn answer_bytes(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcome {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if let Ok(text) = std::str::from_utf8(line) {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if let Some(ok) = lean::answer_line(text, out) {
+            out.push(b'\n');
+            return LineOutcome {
+                ok,
+                agrees: None,
+                lean: true,
+            };
+        }
+    }
+    LINES.fallback();
+    answer_bytes_general(line, line_no, out)
+}
+
+/// [`answer_bytes`] on the general path alone: the line read into a
+/// `serde_json::Value`, answered by [`answer_line`] and serialized. The
+/// reference the lean path is tested against.
+pub fn answer_bytes_general(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcome {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let a = match std::str::from_utf8(line) {
+        Ok(text) => answer_line(text, line_no),
+        Err(_) => answer_invalid_utf8(line_no),
+    };
+    // Writing to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, &a.value);
+    out.push(b'\n');
+    LineOutcome {
+        ok: a.ok,
+        agrees: a.agrees,
+        lean: false,
+    }
 }
 
 /// Answer one input line (`line_no` counts from 1). Every line gets exactly one
@@ -227,11 +300,17 @@ fn exact_of(v: &Value) -> Option<BigRational> {
 /// `x` rounded to `kind`: to nearest, or outward (`Some(true)` up, `Some(false)`
 /// down), as a JSON number (`"inf"` strings past the range).
 fn rounded(x: &BigRational, kind: ScalarKind, up: Option<bool>) -> Value {
-    let f = match kind {
+    float_value(rounded_f64(x, kind, up))
+}
+
+/// `x` rounded to `kind` (f32 values widened to f64, exactly): to nearest, or
+/// outward (`Some(true)` up, `Some(false)` down); ±∞ past the range.
+fn rounded_f64(x: &BigRational, kind: ScalarKind, up: Option<bool>) -> f64 {
+    match kind {
         ScalarKind::F32 => {
             let mut f = f32::from_rational(x);
             if !f.is_finite() {
-                return float_value(f as f64);
+                return f as f64;
             }
             match (up, f.to_rational().cmp(x)) {
                 (Some(true), Ordering::Less) => f = f.next_up(),
@@ -243,7 +322,7 @@ fn rounded(x: &BigRational, kind: ScalarKind, up: Option<bool>) -> Value {
         _ => {
             let mut f = f64::from_rational(x);
             if !f.is_finite() {
-                return float_value(f);
+                return f;
             }
             match (up, f.to_rational().cmp(x)) {
                 (Some(true), Ordering::Less) => f = f.next_up(),
@@ -252,8 +331,25 @@ fn rounded(x: &BigRational, kind: ScalarKind, up: Option<bool>) -> Value {
             }
             f
         }
+    }
+}
+
+/// The power of two that brings the largest component of a separating axis
+/// into [1, 2), so that rounding it to a float type cannot flush it to zero
+/// (its direction is all that matters).
+fn axis_scale(xs: &[BigRational]) -> BigRational {
+    let big = xs.iter().map(|x| x.abs()).max().unwrap_or_default();
+    let e = if big.is_zero() {
+        0
+    } else {
+        big.numer().bits() as i64 - big.denom().bits() as i64
     };
-    float_value(f)
+    let two = BigRational::from_integer(2.into());
+    if e >= 0 {
+        BigRational::one() / num_traits::pow(two, e as usize)
+    } else {
+        num_traits::pow(two, (-e) as usize)
+    }
 }
 
 /// The f64/f32 form of an exact answer: the computed values (distances, points,
@@ -287,19 +383,7 @@ fn round_answer(m: &mut Map<String, Value>, kind: ScalarKind) {
     if let Some(Value::Array(cs)) = m.get_mut("separating_axis") {
         let xs: Vec<BigRational> = cs.iter().filter_map(exact_of).collect();
         if xs.len() == 3 {
-            // Scale so the largest component is in [1, 2).
-            let big = xs.iter().map(|x| x.abs()).max().unwrap_or_default();
-            let e = if big.is_zero() {
-                0
-            } else {
-                big.numer().bits() as i64 - big.denom().bits() as i64
-            };
-            let two = BigRational::from_integer(2.into());
-            let scale = if e >= 0 {
-                BigRational::one() / num_traits::pow(two, e as usize)
-            } else {
-                num_traits::pow(two, (-e) as usize)
-            };
+            let scale = axis_scale(&xs);
             for (c, x) in cs.iter_mut().zip(&xs) {
                 *c = rounded(&(x * &scale), kind, None);
             }

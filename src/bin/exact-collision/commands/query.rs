@@ -1,51 +1,245 @@
 //! `exact-collision query [FILE]`: answer a JSON Lines file, one answer per
-//! line, in input order.
-
-use exact_collision::protocol::{answer_invalid_utf8, answer_line, Answer};
-use std::io::{self, BufRead, BufWriter, Write};
+//! line, in input order, on every core.
+use exact_collision::protocol::{answer_bytes, LineOutcome, LINES};
+use exact_collision::query::stats;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::sync::mpsc::sync_channel;
 
 /// Answer a JSON Lines file (standard input by default).
 #[derive(clap::Args)]
 pub struct Args {
     /// The input file; `-` or nothing for standard input.
     file: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunOpts,
 }
 
-/// Open `file` (standard input for `None` or `-`).
-pub fn open(file: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
+/// How a file of queries is answered (`query` and `verify`).
+#[derive(clap::Args)]
+pub struct RunOpts {
+    /// Answer on N threads (default: every core). The answers are printed in
+    /// input order whatever N is.
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<NonZeroUsize>,
+    /// After the run, print on standard error how many lines the lean parser
+    /// read and how many answers each fast path gave (and how many needed the
+    /// exhaustive exact fallback).
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Lines read and answered as one batch: the bound on memory whatever the
+/// file's length (a chunk ends at this many lines or bytes, whichever first).
+const CHUNK_LINES: usize = 2048;
+const CHUNK_BYTES: usize = 4 << 20;
+/// Lines one task answers in a row (amortizes the scheduling).
+const TASK_LINES: usize = 32;
+
+/// A batch of input lines: their bytes, back to back, and where each ends.
+struct Chunk {
+    buf: Vec<u8>,
+    ends: Vec<usize>,
+    /// The number of the first line (from 1).
+    first: usize,
+    /// Input bytes consumed, line breaks included (for the progress bar).
+    consumed: u64,
+}
+
+impl Chunk {
+    fn line(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+
+    /// Answer lines `range` in order into one buffer.
+    fn answer(&self, range: std::ops::Range<usize>) -> (Vec<u8>, Vec<LineOutcome>) {
+        let mut out = Vec::with_capacity(256 * range.len());
+        let outcomes = range
+            .map(|i| answer_bytes(self.line(i), self.first + i, &mut out))
+            .collect();
+        (out, outcomes)
+    }
+
+    /// Every line's answer, in order, on the current rayon pool or here.
+    fn answer_all(&self, parallel: bool) -> Vec<(Vec<u8>, Vec<LineOutcome>)> {
+        let n = self.ends.len();
+        let task = |k: usize| self.answer(k * TASK_LINES..((k + 1) * TASK_LINES).min(n));
+        let tasks = n.div_ceil(TASK_LINES);
+        if parallel {
+            (0..tasks).into_par_iter().map(task).collect()
+        } else {
+            (0..tasks).map(task).collect()
+        }
+    }
+}
+
+/// Read the next chunk (`None` at the end). Lines are split on bytes, so that a
+/// line that is not UTF-8 is answered with an error of its own instead of
+/// ending the stream.
+fn read_chunk(input: &mut dyn BufRead, first: usize) -> io::Result<Option<Chunk>> {
+    let mut c = Chunk {
+        buf: Vec::new(),
+        ends: Vec::new(),
+        first,
+        consumed: 0,
+    };
+    while c.ends.len() < CHUNK_LINES && c.buf.len() < CHUNK_BYTES {
+        let n = input.read_until(b'\n', &mut c.buf)?;
+        if n == 0 {
+            break;
+        }
+        c.consumed += n as u64;
+        if c.buf.last() == Some(&b'\n') {
+            c.buf.pop();
+        }
+        c.ends.push(c.buf.len());
+    }
+    Ok((!c.ends.is_empty()).then_some(c))
+}
+
+/// Open `file` (standard input for `None` or `-`), with its length when known.
+pub fn open(file: Option<&PathBuf>) -> io::Result<(Box<dyn BufRead + Send>, Option<u64>)> {
     Ok(match file {
-        None => Box::new(io::stdin().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
-        Some(p) => Box::new(io::BufReader::new(std::fs::File::open(p)?)),
+        Some(p) if p.as_os_str() != "-" => {
+            let f = std::fs::File::open(p)?;
+            let len = f.metadata().ok().map(|m| m.len());
+            (Box::new(io::BufReader::with_capacity(1 << 16, f)), len)
+        }
+        _ => (Box::new(io::BufReader::new(io::stdin())), None),
     })
 }
 
-/// Stream the lines of `input`, print each answer, call `seen` on each.
-pub fn stream(input: Box<dyn BufRead>, mut seen: impl FnMut(&Answer)) -> io::Result<()> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    // Lines are split on bytes, so that a line that is not UTF-8 is answered
-    // with an error of its own instead of ending the stream.
-    for (i, line) in input.split(b'\n').enumerate() {
-        let mut line = line?;
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        let a = match std::str::from_utf8(&line) {
-            Ok(text) => answer_line(text, i + 1),
-            Err(_) => answer_invalid_utf8(i + 1),
-        };
-        writeln!(out, "{}", a.value)?;
-        seen(&a);
+/// A progress bar on standard error when it is a terminal (by bytes when the
+/// input's length is known, else a line count); nothing when it is not.
+fn progress(len: Option<u64>) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
     }
-    out.flush()
+    match len {
+        Some(len) => {
+            let pb = ProgressBar::new(len);
+            pb.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{bar:40}] {bytes}/{total_bytes} {msg} ({eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            pb
+        }
+        None => {
+            let pb = ProgressBar::new_spinner();
+            pb.set_style(
+                ProgressStyle::with_template("{spinner} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            pb
+        }
+    }
+}
+
+/// Stream the lines of `input`, print each answer in input order, call `seen`
+/// on each. Lines are answered in chunks on `opts.jobs` threads (a reader
+/// thread reads the next chunk meanwhile), so memory stays bounded.
+pub fn stream(
+    input: Box<dyn BufRead + Send>,
+    len: Option<u64>,
+    opts: &RunOpts,
+    mut seen: impl FnMut(LineOutcome),
+) -> io::Result<()> {
+    let jobs = opts
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let bar = progress(len);
+    let mut lines = 0usize;
+    let mut emit = |c: &Chunk, answers: Vec<(Vec<u8>, Vec<LineOutcome>)>| -> io::Result<()> {
+        for (text, outcomes) in answers {
+            out.write_all(&text)?;
+            outcomes.into_iter().for_each(&mut seen);
+        }
+        lines += c.ends.len();
+        if len.is_some() {
+            bar.inc(c.consumed);
+        }
+        bar.set_message(format!("{lines} lines"));
+        Ok(())
+    };
+    let run = || -> io::Result<()> {
+        if jobs == 1 {
+            // One thread: read, answer and write in turn.
+            let mut input = input;
+            let mut first = 1;
+            while let Some(c) = read_chunk(&mut input, first)? {
+                first += c.ends.len();
+                let answers = c.answer_all(false);
+                emit(&c, answers)?;
+            }
+            return Ok(());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(io::Error::other)?;
+        std::thread::scope(|s| {
+            // One chunk is read ahead while the pool answers the current one.
+            let (tx, rx) = sync_channel::<io::Result<Chunk>>(1);
+            s.spawn(move || {
+                let mut input = input;
+                let mut first = 1;
+                loop {
+                    let c = match read_chunk(&mut input, first) {
+                        Ok(Some(c)) => c,
+                        Ok(None) => break,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            break;
+                        }
+                    };
+                    first += c.ends.len();
+                    if tx.send(Ok(c)).is_err() {
+                        break; // The writer stopped (an output error).
+                    }
+                }
+            });
+            for c in rx {
+                let c = c?;
+                let answers = pool.install(|| c.answer_all(true));
+                emit(&c, answers)?;
+            }
+            Ok(())
+        })
+    };
+    let result = run();
+    bar.finish_and_clear();
+    result?;
+    out.flush()?;
+    if opts.stats {
+        print_stats();
+    }
+    Ok(())
+}
+
+/// The counters on standard error: lines read by the lean parser and by the
+/// general one, then each fast path's answers and fallbacks.
+fn print_stats() {
+    let (lean, general) = LINES.get();
+    eprintln!("stats: lines: {lean} lean parse, {general} general parse");
+    for (name, fast, fallback) in stats::snapshot() {
+        let share = 100.0 * fallback as f64 / (fast + fallback) as f64;
+        eprintln!("stats: {name}: {fast} fast, {fallback} fallback ({share:.1}% fallback)");
+    }
 }
 
 /// Answer the file; Ok(false) when any line failed.
 pub fn run(args: &Args) -> io::Result<bool> {
-    let input = open(args.file.as_ref())?;
+    let (input, len) = open(args.file.as_ref())?;
     let mut all_ok = true;
-    stream(input, |a| all_ok &= a.ok)?;
+    stream(input, len, &args.run, |a| all_ok &= a.ok)?;
     Ok(all_ok)
 }

@@ -1,7 +1,6 @@
 //! `exact-collision verify FILE`: answer queries that carry claims and judge
 //! each claim against the exact answer.
-
-use super::query::{open, stream};
+use super::query::{open, stream, RunOpts};
 use std::path::PathBuf;
 
 /// Answer a JSON Lines file whose queries carry claims.
@@ -9,14 +8,16 @@ use std::path::PathBuf;
 pub struct Args {
     /// The input file.
     file: PathBuf,
+    #[command(flatten)]
+    run: RunOpts,
 }
 
 /// Print the answers with verdicts, then a summary on standard error.
 /// Ok(false) when any claim disagrees or any line failed.
 pub fn run(args: &Args) -> std::io::Result<bool> {
-    let input = open(Some(&args.file))?;
+    let (input, len) = open(Some(&args.file))?;
     let (mut n, mut agree, mut disagree, mut failed, mut unclaimed) = (0, 0, 0, 0, 0);
-    stream(input, |a| {
+    stream(input, len, &args.run, |a| {
         n += 1;
         match (a.ok, a.agrees) {
             (false, _) => failed += 1,
