@@ -370,14 +370,12 @@ fn answer_doubles(intersect: bool, a: &Shape<f64>, b: &Shape<f64>) -> Result<Ans
     if !intersect {
         return query::distance_exact(a, b).map(Answered::Distance);
     }
-    let r = query::intersect_exact(a, b)?;
-    let contact = match (&r, a, b) {
-        (Intersection::Overlap { .. }, Shape::Triangle(x), Shape::Triangle(y)) => {
-            triangle_triangle::intersection_set_exact(x, y)?
-        }
-        _ => None,
-    };
-    Ok(Answered::Intersect(r, contact))
+    if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
+        // The certificate and the contact set from one classification.
+        let (r, contact) = triangle_triangle::intersect_with_contact_exact(x, y)?;
+        return Ok(Answered::Intersect(r, contact));
+    }
+    Ok(Answered::Intersect(query::intersect_exact(a, b)?, None))
 }
 
 /// Answer on two shapes of rationals with the general path's own calls.
