@@ -10,6 +10,7 @@
 
 pub mod box_box;
 pub mod certificate;
+mod fast;
 pub mod polytope;
 pub mod prism_prism;
 pub mod stats;
@@ -86,6 +87,10 @@ impl std::fmt::Display for QueryError {
     }
 }
 
+fn both_triangles<S>(a: &Shape<S>, b: &Shape<S>) -> bool {
+    matches!((a, b), (Shape::Triangle(_), Shape::Triangle(_)))
+}
+
 /// The shapes after a cube has become its box.
 enum Kind<'a, S> {
     Triangle(&'a Triangle<S>),
@@ -114,6 +119,22 @@ fn kind<S: Scalar>(s: &Shape<S>) -> Kind<'_, S> {
 /// ```
 pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S>, QueryError> {
     use Kind as K;
+    if !S::IS_EXACT && !both_triangles(a, b) {
+        // Float inputs: exact decisions, the certificate rounded from the
+        // exact integers (no reduction to lowest terms).
+        if let Some(i) = fast::intersect_f64(a, b) {
+            stats::INTERSECT.fast();
+            return Ok(match i {
+                Intersection::Overlap { witness } => Intersection::Overlap {
+                    witness: witness.map(|x| fast::num::cast(*x)),
+                },
+                Intersection::Separated { axis } => Intersection::Separated {
+                    axis: axis.map(|x| fast::num::cast(*x)),
+                },
+            });
+        }
+        stats::INTERSECT.fallback();
+    }
     match (kind(a), kind(b)) {
         (K::Triangle(a), K::Triangle(b)) => triangle_triangle::intersect(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::intersect(a, b)),
@@ -130,6 +151,18 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
 /// The exact squared distance between `a` and `b`, with a closest pair.
 pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, QueryError> {
     use Kind as K;
+    if !S::IS_EXACT && !both_triangles(a, b) {
+        if let Some(c) = fast::distance_f64(a, b) {
+            stats::DISTANCE.fast();
+            let p = |v: Vec3<f64>| v.map(|x| fast::num::cast(*x));
+            return Ok(Closest {
+                distance_squared: fast::num::cast(c.distance_squared),
+                a: p(c.a),
+                b: p(c.b),
+            });
+        }
+        stats::DISTANCE.fallback();
+    }
     match (kind(a), kind(b)) {
         (K::Triangle(a), K::Triangle(b)) => triangle_triangle_distance::distance(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::distance(a, b)),
@@ -163,6 +196,13 @@ pub fn intersect_exact<S: Scalar>(
     if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
         return triangle_triangle::intersect_exact(x, y);
     }
+    if !S::IS_EXACT {
+        if let Some(i) = fast::intersect(a, b) {
+            stats::INTERSECT.fast();
+            return Ok(i);
+        }
+        stats::INTERSECT.fallback();
+    }
     intersect(&a.to_rational(), &b.to_rational())
 }
 
@@ -184,6 +224,13 @@ pub fn distance_exact<S: Scalar>(
 ) -> Result<Closest<BigRational>, QueryError> {
     if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
         return triangle_triangle_distance::distance_exact(x, y);
+    }
+    if !S::IS_EXACT {
+        if let Some(c) = fast::distance(a, b) {
+            stats::DISTANCE.fast();
+            return Ok(c);
+        }
+        stats::DISTANCE.fallback();
     }
     distance(&a.to_rational(), &b.to_rational())
 }

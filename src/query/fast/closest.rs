@@ -1,0 +1,415 @@
+//! The closest pair of two disjoint shapes: a feature pair guessed in floats
+//! ([`super::gjk`]), proved optimal and unique with exact signs, then
+//! constructed exactly in integers and reduced once.
+//!
+//! **Proof.** For a feature pair (F_A, F_B) of one of the kinds vertex–vertex,
+//! vertex–edge, vertex–face (either way round) or edge–edge, the candidate
+//! points are the exact projections (pa, pb), and `d̂` a positive multiple of
+//! `pb − pa` written as a polynomial (for edge–edge `−(w·n)·n`, for
+//! vertex–face `−h·n`, …), orthogonal to both features by construction. The
+//! pair is accepted when, exactly,
+//!
+//! 1. pa ∈ F_A and pb ∈ F_B (edge parameters in [0, 1], the foot of the
+//!    perpendicular inside the face, edges not parallel);
+//! 2. `d̂·(x − a₀) < 0` for every vertex x of A not in F_A and `d̂·(y − b₀) > 0`
+//!    for every vertex y of B not in F_B (a₀ ∈ F_A, b₀ ∈ F_B).
+//!
+//! Then the slab between the planes through pa and pb orthogonal to d̂
+//! separates A from B, so |pb − pa| is the distance; A's supporting face in
+//! direction d̂ is exactly F_A and B's is F_B (strict inequalities), and for
+//! these kinds of pair `F_A ∩ (F_B − (pb − pa))` is one point: the closest pair
+//! is unique, and so equal to the one the exhaustive enumeration reports.
+//! A pair that fails any test (or a guess of another kind: parallel
+//! edge–face, face–face) is not accepted.
+
+use super::num::{decide, dyadic_point, ratio_f64, Fx};
+use super::side::{Ctx, Side};
+use crate::fixed::{finish, nonzero_product, square_over, Int, Nat, Reducer};
+use crate::query::Closest;
+use crate::ring::Ring;
+use crate::sign::Sign;
+use crate::vector::Vec3;
+use num_rational::BigRational;
+
+/// A feature of one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Feat {
+    V(usize),
+    /// Edge number (into the side's edge list).
+    E(usize),
+    F(usize),
+}
+
+/// The feature of side `s` spanned by the vertex mask `m`.
+pub(crate) fn feature<R: Ring>(s: &Side<R>, m: u8) -> Option<Feat> {
+    let k = m.count_ones();
+    if k == 1 {
+        return Some(Feat::V(m.trailing_zeros() as usize));
+    }
+    if k == 2 {
+        if let Some(e) = s
+            .edges()
+            .iter()
+            .position(|&(i, j)| m == (1 << i) | (1 << j))
+        {
+            return Some(Feat::E(e));
+        }
+    }
+    (0..s.nfaces())
+        .find(|&f| {
+            let cm = s.face_cycle(f).iter().fold(0u8, |x, &i| x | 1 << i);
+            cm & m == m
+        })
+        .map(Feat::F)
+}
+
+/// An accepted pair of features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pair {
+    pub fa: Feat,
+    pub fb: Feat,
+}
+
+/// The mask of a feature's vertices and one of them.
+fn verts<R: Ring>(s: &Side<R>, f: Feat) -> (u8, usize) {
+    match f {
+        Feat::V(i) => (1 << i, i),
+        Feat::E(e) => {
+            let (i, j) = s.edges()[e];
+            ((1 << i) | (1 << j), i)
+        }
+        Feat::F(f) => {
+            let c = s.face_cycle(f);
+            (c.iter().fold(0, |x, &i| x | 1 << i), c[0])
+        }
+    }
+}
+
+/// An edge as (start, direction).
+fn edge<R: Ring>(s: &Side<R>, e: usize) -> (Vec3<R>, Vec3<R>) {
+    let (i, j) = s.edges()[e];
+    (s.v[i].clone(), s.v[j].sub(&s.v[i]))
+}
+
+/// `d̂`, a positive multiple of `pb − pa` (see the module docs).
+fn direction<R: Ring>(a: &Side<R>, b: &Side<R>, p: Pair) -> Vec3<R> {
+    match (p.fa, p.fb) {
+        (Feat::V(i), Feat::V(j)) => b.v[j].sub(&a.v[i]),
+        (Feat::V(i), Feat::E(e)) => {
+            let (s, u) = edge(b, e);
+            let x = &a.v[i];
+            let t = x.sub(&s).dot(&u);
+            s.sub(x).scale(&u.norm_squared()).add(&u.scale(&t))
+        }
+        (Feat::E(e), Feat::V(j)) => {
+            let (s, u) = edge(a, e);
+            let y = &b.v[j];
+            let t = y.sub(&s).dot(&u);
+            y.sub(&s).scale(&u.norm_squared()).sub(&u.scale(&t))
+        }
+        (Feat::V(i), Feat::F(f)) => {
+            let n = b.face_normal(f).0;
+            let h = n.dot(&a.v[i].sub(&b.v[b.face_cycle(f)[0]]));
+            n.scale(&h.neg_ref())
+        }
+        (Feat::F(f), Feat::V(j)) => {
+            let n = a.face_normal(f).0;
+            let h = n.dot(&b.v[j].sub(&a.v[a.face_cycle(f)[0]]));
+            n.scale(&h)
+        }
+        (Feat::E(ea), Feat::E(eb)) => {
+            let (p0, u) = edge(a, ea);
+            let (r0, v) = (edge(b, eb).0, edge(b, eb).1);
+            let n = u.cross(&v);
+            let wn = p0.sub(&r0).dot(&n);
+            n.scale(&wn.neg_ref())
+        }
+        _ => unreachable!("pair kinds are checked before"),
+    }
+}
+
+/// A validity condition: `x ≥ 0`, `x > 0`, or `x` zero or of the sign of `r`
+/// (`r ≠ 0`).
+enum Cond<R> {
+    NonNeg(R),
+    Pos(R),
+    Agree(R, R),
+}
+
+/// The validity conditions of a pair: edge parameters in range, the foot of a
+/// perpendicular inside its face (`m·(x − p)` zero or of the sign of
+/// `m·(r − p)`, for each edge p → q of the face, `m = n × (q − p)` its
+/// in-plane normal and r a vertex of the face off that edge), edges not
+/// parallel.
+fn validity<R: Ring>(a: &Side<R>, b: &Side<R>, p: Pair, out: &mut Vec<Cond<R>>) {
+    let ve = |x: &Vec3<R>, t: &Side<R>, e: usize, out: &mut Vec<Cond<R>>| {
+        let (s, u) = edge(t, e);
+        let d = x.sub(&s).dot(&u);
+        out.push(Cond::NonNeg(u.norm_squared().sub_ref(&d)));
+        out.push(Cond::NonNeg(d));
+    };
+    let vf = |x: &Vec3<R>, t: &Side<R>, f: usize, out: &mut Vec<Cond<R>>| {
+        let n = t.face_normal(f).0;
+        let c = t.face_cycle(f);
+        for k in 0..c.len() {
+            let (p, q, r) = (&t.v[c[k]], &t.v[c[(k + 1) % c.len()]], &t.v[c[(k + 2) % c.len()]]);
+            let m = n.cross(&q.sub(p));
+            out.push(Cond::Agree(m.dot(&x.sub(p)), m.dot(&r.sub(p))));
+        }
+    };
+    match (p.fa, p.fb) {
+        (Feat::V(_), Feat::V(_)) => {}
+        (Feat::V(i), Feat::E(e)) => ve(&a.v[i], b, e, out),
+        (Feat::E(e), Feat::V(j)) => ve(&b.v[j], a, e, out),
+        (Feat::V(i), Feat::F(f)) => vf(&a.v[i], b, f, out),
+        (Feat::F(f), Feat::V(j)) => vf(&b.v[j], a, f, out),
+        (Feat::E(ea), Feat::E(eb)) => {
+            let (p0, u) = edge(a, ea);
+            let (r0, v) = edge(b, eb);
+            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul_ref(&vv).sub_ref(&uv.mul_ref(&uv));
+            let w = p0.sub(&r0);
+            let (d, e) = (u.dot(&w), v.dot(&w));
+            let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d));
+            let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d));
+            out.push(Cond::NonNeg(den.sub_ref(&s)));
+            out.push(Cond::NonNeg(den.sub_ref(&t)));
+            out.push(Cond::NonNeg(s));
+            out.push(Cond::NonNeg(t));
+            out.push(Cond::Pos(den));
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// Whether the pair kind is one the proof handles.
+fn handled(p: Pair) -> bool {
+    matches!(
+        (p.fa, p.fb),
+        (Feat::V(_), _) | (_, Feat::V(_)) | (Feat::E(_), Feat::E(_))
+    )
+}
+
+/// The exact proof (see the module docs).
+pub(crate) fn prove(ctx: &Ctx, p: Pair) -> bool {
+    if !handled(p) {
+        return false;
+    }
+    // 1. Validity.
+    let mut conds: Vec<Cond<Fx>> = Vec::with_capacity(8);
+    validity(&ctx.a, &ctx.b, p, &mut conds);
+    let mut exact: Option<Vec<Cond<Int>>> = None;
+    let mut ex = |k: usize, second: bool| -> Int {
+        let e = exact.get_or_insert_with(|| {
+            let x = ctx.exact();
+            let mut v = Vec::with_capacity(8);
+            validity(&x[0], &x[1], p, &mut v);
+            v
+        });
+        match (&e[k], second) {
+            (Cond::NonNeg(x) | Cond::Pos(x) | Cond::Agree(x, _), false) => *x,
+            (Cond::Agree(_, r), true) => *r,
+            _ => unreachable!(),
+        }
+    };
+    for (k, c) in conds.iter().enumerate() {
+        let ok = match c {
+            Cond::NonNeg(x) => decide(*x, || ex(k, false)) != Sign::Negative,
+            Cond::Pos(x) => decide(*x, || ex(k, false)) == Sign::Positive,
+            Cond::Agree(x, r) => {
+                let s1 = decide(*x, || ex(k, false));
+                s1 == Sign::Zero || s1 == decide(*r, || ex(k, true))
+            }
+        };
+        if !ok {
+            return false;
+        }
+    }
+    // 2. Optimality, strict off the features.
+    let d = direction(&ctx.a, &ctx.b, p);
+    let mut dex: Option<Vec3<Int>> = None;
+    for (s, feat, want) in [(0usize, p.fa, Sign::Negative), (1, p.fb, Sign::Positive)] {
+        let sd = ctx.side(s);
+        let (mask, base) = verts(sd, feat);
+        for x in 0..sd.nv {
+            if mask >> x & 1 == 1 {
+                continue;
+            }
+            let f = d.dot(&sd.v[x].sub(&sd.v[base]));
+            let sg = decide(f, || {
+                let e = ctx.exact();
+                let dx = dex.get_or_insert_with(|| direction(&e[0], &e[1], p));
+                dx.dot(&e[s].v[x].sub(&e[s].v[base]))
+            });
+            if sg != want {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The exact closest pair of an accepted feature pair, in lowest terms.
+pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
+    let ex = ctx.exact();
+    let (a, b) = (&ex[0], &ex[1]);
+    let e0 = ctx.e0;
+    let one = Nat::from_u128(1);
+    let vv = |x: &Vec3<Int>, y: &Vec3<Int>| {
+        let d = x.sub(y);
+        let n = d.norm_squared();
+        finish(&n, &one, &one, 2 * e0)
+    };
+    // Vertex x against edge (s, u) of t: (x, foot, d²).
+    let vertex_edge = |x: &Vec3<Int>, t: &Side<Int>, e: usize| {
+        let (s, u) = edge(t, e);
+        let w = x.sub(&s);
+        let tt = w.dot(&u);
+        let uu = u.norm_squared();
+        let n = w.cross(&u).norm_squared();
+        let red = Reducer::new(uu.mag(), &[*n.mag(), *tt.mag(), nonzero_product(&[u.x, u.y, u.z])]);
+        let foot = along_with(&s, &u, &tt, &uu, &red, e0);
+        let d2 = finish(&n, uu.mag(), &red.gcd(n.mag()), 2 * e0);
+        (dyadic_point(x, e0), foot, d2)
+    };
+    let vertex_face = |x: &Vec3<Int>, t: &Side<Int>, f: usize| {
+        let n = t.face_normal(f).0;
+        let h = n.dot(&x.sub(&t.v[t.face_cycle(f)[0]]));
+        let nn = n.norm_squared();
+        let red = Reducer::new(nn.mag(), &[*h.mag(), nonzero_product(&[n.x, n.y, n.z])]);
+        let foot = along_with(x, &n.neg(), &h, &nn, &red, e0);
+        let d2 = square_over(&h, nn.mag(), &red.gcd(h.mag()), 2 * e0);
+        (dyadic_point(x, e0), foot, d2)
+    };
+    let (pa, pb, d2) = match (p.fa, p.fb) {
+        (Feat::V(i), Feat::V(j)) => (
+            dyadic_point(&a.v[i], e0),
+            dyadic_point(&b.v[j], e0),
+            vv(&a.v[i], &b.v[j]),
+        ),
+        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v[i], b, e),
+        (Feat::E(e), Feat::V(j)) => {
+            let (x, foot, d2) = vertex_edge(&b.v[j], a, e);
+            (foot, x, d2)
+        }
+        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v[i], b, f),
+        (Feat::F(f), Feat::V(j)) => {
+            let (x, foot, d2) = vertex_face(&b.v[j], a, f);
+            (foot, x, d2)
+        }
+        (Feat::E(ea), Feat::E(eb)) => {
+            let (p0, u) = edge(a, ea);
+            let (r0, v) = edge(b, eb);
+            let (uu, uv, vv2) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul(&vv2).sub(&uv.mul(&uv));
+            let w = p0.sub(&r0);
+            let (d, e) = (u.dot(&w), v.dot(&w));
+            let s = uv.mul(&e).sub(&vv2.mul(&d));
+            let t = uu.mul(&e).sub(&uv.mul(&d));
+            let sg = w.dot(&u.cross(&v));
+            let red = Reducer::new(
+                den.mag(),
+                &[
+                    *sg.mag(),
+                    *s.mag(),
+                    *t.mag(),
+                    nonzero_product(&[u.x, u.y, u.z]).mul(&nonzero_product(&[v.x, v.y, v.z])),
+                ],
+            );
+            (
+                along_with(&p0, &u, &s, &den, &red, e0),
+                along_with(&r0, &v, &t, &den, &red, e0),
+                square_over(&sg, den.mag(), &red.gcd(sg.mag()), 2 * e0),
+            )
+        }
+        _ => unreachable!(),
+    };
+    Closest {
+        distance_squared: d2,
+        a: pa,
+        b: pb,
+    }
+}
+
+/// [`along`] with a reducer built by the caller (shared by several outputs).
+fn along_with(
+    x: &Vec3<Int>,
+    d: &Vec3<Int>,
+    t: &Int,
+    den: &Int,
+    red: &Reducer,
+    p: i64,
+) -> Vec3<BigRational> {
+    let c = |xk: &Int, dk: &Int| {
+        let dt = dk.mul(t);
+        let num = xk.mul(den).add(&dt);
+        finish(&num, den.mag(), &red.gcd(dt.mag()), p)
+    };
+    Vec3::new(c(&x.x, &d.x), c(&x.y, &d.y), c(&x.z, &d.z))
+}
+
+/// The same closest pair rounded to doubles, from the exact integers without
+/// reducing them (the float paths).
+pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
+    let ex = ctx.exact();
+    let (a, b) = (&ex[0], &ex[1]);
+    let e0 = ctx.e0;
+    let one = Nat::from_u128(1);
+    let pt = |x: &Vec3<Int>, d: &Nat| {
+        Vec3::new(ratio_f64(&x.x, d, e0), ratio_f64(&x.y, d, e0), ratio_f64(&x.z, d, e0))
+    };
+    let lin = |x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int| pt(&x.scale(den).add(&d.scale(t)), den.mag());
+    let vertex_edge = |x: &Vec3<Int>, t: &Side<Int>, e: usize| {
+        let (s, u) = edge(t, e);
+        let w = x.sub(&s);
+        let tt = w.dot(&u);
+        let uu = u.norm_squared();
+        let n = w.cross(&u).norm_squared();
+        (pt(x, &one), lin(&s, &u, &tt, &uu), ratio_f64(&n, uu.mag(), 2 * e0))
+    };
+    let vertex_face = |x: &Vec3<Int>, t: &Side<Int>, f: usize| {
+        let n = t.face_normal(f).0;
+        let h = n.dot(&x.sub(&t.v[t.face_cycle(f)[0]]));
+        let nn = n.norm_squared();
+        (pt(x, &one), lin(x, &n.neg(), &h, &nn), ratio_f64(&h.mul(&h), nn.mag(), 2 * e0))
+    };
+    let (pa, pb, d2) = match (p.fa, p.fb) {
+        (Feat::V(i), Feat::V(j)) => (
+            pt(&a.v[i], &one),
+            pt(&b.v[j], &one),
+            ratio_f64(&a.v[i].sub(&b.v[j]).norm_squared(), &one, 2 * e0),
+        ),
+        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v[i], b, e),
+        (Feat::E(e), Feat::V(j)) => {
+            let (x, foot, d2) = vertex_edge(&b.v[j], a, e);
+            (foot, x, d2)
+        }
+        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v[i], b, f),
+        (Feat::F(f), Feat::V(j)) => {
+            let (x, foot, d2) = vertex_face(&b.v[j], a, f);
+            (foot, x, d2)
+        }
+        (Feat::E(ea), Feat::E(eb)) => {
+            let (p0, u) = edge(a, ea);
+            let (r0, v) = edge(b, eb);
+            let (uu, uv, vv2) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul(&vv2).sub(&uv.mul(&uv));
+            let w = p0.sub(&r0);
+            let (d, e) = (u.dot(&w), v.dot(&w));
+            let s = uv.mul(&e).sub(&vv2.mul(&d));
+            let t = uu.mul(&e).sub(&uv.mul(&d));
+            let sg = w.dot(&u.cross(&v));
+            (
+                lin(&p0, &u, &s, &den),
+                lin(&r0, &v, &t, &den),
+                ratio_f64(&sg.mul(&sg), den.mag(), 2 * e0),
+            )
+        }
+        _ => unreachable!(),
+    };
+    Closest {
+        distance_squared: d2,
+        a: pa,
+        b: pb,
+    }
+}

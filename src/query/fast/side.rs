@@ -1,0 +1,466 @@
+//! The two shapes of a query as convex polytopes in the fast path's two number
+//! types: vertices, edges, faces and edge directions numbered as
+//! [`Polytope`](crate::query::polytope::Polytope) numbers them, so that a
+//! search in that order finds what the exhaustive path finds.
+//!
+//! Inputs are doubles (f32 values are doubles too). Two exact copies of every
+//! coordinate are kept: the double scaled by a power of two `2^s` so that the
+//! largest magnitude is below 1 (exact: see [`align`]), for the filters, and
+//! the integer `X` with `x = X·2^e0`, `e0` the least exponent of any input
+//! bit, for the exact evaluations and the constructions.
+
+use super::num::Fx;
+use crate::fixed::Int;
+use crate::ring::Ring;
+use crate::scalar::Scalar;
+use crate::shape::Shape;
+use crate::vector::Vec3;
+use std::cell::OnceCell;
+
+/// The shape kinds of the fast path (a cube is its box).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A non-degenerate triangle (checked by the caller, exactly).
+    Tri,
+    /// A box: center, three half-axes.
+    Box,
+    /// A prism with zmin < zmax.
+    Prism,
+}
+
+/// The input coordinates of one shape: a triangle's v0, v1, v2; a box's
+/// center, h0, h1, h2; a prism's base x0, y0, …, x3, y3 (anticlockwise, as
+/// stored), then zmin, zmax.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw {
+    pub kind: Kind,
+    pub c: [f64; 12],
+}
+
+impl Raw {
+    /// The coordinates of a shape with float coordinates, or `None` for the
+    /// shapes the fast path leaves to the exhaustive one (a flat prism).
+    pub(crate) fn of<S: Scalar>(s: &Shape<S>) -> Option<Raw> {
+        let mut c = [0.0; 12];
+        let put = |c: &mut [f64; 12], i: usize, p: &Vec3<S>| {
+            c[i] = p.x.to_f64();
+            c[i + 1] = p.y.to_f64();
+            c[i + 2] = p.z.to_f64();
+        };
+        let kind = match s {
+            Shape::Triangle(t) => {
+                for (k, p) in t.v.iter().enumerate() {
+                    put(&mut c, 3 * k, p);
+                }
+                Kind::Tri
+            }
+            Shape::Box(_) | Shape::Cube(_) => {
+                let b = match s {
+                    Shape::Box(b) => b,
+                    Shape::Cube(q) => q.obb(),
+                    _ => unreachable!(),
+                };
+                put(&mut c, 0, &b.center);
+                for (k, h) in b.half_axes.iter().enumerate() {
+                    put(&mut c, 3 + 3 * k, h);
+                }
+                Kind::Box
+            }
+            Shape::Prism(p) => {
+                if p.zmin.to_f64() == p.zmax.to_f64() {
+                    return None;
+                }
+                for (k, q) in p.base.iter().enumerate() {
+                    c[2 * k] = q.x.to_f64();
+                    c[2 * k + 1] = q.y.to_f64();
+                }
+                c[8] = p.zmin.to_f64();
+                c[9] = p.zmax.to_f64();
+                Kind::Prism
+            }
+        };
+        Some(Raw { kind, c })
+    }
+
+    /// How many of the twelve coordinates are used.
+    pub(crate) fn len(&self) -> usize {
+        match self.kind {
+            Kind::Tri => 9,
+            Kind::Box => 12,
+            Kind::Prism => 10,
+        }
+    }
+}
+
+/// The widest aligned input allowed, in bits: every construction and exact
+/// predicate of the fast path is a polynomial of degree at most 6 in
+/// differences of vertices (below 2^(BITS+3)), so it stays below the 768 bits
+/// of [`Int`] (the constructions' bounds are in `docs/polytope.md`).
+pub(crate) const BITS: i64 = 116;
+
+/// Both shapes' coordinates, scaled and aligned.
+pub(crate) struct Aligned {
+    /// Scaled doubles `x·2^s`, all below 1 in magnitude.
+    pub f: [[f64; 12]; 2],
+    /// Integers `X` with `x = X·2^e0`.
+    pub x: [[i128; 12]; 2],
+    /// The common exponent of the integers.
+    pub e0: i64,
+}
+
+/// Align both shapes' coordinates: `None` when a coordinate is not finite or
+/// when the bits of the inputs span more than [`BITS`] (then the exhaustive
+/// path answers).
+///
+/// With `top` the exponent just above the largest magnitude and `e0` the least
+/// exponent of any nonzero bit, `top − e0 ≤ BITS`, the scale `2^(−top)` moves
+/// every lowest bit to at least `2^(−BITS)`: every scaled double is exact.
+pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
+    let mut parts = [[(0i64, 0i64); 12]; 2];
+    let (mut e0, mut top) = (i64::MAX, i64::MIN);
+    for (s, r) in raw.iter().enumerate() {
+        for i in 0..r.len() {
+            let v = r.c[i];
+            if !v.is_finite() {
+                return None;
+            }
+            if v == 0.0 {
+                continue;
+            }
+            let (m, e) = crate::dyadic::f64_parts(v);
+            parts[s][i] = (m, e);
+            e0 = e0.min(e);
+            top = top.max(e + 64 - m.unsigned_abs().leading_zeros() as i64);
+        }
+    }
+    if e0 == i64::MAX {
+        return None; // every coordinate zero: not a valid pair of shapes
+    }
+    if top - e0 > BITS {
+        return None;
+    }
+    let mut f = [[0.0; 12]; 2];
+    let mut x = [[0i128; 12]; 2];
+    for s in 0..2 {
+        for i in 0..raw[s].len() {
+            let (m, e) = parts[s][i];
+            if m == 0 {
+                continue;
+            }
+            x[s][i] = (m as i128) << (e - e0);
+            f[s][i] = super::num::ldexp(m as f64, e - top);
+        }
+    }
+    Some(Aligned { f, x, e0 })
+}
+
+/// Edges as vertex index pairs, in `Polytope` order.
+pub(crate) const BOX_EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
+const TRI_EDGES: [(usize, usize); 3] = [(0, 1), (0, 2), (1, 2)];
+const PRISM_EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (1, 2),
+    (2, 3),
+    (3, 0),
+    (4, 5),
+    (5, 6),
+    (6, 7),
+    (7, 4),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
+
+/// Face vertex cycles (each face's boundary in order), in `Polytope` face
+/// order: a box's faces (k, +), (k, −) for k = 0, 1, 2 (the + face holds the
+/// vertices with bit k set); the triangle; a prism's four sides, bottom, top.
+const BOX_FACES: [[usize; 4]; 6] = [
+    [1, 3, 7, 5],
+    [0, 2, 6, 4],
+    [2, 6, 7, 3],
+    [0, 4, 5, 1],
+    [4, 5, 7, 6],
+    [0, 1, 3, 2],
+];
+const PRISM_FACES: [[usize; 4]; 6] = [
+    [0, 1, 5, 4],
+    [1, 2, 6, 5],
+    [2, 3, 7, 6],
+    [3, 0, 4, 7],
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+];
+
+/// One shape in number type `R`.
+#[derive(Clone, Debug)]
+pub(crate) struct Side<R> {
+    pub kind: Kind,
+    /// The input coordinates (layout of [`Raw`]).
+    pub c: [R; 12],
+    /// The vertices (`nv` of them), in `Polytope` order.
+    pub v: [Vec3<R>; 8],
+    pub nv: usize,
+    /// The edge directions in `Polytope` order (a prism's opposite base edges
+    /// that are exactly parallel appear once), as direction ids.
+    pub dirs: [usize; 5],
+    pub nd: usize,
+}
+
+fn p3<R: Ring>(c: &[R; 12], i: usize) -> Vec3<R> {
+    Vec3::new(c[i].clone(), c[i + 1].clone(), c[i + 2].clone())
+}
+
+impl<R: Ring> Side<R> {
+    /// The shape from its coordinates; `dirs` from [`Side::directions`].
+    pub(crate) fn new(kind: Kind, c: [R; 12], dirs: ([usize; 5], usize)) -> Side<R> {
+        let zero = || Vec3::new(R::zero(), R::zero(), R::zero());
+        let mut v: [Vec3<R>; 8] = std::array::from_fn(|_| zero());
+        let nv = match kind {
+            Kind::Tri => {
+                for (k, p) in v.iter_mut().take(3).enumerate() {
+                    *p = p3(&c, 3 * k);
+                }
+                3
+            }
+            Kind::Box => {
+                let (ctr, h) = (p3(&c, 0), [p3(&c, 3), p3(&c, 6), p3(&c, 9)]);
+                for (i, p) in v.iter_mut().enumerate() {
+                    let mut q = ctr.clone();
+                    for (k, hk) in h.iter().enumerate() {
+                        q = if i >> k & 1 == 1 { q.add(hk) } else { q.sub(hk) };
+                    }
+                    *p = q;
+                }
+                8
+            }
+            Kind::Prism => {
+                for (i, p) in v.iter_mut().enumerate() {
+                    let z = if i < 4 { &c[8] } else { &c[9] };
+                    *p = Vec3::new(c[2 * (i % 4)].clone(), c[2 * (i % 4) + 1].clone(), z.clone());
+                }
+                8
+            }
+        };
+        Side {
+            kind,
+            c,
+            v,
+            nv,
+            dirs: dirs.0,
+            nd: dirs.1,
+        }
+    }
+
+    pub(crate) fn edges(&self) -> &'static [(usize, usize)] {
+        match self.kind {
+            Kind::Tri => &TRI_EDGES,
+            Kind::Box => &BOX_EDGES,
+            Kind::Prism => &PRISM_EDGES,
+        }
+    }
+
+    pub(crate) fn nfaces(&self) -> usize {
+        match self.kind {
+            Kind::Tri => 1,
+            _ => 6,
+        }
+    }
+
+    /// The vertex cycle of face `f`.
+    pub(crate) fn face_cycle(&self, f: usize) -> &'static [usize] {
+        match self.kind {
+            Kind::Tri => &[0, 1, 2],
+            Kind::Box => &BOX_FACES[f],
+            Kind::Prism => &PRISM_FACES[f],
+        }
+    }
+
+    /// Face `f`'s normal as `Polytope` computes it, and its degree in the
+    /// coordinates.
+    pub(crate) fn face_normal(&self, f: usize) -> (Vec3<R>, i64) {
+        let c = &self.c;
+        match self.kind {
+            Kind::Tri => {
+                let n = self.v[1].sub(&self.v[0]).cross(&self.v[2].sub(&self.v[0]));
+                (n, 2)
+            }
+            Kind::Box => {
+                let k = f / 2;
+                let n = p3(c, 3 + 3 * ((k + 1) % 3)).cross(&p3(c, 3 + 3 * ((k + 2) % 3)));
+                (n, 2)
+            }
+            Kind::Prism => {
+                if f < 4 {
+                    let (a, b) = (2 * f, 2 * ((f + 1) % 4));
+                    let n = Vec3::new(c[b + 1].sub_ref(&c[a + 1]), c[a].sub_ref(&c[b]), R::zero());
+                    (n, 1)
+                } else {
+                    (Vec3::new(R::zero(), R::zero(), R::one()), 0)
+                }
+            }
+        }
+    }
+
+    /// Direction id `d` as the vector `Polytope` keeps (degree 1).
+    pub(crate) fn dir(&self, d: usize) -> Vec3<R> {
+        let c = &self.c;
+        match self.kind {
+            Kind::Tri => {
+                let (i, j) = TRI_EDGES[d];
+                self.v[j].sub(&self.v[i])
+            }
+            Kind::Box => {
+                let h = p3(c, 3 + 3 * d);
+                h.add(&h)
+            }
+            Kind::Prism => {
+                if d < 4 {
+                    let (a, b) = (2 * d, 2 * ((d + 1) % 4));
+                    Vec3::new(c[b].sub_ref(&c[a]), c[b + 1].sub_ref(&c[a + 1]), R::zero())
+                } else {
+                    Vec3::new(R::zero(), R::zero(), c[9].sub_ref(&c[8]))
+                }
+            }
+        }
+    }
+
+    /// A box's center and half-axes.
+    pub(crate) fn box_parts(&self) -> (Vec3<R>, [Vec3<R>; 3]) {
+        let c = &self.c;
+        (p3(c, 0), [p3(c, 3), p3(c, 6), p3(c, 9)])
+    }
+}
+
+/// The decided parallel pairs of a prism's base edges, as the direction list
+/// `Polytope` builds (first occurrence of each direction, up to sign): d0, d1,
+/// d2 unless parallel to d0, d3 unless parallel to d1, then the vertical one.
+/// Adjacent edges of a strictly convex quadrilateral are never parallel.
+pub(crate) fn directions(kind: Kind, par02: bool, par13: bool) -> ([usize; 5], usize) {
+    match kind {
+        Kind::Tri | Kind::Box => ([0, 1, 2, 0, 0], 3),
+        Kind::Prism => {
+            let mut d = [0, 1, 0, 0, 0];
+            let mut n = 2;
+            if !par02 {
+                d[n] = 2;
+                n += 1;
+            }
+            if !par13 {
+                d[n] = 3;
+                n += 1;
+            }
+            d[n] = 4;
+            (d, n + 1)
+        }
+    }
+}
+
+/// The query's two shapes in both number types; the exact copy is built on
+/// first use.
+pub(crate) struct Ctx {
+    pub a: Side<Fx>,
+    pub b: Side<Fx>,
+    x: [[i128; 12]; 2],
+    dirs: [([usize; 5], usize); 2],
+    pub e0: i64,
+    exact: OnceCell<Box<[Side<Int>; 2]>>,
+}
+
+impl Ctx {
+    /// Both shapes; `None` when the fast path does not apply (see [`align`],
+    /// [`Raw::of`]; degenerate triangles are refused by the caller).
+    pub(crate) fn new(ra: &Raw, rb: &Raw) -> Option<Ctx> {
+        let al = align([ra, rb])?;
+        let fx = |s: usize| al.f[s].map(Fx::exact);
+        let plain = ([0usize, 1, 2, 0, 0], 3);
+        let mut ctx = Ctx {
+            a: Side::new(ra.kind, fx(0), plain),
+            b: Side::new(rb.kind, fx(1), plain),
+            x: al.x,
+            dirs: [plain, plain],
+            e0: al.e0,
+            exact: OnceCell::new(),
+        };
+        for s in 0..2 {
+            if ctx.side(s).kind == Kind::Tri {
+                // A degenerate triangle (zero normal) is left to the
+                // exhaustive path.
+                let nonzero = (0..3).any(|k| {
+                    let f = ctx.side(s).face_normal(0).0;
+                    let pick = |v: &Vec3<Fx>| *v.get(k);
+                    super::num::decide(pick(&f), || *ctx.exact()[s].face_normal(0).0.get(k))
+                        != crate::sign::Sign::Zero
+                });
+                if !nonzero {
+                    return None;
+                }
+            }
+            if ctx.side(s).kind == Kind::Prism {
+                // d_i × d_j = 0 exactly? (2-D cross product of base edges.)
+                let par = |ctx: &Ctx, i: usize, j: usize| {
+                    let f = |sd: &Side<Fx>| {
+                        let (u, w) = (sd.dir(i), sd.dir(j));
+                        u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
+                    };
+                    let g = |sd: &Side<Int>| {
+                        let (u, w) = (sd.dir(i), sd.dir(j));
+                        u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
+                    };
+                    super::num::decide(f(ctx.side(s)), || g(&ctx.exact()[s]))
+                        == crate::sign::Sign::Zero
+                };
+                let d = directions(Kind::Prism, par(&ctx, 0, 2), par(&ctx, 1, 3));
+                ctx.dirs[s] = d;
+                if let Some(ex) = ctx.exact.get_mut() {
+                    ex[s].dirs = d.0;
+                    ex[s].nd = d.1;
+                }
+                if s == 0 {
+                    ctx.a.dirs = d.0;
+                    ctx.a.nd = d.1;
+                } else {
+                    ctx.b.dirs = d.0;
+                    ctx.b.nd = d.1;
+                }
+            }
+        }
+        Some(ctx)
+    }
+
+    pub(crate) fn side(&self, s: usize) -> &Side<Fx> {
+        if s == 0 {
+            &self.a
+        } else {
+            &self.b
+        }
+    }
+
+    /// The exact copy of both shapes.
+    pub(crate) fn exact(&self) -> &[Side<Int>; 2] {
+        self.exact.get_or_init(|| {
+            let mk = |s: usize, sd: &Side<Fx>| {
+                Side::new(sd.kind, self.x[s].map(Int::from_i128), self.dirs[s])
+            };
+            Box::new([mk(0, &self.a), mk(1, &self.b)])
+        })
+    }
+
+    /// The aligned integer input coordinates of side `s`.
+    pub(crate) fn ints(&self, s: usize) -> &[i128; 12] {
+        &self.x[s]
+    }
+}
