@@ -29,6 +29,7 @@ pub(crate) mod side;
 pub(crate) mod witness;
 
 use super::{Closest, Intersection};
+use crate::fixed::Int;
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Shape};
 use crate::vector::Vec3;
@@ -48,39 +49,41 @@ fn obb<S: Scalar>(s: &Shape<S>) -> Option<&Obb<S>> {
     }
 }
 
-/// The certificate of an intersect answer before it is rendered: exact or
-/// rounded.
+/// The certificate of an intersect answer before it is rendered (exactly or
+/// rounded).
 enum Cert {
-    /// Box–box axis number k (`u × v` of the half-axes).
-    BoxAxis(usize),
     Axis(sat::Axis),
     Witness(Found),
 }
 
-/// The decision and the certificate, exactly.
-fn intersect_cert<S: Scalar>(a: &Shape<S>, b: &Shape<S>, ctx: &Ctx, w: &mut Witness) -> Option<Cert> {
-    if let (Some(x), Some(y)) = (obb(a), obb(b)) {
-        if let Some(k) = super::box_box::separating_axis_index(x, y) {
-            return Some(Cert::BoxAxis(k));
-        }
+/// The answer of a pair that is not two boxes, or two boxes that overlap.
+fn intersect_cert(ctx: &Ctx, w: &mut Witness) -> Option<Cert> {
+    if ctx.a.kind == Kind::Box && ctx.b.kind == Kind::Box {
         return box_witness(w).map(Cert::Witness);
     }
     let pa = sat::Plain::new(&ctx.a);
     let pb = sat::Plain::new(&ctx.b);
     let apart = matches!(gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]), gjk::Guess::Apart(..));
+    // Either order gives the exhaustive path's answer: a common point means no
+    // axis separates, and a separating axis means no common point. The guess
+    // only picks the search likely to end first.
     if apart {
         if let Some(ax) = sat::first_separating(ctx) {
             return Some(Cert::Axis(ax));
         }
-        match w.search() {
-            Search::Found(f) => Some(Cert::Witness(f)),
-            Search::Nothing => None,
-        }
+        found(w).map(Cert::Witness)
     } else {
-        if let Search::Found(f) = w.search() {
+        if let Some(f) = found(w) {
             return Some(Cert::Witness(f));
         }
         sat::first_separating(ctx).map(Cert::Axis)
+    }
+}
+
+fn found(w: &mut Witness) -> Option<Found> {
+    match w.search() {
+        Search::Found(f) => Some(f),
+        Search::Nothing => None,
     }
 }
 
@@ -92,12 +95,11 @@ fn box_witness(w: &mut Witness) -> Option<Found> {
             return Some(Found::Center(s));
         }
     }
-    match w.search() {
-        Search::Found(f) => Some(f),
-        Search::Nothing => None,
-    }
+    found(w)
 }
 
+/// Both shapes on the fast path, or `None` for what it leaves to the
+/// exhaustive one.
 fn context<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Ctx> {
     let (ra, rb) = (Raw::of(a)?, Raw::of(b)?);
     if ra.kind == Kind::Prism && rb.kind == Kind::Prism {
@@ -109,60 +111,66 @@ fn context<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Ctx> {
     Ctx::new(&ra, &rb)
 }
 
-/// The exact box–box axis `u × v`.
-fn box_axis(ctx: &Ctx, k: usize) -> (Vec3<crate::fixed::Int>, i64) {
-    let ex = ctx.exact();
-    let (ha, hb) = (ex[0].box_parts().1, ex[1].box_parts().1);
+/// The exact box–box axis `u × v` from the aligned inputs.
+fn box_axis<S: Scalar>(a: &Shape<S>, b: &Shape<S>, k: usize) -> Option<(Vec3<Int>, i64)> {
+    let (ra, rb) = (Raw::of(a)?, Raw::of(b)?);
+    let al = side::align([&ra, &rb])?;
+    let h = |s: usize, i: usize| {
+        let x = &al.x[s];
+        Vec3::new(x[3 + 3 * i], x[4 + 3 * i], x[5 + 3 * i]).map(|c| Int::from_i128(*c))
+    };
+    let (ha, hb) = ([0, 1, 2].map(|i| h(0, i)), [0, 1, 2].map(|i| h(1, i)));
     let (u, v) = super::box_box::axis_pair(&ha, &hb, k);
-    (u.cross(v), 2 * ctx.e0)
+    Some((u.cross(v), 2 * al.e0))
+}
+
+/// The certificate of an intersect query, and the context that renders it.
+fn intersect_any<S: Scalar, T>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+    axis: impl Fn((Vec3<Int>, i64)) -> Vec3<T>,
+    point: impl Fn(&Witness, Found) -> Vec3<T>,
+) -> Option<Intersection<T>> {
+    if let (Some(x), Some(y)) = (obb(a), obb(b)) {
+        if let Some(k) = super::box_box::separating_axis_index(x, y) {
+            return Some(Intersection::Separated {
+                axis: axis(box_axis(a, b, k)?),
+            });
+        }
+    }
+    let ctx = context(a, b)?;
+    let mut w = Witness::new(&ctx);
+    Some(match intersect_cert(&ctx, &mut w)? {
+        Cert::Axis(ax) => Intersection::Separated {
+            axis: axis(sat::axis_exact(&ctx, ax)),
+        },
+        Cert::Witness(f) => Intersection::Overlap {
+            witness: point(&w, f),
+        },
+    })
 }
 
 /// `intersect` for float inputs with an exact certificate, or `None`: the
 /// caller's exhaustive path answers.
 pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Intersection<Q>> {
-    let ctx = context(a, b)?;
-    let mut w = Witness::new(&ctx);
-    let cert = intersect_cert(a, b, &ctx, &mut w)?;
-    Some(match cert {
-        Cert::BoxAxis(k) => {
-            let (l, p) = box_axis(&ctx, k);
-            Intersection::Separated {
-                axis: num::dyadic_point(&l, p),
-            }
-        }
-        Cert::Axis(ax) => {
-            let (l, p) = sat::axis_exact(&ctx, ax);
-            Intersection::Separated {
-                axis: num::dyadic_point(&l, p),
-            }
-        }
-        Cert::Witness(f) => Intersection::Overlap {
-            witness: w.point(f),
-        },
-    })
+    intersect_any(
+        a,
+        b,
+        |(l, p)| num::dyadic_point(&l, p),
+        |w, f| w.point(f),
+    )
 }
 
 /// [`intersect`] with the certificate rounded to doubles (from the exact
 /// integers, not reduced).
 pub(crate) fn intersect_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Intersection<f64>> {
-    let ctx = context(a, b)?;
-    let mut w = Witness::new(&ctx);
-    let cert = intersect_cert(a, b, &ctx, &mut w)?;
-    let round = |(l, p): (Vec3<crate::fixed::Int>, i64)| {
-        let one = crate::fixed::Nat::from_u128(1);
-        l.map(|c| num::ratio_f64(c, &one, p))
-    };
-    Some(match cert {
-        Cert::BoxAxis(k) => Intersection::Separated {
-            axis: round(box_axis(&ctx, k)),
-        },
-        Cert::Axis(ax) => Intersection::Separated {
-            axis: round(sat::axis_exact(&ctx, ax)),
-        },
-        Cert::Witness(f) => Intersection::Overlap {
-            witness: w.point_f64(f),
-        },
-    })
+    let one = crate::fixed::Nat::from_u128(1);
+    intersect_any(
+        a,
+        b,
+        |(l, p)| l.map(|c| num::ratio_f64(c, &one, p)),
+        |w, f| w.point_f64(f),
+    )
 }
 
 /// The outcome of the distance decision.
@@ -171,10 +179,15 @@ enum Dist {
     Apart(Pair),
 }
 
-fn distance_cert<S: Scalar>(a: &Shape<S>, b: &Shape<S>, ctx: &Ctx, w: &mut Witness) -> Option<Dist> {
+fn distance_cert<'a, S: Scalar>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+    ctx: &'a Ctx,
+    w: &mut Option<Witness<'a>>,
+) -> Option<Dist> {
     if let (Some(x), Some(y)) = (obb(a), obb(b)) {
         if super::box_box::overlaps(x, y) {
-            return box_witness(w).map(Dist::Overlap);
+            return box_witness(w.insert(Witness::new(ctx))).map(Dist::Overlap);
         }
         return guess_pair(ctx).map(Dist::Apart);
     }
@@ -186,10 +199,7 @@ fn distance_cert<S: Scalar>(a: &Shape<S>, b: &Shape<S>, ctx: &Ctx, w: &mut Witne
     if sat::first_separating(ctx).is_some() {
         return None;
     }
-    match w.search() {
-        Search::Found(f) => Some(Dist::Overlap(f)),
-        Search::Nothing => None,
-    }
+    found(w.insert(Witness::new(ctx))).map(Dist::Overlap)
 }
 
 /// GJK's features, if the exact proof accepts them.
@@ -210,10 +220,10 @@ fn guess_pair(ctx: &Ctx) -> Option<Pair> {
 /// path answers.
 pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<Q>> {
     let ctx = context(a, b)?;
-    let mut w = Witness::new(&ctx);
+    let mut w = None;
     Some(match distance_cert(a, b, &ctx, &mut w)? {
         Dist::Overlap(f) => {
-            let p = w.point(f);
+            let p = w.expect("the search ran").point(f);
             Closest {
                 distance_squared: BigRational::from_integer(0.into()),
                 a: p.clone(),
@@ -227,10 +237,10 @@ pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<
 /// [`distance`] rounded to doubles.
 pub(crate) fn distance_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<f64>> {
     let ctx = context(a, b)?;
-    let mut w = Witness::new(&ctx);
+    let mut w = None;
     Some(match distance_cert(a, b, &ctx, &mut w)? {
         Dist::Overlap(f) => {
-            let p = w.point_f64(f);
+            let p = w.expect("the search ran").point_f64(f);
             Closest {
                 distance_squared: 0.0,
                 a: p.clone(),

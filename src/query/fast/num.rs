@@ -156,6 +156,39 @@ impl Ring for Int {
     }
 }
 
+/// An `i128` as a [`Ring`], for sums of a few input integers (a box's
+/// vertices): the aligned inputs are below 2^116 ([`super::side::BITS`]), so
+/// the sums cannot overflow; an overflow would panic, never wrap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Small(pub i128);
+
+impl Ring for Small {
+    fn zero() -> Self {
+        Small(0)
+    }
+    fn one() -> Self {
+        Small(1)
+    }
+    fn from_i32(v: i32) -> Self {
+        Small(v as i128)
+    }
+    fn add_ref(&self, o: &Self) -> Self {
+        Small(self.0.checked_add(o.0).expect("aligned sums fit i128"))
+    }
+    fn sub_ref(&self, o: &Self) -> Self {
+        Small(self.0.checked_sub(o.0).expect("aligned sums fit i128"))
+    }
+    fn mul_ref(&self, o: &Self) -> Self {
+        Small(self.0.checked_mul(o.0).expect("small products only"))
+    }
+    fn neg_ref(&self) -> Self {
+        Small(-self.0)
+    }
+    fn abs_ref(&self) -> Self {
+        Small(self.0.abs())
+    }
+}
+
 /// The sign of an exact integer.
 #[inline]
 pub(crate) fn int_sign(x: &Int) -> Sign {
@@ -174,18 +207,24 @@ fn top_bits(x: &Nat) -> (u64, i64) {
     }
 }
 
-/// `2^e` as a factor, applied in steps so that no step overflows or
-/// underflows before the last.
+/// `2^e` for `−1022 ≤ e ≤ 1023`, from its bits.
+#[inline]
+fn exp2(e: i64) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// `x·2^e`, applied in steps so that no step overflows or underflows before
+/// the last (each step a multiplication by an exact power of two).
 pub(crate) fn ldexp(mut x: f64, mut e: i64) -> f64 {
     while e > 1000 {
-        x *= 2f64.powi(1000);
+        x *= exp2(1000);
         e -= 1000;
     }
     while e < -1000 {
-        x *= 2f64.powi(-1000);
+        x *= exp2(-1000);
         e += 1000;
     }
-    x * 2f64.powi(e as i32)
+    x * exp2(e)
 }
 
 /// `n / d · 2^p` rounded to a double (within 3 ulps in the normal range; the

@@ -9,7 +9,7 @@
 //! the integer `X` with `x = X·2^e0`, `e0` the least exponent of any input
 //! bit, for the exact evaluations and the constructions.
 
-use super::num::Fx;
+use super::num::{Fx, Small};
 use crate::fixed::Int;
 use crate::ring::Ring;
 use crate::scalar::Scalar;
@@ -453,14 +453,19 @@ impl Ctx {
     pub(crate) fn exact(&self) -> &[Side<Int>; 2] {
         self.exact.get_or_init(|| {
             let mk = |s: usize, sd: &Side<Fx>| {
-                Side::new(sd.kind, self.x[s].map(Int::from_i128), self.dirs[s])
+                // Vertices as i128 sums (no overflow below BITS), then wide.
+                let small = Side::new(sd.kind, self.x[s].map(Small), self.dirs[s]);
+                let w = |x: &Small| Int::from_i128(x.0);
+                Side {
+                    kind: small.kind,
+                    c: small.c.each_ref().map(w),
+                    v: small.v.each_ref().map(|p| p.map(w)),
+                    nv: small.nv,
+                    dirs: small.dirs,
+                    nd: small.nd,
+                }
             };
             Box::new([mk(0, &self.a), mk(1, &self.b)])
         })
-    }
-
-    /// The aligned integer input coordinates of side `s`.
-    pub(crate) fn ints(&self, s: usize) -> &[i128; 12] {
-        &self.x[s]
     }
 }
