@@ -24,6 +24,7 @@
 pub(crate) mod closest;
 pub(crate) mod gjk;
 pub(crate) mod num;
+pub(crate) mod prisms;
 pub(crate) mod sat;
 pub(crate) mod side;
 pub(crate) mod witness;
@@ -153,6 +154,9 @@ fn intersect_any<S: Scalar, T>(
 /// `intersect` for float inputs with an exact certificate, or `None`: the
 /// caller's exhaustive path answers.
 pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Intersection<Q>> {
+    if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
+        return prisms::intersect(x, y);
+    }
     intersect_any(
         a,
         b,
@@ -164,6 +168,9 @@ pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Interse
 /// [`intersect`] with the certificate rounded to doubles (from the exact
 /// integers, not reduced).
 pub(crate) fn intersect_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Intersection<f64>> {
+    if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
+        return prisms::intersect_f64(x, y);
+    }
     let one = crate::fixed::Nat::from_u128(1);
     intersect_any(
         a,
@@ -219,6 +226,9 @@ fn guess_pair(ctx: &Ctx) -> Option<Pair> {
 /// `distance` for float inputs, exact, or `None`: the caller's exhaustive
 /// path answers.
 pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<Q>> {
+    if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
+        return prisms::distance(x, y);
+    }
     let ctx = context(a, b)?;
     let mut w = None;
     Some(match distance_cert(a, b, &ctx, &mut w)? {
@@ -236,6 +246,9 @@ pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<
 
 /// [`distance`] rounded to doubles.
 pub(crate) fn distance_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<f64>> {
+    if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
+        return prisms::distance_f64(x, y);
+    }
     let ctx = context(a, b)?;
     let mut w = None;
     Some(match distance_cert(a, b, &ctx, &mut w)? {
