@@ -58,9 +58,9 @@ enum Cert {
 }
 
 /// The answer of a pair that is not two boxes, or two boxes that overlap.
-fn intersect_cert(ctx: &Ctx, w: &mut Witness) -> Option<Cert> {
+fn intersect_cert<'a>(ctx: &'a Ctx, w: &mut Option<Witness<'a>>) -> Option<Cert> {
     if ctx.a.kind == Kind::Box && ctx.b.kind == Kind::Box {
-        return box_witness(w).map(Cert::Witness);
+        return box_witness(w.get_or_insert_with(|| Witness::new(ctx))).map(Cert::Witness);
     }
     let pa = sat::Plain::new(&ctx.a);
     let pb = sat::Plain::new(&ctx.b);
@@ -72,9 +72,9 @@ fn intersect_cert(ctx: &Ctx, w: &mut Witness) -> Option<Cert> {
         if let Some(ax) = sat::first_separating(ctx) {
             return Some(Cert::Axis(ax));
         }
-        found(w).map(Cert::Witness)
+        found(w.get_or_insert_with(|| Witness::new(ctx))).map(Cert::Witness)
     } else {
-        if let Some(f) = found(w) {
+        if let Some(f) = found(w.get_or_insert_with(|| Witness::new(ctx))) {
             return Some(Cert::Witness(f));
         }
         sat::first_separating(ctx).map(Cert::Axis)
@@ -140,13 +140,13 @@ fn intersect_any<S: Scalar, T>(
         }
     }
     let ctx = context(a, b)?;
-    let mut w = Witness::new(&ctx);
+    let mut w = None;
     Some(match intersect_cert(&ctx, &mut w)? {
         Cert::Axis(ax) => Intersection::Separated {
             axis: axis(sat::axis_exact(&ctx, ax)),
         },
         Cert::Witness(f) => Intersection::Overlap {
-            witness: point(&w, f),
+            witness: point(w.as_ref().expect("the search ran"), f),
         },
     })
 }

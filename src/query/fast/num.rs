@@ -216,6 +216,9 @@ fn exp2(e: i64) -> f64 {
 /// `x·2^e`, applied in steps so that no step overflows or underflows before
 /// the last (each step a multiplication by an exact power of two).
 pub(crate) fn ldexp(mut x: f64, mut e: i64) -> f64 {
+    if (-1000..=1000).contains(&e) {
+        return x * exp2(e);
+    }
     while e > 1000 {
         x *= exp2(1000);
         e -= 1000;

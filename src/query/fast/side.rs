@@ -148,7 +148,7 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
                 continue;
             }
             x[s][i] = (m as i128) << (e - e0);
-            f[s][i] = super::num::ldexp(m as f64, e - top);
+            f[s][i] = super::num::ldexp(raw[s].c[i], -top);
         }
     }
     Some(Aligned { f, x, e0 })
@@ -369,20 +369,20 @@ pub(crate) fn directions(kind: Kind, par02: bool, par13: bool) -> ([usize; 5], u
     }
 }
 
-/// The query's two shapes in both number types; the exact copy is built on
-/// first use.
+/// The query's two shapes in both number types; the wide exact copy of each
+/// is built on first use.
 pub(crate) struct Ctx {
     pub a: Side<Fx>,
     pub b: Side<Fx>,
-    x: [[i128; 12]; 2],
-    dirs: [([usize; 5], usize); 2],
+    /// The aligned inputs and the vertices as `i128` sums.
+    small: [Side<Small>; 2],
     pub e0: i64,
-    exact: OnceCell<Box<[Side<Int>; 2]>>,
+    exact: [OnceCell<Box<Side<Int>>>; 2],
 }
 
 impl Ctx {
     /// Both shapes; `None` when the fast path does not apply (see [`align`],
-    /// [`Raw::of`]; degenerate triangles are refused by the caller).
+    /// [`Raw::of`]) or for a degenerate triangle.
     pub(crate) fn new(ra: &Raw, rb: &Raw) -> Option<Ctx> {
         let al = align([ra, rb])?;
         let fx = |s: usize| al.f[s].map(Fx::exact);
@@ -390,10 +390,12 @@ impl Ctx {
         let mut ctx = Ctx {
             a: Side::new(ra.kind, fx(0), plain),
             b: Side::new(rb.kind, fx(1), plain),
-            x: al.x,
-            dirs: [plain, plain],
+            small: [
+                Side::new(ra.kind, al.x[0].map(Small), plain),
+                Side::new(rb.kind, al.x[1].map(Small), plain),
+            ],
             e0: al.e0,
-            exact: OnceCell::new(),
+            exact: [OnceCell::new(), OnceCell::new()],
         };
         for s in 0..2 {
             if ctx.side(s).kind == Kind::Tri {
@@ -402,7 +404,7 @@ impl Ctx {
                 let nonzero = (0..3).any(|k| {
                     let f = ctx.side(s).face_normal(0).0;
                     let pick = |v: &Vec3<Fx>| *v.get(k);
-                    super::num::decide(pick(&f), || *ctx.exact()[s].face_normal(0).0.get(k))
+                    super::num::decide(pick(&f), || *ctx.exact_side(s).face_normal(0).0.get(k))
                         != crate::sign::Sign::Zero
                 });
                 if !nonzero {
@@ -420,22 +422,19 @@ impl Ctx {
                         let (u, w) = (sd.dir(i), sd.dir(j));
                         u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
                     };
-                    super::num::decide(f(ctx.side(s)), || g(&ctx.exact()[s]))
+                    super::num::decide(f(ctx.side(s)), || g(ctx.exact_side(s)))
                         == crate::sign::Sign::Zero
                 };
                 let d = directions(Kind::Prism, par(&ctx, 0, 2), par(&ctx, 1, 3));
-                ctx.dirs[s] = d;
-                if let Some(ex) = ctx.exact.get_mut() {
-                    ex[s].dirs = d.0;
-                    ex[s].nd = d.1;
+                ctx.small[s].dirs = d.0;
+                ctx.small[s].nd = d.1;
+                if let Some(ex) = ctx.exact[s].get_mut() {
+                    ex.dirs = d.0;
+                    ex.nd = d.1;
                 }
-                if s == 0 {
-                    ctx.a.dirs = d.0;
-                    ctx.a.nd = d.1;
-                } else {
-                    ctx.b.dirs = d.0;
-                    ctx.b.nd = d.1;
-                }
+                let sd = if s == 0 { &mut ctx.a } else { &mut ctx.b };
+                sd.dirs = d.0;
+                sd.nd = d.1;
             }
         }
         Some(ctx)
@@ -449,23 +448,34 @@ impl Ctx {
         }
     }
 
-    /// The exact copy of both shapes.
-    pub(crate) fn exact(&self) -> &[Side<Int>; 2] {
-        self.exact.get_or_init(|| {
-            let mk = |s: usize, sd: &Side<Fx>| {
-                // Vertices as i128 sums (no overflow below BITS), then wide.
-                let small = Side::new(sd.kind, self.x[s].map(Small), self.dirs[s]);
-                let w = |x: &Small| Int::from_i128(x.0);
-                Side {
-                    kind: small.kind,
-                    c: small.c.each_ref().map(w),
-                    v: small.v.each_ref().map(|p| p.map(w)),
-                    nv: small.nv,
-                    dirs: small.dirs,
-                    nd: small.nd,
-                }
-            };
-            Box::new([mk(0, &self.a), mk(1, &self.b)])
+    /// The exact copy of side `s`.
+    pub(crate) fn exact_side(&self, s: usize) -> &Side<Int> {
+        self.exact[s].get_or_init(|| {
+            let small = &self.small[s];
+            let w = |x: &Small| Int::from_i128(x.0);
+            Box::new(Side {
+                kind: small.kind,
+                c: small.c.each_ref().map(w),
+                v: small.v.each_ref().map(|p| p.map(w)),
+                nv: small.nv,
+                dirs: small.dirs,
+                nd: small.nd,
+            })
         })
+    }
+
+    /// The exact copies of both sides.
+    pub(crate) fn exact(&self) -> [&Side<Int>; 2] {
+        [self.exact_side(0), self.exact_side(1)]
+    }
+
+    /// Vertex `i` of side `s` as an exact integer point (no wide copy).
+    pub(crate) fn vertex_int(&self, s: usize, i: usize) -> Vec3<Int> {
+        self.small[s].v[i].map(|x| Int::from_i128(x.0))
+    }
+
+    /// A box side's center as an exact integer point.
+    pub(crate) fn center_int(&self, s: usize) -> Vec3<Int> {
+        self.small[s].box_parts().0.map(|x| Int::from_i128(x.0))
     }
 }

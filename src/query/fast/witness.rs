@@ -42,71 +42,62 @@ impl<R: Ring> Lin<R> {
     }
 }
 
-/// The constraints of a side, one per face in face order (a triangle: the
-/// plane, then its edges 01, 12, 20); `box_sign` is the sign of a box's
-/// determinant (orienting its face normals outward).
-pub(crate) fn constraints<R: Ring>(s: &Side<R>, box_sign: Sign) -> ([Lin<R>; 6], usize) {
-    let zero = || Lin {
-        n: Vec3::new(R::zero(), R::zero(), R::zero()),
-        k: R::zero(),
-    };
-    let mut out: [Lin<R>; 6] = std::array::from_fn(|_| zero());
-    let n = match s.kind {
+/// How many constraints a side has (one per face; a triangle: its plane and
+/// three edges).
+pub(crate) fn count(kind: Kind) -> usize {
+    match kind {
+        Kind::Tri => 4,
+        _ => 6,
+    }
+}
+
+/// Constraint `j` of a side, in face order (a triangle: the plane, then its
+/// edges 01, 12, 20); `box_sign` is the sign of a box's determinant
+/// (orienting its face normals outward).
+pub(crate) fn constraint<R: Ring>(s: &Side<R>, box_sign: Sign, j: usize) -> Lin<R> {
+    match s.kind {
         Kind::Box => {
-            let (c, _) = s.box_parts();
-            for f in 0..6 {
-                let nj = s.face_normal(f).0;
-                // Face (j, +) holds c + h_j, where σ·n_j·(x − c) = |D|: its
-                // constraint is −σ·n_j·(x − c) + |D| ≥ 0; face (j, −) the mirror.
-                let inward = (f % 2 == 0) == (box_sign == Sign::Positive);
-                let nn = if inward { nj.neg() } else { nj };
-                let h = s.box_parts().1[f / 2].clone();
-                // |D| = |n_j·h_j|; as (σ n_j)·h_j.
-                let abs_d = {
-                    let d = s.face_normal(f).0.dot(&h);
-                    if box_sign == Sign::Negative {
-                        d.neg_ref()
-                    } else {
-                        d
-                    }
-                };
-                let k = nn.dot(&c).sub_ref(&abs_d);
-                out[f] = Lin { n: nn, k };
-            }
-            6
+            let (c, h) = s.box_parts();
+            let nj = s.face_normal(j).0;
+            // Face (k, +) holds c + h_k, where σ·n_k·(x − c) = |D| (σ the
+            // sign of D = n_k·h_k): its constraint is −σ·n_k·(x − c) + |D| ≥ 0;
+            // face (k, −) the mirror.
+            let d = nj.dot(&h[j / 2]);
+            let abs_d = if box_sign == Sign::Negative { d.neg_ref() } else { d };
+            let flip = (j % 2 == 0) == (box_sign == Sign::Positive);
+            let nn = if flip { nj.neg() } else { nj };
+            let k = nn.dot(&c).sub_ref(&abs_d);
+            Lin { n: nn, k }
         }
-        Kind::Prism => {
-            for i in 0..4 {
-                let (p, q) = (&s.v[i], &s.v[(i + 1) % 4]);
+        Kind::Prism => match j {
+            0..=3 => {
+                let (p, q) = (&s.v[j], &s.v[(j + 1) % 4]);
                 let nn = Vec3::new(p.y.sub_ref(&q.y), q.x.sub_ref(&p.x), R::zero());
                 let k = nn.x.mul_ref(&p.x).add_ref(&nn.y.mul_ref(&p.y));
-                out[i] = Lin { n: nn, k };
+                Lin { n: nn, k }
             }
-            out[4] = Lin {
+            4 => Lin {
                 n: Vec3::new(R::zero(), R::zero(), R::one()),
                 k: s.c[8].clone(),
-            };
-            out[5] = Lin {
+            },
+            _ => Lin {
                 n: Vec3::new(R::zero(), R::zero(), R::one().neg_ref()),
                 k: s.c[9].neg_ref(),
-            };
-            6
-        }
+            },
+        },
         Kind::Tri => {
             let nrm = s.face_normal(0).0;
-            out[0] = Lin {
-                k: nrm.dot(&s.v[0]),
-                n: nrm.clone(),
-            };
-            for e in 0..3 {
-                let (p, q) = (&s.v[e], &s.v[(e + 1) % 3]);
-                let m = nrm.cross(&q.sub(p));
-                out[1 + e] = Lin { k: m.dot(p), n: m };
+            if j == 0 {
+                return Lin {
+                    k: nrm.dot(&s.v[0]),
+                    n: nrm,
+                };
             }
-            4
+            let (p, q) = (&s.v[j - 1], &s.v[j % 3]);
+            let m = nrm.cross(&q.sub(p));
+            Lin { k: m.dot(p), n: m }
         }
-    };
-    (out, n)
+    }
 }
 
 /// Which constraint is an equality (a triangle's plane).
@@ -143,10 +134,14 @@ pub(crate) enum Search {
 pub(crate) struct Witness<'a> {
     ctx: &'a Ctx,
     box_sign: [Sign; 2],
-    lin: [([Lin<Fx>; 6], usize); 2],
-    exact_lin: std::cell::OnceCell<[([Lin<Int>; 6], usize); 2]>,
+    /// The constraints in both number types, computed on first use.
+    lin: [[Option<Lin<Fx>>; 6]; 2],
+    exact_lin: [[std::cell::OnceCell<Lin<Int>>; 6]; 2],
+    nlin: [usize; 2],
     /// vals[s][j][i]: constraint j of side s at vertex i of the other side.
     vals: [[[Fx; 8]; 6]; 2],
+    /// Which entries of vals are computed (bit i of have[s][j]).
+    have: [[u8; 6]; 2],
     /// Decided signs of vals (None: not yet decided).
     signs: [[[Option<Sign>; 8]; 6]; 2],
 }
@@ -164,37 +159,39 @@ impl<'a> Witness<'a> {
                 h[0].dot(&h[1].cross(&h[2]))
             })
         });
-        let lin = [0, 1].map(|s| constraints(ctx.side(s), box_sign[s]));
-        let mut vals = [[[Fx::exact(0.0); 8]; 6]; 2];
-        for s in 0..2 {
-            let other = ctx.side(1 - s);
-            for j in 0..lin[s].1 {
-                for i in 0..other.nv {
-                    vals[s][j][i] = lin[s].0[j].at(&other.v[i]);
-                }
-            }
-        }
         Witness {
             ctx,
             box_sign,
-            lin,
-            exact_lin: std::cell::OnceCell::new(),
-            vals,
+            lin: Default::default(),
+            exact_lin: Default::default(),
+            nlin: [count(ctx.a.kind), count(ctx.b.kind)],
+            vals: [[[Fx::exact(0.0); 8]; 6]; 2],
+            have: [[0; 6]; 2],
             signs: [[[None; 8]; 6]; 2],
         }
     }
 
-    fn exact_lin(&self) -> &[([Lin<Int>; 6], usize); 2] {
-        self.exact_lin.get_or_init(|| {
-            let ex = self.ctx.exact();
-            [0, 1].map(|s| constraints(&ex[s], self.box_sign[s]))
-        })
+    /// Constraint j of side s at vertex i of the other side, filtered
+    /// (computed on first use).
+    fn val(&mut self, s: usize, j: usize, i: usize) -> Fx {
+        if self.have[s][j] >> i & 1 == 0 {
+            let (ctx, sign) = (self.ctx, self.box_sign[s]);
+            let l = self.lin[s][j].get_or_insert_with(|| constraint(ctx.side(s), sign, j));
+            self.vals[s][j][i] = l.at(&ctx.side(1 - s).v[i]);
+            self.have[s][j] |= 1 << i;
+        }
+        self.vals[s][j][i]
+    }
+
+    /// Constraint j of side s, exactly.
+    fn exact_lin(&self, s: usize, j: usize) -> &Lin<Int> {
+        self.exact_lin[s][j]
+            .get_or_init(|| constraint(self.ctx.exact_side(s), self.box_sign[s], j))
     }
 
     /// Constraint j of side s at vertex i of the other side, exactly.
     fn exact_val(&self, s: usize, j: usize, i: usize) -> Int {
-        let ex = self.ctx.exact();
-        self.exact_lin()[s].0[j].at(&ex[1 - s].v[i])
+        self.exact_lin(s, j).at(&self.ctx.vertex_int(1 - s, i))
     }
 
     /// The sign of constraint j of side s at vertex i of the other side.
@@ -202,14 +199,15 @@ impl<'a> Witness<'a> {
         if let Some(x) = self.signs[s][j][i] {
             return x;
         }
-        let x = decide(self.vals[s][j][i], || self.exact_val(s, j, i));
+        let v = self.val(s, j, i);
+        let x = decide(v, || self.exact_val(s, j, i));
         self.signs[s][j][i] = Some(x);
         x
     }
 
     /// Whether a point with constraint signs `sg(j)` lies in side s.
     fn inside(&self, s: usize, skip: Option<usize>, mut sg: impl FnMut(usize) -> Sign) -> bool {
-        let (kind, n) = (self.ctx.side(s).kind, self.lin[s].1);
+        let (kind, n) = (self.ctx.side(s).kind, self.nlin[s]);
         (0..n).filter(|&j| Some(j) != skip).all(|j| {
             let x = sg(j);
             if is_plane(kind, j) {
@@ -221,16 +219,15 @@ impl<'a> Witness<'a> {
     }
 
     /// Box side `s`'s center in the other side?
-    pub(crate) fn center_inside(&self, s: usize) -> bool {
+    pub(crate) fn center_inside(&mut self, s: usize) -> bool {
         let o = 1 - s;
         let c = self.ctx.side(s).box_parts().0;
-        let n = self.lin[o].1;
         let kind = self.ctx.side(o).kind;
-        (0..n).all(|j| {
-            let x = decide(self.lin[o].0[j].at(&c), || {
-                let c = self.ctx.exact()[s].box_parts().0;
-                self.exact_lin()[o].0[j].at(&c)
-            });
+        (0..self.nlin[o]).all(|j| {
+            let (ctx, sign) = (self.ctx, self.box_sign[o]);
+            let l = self.lin[o][j].get_or_insert_with(|| constraint(ctx.side(o), sign, j));
+            let v = l.at(&c);
+            let x = decide(v, || self.exact_lin(o, j).at(&self.ctx.center_int(s)));
             if is_plane(kind, j) {
                 x == Sign::Zero
             } else {
@@ -245,11 +242,16 @@ impl<'a> Witness<'a> {
         for p in 0..2 {
             let q = 1 - p;
             for i in 0..self.ctx.side(p).nv {
-                let mut signs = [Sign::Zero; 6];
-                for (j, sg) in signs.iter_mut().enumerate().take(self.lin[q].1) {
-                    *sg = self.sign(q, j, i);
-                }
-                if self.inside(q, None, |j| signs[j]) {
+                let kind = self.ctx.side(q).kind;
+                let inside = (0..self.nlin[q]).all(|j| {
+                    let x = self.sign(q, j, i);
+                    if is_plane(kind, j) {
+                        x == Sign::Zero
+                    } else {
+                        x != Sign::Negative
+                    }
+                });
+                if inside {
                     return Search::Found(Found::Vertex(p, i));
                 }
             }
@@ -269,6 +271,10 @@ impl<'a> Witness<'a> {
                     }
                     // sign(d_s − d_e): d_s and d_e differ in sign or one is 0.
                     let w = if ds != Sign::Zero { ds } else { de.flip() };
+                    for j in 0..self.nlin[q] {
+                        self.val(q, j, s);
+                        self.val(q, j, e);
+                    }
                     let vals = &self.vals[q];
                     let inside = self.inside(q, Some(fc), |j| {
                         let f = vals[fc][s]
@@ -296,21 +302,12 @@ impl<'a> Witness<'a> {
     /// The exact found point.
     pub(crate) fn point(&self, found: Found) -> Vec3<BigRational> {
         let ctx = self.ctx;
-        let ex = ctx.exact();
         match found {
-            Found::Center(s) => super::num::dyadic_point(&ex[s].box_parts().0, ctx.e0),
-            Found::Vertex(s, i) => super::num::dyadic_point(&ex[s].v[i], ctx.e0),
+            Found::Center(s) => super::num::dyadic_point(&ctx.center_int(s), ctx.e0),
+            Found::Vertex(s, i) => super::num::dyadic_point(&ctx.vertex_int(s, i), ctx.e0),
             Found::Crossing(p, ei, f) => {
-                let q = 1 - p;
-                let (s, e) = ex[p].edges()[ei];
-                let fc = face_constraint(ex[q].kind, f);
-                let (mut ds, de) = (self.exact_val(q, fc, s), self.exact_val(q, fc, e));
-                let mut w = ds.sub(&de);
-                if w.is_neg() {
-                    w = w.neg();
-                    ds = ds.neg();
-                }
-                along(&ex[p].v[s], &ex[p].v[e].sub(&ex[p].v[s]), &ds, &w, ctx.e0)
+                let (x, d, ds, w) = self.crossing(p, ei, f);
+                along(&x, &d, &ds, &w, ctx.e0)
             }
         }
     }
@@ -318,28 +315,35 @@ impl<'a> Witness<'a> {
     /// The found point rounded to doubles (the float paths).
     pub(crate) fn point_f64(&self, found: Found) -> Vec3<f64> {
         let ctx = self.ctx;
-        let ex = ctx.exact();
-        let r = |x: &Int, d: &crate::fixed::Nat, p: i64| super::num::ratio_f64(x, d, p);
+        let r = |x: &Int, d: &crate::fixed::Nat| super::num::ratio_f64(x, d, ctx.e0);
         let one = crate::fixed::Nat::from_u128(1);
-        let pt = |v: &Vec3<Int>| Vec3::new(r(&v.x, &one, ctx.e0), r(&v.y, &one, ctx.e0), r(&v.z, &one, ctx.e0));
+        let pt = |v: &Vec3<Int>| v.map(|c| r(c, &one));
         match found {
-            Found::Center(s) => pt(&ex[s].box_parts().0),
-            Found::Vertex(s, i) => pt(&ex[s].v[i]),
+            Found::Center(s) => pt(&ctx.center_int(s)),
+            Found::Vertex(s, i) => pt(&ctx.vertex_int(s, i)),
             Found::Crossing(p, ei, f) => {
-                let q = 1 - p;
-                let (s, e) = ex[p].edges()[ei];
-                let fc = face_constraint(ex[q].kind, f);
-                let (mut ds, de) = (self.exact_val(q, fc, s), self.exact_val(q, fc, e));
-                let mut w = ds.sub(&de);
-                if w.is_neg() {
-                    w = w.neg();
-                    ds = ds.neg();
-                }
-                let d = ex[p].v[e].sub(&ex[p].v[s]);
-                let x = ex[p].v[s].scale(&w).add(&d.scale(&ds));
-                Vec3::new(r(&x.x, w.mag(), ctx.e0), r(&x.y, w.mag(), ctx.e0), r(&x.z, w.mag(), ctx.e0))
+                let (x, d, ds, w) = self.crossing(p, ei, f);
+                let num = x.scale(&w).add(&d.scale(&ds));
+                num.map(|c| r(c, w.mag()))
             }
         }
+    }
+
+    /// Edge `ei` of side p through face f of the other side, exactly: the
+    /// point is `(x·w + d·t)/w` with `w > 0`, returned as (x, d, t, w).
+    fn crossing(&self, p: usize, ei: usize, f: usize) -> (Vec3<Int>, Vec3<Int>, Int, Int) {
+        let q = 1 - p;
+        let (s, e) = self.ctx.side(p).edges()[ei];
+        let fc = face_constraint(self.ctx.side(q).kind, f);
+        let (mut ds, de) = (self.exact_val(q, fc, s), self.exact_val(q, fc, e));
+        let mut w = ds.sub(&de);
+        if w.is_neg() {
+            w = w.neg();
+            ds = ds.neg();
+        }
+        let x = self.ctx.vertex_int(p, s);
+        let d = self.ctx.vertex_int(p, e).sub(&x);
+        (x, d, ds, w)
     }
 }
 
