@@ -263,3 +263,6 @@ pub(crate) fn distance_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Clos
         Dist::Apart(pair) => closest::construct_f64(&ctx, pair),
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -336,7 +336,7 @@ mod tests {
                     let err = (q(r.0.v) - &r.1).abs();
                     assert!(err <= q(r.0.e), "{r:?}");
                     if let Some(sg) = r.0.sign() {
-                        let exact = Sign::from_ordering(r.1.cmp(&BigRational::zero()));
+                        let exact = Sign::from_ordering(r.1.cmp(&<BigRational as Zero>::zero()));
                         assert_eq!(sg, exact);
                     }
                 }
@@ -350,7 +350,7 @@ mod tests {
         let x = Int::from_i128(-12);
         assert_eq!(dyadic(&x, -3), BigRational::new((-3).into(), 2.into()));
         assert_eq!(dyadic(&x, 2), BigRational::from_integer((-48).into()));
-        assert_eq!(dyadic(&Int::from_i128(0), 5), BigRational::zero());
+        assert_eq!(dyadic(&Int::from_i128(0), 5), <BigRational as Zero>::zero());
         let n = Int::from_i128(-(1i128 << 100) - 12345);
         let d = Nat::from_u128(3);
         let got = ratio_f64(&n, &d, -7);

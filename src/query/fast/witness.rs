@@ -238,65 +238,80 @@ impl<'a> Witness<'a> {
 
     /// The search, in `Polytope` order.
     pub(crate) fn search(&mut self) -> Search {
-        // Vertices of p in q: constraint values of q at p's vertices.
         for p in 0..2 {
-            let q = 1 - p;
             for i in 0..self.ctx.side(p).nv {
-                let kind = self.ctx.side(q).kind;
-                let inside = (0..self.nlin[q]).all(|j| {
-                    let x = self.sign(q, j, i);
-                    if is_plane(kind, j) {
-                        x == Sign::Zero
-                    } else {
-                        x != Sign::Negative
-                    }
-                });
-                if inside {
+                if self.check(Found::Vertex(p, i)) {
                     return Search::Found(Found::Vertex(p, i));
                 }
             }
         }
         for p in 0..2 {
-            let q = 1 - p;
-            let (kind_q, nq) = (self.ctx.side(q).kind, self.ctx.side(q).nfaces());
-            for (ei, &(s, e)) in self.ctx.side(p).edges().iter().enumerate() {
+            let nq = self.ctx.side(1 - p).nfaces();
+            for ei in 0..self.ctx.side(p).edges().len() {
                 for f in 0..nq {
-                    let fc = face_constraint(kind_q, f);
-                    let (ds, de) = (self.sign(q, fc, s), self.sign(q, fc, e));
-                    if ds == Sign::Zero && de == Sign::Zero {
-                        continue; // in the plane: the edge–edge stage covers it
-                    }
-                    if ds == de {
-                        continue; // strictly on one side
-                    }
-                    // sign(d_s − d_e): d_s and d_e differ in sign or one is 0.
-                    let w = if ds != Sign::Zero { ds } else { de.flip() };
-                    for j in 0..self.nlin[q] {
-                        self.val(q, j, s);
-                        self.val(q, j, e);
-                    }
-                    let vals = &self.vals[q];
-                    let inside = self.inside(q, Some(fc), |j| {
-                        let f = vals[fc][s]
-                            .mul_ref(&vals[j][e])
-                            .sub_ref(&vals[fc][e].mul_ref(&vals[j][s]));
-                        let x = decide(f, || {
-                            let g = |jj: usize, ii: usize| self.exact_val(q, jj, ii);
-                            g(fc, s).mul(&g(j, e)).sub(&g(fc, e).mul(&g(j, s)))
-                        });
-                        if w == Sign::Negative {
-                            x.flip()
-                        } else {
-                            x
-                        }
-                    });
-                    if inside {
+                    if self.check(Found::Crossing(p, ei, f)) {
                         return Search::Found(Found::Crossing(p, ei, f));
                     }
                 }
             }
         }
         Search::Nothing
+    }
+
+    /// Whether a candidate is a common point, exactly: a box's center in the
+    /// other shape; a vertex in the other shape; an edge that meets face f's
+    /// plane in one point (not in the plane, not strictly on one side) at a
+    /// point of the other shape. The search takes the first candidate this
+    /// accepts, in the exhaustive path's order.
+    pub(crate) fn check(&mut self, found: Found) -> bool {
+        match found {
+            Found::Center(s) => self.center_inside(s),
+            Found::Vertex(p, i) => {
+                let q = 1 - p;
+                let kind = self.ctx.side(q).kind;
+                (0..self.nlin[q]).all(|j| {
+                    let x = self.sign(q, j, i);
+                    if is_plane(kind, j) {
+                        x == Sign::Zero
+                    } else {
+                        x != Sign::Negative
+                    }
+                })
+            }
+            Found::Crossing(p, ei, f) => {
+                let q = 1 - p;
+                let (s, e) = self.ctx.side(p).edges()[ei];
+                let fc = face_constraint(self.ctx.side(q).kind, f);
+                let (ds, de) = (self.sign(q, fc, s), self.sign(q, fc, e));
+                if ds == Sign::Zero && de == Sign::Zero {
+                    return false; // in the plane: the edge–edge stage covers it
+                }
+                if ds == de {
+                    return false; // strictly on one side
+                }
+                // sign(d_s − d_e): d_s and d_e differ in sign or one is 0.
+                let w = if ds != Sign::Zero { ds } else { de.flip() };
+                for j in 0..self.nlin[q] {
+                    self.val(q, j, s);
+                    self.val(q, j, e);
+                }
+                let vals = &self.vals[q];
+                self.inside(q, Some(fc), |j| {
+                    let f = vals[fc][s]
+                        .mul_ref(&vals[j][e])
+                        .sub_ref(&vals[fc][e].mul_ref(&vals[j][s]));
+                    let x = decide(f, || {
+                        let g = |jj: usize, ii: usize| self.exact_val(q, jj, ii);
+                        g(fc, s).mul(&g(j, e)).sub(&g(fc, e).mul(&g(j, s)))
+                    });
+                    if w == Sign::Negative {
+                        x.flip()
+                    } else {
+                        x
+                    }
+                })
+            }
+        }
     }
 
     /// The exact found point.
