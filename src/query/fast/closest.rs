@@ -23,7 +23,7 @@
 //! edge–face, face–face) is not accepted.
 
 use super::num::{decide, dyadic_point, ratio_f64, Fx};
-use super::side::{Ctx, Side};
+use super::side::{Ctx, Exact, View};
 use crate::fixed::{finish, nonzero_product, square_over, Int, Nat, Reducer};
 use crate::query::Closest;
 use crate::ring::Ring;
@@ -41,7 +41,7 @@ pub(crate) enum Feat {
 }
 
 /// The feature of side `s` spanned by the vertex mask `m`.
-pub(crate) fn feature<R: Ring>(s: &Side<R>, m: u8) -> Option<Feat> {
+pub(crate) fn feature<V: View>(s: &V, m: u8) -> Option<Feat> {
     let k = m.count_ones();
     if k == 1 {
         return Some(Feat::V(m.trailing_zeros() as usize));
@@ -71,7 +71,7 @@ pub(crate) struct Pair {
 }
 
 /// The mask of a feature's vertices and one of them.
-fn verts<R: Ring>(s: &Side<R>, f: Feat) -> (u8, usize) {
+fn verts<V: View>(s: &V, f: Feat) -> (u8, usize) {
     match f {
         Feat::V(i) => (1 << i, i),
         Feat::E(e) => {
@@ -86,35 +86,35 @@ fn verts<R: Ring>(s: &Side<R>, f: Feat) -> (u8, usize) {
 }
 
 /// An edge as (start, direction).
-fn edge<R: Ring>(s: &Side<R>, e: usize) -> (Vec3<R>, Vec3<R>) {
+fn edge<V: View>(s: &V, e: usize) -> (Vec3<V::R>, Vec3<V::R>) {
     let (i, j) = s.edges()[e];
-    (s.v[i].clone(), s.v[j].sub(&s.v[i]))
+    (s.v(i).clone(), s.v(j).sub(&s.v(i)))
 }
 
 /// `d̂`, a positive multiple of `pb − pa` (see the module docs).
-fn direction<R: Ring>(a: &Side<R>, b: &Side<R>, p: Pair) -> Vec3<R> {
+fn direction<V: View>(a: &V, b: &V, p: Pair) -> Vec3<V::R> {
     match (p.fa, p.fb) {
-        (Feat::V(i), Feat::V(j)) => b.v[j].sub(&a.v[i]),
+        (Feat::V(i), Feat::V(j)) => b.v(j).sub(&a.v(i)),
         (Feat::V(i), Feat::E(e)) => {
             let (s, u) = edge(b, e);
-            let x = &a.v[i];
+            let x = &a.v(i);
             let t = x.sub(&s).dot(&u);
             s.sub(x).scale(&u.norm_squared()).add(&u.scale(&t))
         }
         (Feat::E(e), Feat::V(j)) => {
             let (s, u) = edge(a, e);
-            let y = &b.v[j];
+            let y = &b.v(j);
             let t = y.sub(&s).dot(&u);
             y.sub(&s).scale(&u.norm_squared()).sub(&u.scale(&t))
         }
         (Feat::V(i), Feat::F(f)) => {
             let n = b.face_normal(f).0;
-            let h = n.dot(&a.v[i].sub(&b.v[b.face_cycle(f)[0]]));
+            let h = n.dot(&a.v(i).sub(&b.v(b.face_cycle(f)[0])));
             n.scale(&h.neg_ref())
         }
         (Feat::F(f), Feat::V(j)) => {
             let n = a.face_normal(f).0;
-            let h = n.dot(&b.v[j].sub(&a.v[a.face_cycle(f)[0]]));
+            let h = n.dot(&b.v(j).sub(&a.v(a.face_cycle(f)[0])));
             n.scale(&h)
         }
         (Feat::E(ea), Feat::E(eb)) => {
@@ -141,28 +141,29 @@ enum Cond<R> {
 /// `m·(r − p)`, for each edge p → q of the face, `m = n × (q − p)` its
 /// in-plane normal and r a vertex of the face off that edge), edges not
 /// parallel.
-fn validity<R: Ring>(a: &Side<R>, b: &Side<R>, p: Pair, out: &mut Vec<Cond<R>>) {
-    let ve = |x: &Vec3<R>, t: &Side<R>, e: usize, out: &mut Vec<Cond<R>>| {
+fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Vec<Cond<V::R>>) {
+    let ve = |x: &Vec3<V::R>, t: &V, e: usize, out: &mut Vec<Cond<V::R>>| {
         let (s, u) = edge(t, e);
         let d = x.sub(&s).dot(&u);
         out.push(Cond::NonNeg(u.norm_squared().sub_ref(&d)));
         out.push(Cond::NonNeg(d));
     };
-    let vf = |x: &Vec3<R>, t: &Side<R>, f: usize, out: &mut Vec<Cond<R>>| {
+    let vf = |x: &Vec3<V::R>, t: &V, f: usize, out: &mut Vec<Cond<V::R>>| {
         let n = t.face_normal(f).0;
         let c = t.face_cycle(f);
         for k in 0..c.len() {
-            let (p, q, r) = (&t.v[c[k]], &t.v[c[(k + 1) % c.len()]], &t.v[c[(k + 2) % c.len()]]);
+            let (p, q, r) = (t.v(c[k]), t.v(c[(k + 1) % c.len()]), t.v(c[(k + 2) % c.len()]));
+            let (p, q, r) = (&p, &q, &r);
             let m = n.cross(&q.sub(p));
             out.push(Cond::Agree(m.dot(&x.sub(p)), m.dot(&r.sub(p))));
         }
     };
     match (p.fa, p.fb) {
         (Feat::V(_), Feat::V(_)) => {}
-        (Feat::V(i), Feat::E(e)) => ve(&a.v[i], b, e, out),
-        (Feat::E(e), Feat::V(j)) => ve(&b.v[j], a, e, out),
-        (Feat::V(i), Feat::F(f)) => vf(&a.v[i], b, f, out),
-        (Feat::F(f), Feat::V(j)) => vf(&b.v[j], a, f, out),
+        (Feat::V(i), Feat::E(e)) => ve(&a.v(i), b, e, out),
+        (Feat::E(e), Feat::V(j)) => ve(&b.v(j), a, e, out),
+        (Feat::V(i), Feat::F(f)) => vf(&a.v(i), b, f, out),
+        (Feat::F(f), Feat::V(j)) => vf(&b.v(j), a, f, out),
         (Feat::E(ea), Feat::E(eb)) => {
             let (p0, u) = edge(a, ea);
             let (r0, v) = edge(b, eb);
@@ -235,11 +236,11 @@ pub(crate) fn prove(ctx: &Ctx, p: Pair) -> bool {
             if mask >> x & 1 == 1 {
                 continue;
             }
-            let f = d.dot(&sd.v[x].sub(&sd.v[base]));
+            let f = d.dot(&sd.v(x).sub(&sd.v(base)));
             let sg = decide(f, || {
                 let e = ctx.exact();
                 let dx = dex.get_or_insert_with(|| direction(&e[0], &e[1], p));
-                dx.dot(&e[s].v[x].sub(&e[s].v[base]))
+                dx.dot(&e[s].v(x).sub(&e[s].v(base)))
             });
             if sg != want {
                 return false;
@@ -261,7 +262,7 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
         finish(&n, &one, &one, 2 * e0)
     };
     // Vertex x against edge (s, u) of t: (x, foot, d²).
-    let vertex_edge = |x: &Vec3<Int>, t: &Side<Int>, e: usize| {
+    let vertex_edge = |x: &Vec3<Int>, t: &Exact, e: usize| {
         let (s, u) = edge(t, e);
         let w = x.sub(&s);
         let tt = w.dot(&u);
@@ -272,9 +273,9 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
         let d2 = finish(&n, uu.mag(), &red.gcd(n.mag()), 2 * e0);
         (dyadic_point(x, e0), foot, d2)
     };
-    let vertex_face = |x: &Vec3<Int>, t: &Side<Int>, f: usize| {
+    let vertex_face = |x: &Vec3<Int>, t: &Exact, f: usize| {
         let n = t.face_normal(f).0;
-        let h = n.dot(&x.sub(&t.v[t.face_cycle(f)[0]]));
+        let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
         let nn = n.norm_squared();
         let red = Reducer::new(nn.mag(), &[*h.mag(), nonzero_product(&[n.x, n.y, n.z])]);
         let foot = along_with(x, &n.neg(), &h, &nn, &red, e0);
@@ -283,18 +284,18 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
     };
     let (pa, pb, d2) = match (p.fa, p.fb) {
         (Feat::V(i), Feat::V(j)) => (
-            dyadic_point(&a.v[i], e0),
-            dyadic_point(&b.v[j], e0),
-            vv(&a.v[i], &b.v[j]),
+            dyadic_point(&a.v(i), e0),
+            dyadic_point(&b.v(j), e0),
+            vv(&a.v(i), &b.v(j)),
         ),
-        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v[i], b, e),
+        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v(i), b, e),
         (Feat::E(e), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_edge(&b.v[j], a, e);
+            let (x, foot, d2) = vertex_edge(&b.v(j), a, e);
             (foot, x, d2)
         }
-        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v[i], b, f),
+        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v(i), b, f),
         (Feat::F(f), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_face(&b.v[j], a, f);
+            let (x, foot, d2) = vertex_face(&b.v(j), a, f);
             (foot, x, d2)
         }
         (Feat::E(ea), Feat::E(eb)) => {
@@ -359,7 +360,7 @@ pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
         Vec3::new(ratio_f64(&x.x, d, e0), ratio_f64(&x.y, d, e0), ratio_f64(&x.z, d, e0))
     };
     let lin = |x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int| pt(&x.scale(den).add(&d.scale(t)), den.mag());
-    let vertex_edge = |x: &Vec3<Int>, t: &Side<Int>, e: usize| {
+    let vertex_edge = |x: &Vec3<Int>, t: &Exact, e: usize| {
         let (s, u) = edge(t, e);
         let w = x.sub(&s);
         let tt = w.dot(&u);
@@ -367,26 +368,26 @@ pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
         let n = w.cross(&u).norm_squared();
         (pt(x, &one), lin(&s, &u, &tt, &uu), ratio_f64(&n, uu.mag(), 2 * e0))
     };
-    let vertex_face = |x: &Vec3<Int>, t: &Side<Int>, f: usize| {
+    let vertex_face = |x: &Vec3<Int>, t: &Exact, f: usize| {
         let n = t.face_normal(f).0;
-        let h = n.dot(&x.sub(&t.v[t.face_cycle(f)[0]]));
+        let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
         let nn = n.norm_squared();
         (pt(x, &one), lin(x, &n.neg(), &h, &nn), ratio_f64(&h.mul(&h), nn.mag(), 2 * e0))
     };
     let (pa, pb, d2) = match (p.fa, p.fb) {
         (Feat::V(i), Feat::V(j)) => (
-            pt(&a.v[i], &one),
-            pt(&b.v[j], &one),
-            ratio_f64(&a.v[i].sub(&b.v[j]).norm_squared(), &one, 2 * e0),
+            pt(&a.v(i), &one),
+            pt(&b.v(j), &one),
+            ratio_f64(&a.v(i).sub(&b.v(j)).norm_squared(), &one, 2 * e0),
         ),
-        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v[i], b, e),
+        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v(i), b, e),
         (Feat::E(e), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_edge(&b.v[j], a, e);
+            let (x, foot, d2) = vertex_edge(&b.v(j), a, e);
             (foot, x, d2)
         }
-        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v[i], b, f),
+        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v(i), b, f),
         (Feat::F(f), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_face(&b.v[j], a, f);
+            let (x, foot, d2) = vertex_face(&b.v(j), a, f);
             (foot, x, d2)
         }
         (Feat::E(ea), Feat::E(eb)) => {

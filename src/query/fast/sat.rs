@@ -19,9 +19,8 @@
 //! [`polytope::separating_axis`]: crate::query::polytope::separating_axis
 
 use super::num::{Fx, K_MUL_PUB, U};
-use super::side::{Ctx, Kind, Side};
+use super::side::{Ctx, Exact, Kind, Side, View};
 use crate::fixed::Int;
-use crate::ring::Ring;
 use crate::vector::Vec3;
 
 /// A candidate axis, as `Polytope` lists them.
@@ -76,16 +75,16 @@ pub(crate) fn axes(ctx: &Ctx) -> ([Axis; 40], usize) {
 }
 
 /// The axis vector and its degree in the coordinates.
-pub(crate) fn axis_vec<R: Ring>(a: &Side<R>, b: &Side<R>, ax: Axis) -> (Vec3<R>, i64) {
+pub(crate) fn axis_vec<V: View>(a: &V, b: &V, ax: Axis) -> (Vec3<V::R>, i64) {
     let side = |s: usize| if s == 0 { a } else { b };
     match ax {
         Axis::Face(s, f) => side(s).face_normal(f),
         Axis::Flat(s, k) => {
             let sd = side(s);
             let n = sd.face_normal(0).0;
-            (n.cross(&sd.dir(sd.dirs[k])), 3)
+            (n.cross(&sd.dir(sd.dir_ids()[k])), 3)
         }
-        Axis::Cross(i, j) => (a.dir(a.dirs[i]).cross(&b.dir(b.dirs[j])), 2),
+        Axis::Cross(i, j) => (a.dir(a.dir_ids()[i]).cross(&b.dir(b.dir_ids()[j])), 2),
     }
 }
 
@@ -170,8 +169,8 @@ fn separates_exact(ctx: &Ctx, ax: Axis) -> bool {
     if [&l.x, &l.y, &l.z].iter().all(|c| c.signum() == 0) {
         return false;
     }
-    let ext = |s: &Side<Int>| {
-        let mut it = s.v[..s.nv].iter().map(|v| l.dot(v));
+    let ext = |s: &Exact| {
+        let mut it = (0..s.nv()).map(|i| l.dot(&s.v(i)));
         let first = it.next().expect("a vertex");
         it.fold((first, first), |(lo, hi), x| {
             let lo = if x.sub(&lo).is_neg() { x } else { lo };

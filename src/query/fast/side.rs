@@ -15,7 +15,6 @@ use crate::ring::Ring;
 use crate::scalar::Scalar;
 use crate::shape::Shape;
 use crate::vector::Vec3;
-use std::cell::OnceCell;
 
 /// The shape kinds of the fast path (a cube is its box).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,7 +204,8 @@ const PRISM_FACES: [[usize; 4]; 6] = [
     [4, 5, 6, 7],
 ];
 
-/// One shape in number type `R`.
+/// One shape stored in number type `R` (the filter's [`Fx`], the aligned
+/// integers as [`Small`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Side<R> {
     pub kind: Kind,
@@ -225,7 +225,7 @@ fn p3<R: Ring>(c: &[R; 12], i: usize) -> Vec3<R> {
 }
 
 impl<R: Ring> Side<R> {
-    /// The shape from its coordinates; `dirs` from [`Side::directions`].
+    /// The shape from its coordinates and its direction list ([`directions`]).
     pub(crate) fn new(kind: Kind, c: [R; 12], dirs: ([usize; 5], usize)) -> Side<R> {
         let zero = || Vec3::new(R::zero(), R::zero(), R::zero());
         let mut v: [Vec3<R>; 8] = std::array::from_fn(|_| zero());
@@ -264,25 +264,45 @@ impl<R: Ring> Side<R> {
             nd: dirs.1,
         }
     }
+}
 
-    pub(crate) fn edges(&self) -> &'static [(usize, usize)] {
-        match self.kind {
+/// A shape as read by the predicates and constructions, in its ring `R`:
+/// the stored [`Side<Fx>`] for the filter, and [`Exact`] (the stored `i128`
+/// values widened to [`Int`] as they are read) for the exact evaluations, so
+/// that every geometric quantity is written once.
+pub(crate) trait View {
+    type R: Ring;
+    fn kind(&self) -> Kind;
+    /// Input coordinate `i` (layout of [`Raw`]).
+    fn c(&self, i: usize) -> Self::R;
+    /// Vertex `i`.
+    fn v(&self, i: usize) -> Vec3<Self::R>;
+    fn nv(&self) -> usize;
+    /// The direction ids (see [`Side::dirs`]).
+    fn dir_ids(&self) -> &[usize];
+
+    fn p3(&self, i: usize) -> Vec3<Self::R> {
+        Vec3::new(self.c(i), self.c(i + 1), self.c(i + 2))
+    }
+
+    fn edges(&self) -> &'static [(usize, usize)] {
+        match self.kind() {
             Kind::Tri => &TRI_EDGES,
             Kind::Box => &BOX_EDGES,
             Kind::Prism => &PRISM_EDGES,
         }
     }
 
-    pub(crate) fn nfaces(&self) -> usize {
-        match self.kind {
+    fn nfaces(&self) -> usize {
+        match self.kind() {
             Kind::Tri => 1,
             _ => 6,
         }
     }
 
     /// The vertex cycle of face `f`.
-    pub(crate) fn face_cycle(&self, f: usize) -> &'static [usize] {
-        match self.kind {
+    fn face_cycle(&self, f: usize) -> &'static [usize] {
+        match self.kind() {
             Kind::Tri => &[0, 1, 2],
             Kind::Box => &BOX_FACES[f],
             Kind::Prism => &PRISM_FACES[f],
@@ -291,57 +311,110 @@ impl<R: Ring> Side<R> {
 
     /// Face `f`'s normal as `Polytope` computes it, and its degree in the
     /// coordinates.
-    pub(crate) fn face_normal(&self, f: usize) -> (Vec3<R>, i64) {
-        let c = &self.c;
-        match self.kind {
+    fn face_normal(&self, f: usize) -> (Vec3<Self::R>, i64) {
+        match self.kind() {
             Kind::Tri => {
-                let n = self.v[1].sub(&self.v[0]).cross(&self.v[2].sub(&self.v[0]));
+                let v0 = self.v(0);
+                let n = self.v(1).sub(&v0).cross(&self.v(2).sub(&v0));
                 (n, 2)
             }
             Kind::Box => {
                 let k = f / 2;
-                let n = p3(c, 3 + 3 * ((k + 1) % 3)).cross(&p3(c, 3 + 3 * ((k + 2) % 3)));
+                let n = self.p3(3 + 3 * ((k + 1) % 3)).cross(&self.p3(3 + 3 * ((k + 2) % 3)));
                 (n, 2)
             }
             Kind::Prism => {
                 if f < 4 {
                     let (a, b) = (2 * f, 2 * ((f + 1) % 4));
-                    let n = Vec3::new(c[b + 1].sub_ref(&c[a + 1]), c[a].sub_ref(&c[b]), R::zero());
+                    let n = Vec3::new(
+                        self.c(b + 1).sub_ref(&self.c(a + 1)),
+                        self.c(a).sub_ref(&self.c(b)),
+                        Self::R::zero(),
+                    );
                     (n, 1)
                 } else {
-                    (Vec3::new(R::zero(), R::zero(), R::one()), 0)
+                    (Vec3::new(Self::R::zero(), Self::R::zero(), Self::R::one()), 0)
                 }
             }
         }
     }
 
     /// Direction id `d` as the vector `Polytope` keeps (degree 1).
-    pub(crate) fn dir(&self, d: usize) -> Vec3<R> {
-        let c = &self.c;
-        match self.kind {
+    fn dir(&self, d: usize) -> Vec3<Self::R> {
+        match self.kind() {
             Kind::Tri => {
                 let (i, j) = TRI_EDGES[d];
-                self.v[j].sub(&self.v[i])
+                self.v(j).sub(&self.v(i))
             }
             Kind::Box => {
-                let h = p3(c, 3 + 3 * d);
+                let h = self.p3(3 + 3 * d);
                 h.add(&h)
             }
             Kind::Prism => {
                 if d < 4 {
                     let (a, b) = (2 * d, 2 * ((d + 1) % 4));
-                    Vec3::new(c[b].sub_ref(&c[a]), c[b + 1].sub_ref(&c[a + 1]), R::zero())
+                    Vec3::new(
+                        self.c(b).sub_ref(&self.c(a)),
+                        self.c(b + 1).sub_ref(&self.c(a + 1)),
+                        Self::R::zero(),
+                    )
                 } else {
-                    Vec3::new(R::zero(), R::zero(), c[9].sub_ref(&c[8]))
+                    Vec3::new(Self::R::zero(), Self::R::zero(), self.c(9).sub_ref(&self.c(8)))
                 }
             }
         }
     }
 
     /// A box's center and half-axes.
-    pub(crate) fn box_parts(&self) -> (Vec3<R>, [Vec3<R>; 3]) {
-        let c = &self.c;
-        (p3(c, 0), [p3(c, 3), p3(c, 6), p3(c, 9)])
+    fn box_parts(&self) -> (Vec3<Self::R>, [Vec3<Self::R>; 3]) {
+        (self.p3(0), [self.p3(3), self.p3(6), self.p3(9)])
+    }
+}
+
+impl View for Side<Fx> {
+    type R = Fx;
+    #[inline]
+    fn kind(&self) -> Kind {
+        self.kind
+    }
+    #[inline]
+    fn c(&self, i: usize) -> Fx {
+        self.c[i]
+    }
+    #[inline]
+    fn v(&self, i: usize) -> Vec3<Fx> {
+        self.v[i].clone()
+    }
+    #[inline]
+    fn nv(&self) -> usize {
+        self.nv
+    }
+    #[inline]
+    fn dir_ids(&self) -> &[usize] {
+        &self.dirs[..self.nd]
+    }
+}
+
+/// The exact view of a side: its `i128` values widened as they are read.
+#[derive(Clone, Copy)]
+pub(crate) struct Exact<'a>(pub &'a Side<Small>);
+
+impl View for Exact<'_> {
+    type R = Int;
+    fn kind(&self) -> Kind {
+        self.0.kind
+    }
+    fn c(&self, i: usize) -> Int {
+        Int::from_i128(self.0.c[i].0)
+    }
+    fn v(&self, i: usize) -> Vec3<Int> {
+        self.0.v[i].map(|x| Int::from_i128(x.0))
+    }
+    fn nv(&self) -> usize {
+        self.0.nv
+    }
+    fn dir_ids(&self) -> &[usize] {
+        &self.0.dirs[..self.0.nd]
     }
 }
 
@@ -369,15 +442,13 @@ pub(crate) fn directions(kind: Kind, par02: bool, par13: bool) -> ([usize; 5], u
     }
 }
 
-/// The query's two shapes in both number types; the wide exact copy of each
-/// is built on first use.
+/// The query's two shapes in the filter's numbers and as aligned integers.
 pub(crate) struct Ctx {
     pub a: Side<Fx>,
     pub b: Side<Fx>,
     /// The aligned inputs and the vertices as `i128` sums.
     small: [Side<Small>; 2],
     pub e0: i64,
-    exact: [OnceCell<Box<Side<Int>>>; 2],
 }
 
 impl Ctx {
@@ -395,7 +466,6 @@ impl Ctx {
                 Side::new(rb.kind, al.x[1].map(Small), plain),
             ],
             e0: al.e0,
-            exact: [OnceCell::new(), OnceCell::new()],
         };
         for s in 0..2 {
             if ctx.side(s).kind == Kind::Tri {
@@ -403,8 +473,7 @@ impl Ctx {
                 // exhaustive path.
                 let nonzero = (0..3).any(|k| {
                     let f = ctx.side(s).face_normal(0).0;
-                    let pick = |v: &Vec3<Fx>| *v.get(k);
-                    super::num::decide(pick(&f), || *ctx.exact_side(s).face_normal(0).0.get(k))
+                    super::num::decide(*f.get(k), || *ctx.exact_side(s).face_normal(0).0.get(k))
                         != crate::sign::Sign::Zero
                 });
                 if !nonzero {
@@ -413,25 +482,18 @@ impl Ctx {
             }
             if ctx.side(s).kind == Kind::Prism {
                 // d_i × d_j = 0 exactly? (2-D cross product of base edges.)
+                fn cross2<V: View>(sd: &V, i: usize, j: usize) -> V::R {
+                    let (u, w) = (sd.dir(i), sd.dir(j));
+                    u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
+                }
                 let par = |ctx: &Ctx, i: usize, j: usize| {
-                    let f = |sd: &Side<Fx>| {
-                        let (u, w) = (sd.dir(i), sd.dir(j));
-                        u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
-                    };
-                    let g = |sd: &Side<Int>| {
-                        let (u, w) = (sd.dir(i), sd.dir(j));
-                        u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
-                    };
-                    super::num::decide(f(ctx.side(s)), || g(ctx.exact_side(s)))
-                        == crate::sign::Sign::Zero
+                    super::num::decide(cross2(ctx.side(s), i, j), || {
+                        cross2(&ctx.exact_side(s), i, j)
+                    }) == crate::sign::Sign::Zero
                 };
                 let d = directions(Kind::Prism, par(&ctx, 0, 2), par(&ctx, 1, 3));
                 ctx.small[s].dirs = d.0;
                 ctx.small[s].nd = d.1;
-                if let Some(ex) = ctx.exact[s].get_mut() {
-                    ex.dirs = d.0;
-                    ex.nd = d.1;
-                }
                 let sd = if s == 0 { &mut ctx.a } else { &mut ctx.b };
                 sd.dirs = d.0;
                 sd.nd = d.1;
@@ -448,34 +510,23 @@ impl Ctx {
         }
     }
 
-    /// The exact copy of side `s`.
-    pub(crate) fn exact_side(&self, s: usize) -> &Side<Int> {
-        self.exact[s].get_or_init(|| {
-            let small = &self.small[s];
-            let w = |x: &Small| Int::from_i128(x.0);
-            Box::new(Side {
-                kind: small.kind,
-                c: small.c.each_ref().map(w),
-                v: small.v.each_ref().map(|p| p.map(w)),
-                nv: small.nv,
-                dirs: small.dirs,
-                nd: small.nd,
-            })
-        })
+    /// The exact view of side `s`.
+    pub(crate) fn exact_side(&self, s: usize) -> Exact<'_> {
+        Exact(&self.small[s])
     }
 
-    /// The exact copies of both sides.
-    pub(crate) fn exact(&self) -> [&Side<Int>; 2] {
-        [self.exact_side(0), self.exact_side(1)]
+    /// The exact views of both sides.
+    pub(crate) fn exact(&self) -> [Exact<'_>; 2] {
+        [Exact(&self.small[0]), Exact(&self.small[1])]
     }
 
-    /// Vertex `i` of side `s` as an exact integer point (no wide copy).
+    /// Vertex `i` of side `s` as an exact integer point.
     pub(crate) fn vertex_int(&self, s: usize, i: usize) -> Vec3<Int> {
-        self.small[s].v[i].map(|x| Int::from_i128(x.0))
+        self.exact_side(s).v(i)
     }
 
     /// A box side's center as an exact integer point.
     pub(crate) fn center_int(&self, s: usize) -> Vec3<Int> {
-        self.small[s].box_parts().0.map(|x| Int::from_i128(x.0))
+        self.exact_side(s).p3(0)
     }
 }

@@ -5,7 +5,7 @@
 
 use super::closest::{self, Feat, Pair};
 use super::sat::{self, Plain};
-use super::side::{Ctx, Raw};
+use super::side::{Ctx, Raw, View};
 use super::witness::{Found, Witness};
 use crate::query::polytope::{self, Polytope};
 use crate::query::{distance, intersect, Closest, Intersection};

@@ -21,7 +21,7 @@
 //! [`polytope::witness`]: crate::query::polytope::witness
 
 use super::num::{decide, Fx};
-use super::side::{Ctx, Kind, Side};
+use super::side::{Ctx, Kind, View};
 use crate::fixed::{nonzero_product, Int, Reducer};
 use crate::ring::Ring;
 use crate::sign::Sign;
@@ -54,8 +54,8 @@ pub(crate) fn count(kind: Kind) -> usize {
 /// Constraint `j` of a side, in face order (a triangle: the plane, then its
 /// edges 01, 12, 20); `box_sign` is the sign of a box's determinant
 /// (orienting its face normals outward).
-pub(crate) fn constraint<R: Ring>(s: &Side<R>, box_sign: Sign, j: usize) -> Lin<R> {
-    match s.kind {
+pub(crate) fn constraint<V: View>(s: &V, box_sign: Sign, j: usize) -> Lin<V::R> {
+    match s.kind() {
         Kind::Box => {
             let (c, h) = s.box_parts();
             let nj = s.face_normal(j).0;
@@ -71,31 +71,31 @@ pub(crate) fn constraint<R: Ring>(s: &Side<R>, box_sign: Sign, j: usize) -> Lin<
         }
         Kind::Prism => match j {
             0..=3 => {
-                let (p, q) = (&s.v[j], &s.v[(j + 1) % 4]);
-                let nn = Vec3::new(p.y.sub_ref(&q.y), q.x.sub_ref(&p.x), R::zero());
+                let (p, q) = (s.v(j), s.v((j + 1) % 4));
+                let nn = Vec3::new(p.y.sub_ref(&q.y), q.x.sub_ref(&p.x), V::R::zero());
                 let k = nn.x.mul_ref(&p.x).add_ref(&nn.y.mul_ref(&p.y));
                 Lin { n: nn, k }
             }
             4 => Lin {
-                n: Vec3::new(R::zero(), R::zero(), R::one()),
-                k: s.c[8].clone(),
+                n: Vec3::new(V::R::zero(), V::R::zero(), V::R::one()),
+                k: s.c(8),
             },
             _ => Lin {
-                n: Vec3::new(R::zero(), R::zero(), R::one().neg_ref()),
-                k: s.c[9].neg_ref(),
+                n: Vec3::new(V::R::zero(), V::R::zero(), V::R::one().neg_ref()),
+                k: s.c(9).neg_ref(),
             },
         },
         Kind::Tri => {
             let nrm = s.face_normal(0).0;
             if j == 0 {
                 return Lin {
-                    k: nrm.dot(&s.v[0]),
+                    k: nrm.dot(&s.v(0)),
                     n: nrm,
                 };
             }
-            let (p, q) = (&s.v[j - 1], &s.v[j % 3]);
-            let m = nrm.cross(&q.sub(p));
-            Lin { k: m.dot(p), n: m }
+            let (p, q) = (s.v(j - 1), s.v(j % 3));
+            let m = nrm.cross(&q.sub(&p));
+            Lin { k: m.dot(&p), n: m }
         }
     }
 }
@@ -177,7 +177,7 @@ impl<'a> Witness<'a> {
         if self.have[s][j] >> i & 1 == 0 {
             let (ctx, sign) = (self.ctx, self.box_sign[s]);
             let l = self.lin[s][j].get_or_insert_with(|| constraint(ctx.side(s), sign, j));
-            self.vals[s][j][i] = l.at(&ctx.side(1 - s).v[i]);
+            self.vals[s][j][i] = l.at(&ctx.side(1 - s).v(i));
             self.have[s][j] |= 1 << i;
         }
         self.vals[s][j][i]
@@ -186,7 +186,7 @@ impl<'a> Witness<'a> {
     /// Constraint j of side s, exactly.
     fn exact_lin(&self, s: usize, j: usize) -> &Lin<Int> {
         self.exact_lin[s][j]
-            .get_or_init(|| constraint(self.ctx.exact_side(s), self.box_sign[s], j))
+            .get_or_init(|| constraint(&self.ctx.exact_side(s), self.box_sign[s], j))
     }
 
     /// Constraint j of side s at vertex i of the other side, exactly.
