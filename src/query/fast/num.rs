@@ -156,39 +156,6 @@ impl Ring for Int {
     }
 }
 
-/// An `i128` as a [`Ring`], for sums of a few input integers (a box's
-/// vertices): the aligned inputs are below 2^116 ([`super::side::BITS`]), so
-/// the sums cannot overflow; an overflow would panic, never wrap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Small(pub i128);
-
-impl Ring for Small {
-    fn zero() -> Self {
-        Small(0)
-    }
-    fn one() -> Self {
-        Small(1)
-    }
-    fn from_i32(v: i32) -> Self {
-        Small(v as i128)
-    }
-    fn add_ref(&self, o: &Self) -> Self {
-        Small(self.0.checked_add(o.0).expect("aligned sums fit i128"))
-    }
-    fn sub_ref(&self, o: &Self) -> Self {
-        Small(self.0.checked_sub(o.0).expect("aligned sums fit i128"))
-    }
-    fn mul_ref(&self, o: &Self) -> Self {
-        Small(self.0.checked_mul(o.0).expect("small products only"))
-    }
-    fn neg_ref(&self) -> Self {
-        Small(-self.0)
-    }
-    fn abs_ref(&self) -> Self {
-        Small(self.0.abs())
-    }
-}
-
 /// The sign of an exact integer.
 #[inline]
 pub(crate) fn int_sign(x: &Int) -> Sign {

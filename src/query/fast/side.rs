@@ -9,7 +9,7 @@
 //! the integer `X` with `x = X·2^e0`, `e0` the least exponent of any input
 //! bit, for the exact evaluations and the constructions.
 
-use super::num::{Fx, Small};
+use super::num::Fx;
 use crate::fixed::Int;
 use crate::ring::Ring;
 use crate::scalar::Scalar;
@@ -115,39 +115,46 @@ pub(crate) struct Aligned {
 /// exponent of any nonzero bit, `top − e0 ≤ BITS`, the scale `2^(−top)` moves
 /// every lowest bit to at least `2^(−BITS)`: every scaled double is exact.
 pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
-    let mut parts = [[(0i64, 0i64); 12]; 2];
+    // Per coordinate: the odd integer m and exponent e of its lowest bit
+    // (x = m·2^e), and the exponent just above its magnitude.
+    let mut m = [[0i64; 12]; 2];
+    let mut e = [[0i64; 12]; 2];
     let (mut e0, mut top) = (i64::MAX, i64::MIN);
-    for (s, r) in raw.iter().enumerate() {
-        for i in 0..r.len() {
-            let v = r.c[i];
+    for s in 0..2 {
+        for i in 0..raw[s].len() {
+            let v = raw[s].c[i];
             if !v.is_finite() {
                 return None;
             }
             if v == 0.0 {
                 continue;
             }
-            let (m, e) = crate::dyadic::f64_parts(v);
-            parts[s][i] = (m, e);
-            e0 = e0.min(e);
-            top = top.max(e + 64 - m.unsigned_abs().leading_zeros() as i64);
+            let bits = v.to_bits();
+            let field = ((bits >> 52) & 0x7ff) as i64;
+            let frac = bits & ((1u64 << 52) - 1);
+            let (mm, ee) = if field == 0 {
+                (frac, -1074)
+            } else {
+                (frac | (1u64 << 52), field - 1075)
+            };
+            let tz = mm.trailing_zeros() as i64;
+            let odd = (mm >> tz) as i64;
+            m[s][i] = if bits >> 63 == 1 { -odd } else { odd };
+            e[s][i] = ee + tz;
+            e0 = e0.min(ee + tz);
+            top = top.max(ee + 64 - mm.leading_zeros() as i64);
         }
     }
-    if e0 == i64::MAX {
-        return None; // every coordinate zero: not a valid pair of shapes
-    }
-    if top - e0 > BITS {
-        return None;
+    if e0 == i64::MAX || top - e0 > BITS {
+        return None; // all zero (no valid pair of shapes), or too wide
     }
     let mut f = [[0.0; 12]; 2];
     let mut x = [[0i128; 12]; 2];
+    let scale = -top;
     for s in 0..2 {
         for i in 0..raw[s].len() {
-            let (m, e) = parts[s][i];
-            if m == 0 {
-                continue;
-            }
-            x[s][i] = (m as i128) << (e - e0);
-            f[s][i] = super::num::ldexp(raw[s].c[i], -top);
+            x[s][i] = (m[s][i] as i128) << (e[s][i] - e0);
+            f[s][i] = super::num::ldexp(raw[s].c[i], scale);
         }
     }
     Some(Aligned { f, x, e0 })
@@ -395,26 +402,58 @@ impl View for Side<Fx> {
     }
 }
 
-/// The exact view of a side: its `i128` values widened as they are read.
+/// The exact view of a side: its aligned `i128` inputs, vertices summed in
+/// `i128` (below 2^119: no overflow under [`BITS`]) and widened to [`Int`] as
+/// they are read.
 #[derive(Clone, Copy)]
-pub(crate) struct Exact<'a>(pub &'a Side<Small>);
+pub(crate) struct Exact<'a> {
+    kind: Kind,
+    x: &'a [i128; 12],
+    dirs: &'a [usize],
+}
+
+impl Exact<'_> {
+    fn vertex_small(&self, i: usize) -> [i128; 3] {
+        let x = self.x;
+        match self.kind {
+            Kind::Tri => [x[3 * i], x[3 * i + 1], x[3 * i + 2]],
+            Kind::Box => std::array::from_fn(|k| {
+                let mut q = x[k];
+                for j in 0..3 {
+                    let h = x[3 + 3 * j + k];
+                    q = if i >> j & 1 == 1 { q + h } else { q - h };
+                }
+                q
+            }),
+            Kind::Prism => {
+                let b = i % 4;
+                [x[2 * b], x[2 * b + 1], x[8 + i / 4]]
+            }
+        }
+    }
+}
 
 impl View for Exact<'_> {
     type R = Int;
     fn kind(&self) -> Kind {
-        self.0.kind
+        self.kind
     }
     fn c(&self, i: usize) -> Int {
-        Int::from_i128(self.0.c[i].0)
+        Int::from_i128(self.x[i])
     }
     fn v(&self, i: usize) -> Vec3<Int> {
-        self.0.v[i].map(|x| Int::from_i128(x.0))
+        let p = self.vertex_small(i);
+        Vec3::new(Int::from_i128(p[0]), Int::from_i128(p[1]), Int::from_i128(p[2]))
     }
     fn nv(&self) -> usize {
-        self.0.nv
+        if self.kind == Kind::Tri {
+            3
+        } else {
+            8
+        }
     }
     fn dir_ids(&self) -> &[usize] {
-        &self.0.dirs[..self.0.nd]
+        self.dirs
     }
 }
 
@@ -446,8 +485,8 @@ pub(crate) fn directions(kind: Kind, par02: bool, par13: bool) -> ([usize; 5], u
 pub(crate) struct Ctx {
     pub a: Side<Fx>,
     pub b: Side<Fx>,
-    /// The aligned inputs and the vertices as `i128` sums.
-    small: [Side<Small>; 2],
+    /// The aligned inputs.
+    x: [[i128; 12]; 2],
     pub e0: i64,
 }
 
@@ -461,10 +500,7 @@ impl Ctx {
         let mut ctx = Ctx {
             a: Side::new(ra.kind, fx(0), plain),
             b: Side::new(rb.kind, fx(1), plain),
-            small: [
-                Side::new(ra.kind, al.x[0].map(Small), plain),
-                Side::new(rb.kind, al.x[1].map(Small), plain),
-            ],
+            x: al.x,
             e0: al.e0,
         };
         for s in 0..2 {
@@ -492,8 +528,6 @@ impl Ctx {
                     }) == crate::sign::Sign::Zero
                 };
                 let d = directions(Kind::Prism, par(&ctx, 0, 2), par(&ctx, 1, 3));
-                ctx.small[s].dirs = d.0;
-                ctx.small[s].nd = d.1;
                 let sd = if s == 0 { &mut ctx.a } else { &mut ctx.b };
                 sd.dirs = d.0;
                 sd.nd = d.1;
@@ -512,12 +546,17 @@ impl Ctx {
 
     /// The exact view of side `s`.
     pub(crate) fn exact_side(&self, s: usize) -> Exact<'_> {
-        Exact(&self.small[s])
+        let sd = self.side(s);
+        Exact {
+            kind: sd.kind,
+            x: &self.x[s],
+            dirs: &sd.dirs[..sd.nd],
+        }
     }
 
     /// The exact views of both sides.
     pub(crate) fn exact(&self) -> [Exact<'_>; 2] {
-        [Exact(&self.small[0]), Exact(&self.small[1])]
+        [self.exact_side(0), self.exact_side(1)]
     }
 
     /// Vertex `i` of side `s` as an exact integer point.

@@ -56,19 +56,7 @@ pub(crate) fn count(kind: Kind) -> usize {
 /// (orienting its face normals outward).
 pub(crate) fn constraint<V: View>(s: &V, box_sign: Sign, j: usize) -> Lin<V::R> {
     match s.kind() {
-        Kind::Box => {
-            let (c, h) = s.box_parts();
-            let nj = s.face_normal(j).0;
-            // Face (k, +) holds c + h_k, where σ·n_k·(x − c) = |D| (σ the
-            // sign of D = n_k·h_k): its constraint is −σ·n_k·(x − c) + |D| ≥ 0;
-            // face (k, −) the mirror.
-            let d = nj.dot(&h[j / 2]);
-            let abs_d = if box_sign == Sign::Negative { d.neg_ref() } else { d };
-            let flip = (j % 2 == 0) == (box_sign == Sign::Positive);
-            let nn = if flip { nj.neg() } else { nj };
-            let k = nn.dot(&c).sub_ref(&abs_d);
-            Lin { n: nn, k }
-        }
+        Kind::Box => Frame::of(s).constraint(box_sign, j),
         Kind::Prism => match j {
             0..=3 => {
                 let (p, q) = (s.v(j), s.v((j + 1) % 4));
@@ -96,6 +84,49 @@ pub(crate) fn constraint<V: View>(s: &V, box_sign: Sign, j: usize) -> Lin<V::R> 
             let (p, q) = (s.v(j - 1), s.v(j % 3));
             let m = nrm.cross(&q.sub(&p));
             Lin { k: m.dot(&p), n: m }
+        }
+    }
+}
+
+/// A box's face normals `n_k = h_(k+1) × h_(k+2)`, `n_k·c` and `|D|`
+/// (`D = n_k·h_k`, the same for every k), from which its six constraints
+/// follow.
+pub(crate) struct Frame<R> {
+    n: [Vec3<R>; 3],
+    nc: [R; 3],
+    /// D = det(h0, h1, h2).
+    pub d: R,
+}
+
+impl<R: Ring> Frame<R> {
+    pub(crate) fn of<V: View<R = R>>(s: &V) -> Frame<R> {
+        let (c, h) = s.box_parts();
+        let n = [0, 2, 4].map(|f| s.face_normal(f).0);
+        Frame {
+            nc: [0, 1, 2].map(|k| n[k].dot(&c)),
+            d: n[0].dot(&h[0]),
+            n,
+        }
+    }
+
+    /// Face (k, +) holds c + h_k, where σ·n_k·(x − c) = |D| (σ the sign of
+    /// D): its constraint is −σ·n_k·(x − c) + |D| ≥ 0; face (k, −) the mirror.
+    pub(crate) fn constraint(&self, box_sign: Sign, j: usize) -> Lin<R> {
+        let k = j / 2;
+        let flip = (j % 2 == 0) == (box_sign == Sign::Positive);
+        let (n, nc) = if flip {
+            (self.n[k].neg(), self.nc[k].neg_ref())
+        } else {
+            (self.n[k].clone(), self.nc[k].clone())
+        };
+        let abs_d = if box_sign == Sign::Negative {
+            self.d.neg_ref()
+        } else {
+            self.d.clone()
+        };
+        Lin {
+            n,
+            k: nc.sub_ref(&abs_d),
         }
     }
 }
@@ -134,9 +165,11 @@ pub(crate) enum Search {
 pub(crate) struct Witness<'a> {
     ctx: &'a Ctx,
     box_sign: [Sign; 2],
+    /// A box side's frame (filtered), for its constraints.
+    frames: [Option<Frame<Fx>>; 2],
     /// The constraints in both number types, computed on first use.
     lin: [[Option<Lin<Fx>>; 6]; 2],
-    exact_lin: [[std::cell::OnceCell<Lin<Int>>; 6]; 2],
+    exact_lin: [[std::cell::OnceCell<Box<Lin<Int>>>; 6]; 2],
     nlin: [usize; 2],
     /// vals[s][j][i]: constraint j of side s at vertex i of the other side.
     vals: [[[Fx; 8]; 6]; 2],
@@ -148,19 +181,17 @@ pub(crate) struct Witness<'a> {
 
 impl<'a> Witness<'a> {
     pub(crate) fn new(ctx: &'a Ctx) -> Witness<'a> {
-        let box_sign = [0, 1].map(|s| {
-            let sd = ctx.side(s);
-            if sd.kind != Kind::Box {
-                return Sign::Positive;
-            }
-            let (_, h) = sd.box_parts();
-            decide(h[0].dot(&h[1].cross(&h[2])), || {
-                let (_, h) = ctx.exact()[s].box_parts();
+        let frames = [0, 1].map(|s| (ctx.side(s).kind == Kind::Box).then(|| Frame::of(ctx.side(s))));
+        let box_sign = [0, 1].map(|s| match &frames[s] {
+            None => Sign::Positive,
+            Some(fr) => decide(fr.d, || {
+                let (_, h) = ctx.exact_side(s).box_parts();
                 h[0].dot(&h[1].cross(&h[2]))
-            })
+            }),
         });
         Witness {
             ctx,
+            frames,
             box_sign,
             lin: Default::default(),
             exact_lin: Default::default(),
@@ -176,7 +207,11 @@ impl<'a> Witness<'a> {
     fn val(&mut self, s: usize, j: usize, i: usize) -> Fx {
         if self.have[s][j] >> i & 1 == 0 {
             let (ctx, sign) = (self.ctx, self.box_sign[s]);
-            let l = self.lin[s][j].get_or_insert_with(|| constraint(ctx.side(s), sign, j));
+            let fr = &self.frames[s];
+            let l = self.lin[s][j].get_or_insert_with(|| match fr {
+                Some(fr) => fr.constraint(sign, j),
+                None => constraint(ctx.side(s), sign, j),
+            });
             self.vals[s][j][i] = l.at(&ctx.side(1 - s).v(i));
             self.have[s][j] |= 1 << i;
         }
@@ -186,7 +221,7 @@ impl<'a> Witness<'a> {
     /// Constraint j of side s, exactly.
     fn exact_lin(&self, s: usize, j: usize) -> &Lin<Int> {
         self.exact_lin[s][j]
-            .get_or_init(|| constraint(&self.ctx.exact_side(s), self.box_sign[s], j))
+            .get_or_init(|| Box::new(constraint(&self.ctx.exact_side(s), self.box_sign[s], j)))
     }
 
     /// Constraint j of side s at vertex i of the other side, exactly.
@@ -225,7 +260,11 @@ impl<'a> Witness<'a> {
         let kind = self.ctx.side(o).kind;
         (0..self.nlin[o]).all(|j| {
             let (ctx, sign) = (self.ctx, self.box_sign[o]);
-            let l = self.lin[o][j].get_or_insert_with(|| constraint(ctx.side(o), sign, j));
+            let fr = &self.frames[o];
+            let l = self.lin[o][j].get_or_insert_with(|| match fr {
+                Some(fr) => fr.constraint(sign, j),
+                None => constraint(ctx.side(o), sign, j),
+            });
             let v = l.at(&c);
             let x = decide(v, || self.exact_lin(o, j).at(&self.ctx.center_int(s)));
             if is_plane(kind, j) {
