@@ -153,6 +153,9 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     let scale = -top;
     for s in 0..2 {
         for i in 0..raw[s].len() {
+            if m[s][i] == 0 {
+                continue;
+            }
             x[s][i] = (m[s][i] as i128) << (e[s][i] - e0);
             f[s][i] = super::num::ldexp(raw[s].c[i], scale);
         }
