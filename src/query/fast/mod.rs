@@ -198,29 +198,59 @@ fn distance_cert<'a, S: Scalar>(
         }
         return guess_pair(ctx).map(Dist::Apart);
     }
-    if let Some(p) = guess_pair(ctx) {
-        return Some(Dist::Apart(p));
+    match guess(ctx) {
+        Guess::Proved(p) => return Some(Dist::Apart(p)),
+        Guess::Near => {
+            // A common point proves the overlap; no need for the axes.
+            if let Some(f) = found(w.insert(Witness::new(ctx))) {
+                return Some(Dist::Overlap(f));
+            }
+            return None;
+        }
+        Guess::Unproved => {}
     }
-    // Touching or overlapping (or a guess that failed its proof): overlap
-    // means no axis separates and the witness search finds the point.
+    // Touching (or a guess that failed its proof): overlap means no axis
+    // separates and the witness search finds the point.
     if sat::first_separating(ctx).is_some() {
         return None;
     }
     found(w.insert(Witness::new(ctx))).map(Dist::Overlap)
 }
 
-/// GJK's features, if the exact proof accepts them.
-fn guess_pair(ctx: &Ctx) -> Option<Pair> {
+/// What GJK and the proof made of a pair.
+enum Guess {
+    /// Apart, with a proved feature pair.
+    Proved(Pair),
+    /// GJK found the shapes (nearly) touching or overlapping.
+    Near,
+    /// GJK found them apart but the proof refused its features.
+    Unproved,
+}
+
+fn guess(ctx: &Ctx) -> Guess {
     let pa = sat::Plain::new(&ctx.a);
     let pb = sat::Plain::new(&ctx.b);
     let gjk::Guess::Apart(ma, mb) = gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]) else {
-        return None;
+        return Guess::Near;
     };
-    let pair = Pair {
-        fa: closest::feature(&ctx.a, ma)?,
-        fb: closest::feature(&ctx.b, mb)?,
-    };
-    closest::prove(ctx, pair).then_some(pair)
+    let pair = (|| {
+        Some(Pair {
+            fa: closest::feature(&ctx.a, ma)?,
+            fb: closest::feature(&ctx.b, mb)?,
+        })
+    })();
+    match pair {
+        Some(p) if closest::prove(ctx, p) => Guess::Proved(p),
+        _ => Guess::Unproved,
+    }
+}
+
+/// GJK's features, if the exact proof accepts them.
+fn guess_pair(ctx: &Ctx) -> Option<Pair> {
+    match guess(ctx) {
+        Guess::Proved(p) => Some(p),
+        _ => None,
+    }
 }
 
 /// `distance` for float inputs, exact, or `None`: the caller's exhaustive
