@@ -136,19 +136,41 @@ enum Cond<R> {
     Agree(R, R),
 }
 
+/// At most five conditions (a face has four edges; edge–edge has five).
+struct Conds<R> {
+    c: [Option<Cond<R>>; 5],
+    n: usize,
+}
+
+impl<R> Conds<R> {
+    fn new() -> Self {
+        Conds {
+            c: std::array::from_fn(|_| None),
+            n: 0,
+        }
+    }
+    fn push(&mut self, c: Cond<R>) {
+        self.c[self.n] = Some(c);
+        self.n += 1;
+    }
+    fn iter(&self) -> impl Iterator<Item = &Cond<R>> {
+        self.c[..self.n].iter().flatten()
+    }
+}
+
 /// The validity conditions of a pair: edge parameters in range, the foot of a
 /// perpendicular inside its face (`m·(x − p)` zero or of the sign of
 /// `m·(r − p)`, for each edge p → q of the face, `m = n × (q − p)` its
 /// in-plane normal and r a vertex of the face off that edge), edges not
 /// parallel.
-fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Vec<Cond<V::R>>) {
-    let ve = |x: &Vec3<V::R>, t: &V, e: usize, out: &mut Vec<Cond<V::R>>| {
+fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Conds<V::R>) {
+    let ve = |x: &Vec3<V::R>, t: &V, e: usize, out: &mut Conds<V::R>| {
         let (s, u) = edge(t, e);
         let d = x.sub(&s).dot(&u);
         out.push(Cond::NonNeg(u.norm_squared().sub_ref(&d)));
         out.push(Cond::NonNeg(d));
     };
-    let vf = |x: &Vec3<V::R>, t: &V, f: usize, out: &mut Vec<Cond<V::R>>| {
+    let vf = |x: &Vec3<V::R>, t: &V, f: usize, out: &mut Conds<V::R>| {
         let n = t.face_normal(f).0;
         let c = t.face_cycle(f);
         for k in 0..c.len() {
@@ -197,17 +219,17 @@ pub(crate) fn prove(ctx: &Ctx, p: Pair) -> bool {
         return false;
     }
     // 1. Validity.
-    let mut conds: Vec<Cond<Fx>> = Vec::with_capacity(8);
+    let mut conds: Conds<Fx> = Conds::new();
     validity(&ctx.a, &ctx.b, p, &mut conds);
-    let mut exact: Option<Vec<Cond<Int>>> = None;
+    let mut exact: Option<Conds<Int>> = None;
     let mut ex = |k: usize, second: bool| -> Int {
         let e = exact.get_or_insert_with(|| {
             let x = ctx.exact();
-            let mut v = Vec::with_capacity(8);
+            let mut v = Conds::new();
             validity(&x[0], &x[1], p, &mut v);
             v
         });
-        match (&e[k], second) {
+        match (e.iter().nth(k).expect("same conditions"), second) {
             (Cond::NonNeg(x) | Cond::Pos(x) | Cond::Agree(x, _), false) => *x,
             (Cond::Agree(_, r), true) => *r,
             _ => unreachable!(),

@@ -484,6 +484,39 @@ pub(crate) fn directions(kind: Kind, par02: bool, par13: bool) -> ([usize; 5], u
     }
 }
 
+/// A side in [`Fx`] from its scaled (exact) doubles. A box's vertices
+/// `c ± h0 ± h1 ± h2` are summed in plain doubles, each coordinate k within
+/// `γ₃·S_k` of the exact sum (`S_k = |c_k| + Σ|h_jk|`, recursive summation,
+/// Higham 2002 §4.2), bounded by `4u·S̃_k` (the computed `S̃_k` is at least
+/// `S_k(1 − 3u)`); additions cannot underflow.
+fn filter_side(kind: Kind, f: &[f64; 12], dirs: ([usize; 5], usize)) -> Side<Fx> {
+    if kind != Kind::Box {
+        return Side::new(kind, f.map(Fx::exact), dirs);
+    }
+    let e: [f64; 3] = std::array::from_fn(|k| {
+        4.0 * super::num::U * (f[k].abs() + f[3 + k].abs() + f[6 + k].abs() + f[9 + k].abs())
+    });
+    let v: [Vec3<Fx>; 8] = std::array::from_fn(|i| {
+        let p: [Fx; 3] = std::array::from_fn(|k| {
+            let mut q = f[k];
+            for j in 0..3 {
+                let h = f[3 + 3 * j + k];
+                q = if i >> j & 1 == 1 { q + h } else { q - h };
+            }
+            Fx { v: q, e: e[k] }
+        });
+        Vec3::new(p[0], p[1], p[2])
+    });
+    Side {
+        kind,
+        c: f.map(Fx::exact),
+        v,
+        nv: 8,
+        dirs: dirs.0,
+        nd: dirs.1,
+    }
+}
+
 /// The query's two shapes in the filter's numbers and as aligned integers.
 pub(crate) struct Ctx {
     pub a: Side<Fx>,
@@ -498,11 +531,10 @@ impl Ctx {
     /// [`Raw::of`]) or for a degenerate triangle.
     pub(crate) fn new(ra: &Raw, rb: &Raw) -> Option<Ctx> {
         let al = align([ra, rb])?;
-        let fx = |s: usize| al.f[s].map(Fx::exact);
         let plain = ([0usize, 1, 2, 0, 0], 3);
         let mut ctx = Ctx {
-            a: Side::new(ra.kind, fx(0), plain),
-            b: Side::new(rb.kind, fx(1), plain),
+            a: filter_side(ra.kind, &al.f[0], plain),
+            b: filter_side(rb.kind, &al.f[1], plain),
             x: al.x,
             e0: al.e0,
         };
