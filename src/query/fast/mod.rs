@@ -112,39 +112,78 @@ fn context<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Ctx> {
     Ctx::new(&ra, &rb)
 }
 
-/// The exact box–box axis `u × v` from the aligned inputs.
-fn box_axis<S: Scalar>(a: &Shape<S>, b: &Shape<S>, k: usize) -> Option<(Vec3<Int>, i64)> {
-    let (ra, rb) = (Raw::of(a)?, Raw::of(b)?);
-    let al = side::align([&ra, &rb])?;
-    let h = |s: usize, i: usize| {
-        let x = &al.x[s];
-        Vec3::new(x[3 + 3 * i], x[4 + 3 * i], x[5 + 3 * i]).map(|c| Int::from_i128(*c))
+/// The exact box–box axis `u × v`, each coordinate as an integer times its
+/// own power of two: `u₁v₂ − u₂v₁` from the two exact products of doubles
+/// (`m·2^e`, `|m| < 2¹⁰⁶`) brought to the smaller exponent in `i128` when
+/// that fits, else through the aligned inputs.
+fn box_axis<S: Scalar>(a: &Shape<S>, b: &Shape<S>, k: usize) -> Option<[(Int, i64); 3]> {
+    let (x, y) = (obb(a)?, obb(b)?);
+    let (u, v) = super::box_box::axis_pair(&x.half_axes, &y.half_axes, k);
+    let f = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
+    let (u, v) = (f(u), f(v));
+    let prod = |p: f64, q: f64| -> (i128, i64) {
+        if p == 0.0 || q == 0.0 {
+            return (0, 0);
+        }
+        let ((mp, ep), (mq, eq)) = (crate::dyadic::f64_parts(p), crate::dyadic::f64_parts(q));
+        (mp as i128 * mq as i128, ep + eq)
     };
-    let (ha, hb) = ([0, 1, 2].map(|i| h(0, i)), [0, 1, 2].map(|i| h(1, i)));
-    let (u, v) = super::box_box::axis_pair(&ha, &hb, k);
-    Some((u.cross(v), 2 * al.e0))
+    let diff = |(m1, e1): (i128, i64), (m2, e2): (i128, i64)| -> Option<(Int, i64)> {
+        if m2 == 0 {
+            return Some((Int::from_i128(m1), e1));
+        }
+        if m1 == 0 {
+            return Some((Int::from_i128(-m2), e2));
+        }
+        let e = e1.min(e2);
+        // |m| < 2^106: a shift by at most 20 stays below 2^126.
+        let (s1, s2) = (e1 - e, e2 - e);
+        if s1.max(s2) > 20 {
+            return None;
+        }
+        Some((Int::from_i128((m1 << s1) - (m2 << s2)), e))
+    };
+    let c = |i: usize, j: usize| diff(prod(u[i], v[j]), prod(u[j], v[i]));
+    let direct = (|| Some([c(1, 2)?, c(2, 0)?, c(0, 1)?]))();
+    direct.or_else(|| {
+        let (ra, rb) = (Raw::of(a)?, Raw::of(b)?);
+        let al = side::align([&ra, &rb])?;
+        let h = |s: usize, i: usize| {
+            let x = &al.x[s];
+            Vec3::new(x[3 + 3 * i], x[4 + 3 * i], x[5 + 3 * i]).map(|c| Int::from_i128(*c))
+        };
+        let (ha, hb) = ([0, 1, 2].map(|i| h(0, i)), [0, 1, 2].map(|i| h(1, i)));
+        let (u, v) = super::box_box::axis_pair(&ha, &hb, k);
+        let l = u.cross(v);
+        Some([(l.x, 2 * al.e0), (l.y, 2 * al.e0), (l.z, 2 * al.e0)])
+    })
 }
 
-/// The certificate of an intersect query, and the context that renders it.
+/// The certificate of an intersect query, rendered by `coord` (an exact
+/// integer times a power of two) and `point` (a witness).
 fn intersect_any<S: Scalar, T>(
     a: &Shape<S>,
     b: &Shape<S>,
-    axis: impl Fn((Vec3<Int>, i64)) -> Vec3<T>,
+    coord: impl Fn(&Int, i64) -> T,
     point: impl Fn(&Witness, Found) -> Vec3<T>,
 ) -> Option<Intersection<T>> {
     if let (Some(x), Some(y)) = (obb(a), obb(b)) {
         if let Some(k) = super::box_box::separating_axis_index(x, y) {
+            let [l0, l1, l2] = box_axis(a, b, k)?;
             return Some(Intersection::Separated {
-                axis: axis(box_axis(a, b, k)?),
+                axis: Vec3::new(coord(&l0.0, l0.1), coord(&l1.0, l1.1), coord(&l2.0, l2.1)),
             });
         }
     }
     let ctx = context(a, b)?;
     let mut w = None;
     Some(match intersect_cert(&ctx, &mut w)? {
-        Cert::Axis(ax) => Intersection::Separated {
-            axis: axis(sat::axis_exact(&ctx, ax)),
-        },
+        Cert::Axis(ax) => {
+            let (l, p) = sat::axis_exact(&ctx, ax);
+            Intersection::Separated {
+                axis: l.map(|c| coord(c, p)),
+            }
+        }
         Cert::Witness(f) => Intersection::Overlap {
             witness: point(w.as_ref().expect("the search ran"), f),
         },
@@ -157,12 +196,7 @@ pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Interse
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
         return prisms::intersect(x, y);
     }
-    intersect_any(
-        a,
-        b,
-        |(l, p)| num::dyadic_point(&l, p),
-        |w, f| w.point(f),
-    )
+    intersect_any(a, b, num::dyadic, |w, f| w.point(f))
 }
 
 /// [`intersect`] with the certificate rounded to doubles (from the exact
@@ -172,12 +206,7 @@ pub(crate) fn intersect_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Int
         return prisms::intersect_f64(x, y);
     }
     let one = crate::fixed::Nat::from_u128(1);
-    intersect_any(
-        a,
-        b,
-        |(l, p)| l.map(|c| num::ratio_f64(c, &one, p)),
-        |w, f| w.point_f64(f),
-    )
+    intersect_any(a, b, |c, p| num::ratio_f64(c, &one, p), |w, f| w.point_f64(f))
 }
 
 /// The outcome of the distance decision.
