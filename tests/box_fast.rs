@@ -273,10 +273,11 @@ proptest! {
     }
 }
 
-/// The fast path answers random pairs (all of them here: no ties), and
-/// hands over the ones it cannot prove: parallel faces at a gap.
+/// The fast path answers random pairs, ties included (the exhaustive
+/// enumeration's first closest pair), and hands over what it leaves to the
+/// exhaustive path: a flat prism, bits spanning too wide a range.
 #[test]
-fn random_pairs_take_the_fast_path_and_ties_fall_back() {
+fn random_pairs_and_ties_take_the_fast_path() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
@@ -293,17 +294,26 @@ fn random_pairs_take_the_fast_path_and_ties_fall_back() {
     }
     let (f1, b1) = stats::DISTANCE.get();
     assert_eq!((f1 - f0, b1 - b0), (n, 0), "every random pair on the fast path");
-    // Two unit cubes face to face 1/2 apart: the closest pairs form a square.
+    // Two unit cubes face to face 1/2 apart: the closest pairs form a square;
+    // the exhaustive enumeration reports its first vertex pair (a's vertex 1
+    // at (1/2, −1/2, −1/2) with b's vertex 0).
     let unit = |x: f64| {
         Shape::Box(Obb::new(v(x, 0., 0.), [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap())
     };
     let (f0, b0) = stats::DISTANCE.get();
     let c = distance_exact(&unit(0.0), &unit(1.5)).unwrap();
-    assert_eq!(stats::DISTANCE.get(), (f0, b0 + 1), "the tie falls back");
+    assert_eq!(stats::DISTANCE.get(), (f0 + 1, b0), "the tie on the fast path");
     assert_eq!(c, distance(&unit(0.0).to_rational(), &unit(1.5).to_rational()).unwrap());
-    // Touching: the fast path (distance 0 and the intersect witness).
-    let (f0, b0) = stats::DISTANCE.get();
+    assert_eq!((c.a, c.b), (Vec3::new(q(1, 2), q(-1, 2), q(-1, 2)), Vec3::new(q(1, 1), q(-1, 2), q(-1, 2))));
+    // Touching: distance 0 and the intersect witness.
     let c = distance_exact(&unit(0.0), &unit(1.0)).unwrap();
-    assert_eq!(stats::DISTANCE.get(), (f0 + 1, b0));
     assert_eq!(c.a, Vec3::new(q(1, 2), q(-1, 2), q(-1, 2)));
+    // A flat prism is left to the exhaustive path.
+    let flat = Shape::Prism(
+        Prism::new([Vec2::new(3., 0.), Vec2::new(4., 0.), Vec2::new(4., 1.), Vec2::new(3., 1.)], 0., 0.).unwrap(),
+    );
+    let (f0, b0) = stats::DISTANCE.get();
+    let c = distance_exact(&flat, &unit(0.0)).unwrap();
+    assert_eq!(stats::DISTANCE.get(), (f0, b0 + 1), "a flat prism falls back");
+    assert_eq!(c, distance(&flat.to_rational(), &unit(0.0).to_rational()).unwrap());
 }

@@ -23,7 +23,7 @@
 //! edge–face, face–face) is not accepted.
 
 use super::num::{decide, dyadic_point, ratio_f64, Fx};
-use super::side::{Ctx, Exact, View};
+use super::side::{Ctx, Exact, Side, View};
 use crate::fixed::{finish, nonzero_product, square_over, Int, Nat, Reducer};
 use crate::query::Closest;
 use crate::ring::Ring;
@@ -68,6 +68,11 @@ pub(crate) fn feature<V: View>(s: &V, m: u8) -> Option<Feat> {
 pub(crate) struct Pair {
     pub fa: Feat,
     pub fb: Feat,
+}
+
+/// The mask of a feature's vertices.
+pub(crate) fn feature_mask<V: View>(s: &V, f: Feat) -> u8 {
+    verts(s, f).0
 }
 
 /// The mask of a feature's vertices and one of them.
@@ -213,10 +218,26 @@ fn handled(p: Pair) -> bool {
     )
 }
 
-/// The exact proof (see the module docs).
+/// The exact proof (see the module docs): the pair is the unique closest
+/// pair.
+#[cfg(test)]
 pub(crate) fn prove(ctx: &Ctx, p: Pair) -> bool {
+    support(ctx, p) == Some(masks(ctx, p))
+}
+
+/// The vertex masks of a pair's two features.
+pub(crate) fn masks(ctx: &Ctx, p: Pair) -> (u8, u8) {
+    (verts(&ctx.a, p.fa).0, verts(&ctx.b, p.fb).0)
+}
+
+/// The proof without uniqueness: `Some((sa, sb))` when the pair's points are
+/// a closest pair (validity, and `d̂·(x − a₀) ≤ 0`, `d̂·(y − b₀) ≥ 0` for every
+/// vertex), with `sa`, `sb` the exact vertex sets of the two supporting faces
+/// (the features' vertices and every vertex with a zero test). Equal to the
+/// features' masks exactly when the pair is the unique closest pair.
+pub(crate) fn support(ctx: &Ctx, p: Pair) -> Option<(u8, u8)> {
     if !handled(p) {
-        return false;
+        return None;
     }
     // 1. Validity.
     let mut conds: Conds<Fx> = Conds::new();
@@ -245,15 +266,17 @@ pub(crate) fn prove(ctx: &Ctx, p: Pair) -> bool {
             }
         };
         if !ok {
-            return false;
+            return None;
         }
     }
-    // 2. Optimality, strict off the features.
+    // 2. Optimality; strict off the features for a unique pair.
     let d = direction(&ctx.a, &ctx.b, p);
     let mut dex: Option<Vec3<Int>> = None;
+    let mut out = [0u8; 2];
     for (s, feat, want) in [(0usize, p.fa, Sign::Negative), (1, p.fb, Sign::Positive)] {
         let sd = ctx.side(s);
         let (mask, base) = verts(sd, feat);
+        out[s] = mask;
         for x in 0..sd.nv {
             if mask >> x & 1 == 1 {
                 continue;
@@ -264,12 +287,148 @@ pub(crate) fn prove(ctx: &Ctx, p: Pair) -> bool {
                 let dx = dex.get_or_insert_with(|| direction(&e[0], &e[1], p));
                 dx.dot(&e[s].v(x).sub(&e[s].v(base)))
             });
-            if sg != want {
-                return false;
+            if sg == Sign::Zero {
+                out[s] |= 1 << x;
+            } else if sg != want {
+                return None;
             }
         }
     }
-    true
+    // d̂ = 0 (touching) makes every test zero: not a separating direction.
+    if out[0].count_ones() as usize == ctx.a.nv && out[1].count_ones() as usize == ctx.b.nv {
+        return None;
+    }
+    Some((out[0], out[1]))
+}
+
+/// A candidate's exact squared distance `(n, d)` (`d > 0`); with `check`,
+/// under the exhaustive enumeration's own validity rules (vertex–edge: the
+/// foot strictly inside the edge; vertex–face: the foot in the closed face;
+/// edge–edge: both parameters in [0, 1]), `None` when not a candidate.
+/// Parallel edges are never a candidate.
+fn candidate_value(ctx: &Ctx, p: Pair, check: bool) -> Option<(Int, Int)> {
+    let ex = ctx.exact();
+    let (a, b) = (&ex[0], &ex[1]);
+    let one = Int::from_i128(1);
+    let ve = |x: &Vec3<Int>, t: &Exact, e: usize| {
+        let (s, u) = edge(t, e);
+        let w = x.sub(&s);
+        let tt = w.dot(&u);
+        let uu = u.norm_squared();
+        (!check || tt.signum() > 0 && uu.sub(&tt).signum() > 0)
+            .then(|| (w.cross(&u).norm_squared(), uu))
+    };
+    let vf = |x: &Vec3<Int>, t: &Exact, f: usize| {
+        let mut conds = Conds::new();
+        let n = t.face_normal(f).0;
+        let c = t.face_cycle(f);
+        for k in 0..c.len() {
+            let (p, q, r) = (t.v(c[k]), t.v(c[(k + 1) % c.len()]), t.v(c[(k + 2) % c.len()]));
+            let m = n.cross(&q.sub(&p));
+            conds.push(Cond::Agree(m.dot(&x.sub(&p)), m.dot(&r.sub(&p))));
+        }
+        let inside = !check || conds.iter().all(|c| match c {
+            Cond::Agree(x, r) => x.signum() == 0 || x.signum() == r.signum(),
+            _ => unreachable!(),
+        });
+        inside.then(|| {
+            let h = n.dot(&x.sub(&t.v(c[0])));
+            (h.mul(&h), n.norm_squared())
+        })
+    };
+    match (p.fa, p.fb) {
+        (Feat::V(i), Feat::V(j)) => Some((a.v(i).sub(&b.v(j)).norm_squared(), one)),
+        (Feat::V(i), Feat::E(e)) => ve(&a.v(i), b, e),
+        (Feat::E(e), Feat::V(j)) => ve(&b.v(j), a, e),
+        (Feat::V(i), Feat::F(f)) => vf(&a.v(i), b, f),
+        (Feat::F(f), Feat::V(j)) => vf(&b.v(j), a, f),
+        (Feat::E(ea), Feat::E(eb)) => {
+            let (p0, u) = edge(a, ea);
+            let (r0, v) = edge(b, eb);
+            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul(&vv).sub(&uv.mul(&uv));
+            if den.signum() == 0 {
+                return None;
+            }
+            let w = p0.sub(&r0);
+            let (d, e) = (u.dot(&w), v.dot(&w));
+            let s = uv.mul(&e).sub(&vv.mul(&d));
+            let t = uu.mul(&e).sub(&uv.mul(&d));
+            let unit = |x: &Int| x.signum() >= 0 && den.sub(x).signum() >= 0;
+            (!check || unit(&s) && unit(&t)).then(|| {
+                let sg = w.dot(&u.cross(&v));
+                (sg.mul(&sg), den)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The exhaustive enumeration's choice among tied closest pairs: given a
+/// proved (not unique) pair and the exact supporting vertex sets, the first
+/// candidate in the enumeration's order (vertex–vertex; then for a's
+/// vertices, then b's: vertex–edge and vertex–face per vertex; then
+/// edge–edge) whose squared distance is the minimum. Only candidates with
+/// both features in the supporting faces can reach the minimum (a closest
+/// pair lies in both), so only those are evaluated, exactly.
+pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<Pair> {
+    // Values are squared distances of degree up to 6 over degree 4: their
+    // cross products can pass the 768 bits of Int, so compared in BigInt
+    // (this path runs only for tied pairs).
+    let big = super::num::big;
+    // The proved pair's own value (its points are a closest pair, feet at an
+    // end of an edge included).
+    let (n0, d0) = candidate_value(ctx, proved, false)?;
+    let (n0, d0) = (big(&n0), big(&d0));
+    let hits = |p: Pair| {
+        candidate_value(ctx, p, true).is_some_and(|(n, d)| big(&n) * &d0 == &n0 * big(&d))
+    };
+    let (a, b) = (&ctx.a, &ctx.b);
+    let inside = |s: &Side<Fx>, mask: u8, f: Feat| verts(s, f).0 & !mask == 0;
+    for i in (0..a.nv).filter(|i| sa >> i & 1 == 1) {
+        for j in (0..b.nv).filter(|j| sb >> j & 1 == 1) {
+            let p = Pair {
+                fa: Feat::V(i),
+                fb: Feat::V(j),
+            };
+            if hits(p) {
+                return Some(p);
+            }
+        }
+    }
+    for (swap, pp, qq, sp, sq) in [(false, a, b, sa, sb), (true, b, a, sb, sa)] {
+        let pair = |x: Feat, y: Feat| {
+            if swap {
+                Pair { fa: y, fb: x }
+            } else {
+                Pair { fa: x, fb: y }
+            }
+        };
+        for v in (0..pp.nv).filter(|v| sp >> v & 1 == 1) {
+            for e in 0..qq.edges().len() {
+                if inside(qq, sq, Feat::E(e)) && hits(pair(Feat::V(v), Feat::E(e))) {
+                    return Some(pair(Feat::V(v), Feat::E(e)));
+                }
+            }
+            for f in 0..qq.nfaces() {
+                if inside(qq, sq, Feat::F(f)) && hits(pair(Feat::V(v), Feat::F(f))) {
+                    return Some(pair(Feat::V(v), Feat::F(f)));
+                }
+            }
+        }
+    }
+    for ea in (0..a.edges().len()).filter(|&e| inside(a, sa, Feat::E(e))) {
+        for eb in (0..b.edges().len()).filter(|&e| inside(b, sb, Feat::E(e))) {
+            let p = Pair {
+                fa: Feat::E(ea),
+                fb: Feat::E(eb),
+            };
+            if hits(p) {
+                return Some(p);
+            }
+        }
+    }
+    None
 }
 
 /// The exact closest pair of an accepted feature pair, in lowest terms.

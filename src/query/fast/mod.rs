@@ -34,9 +34,9 @@ use crate::fixed::Int;
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Shape};
 use crate::vector::Vec3;
-use closest::Pair;
+use closest::{Feat, Pair};
 use num_rational::BigRational;
-use side::{Ctx, Kind, Raw};
+use side::{Ctx, Kind, Raw, View};
 use witness::{Found, Search, Witness};
 
 type Q = BigRational;
@@ -262,16 +262,43 @@ fn guess(ctx: &Ctx) -> Guess {
     let gjk::Guess::Apart(ma, mb) = gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]) else {
         return Guess::Near;
     };
-    let pair = (|| {
-        Some(Pair {
-            fa: closest::feature(&ctx.a, ma)?,
-            fb: closest::feature(&ctx.b, mb)?,
-        })
-    })();
-    match pair {
-        Some(p) if closest::prove(ctx, p) => Guess::Proved(p),
-        _ => Guess::Unproved,
+    let (Some(fa), Some(fb)) = (closest::feature(&ctx.a, ma), closest::feature(&ctx.b, mb)) else {
+        return Guess::Unproved;
+    };
+    // GJK's features, or (parallel features: edge–face, face–face) the
+    // vertex–feature and edge–edge pairs inside them, until one proves to be
+    // a closest pair.
+    let sub = |s: &side::Side<num::Fx>, f: Feat| -> Vec<Feat> {
+        let mask = closest::feature_mask(s, f);
+        let mut out = vec![f];
+        if !matches!(f, Feat::V(_)) {
+            out.extend((0..s.nv).filter(|i| mask >> i & 1 == 1).map(Feat::V));
+            out.extend(
+                (0..s.edges().len())
+                    .filter(|&e| {
+                        let (i, j) = s.edges()[e];
+                        Feat::E(e) != f && mask >> i & 1 == 1 && mask >> j & 1 == 1
+                    })
+                    .map(Feat::E),
+            );
+        }
+        out
+    };
+    for x in sub(&ctx.a, fa) {
+        for y in sub(&ctx.b, fb) {
+            let p = Pair { fa: x, fb: y };
+            if let Some(s) = closest::support(ctx, p) {
+                if s == closest::masks(ctx, p) {
+                    return Guess::Proved(p);
+                }
+                return match closest::tie_break(ctx, p, s) {
+                    Some(w) => Guess::Proved(w),
+                    None => Guess::Unproved,
+                };
+            }
+        }
     }
+    Guess::Unproved
 }
 
 /// GJK's features, if the exact proof accepts them.

@@ -156,6 +156,12 @@ impl Ring for Int {
     }
 }
 
+/// An exact integer as a `BigInt`.
+pub(crate) fn big(x: &Int) -> BigInt {
+    let s = if x.is_neg() { BSign::Minus } else { BSign::Plus };
+    BigInt::from_biguint(s, x.mag().to_biguint())
+}
+
 /// The sign of an exact integer.
 #[inline]
 pub(crate) fn int_sign(x: &Int) -> Sign {

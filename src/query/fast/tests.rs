@@ -319,11 +319,50 @@ fn unsupported_inputs_fall_back() {
     let want = crate::query::intersect(&far.to_rational(), &bx.to_rational()).unwrap();
     assert_eq!(super::intersect(&far, &bx), Some(want));
     assert!(super::distance(&far, &bx).is_none());
-    // Bits spanning less: the fast path (its parallel faces make the
-    // closest pair not unique, so distance falls back; intersect does not).
+    // Bits spanning less: the fast path, ties and all.
     let near = Shape::Box(
         Obb::new(v(2f64.powi(40), 0., 0.), [v(2f64.powi(-40), 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap(),
     );
-    assert!(super::intersect(&near, &bx).is_some());
-    assert!(super::distance(&near, &bx).is_none());
+    let want = crate::query::distance(&near.to_rational(), &bx.to_rational()).unwrap();
+    assert_eq!(super::distance(&near, &bx), Some(want));
+}
+
+/// On tied configurations (parallel faces and edges), every pair the proof
+/// accepts as a closest pair leads the tie-break to the same winner: the
+/// exhaustive enumeration's first.
+#[test]
+fn tie_break_is_independent_of_the_proved_pair() {
+    let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+    let bx = |c: [f64; 3], h: [f64; 3]| {
+        Shape::Box(Obb::new(v(c[0], c[1], c[2]), [v(h[0], 0., 0.), v(0., h[1], 0.), v(0., 0., h[2])]).unwrap())
+    };
+    let sq = |x: f64, y: f64, z0: f64| {
+        let b = [Vec2::new(x, y), Vec2::new(x + 1., y), Vec2::new(x + 1., y + 2.), Vec2::new(x, y + 2.)];
+        Shape::Prism(Prism::new(b, z0, z0 + 1.).unwrap())
+    };
+    let tri = |z: f64| Shape::Triangle(Triangle::new([v(-1., -1., z), v(2., -1., z), v(-1., 2., z)]));
+    let cases = [
+        (bx([0., 0., 0.], [1., 1., 1.]), bx([3., 0.5, 0.25], [1., 1., 1.])), // face–face
+        (bx([0., 0., 0.], [1., 1., 1.]), bx([3., 2.5, 0.], [1., 1., 2.])),  // edge–edge, parallel
+        (bx([0., 0., 0.], [1., 1., 1.]), sq(1.5, -0.5, -0.25)),              // face–face with a prism
+        (sq(0., 0., 0.), bx([0.5, 1., 2.5], [0.25, 0.5, 0.5])),             // box over the top face
+        (tri(3.), bx([0., 0., 0.], [1., 1., 1.])),                           // triangle parallel to a face
+        (bx([0., 0., 0.], [1., 1., 1.]), tri(-2.5)),
+    ];
+    for (a, b) in cases {
+        let c = ctx(&a, &b);
+        let want = crate::query::distance(&a.to_rational(), &b.to_rational()).unwrap();
+        let mut winners = Vec::new();
+        for p in all_pairs(&c) {
+            if let Some(s) = closest::support(&c, p) {
+                let w = if s == closest::masks(&c, p) { Some(p) } else { closest::tie_break(&c, p, s) };
+                winners.push(w.unwrap_or_else(|| panic!("no winner from {p:?} {s:?} in {a:?} {b:?}")));
+            }
+        }
+        assert!(winners.len() > 1, "a tie: several pairs are closest");
+        for w in &winners {
+            assert_eq!(closest::construct(&c, *w), want, "{w:?}");
+        }
+        assert_eq!(super::distance(&a, &b), Some(want));
+    }
 }
