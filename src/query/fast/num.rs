@@ -259,14 +259,29 @@ pub(crate) fn cast<S: crate::scalar::Scalar>(x: f64) -> S {
     S::from_rational(&BigRational::from_float(x).unwrap_or_default())
 }
 
-/// The sign of `x` as `Some` when the filter decides it, else evaluated
-/// exactly by `exact`.
+/// How many signs the filter could not decide and the integers did
+/// (process-wide; a count for tests and measurements).
+static EXACT_SIGNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// [`EXACT_SIGNS`] so far.
+#[allow(dead_code)]
+pub(crate) fn exact_signs() -> u64 {
+    EXACT_SIGNS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Count one sign decided on the integers.
+pub(crate) fn count_exact_sign() {
+    EXACT_SIGNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The exact sign of a quantity: the filter's when its bound decides, else
+/// `exact()` evaluated on the integers.
 #[inline]
 pub(crate) fn decide(x: Fx, exact: impl FnOnce() -> Int) -> Sign {
     match x.sign() {
         Some(s) => s,
         None => {
-            crate::predicates::count_exact();
+            count_exact_sign();
             int_sign(&exact())
         }
     }

@@ -163,7 +163,7 @@ pub(crate) fn separates(ctx: &Ctx, pa: &Plain, pb: &Plain, ax: Axis) -> bool {
 
 /// The exact decision on the integers.
 fn separates_exact(ctx: &Ctx, ax: Axis) -> bool {
-    crate::predicates::count_exact();
+    super::num::count_exact_sign();
     let ex = ctx.exact();
     let (l, _) = axis_vec(&ex[0], &ex[1], ax);
     if [&l.x, &l.y, &l.z].iter().all(|c| c.signum() == 0) {
