@@ -184,7 +184,11 @@ fn bench(c: &mut Criterion) {
         bn.iter(|| {
             shapes
                 .iter()
-                .filter(|(a, b)| intersect_exact(black_box(a), black_box(b)).unwrap().intersects())
+                .filter(|(a, b)| {
+                    intersect_exact(black_box(a), black_box(b))
+                        .unwrap()
+                        .intersects()
+                })
                 .count()
         })
     });
@@ -205,7 +209,13 @@ fn bench(c: &mut Criterion) {
         bn.iter(|| {
             shapes
                 .iter()
-                .map(|(a, b)| distance_exact(black_box(a), black_box(b)).unwrap().distance_squared.denom().bits())
+                .map(|(a, b)| {
+                    distance_exact(black_box(a), black_box(b))
+                        .unwrap()
+                        .distance_squared
+                        .denom()
+                        .bits()
+                })
                 .sum::<u64>()
         })
     });
@@ -213,7 +223,11 @@ fn bench(c: &mut Criterion) {
         bn.iter(|| {
             shapes
                 .iter()
-                .map(|(a, b)| distance(black_box(a), black_box(b)).unwrap().distance_squared)
+                .map(|(a, b)| {
+                    distance(black_box(a), black_box(b))
+                        .unwrap()
+                        .distance_squared
+                })
                 .sum::<f64>()
         })
     });
@@ -235,14 +249,24 @@ fn bench(c: &mut Criterion) {
     g.bench_function("exact_distance_f64_inputs", |bn| {
         bn.iter(|| {
             ts.iter()
-                .map(|x| distance_exact(black_box(&x.t), black_box(&x.b)).unwrap().distance_squared.denom().bits())
+                .map(|x| {
+                    distance_exact(black_box(&x.t), black_box(&x.b))
+                        .unwrap()
+                        .distance_squared
+                        .denom()
+                        .bits()
+                })
                 .sum::<u64>()
         })
     });
     g.bench_function("parry3d_distance", |bn| {
         bn.iter(|| {
             ts.iter()
-                .map(|x| parry3d::query::distance(&id, &x.pt, &x.pb, &x.cb).unwrap().distance)
+                .map(|x| {
+                    parry3d::query::distance(&id, &x.pt, &x.pb, &x.cb)
+                        .unwrap()
+                        .distance
+                })
                 .sum::<f32>()
         })
     });

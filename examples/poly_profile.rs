@@ -32,9 +32,21 @@ impl Rng {
         let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
         let [w, x, y, z] = q.map(|v| v / n);
         [
-            [1. - 2. * (y * y + z * z), 2. * (x * y - w * z), 2. * (x * z + w * y)],
-            [2. * (x * y + w * z), 1. - 2. * (x * x + z * z), 2. * (y * z - w * x)],
-            [2. * (x * z - w * y), 2. * (y * z + w * x), 1. - 2. * (x * x + y * y)],
+            [
+                1. - 2. * (y * y + z * z),
+                2. * (x * y - w * z),
+                2. * (x * z + w * y),
+            ],
+            [
+                2. * (x * y + w * z),
+                1. - 2. * (x * x + z * z),
+                2. * (y * z - w * x),
+            ],
+            [
+                2. * (x * z - w * y),
+                2. * (y * z + w * x),
+                1. - 2. * (x * x + y * y),
+            ],
         ]
     }
     fn bx(&mut self, spread: f64) -> Shape<f64> {
@@ -57,7 +69,7 @@ impl Rng {
     }
     fn prism(&mut self, spread: f64) -> Shape<f64> {
         let (cx, cy) = (self.uniform(-spread, spread), self.uniform(-spread, spread));
-        let a = self.uniform(0., 6.28);
+        let a = self.uniform(0., std::f64::consts::TAU);
         let (w, h) = (self.uniform(0.1, 1.), self.uniform(0.1, 1.));
         let pts = [(1., 1.), (-1., 1.), (-1., -1.), (1., -1.)].map(|(sx, sy)| {
             Vec2::new(

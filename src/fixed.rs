@@ -897,7 +897,8 @@ mod reduce_tests {
         let mut next = || crate::poly::planted::splitmix64(&mut s);
         for round in 0..3000u64 {
             let common = (next() % 1000 + 1) as i128 * if round % 3 == 0 { 1 << 20 } else { 1 };
-            let n = (next() >> (next() % 60)) as i128 * common * if round % 2 == 0 { -1 } else { 1 };
+            let n =
+                (next() >> (next() % 60)) as i128 * common * if round % 2 == 0 { -1 } else { 1 };
             let d = ((next() >> (next() % 60)) | 1) as i128 * common;
             let p = (next() % 200) as i64 - 100;
             let (ni, dn) = (Int::from_i128(n), Nat::from_u128(d.unsigned_abs()));
@@ -913,7 +914,11 @@ mod reduce_tests {
             let want = BigRational::new(n.into(), d.into()) * two(p);
             let got = finish(&ni, &dn, &g, p);
             assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
-            assert_eq!(g.to_biguint(), num_bigint::BigUint::from(n.unsigned_abs()).gcd(&num_bigint::BigUint::from(d as u128)));
+            assert_eq!(
+                g.to_biguint(),
+                num_bigint::BigUint::from(n.unsigned_abs())
+                    .gcd(&num_bigint::BigUint::from(d as u128))
+            );
             let sq = square_over(&ni, &dn, &g, p);
             let want = BigRational::new(num_bigint::BigInt::from(n) * n, d.into()) * two(p);
             assert_eq!((sq.numer(), sq.denom()), (want.numer(), want.denom()));

@@ -26,8 +26,20 @@ fn same(a: &Shape<f64>, b: &Shape<f64>) -> Result<(), TestCaseError> {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let (ea, eb) = (a.to_rational(), b.to_rational());
     for (x, y, ex, ey) in [(a, b, &ea, &eb), (b, a, &eb, &ea)] {
-        prop_assert_eq!(intersect_exact(x, y).unwrap(), intersect(ex, ey).unwrap(), "{:?} {:?}", x, y);
-        prop_assert_eq!(distance_exact(x, y).unwrap(), distance(ex, ey).unwrap(), "{:?} {:?}", x, y);
+        prop_assert_eq!(
+            intersect_exact(x, y).unwrap(),
+            intersect(ex, ey).unwrap(),
+            "{:?} {:?}",
+            x,
+            y
+        );
+        prop_assert_eq!(
+            distance_exact(x, y).unwrap(),
+            distance(ex, ey).unwrap(),
+            "{:?} {:?}",
+            x,
+            y
+        );
     }
     Ok(())
 }
@@ -38,9 +50,21 @@ fn rot(q: [f64; 4]) -> [[f64; 3]; 3] {
     let n = q.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-6);
     let [w, x, y, z] = q.map(|c| c / n);
     let m = [
-        [1. - 2. * (y * y + z * z), 2. * (x * y - w * z), 2. * (x * z + w * y)],
-        [2. * (x * y + w * z), 1. - 2. * (x * x + z * z), 2. * (y * z - w * x)],
-        [2. * (x * z - w * y), 2. * (y * z + w * x), 1. - 2. * (x * x + y * y)],
+        [
+            1. - 2. * (y * y + z * z),
+            2. * (x * y - w * z),
+            2. * (x * z + w * y),
+        ],
+        [
+            2. * (x * y + w * z),
+            1. - 2. * (x * x + z * z),
+            2. * (y * z - w * x),
+        ],
+        [
+            2. * (x * z - w * y),
+            2. * (y * z + w * x),
+            1. - 2. * (x * x + y * y),
+        ],
     ];
     [0, 1, 2].map(|j| [m[0][j], m[1][j], m[2][j]])
 }
@@ -99,9 +123,16 @@ fn scale(s: &Shape<f64>, k: i32) -> Option<Shape<f64>> {
     Some(match s {
         Shape::Triangle(t) => Shape::Triangle(Triangle::new(t.v.each_ref().map(p))),
         Shape::Box(b) => Shape::Box(Obb::new(p(&b.center), b.half_axes.each_ref().map(p)).ok()?),
-        Shape::Cube(c) => Shape::Box(Obb::new(p(&c.obb().center), c.obb().half_axes.each_ref().map(p)).ok()?),
+        Shape::Cube(c) => {
+            Shape::Box(Obb::new(p(&c.obb().center), c.obb().half_axes.each_ref().map(p)).ok()?)
+        }
         Shape::Prism(q) => Shape::Prism(
-            Prism::new(q.base.each_ref().map(|b| Vec2::new(f(b.x), f(b.y))), f(q.zmin), f(q.zmax)).ok()?,
+            Prism::new(
+                q.base.each_ref().map(|b| Vec2::new(f(b.x), f(b.y))),
+                f(q.zmin),
+                f(q.zmax),
+            )
+            .ok()?,
         ),
     })
 }
@@ -146,7 +177,9 @@ fn parallel_boxes() -> impl Strategy<Value = (Shape<f64>, Shape<f64>)> {
             let k = 1.0 + gap as f64 / 4.0 * ea[0] as f64 / (ea[0] + eb[0]) as f64;
             let c = [0, 1, 2].map(|j| {
                 let g = |x: &Vec3<f64>| [x.x, x.y, x.z][j];
-                (g(&ha[0]) + g(&hb[0])) * k + g(&ha[1]) * s1 as f64 / 2.0 + g(&ha[2]) * s2 as f64 / 2.0
+                (g(&ha[0]) + g(&hb[0])) * k
+                    + g(&ha[1]) * s1 as f64 / 2.0
+                    + g(&ha[2]) * s2 as f64 / 2.0
             });
             let b = Obb::new(v(c[0], c[1], c[2]), hb).unwrap();
             (Shape::Box(a), Shape::Box(b))
@@ -156,24 +189,48 @@ fn parallel_boxes() -> impl Strategy<Value = (Shape<f64>, Shape<f64>)> {
 /// A box and a prism or triangle parallel to its faces (axis-aligned), at
 /// small integer offsets: touching, apart, overlapping, parallel everything.
 fn aligned_mixed() -> impl Strategy<Value = (Shape<f64>, Shape<f64>)> {
-    (prop::array::uniform3(-3i64..=3), 0usize..3, prop::array::uniform3(1i64..=3))
+    (
+        prop::array::uniform3(-3i64..=3),
+        0usize..3,
+        prop::array::uniform3(1i64..=3),
+    )
         .prop_map(|(o, kind, e)| {
             let bx = Shape::Box(
-                Obb::new(v(0., 0., 0.), [v(e[0] as f64, 0., 0.), v(0., e[1] as f64, 0.), v(0., 0., e[2] as f64)])
-                    .unwrap(),
+                Obb::new(
+                    v(0., 0., 0.),
+                    [
+                        v(e[0] as f64, 0., 0.),
+                        v(0., e[1] as f64, 0.),
+                        v(0., 0., e[2] as f64),
+                    ],
+                )
+                .unwrap(),
             );
             let (x, y, z) = (o[0] as f64, o[1] as f64, o[2] as f64);
             let other = match kind {
                 0 => Shape::Prism(
                     Prism::new(
-                        [Vec2::new(x, y), Vec2::new(x + 1., y), Vec2::new(x + 1., y + 2.), Vec2::new(x, y + 2.)],
+                        [
+                            Vec2::new(x, y),
+                            Vec2::new(x + 1., y),
+                            Vec2::new(x + 1., y + 2.),
+                            Vec2::new(x, y + 2.),
+                        ],
                         z,
                         z + 1.,
                     )
                     .unwrap(),
                 ),
-                1 => Shape::Triangle(Triangle::new([v(x, y, z), v(x + 2., y, z), v(x, y + 1., z)])),
-                _ => Shape::Triangle(Triangle::new([v(x, y, z), v(x, y + 2., z), v(x, y, z + 1.)])),
+                1 => Shape::Triangle(Triangle::new([
+                    v(x, y, z),
+                    v(x + 2., y, z),
+                    v(x, y + 1., z),
+                ])),
+                _ => Shape::Triangle(Triangle::new([
+                    v(x, y, z),
+                    v(x, y + 2., z),
+                    v(x, y, z + 1.),
+                ])),
             };
             (other, bx)
         })
@@ -191,7 +248,11 @@ fn ulp_boxes() -> impl Strategy<Value = (Shape<f64>, Shape<f64>)> {
     )
         .prop_filter_map("independent", |(h, c, axis, k)| {
             let h = h.map(|r| v(r[0] as f64 / 4.0, r[1] as f64 / 4.0, r[2] as f64 / 4.0));
-            let a = Obb::new(v(c[0] as f64 / 8.0, c[1] as f64 / 8.0, c[2] as f64 / 8.0), h.clone()).ok()?;
+            let a = Obb::new(
+                v(c[0] as f64 / 8.0, c[1] as f64 / 8.0, c[2] as f64 / 8.0),
+                h.clone(),
+            )
+            .ok()?;
             let mut cb = a.center.add(&h[0].scale(&2.0));
             let bump = |x: f64| {
                 let mut y = x;
@@ -227,22 +288,34 @@ fn pair_family() -> impl Strategy<Value = (Shape<f64>, Shape<f64>, &'static str)
 fn scaled_family() -> impl Strategy<Value = (Shape<f64>, Shape<f64>, &'static str)> {
     (
         pair_family(),
-        prop_oneof![Just(60i32), Just(-60), Just(1000), Just(-1000), Just(-1060), Just(300)],
+        prop_oneof![
+            Just(60i32),
+            Just(-60),
+            Just(1000),
+            Just(-1000),
+            Just(-1060),
+            Just(300)
+        ],
     )
-        .prop_filter_map("representable", |((a, b, _), k)| Some((scale(&a, k)?, scale(&b, k)?, "scaled")))
+        .prop_filter_map("representable", |((a, b, _), k)| {
+            Some((scale(&a, k)?, scale(&b, k)?, "scaled"))
+        })
 }
 
 fn mixed_family() -> impl Strategy<Value = (Shape<f64>, Shape<f64>, &'static str)> {
-    (pair_family(), 20i32..140, any::<bool>()).prop_filter_map("representable", |((a, b, _), k, far)| {
-        if far {
-            // b moved far away: the bits span up to 190 (past the fast path's width).
-            let t = 2f64.powi(k);
-            Some((a, shift(&b, [t, -t, t])?, "mixed"))
-        } else {
-            // a shrunk: its coordinates far below b's.
-            Some((scale(&a, -k)?, b, "mixed"))
-        }
-    })
+    (pair_family(), 20i32..140, any::<bool>()).prop_filter_map(
+        "representable",
+        |((a, b, _), k, far)| {
+            if far {
+                // b moved far away: the bits span up to 190 (past the fast path's width).
+                let t = 2f64.powi(k);
+                Some((a, shift(&b, [t, -t, t])?, "mixed"))
+            } else {
+                // a shrunk: its coordinates far below b's.
+                Some((scale(&a, -k)?, b, "mixed"))
+            }
+        },
+    )
 }
 
 fn not_two_triangles(a: &Shape<f64>, b: &Shape<f64>) -> bool {
@@ -286,7 +359,10 @@ fn random_pairs_and_ties_take_the_fast_path() {
     let (f0, b0) = stats::DISTANCE.get();
     let mut n = 0;
     for _ in 0..60 {
-        let (a, b) = (float_shape(), float_shape()).new_tree(&mut runner).unwrap().current();
+        let (a, b) = (float_shape(), float_shape())
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
         if !not_two_triangles(&a, &b) {
             continue;
         }
@@ -294,29 +370,69 @@ fn random_pairs_and_ties_take_the_fast_path() {
         n += 1;
     }
     let (f1, b1) = stats::DISTANCE.get();
-    assert_eq!((f1 - f0, b1 - b0), (n, 0), "every random pair on the fast path");
+    assert_eq!(
+        (f1 - f0, b1 - b0),
+        (n, 0),
+        "every random pair on the fast path"
+    );
     // Two unit cubes face to face 1/2 apart: the closest pairs form a square;
     // the exhaustive enumeration reports its first vertex pair (a's vertex 1
     // at (1/2, −1/2, −1/2) with b's vertex 0).
     let unit = |x: f64| {
-        Shape::Box(Obb::new(v(x, 0., 0.), [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap())
+        Shape::Box(
+            Obb::new(
+                v(x, 0., 0.),
+                [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)],
+            )
+            .unwrap(),
+        )
     };
     let (f0, b0) = stats::DISTANCE.get();
     let c = distance_exact(&unit(0.0), &unit(1.5)).unwrap();
-    assert_eq!(stats::DISTANCE.get(), (f0 + 1, b0), "the tie on the fast path");
-    assert_eq!(c, distance(&unit(0.0).to_rational(), &unit(1.5).to_rational()).unwrap());
-    assert_eq!((c.a, c.b), (Vec3::new(q(1, 2), q(-1, 2), q(-1, 2)), Vec3::new(q(1, 1), q(-1, 2), q(-1, 2))));
+    assert_eq!(
+        stats::DISTANCE.get(),
+        (f0 + 1, b0),
+        "the tie on the fast path"
+    );
+    assert_eq!(
+        c,
+        distance(&unit(0.0).to_rational(), &unit(1.5).to_rational()).unwrap()
+    );
+    assert_eq!(
+        (c.a, c.b),
+        (
+            Vec3::new(q(1, 2), q(-1, 2), q(-1, 2)),
+            Vec3::new(q(1, 1), q(-1, 2), q(-1, 2))
+        )
+    );
     // Touching: distance 0 and the intersect witness.
     let c = distance_exact(&unit(0.0), &unit(1.0)).unwrap();
     assert_eq!(c.a, Vec3::new(q(1, 2), q(-1, 2), q(-1, 2)));
     // A flat prism is left to the exhaustive path.
     let flat = Shape::Prism(
-        Prism::new([Vec2::new(3., 0.), Vec2::new(4., 0.), Vec2::new(4., 1.), Vec2::new(3., 1.)], 0., 0.).unwrap(),
+        Prism::new(
+            [
+                Vec2::new(3., 0.),
+                Vec2::new(4., 0.),
+                Vec2::new(4., 1.),
+                Vec2::new(3., 1.),
+            ],
+            0.,
+            0.,
+        )
+        .unwrap(),
     );
     let (f0, b0) = stats::DISTANCE.get();
     let c = distance_exact(&flat, &unit(0.0)).unwrap();
-    assert_eq!(stats::DISTANCE.get(), (f0, b0 + 1), "a flat prism falls back");
-    assert_eq!(c, distance(&flat.to_rational(), &unit(0.0).to_rational()).unwrap());
+    assert_eq!(
+        stats::DISTANCE.get(),
+        (f0, b0 + 1),
+        "a flat prism falls back"
+    );
+    assert_eq!(
+        c,
+        distance(&flat.to_rational(), &unit(0.0).to_rational()).unwrap()
+    );
 }
 
 /// How often each hard family takes the fast path (printed with
@@ -328,12 +444,26 @@ fn random_pairs_and_ties_take_the_fast_path() {
 fn fast_path_share_per_family() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
-    let families: Vec<(&str, BoxedStrategy<(Shape<f64>, Shape<f64>, &'static str)>)> = vec![
-        ("random", (float_shape(), float_shape()).prop_map(|(a, b)| (a, b, "random")).boxed()),
+    type Family = BoxedStrategy<(Shape<f64>, Shape<f64>, &'static str)>;
+    let families: Vec<(&str, Family)> = vec![
+        (
+            "random",
+            (float_shape(), float_shape())
+                .prop_map(|(a, b)| (a, b, "random"))
+                .boxed(),
+        ),
         ("pairs", pair_family().boxed()),
         ("ulp", ulp_boxes().prop_map(|(a, b)| (a, b, "ulp")).boxed()),
-        ("parallel", parallel_boxes().prop_map(|(a, b)| (a, b, "parallel")).boxed()),
-        ("aligned", aligned_mixed().prop_map(|(a, b)| (a, b, "aligned")).boxed()),
+        (
+            "parallel",
+            parallel_boxes()
+                .prop_map(|(a, b)| (a, b, "parallel"))
+                .boxed(),
+        ),
+        (
+            "aligned",
+            aligned_mixed().prop_map(|(a, b)| (a, b, "aligned")).boxed(),
+        ),
         ("scaled", scaled_family().boxed()),
         ("mixed", mixed_family().boxed()),
     ];
@@ -353,7 +483,10 @@ fn fast_path_share_per_family() {
         }
         let (i1, d1) = (stats::INTERSECT.get(), stats::DISTANCE.get());
         let fast = (i1.0 - i0.0, d1.0 - d0.0);
-        eprintln!("{name}: intersect {}/{n} fast, distance {}/{n} fast", fast.0, fast.1);
+        eprintln!(
+            "{name}: intersect {}/{n} fast, distance {}/{n} fast",
+            fast.0, fast.1
+        );
         match name {
             "random" => assert_eq!(fast, (n, n)),
             "mixed" => {}

@@ -179,7 +179,11 @@ fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Conds<V::R>) {
         let n = t.face_normal(f).0;
         let c = t.face_cycle(f);
         for k in 0..c.len() {
-            let (p, q, r) = (t.v(c[k]), t.v(c[(k + 1) % c.len()]), t.v(c[(k + 2) % c.len()]));
+            let (p, q, r) = (
+                t.v(c[k]),
+                t.v(c[(k + 1) % c.len()]),
+                t.v(c[(k + 2) % c.len()]),
+            );
             let (p, q, r) = (&p, &q, &r);
             let m = n.cross(&q.sub(p));
             out.push(Cond::Agree(m.dot(&x.sub(p)), m.dot(&r.sub(p))));
@@ -323,14 +327,19 @@ fn candidate_value(ctx: &Ctx, p: Pair, check: bool) -> Option<(Int, Int)> {
         let n = t.face_normal(f).0;
         let c = t.face_cycle(f);
         for k in 0..c.len() {
-            let (p, q, r) = (t.v(c[k]), t.v(c[(k + 1) % c.len()]), t.v(c[(k + 2) % c.len()]));
+            let (p, q, r) = (
+                t.v(c[k]),
+                t.v(c[(k + 1) % c.len()]),
+                t.v(c[(k + 2) % c.len()]),
+            );
             let m = n.cross(&q.sub(&p));
             conds.push(Cond::Agree(m.dot(&x.sub(&p)), m.dot(&r.sub(&p))));
         }
-        let inside = !check || conds.iter().all(|c| match c {
-            Cond::Agree(x, r) => x.signum() == 0 || x.signum() == r.signum(),
-            _ => unreachable!(),
-        });
+        let inside = !check
+            || conds.iter().all(|c| match c {
+                Cond::Agree(x, r) => x.signum() == 0 || x.signum() == r.signum(),
+                _ => unreachable!(),
+            });
         inside.then(|| {
             let h = n.dot(&x.sub(&t.v(c[0])));
             (h.mul(&h), n.norm_squared())
@@ -449,7 +458,10 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
         let tt = w.dot(&u);
         let uu = u.norm_squared();
         let n = w.cross(&u).norm_squared();
-        let red = Reducer::new(uu.mag(), &[*n.mag(), *tt.mag(), nonzero_product(&[u.x, u.y, u.z])]);
+        let red = Reducer::new(
+            uu.mag(),
+            &[*n.mag(), *tt.mag(), nonzero_product(&[u.x, u.y, u.z])],
+        );
         let foot = along_with(&s, &u, &tt, &uu, &red, e0);
         let d2 = finish(&n, uu.mag(), &red.gcd(n.mag()), 2 * e0);
         (dyadic_point(x, e0), foot, d2)
@@ -538,22 +550,36 @@ pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
     let e0 = ctx.e0;
     let one = Nat::from_u128(1);
     let pt = |x: &Vec3<Int>, d: &Nat| {
-        Vec3::new(ratio_f64(&x.x, d, e0), ratio_f64(&x.y, d, e0), ratio_f64(&x.z, d, e0))
+        Vec3::new(
+            ratio_f64(&x.x, d, e0),
+            ratio_f64(&x.y, d, e0),
+            ratio_f64(&x.z, d, e0),
+        )
     };
-    let lin = |x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int| pt(&x.scale(den).add(&d.scale(t)), den.mag());
+    let lin = |x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int| {
+        pt(&x.scale(den).add(&d.scale(t)), den.mag())
+    };
     let vertex_edge = |x: &Vec3<Int>, t: &Exact, e: usize| {
         let (s, u) = edge(t, e);
         let w = x.sub(&s);
         let tt = w.dot(&u);
         let uu = u.norm_squared();
         let n = w.cross(&u).norm_squared();
-        (pt(x, &one), lin(&s, &u, &tt, &uu), ratio_f64(&n, uu.mag(), 2 * e0))
+        (
+            pt(x, &one),
+            lin(&s, &u, &tt, &uu),
+            ratio_f64(&n, uu.mag(), 2 * e0),
+        )
     };
     let vertex_face = |x: &Vec3<Int>, t: &Exact, f: usize| {
         let n = t.face_normal(f).0;
         let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
         let nn = n.norm_squared();
-        (pt(x, &one), lin(x, &n.neg(), &h, &nn), ratio_f64(&h.mul(&h), nn.mag(), 2 * e0))
+        (
+            pt(x, &one),
+            lin(x, &n.neg(), &h, &nn),
+            ratio_f64(&h.mul(&h), nn.mag(), 2 * e0),
+        )
     };
     let (pa, pb, d2) = match (p.fa, p.fb) {
         (Feat::V(i), Feat::V(j)) => (

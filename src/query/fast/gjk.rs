@@ -195,7 +195,10 @@ pub(crate) fn gjk(a: &[[f64; 3]], b: &[[f64; 3]]) -> Guess {
         if d2 - dot(&v, &w) <= 1e-12 * d2 {
             break;
         }
-        if s[..n].iter().any(|p| p.i as usize == i && p.j as usize == j) {
+        if s[..n]
+            .iter()
+            .any(|p| p.i as usize == i && p.j as usize == j)
+        {
             break;
         }
         s[n] = Pt {

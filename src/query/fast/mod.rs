@@ -64,7 +64,10 @@ fn intersect_cert<'a>(ctx: &'a Ctx, w: &mut Option<Witness<'a>>) -> Option<Cert>
     }
     let pa = sat::Plain::new(&ctx.a);
     let pb = sat::Plain::new(&ctx.b);
-    let apart = matches!(gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]), gjk::Guess::Apart(..));
+    let apart = matches!(
+        gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]),
+        gjk::Guess::Apart(..)
+    );
     // Either order gives the exhaustive path's answer: a common point means no
     // axis separates, and a separating axis means no common point. The guess
     // only picks the search likely to end first.
@@ -206,7 +209,12 @@ pub(crate) fn intersect_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Int
         return prisms::intersect_f64(x, y);
     }
     let one = crate::fixed::Nat::from_u128(1);
-    intersect_any(a, b, |c, p| num::ratio_f64(c, &one, p), |w, f| w.point_f64(f))
+    intersect_any(
+        a,
+        b,
+        |c, p| num::ratio_f64(c, &one, p),
+        |w, f| w.point_f64(f),
+    )
 }
 
 /// The outcome of the distance decision.

@@ -158,7 +158,11 @@ impl Ring for Int {
 
 /// An exact integer as a `BigInt`.
 pub(crate) fn big(x: &Int) -> BigInt {
-    let s = if x.is_neg() { BSign::Minus } else { BSign::Plus };
+    let s = if x.is_neg() {
+        BSign::Minus
+    } else {
+        BSign::Plus
+    };
     BigInt::from_biguint(s, x.mag().to_biguint())
 }
 
@@ -229,7 +233,11 @@ pub(crate) fn dyadic(x: &Int, p: i64) -> BigRational {
     let t = m.trailing_zeros();
     let odd = m.shr(t);
     let e = p + t as i64;
-    let s = if x.is_neg() { BSign::Minus } else { BSign::Plus };
+    let s = if x.is_neg() {
+        BSign::Minus
+    } else {
+        BSign::Plus
+    };
     if e >= 0 {
         BigRational::from_integer(BigInt::from_biguint(s, odd.shl_big(e as u64)))
     } else {

@@ -52,7 +52,10 @@ impl Pp {
     }
     fn px(&self, s: usize, i: usize) -> Vec2<Int> {
         let i = i % 4;
-        Vec2::new(Int::from_i128(self.x[s][2 * i]), Int::from_i128(self.x[s][2 * i + 1]))
+        Vec2::new(
+            Int::from_i128(self.x[s][2 * i]),
+            Int::from_i128(self.x[s][2 * i + 1]),
+        )
     }
     fn zx(&self, s: usize, top: bool) -> Int {
         Int::from_i128(self.x[s][8 + top as usize])
@@ -175,7 +178,11 @@ fn plan_closest(pp: &Pp) -> Cand {
                         // move it past the roundings.
                         let (dl, dh) = (low(uu), high(uu));
                         let l = low(n) / dh * (1.0 - 4.0 * U);
-                        let h = if dl > 0.0 { high(n) / dl * (1.0 + 4.0 * U) } else { f64::INFINITY };
+                        let h = if dl > 0.0 {
+                            high(n) / dl * (1.0 + 4.0 * U)
+                        } else {
+                            f64::INFINITY
+                        };
                         (l, h)
                     }
                 };
@@ -299,7 +306,12 @@ impl Render for Exact {
         let red = Reducer::new(p.den.mag(), &[*p.t.mag(), nonzero_product(&[p.d.x, p.d.y])]);
         let c = |xk: &Int, dk: &Int| {
             let dt = dk.mul(&p.t);
-            finish(&xk.mul(&p.den).add(&dt), p.den.mag(), &red.gcd(dt.mag()), pp.e0)
+            finish(
+                &xk.mul(&p.den).add(&dt),
+                p.den.mag(),
+                &red.gcd(dt.mag()),
+                pp.e0,
+            )
         };
         Vec3::new(c(&p.x.x, &p.d.x), c(&p.x.y, &p.d.y), dyadic(z, pp.e0))
     }
@@ -316,9 +328,14 @@ struct Rounded;
 impl Render for Rounded {
     type T = f64;
     fn point(pp: &Pp, p: &PlanPt, z: &Int) -> Vec3<f64> {
-        let c = |xk: &Int, dk: &Int| ratio_f64(&xk.mul(&p.den).add(&dk.mul(&p.t)), p.den.mag(), pp.e0);
+        let c =
+            |xk: &Int, dk: &Int| ratio_f64(&xk.mul(&p.den).add(&dk.mul(&p.t)), p.den.mag(), pp.e0);
         let one = Nat::from_u128(1);
-        Vec3::new(c(&p.x.x, &p.d.x), c(&p.x.y, &p.d.y), ratio_f64(z, &one, pp.e0))
+        Vec3::new(
+            c(&p.x.x, &p.d.x),
+            c(&p.x.y, &p.d.y),
+            ratio_f64(z, &one, pp.e0),
+        )
     }
     fn dyadic(x: &Int, p: i64) -> f64 {
         ratio_f64(x, &Nat::from_u128(1), p)
@@ -375,7 +392,11 @@ fn distance_with<S: Scalar, R: Render>(a: &Prism<S>, b: &Prism<S>) -> Option<Clo
     // |qa − qb|² = n/d + dz² = (n + dz²·d)/d.
     let num = n.add(&dz2.mul(&d));
     let d2 = R::ratio(&num, &d, &[*n.mag(), *dz2.mag()], 2 * pp.e0);
-    let (pa, pb) = if c.s == 0 { (vertex, foot) } else { (foot, vertex) };
+    let (pa, pb) = if c.s == 0 {
+        (vertex, foot)
+    } else {
+        (foot, vertex)
+    };
     Some(Closest {
         distance_squared: d2,
         a: R::point(&pp, &pa, &za),

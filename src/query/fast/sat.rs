@@ -129,8 +129,8 @@ pub(crate) fn separates(ctx: &Ctx, pa: &Plain, pb: &Plain, ax: Axis) -> bool {
     let lm = lf[0].abs().max(lf[1].abs()).max(lf[2].abs());
     let el = l.x.e.max(l.y.e).max(l.z.e);
     let (vm, ev) = (pa.vmax.max(pb.vmax), pa.err.max(pb.err));
-    let e = (3.0 * (lm * ev + vm * el + el * ev) + 12.0 * U * lm * vm + f64::MIN_POSITIVE)
-        * K_MUL_PUB;
+    let e =
+        (3.0 * (lm * ev + vm * el + el * ev) + 12.0 * U * lm * vm + f64::MIN_POSITIVE) * K_MUL_PUB;
     // Twice the bound, and room for the rounding of the differences below.
     let e2 = 2.0 * e * (1.0 + 4.0 * U);
     let ext = |p: &Plain| {

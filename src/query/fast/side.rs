@@ -251,7 +251,11 @@ impl<R: Ring> Side<R> {
                 for (i, p) in v.iter_mut().enumerate() {
                     let mut q = ctr.clone();
                     for (k, hk) in h.iter().enumerate() {
-                        q = if i >> k & 1 == 1 { q.add(hk) } else { q.sub(hk) };
+                        q = if i >> k & 1 == 1 {
+                            q.add(hk)
+                        } else {
+                            q.sub(hk)
+                        };
                     }
                     *p = q;
                 }
@@ -260,7 +264,11 @@ impl<R: Ring> Side<R> {
             Kind::Prism => {
                 for (i, p) in v.iter_mut().enumerate() {
                     let z = if i < 4 { &c[8] } else { &c[9] };
-                    *p = Vec3::new(c[2 * (i % 4)].clone(), c[2 * (i % 4) + 1].clone(), z.clone());
+                    *p = Vec3::new(
+                        c[2 * (i % 4)].clone(),
+                        c[2 * (i % 4) + 1].clone(),
+                        z.clone(),
+                    );
                 }
                 8
             }
@@ -330,7 +338,9 @@ pub(crate) trait View {
             }
             Kind::Box => {
                 let k = f / 2;
-                let n = self.p3(3 + 3 * ((k + 1) % 3)).cross(&self.p3(3 + 3 * ((k + 2) % 3)));
+                let n = self
+                    .p3(3 + 3 * ((k + 1) % 3))
+                    .cross(&self.p3(3 + 3 * ((k + 2) % 3)));
                 (n, 2)
             }
             Kind::Prism => {
@@ -343,7 +353,10 @@ pub(crate) trait View {
                     );
                     (n, 1)
                 } else {
-                    (Vec3::new(Self::R::zero(), Self::R::zero(), Self::R::one()), 0)
+                    (
+                        Vec3::new(Self::R::zero(), Self::R::zero(), Self::R::one()),
+                        0,
+                    )
                 }
             }
         }
@@ -369,7 +382,11 @@ pub(crate) trait View {
                         Self::R::zero(),
                     )
                 } else {
-                    Vec3::new(Self::R::zero(), Self::R::zero(), self.c(9).sub_ref(&self.c(8)))
+                    Vec3::new(
+                        Self::R::zero(),
+                        Self::R::zero(),
+                        self.c(9).sub_ref(&self.c(8)),
+                    )
                 }
             }
         }
@@ -446,7 +463,11 @@ impl View for Exact<'_> {
     }
     fn v(&self, i: usize) -> Vec3<Int> {
         let p = self.vertex_small(i);
-        Vec3::new(Int::from_i128(p[0]), Int::from_i128(p[1]), Int::from_i128(p[2]))
+        Vec3::new(
+            Int::from_i128(p[0]),
+            Int::from_i128(p[1]),
+            Int::from_i128(p[2]),
+        )
     }
     fn nv(&self) -> usize {
         if self.kind == Kind::Tri {

@@ -33,9 +33,21 @@ impl Rng {
         let n = q.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-3);
         let [w, x, y, z] = q.map(|v| v / n);
         [
-            [1. - 2. * (y * y + z * z), 2. * (x * y - w * z), 2. * (x * z + w * y)],
-            [2. * (x * y + w * z), 1. - 2. * (x * x + z * z), 2. * (y * z - w * x)],
-            [2. * (x * z - w * y), 2. * (y * z + w * x), 1. - 2. * (x * x + y * y)],
+            [
+                1. - 2. * (y * y + z * z),
+                2. * (x * y - w * z),
+                2. * (x * z + w * y),
+            ],
+            [
+                2. * (x * y + w * z),
+                1. - 2. * (x * x + z * z),
+                2. * (y * z - w * x),
+            ],
+            [
+                2. * (x * z - w * y),
+                2. * (y * z + w * x),
+                1. - 2. * (x * x + y * y),
+            ],
         ]
     }
     fn bx(&mut self, s: f64) -> Shape<f64> {
@@ -57,7 +69,7 @@ impl Rng {
     }
     fn prism(&mut self, s: f64) -> Shape<f64> {
         let (cx, cy) = (self.range(-s, s), self.range(-s, s));
-        let a = self.range(0., 6.28);
+        let a = self.range(0., std::f64::consts::TAU);
         let (w, h) = (self.range(0.1, 1.), self.range(0.1, 1.));
         let pts = [(1., 1.), (-1., 1.), (-1., -1.), (1., -1.)].map(|(sx, sy)| {
             Vec2::new(
@@ -90,7 +102,10 @@ fn ctx(a: &Shape<f64>, b: &Shape<f64>) -> Ctx {
 }
 
 fn polys(a: &Shape<f64>, b: &Shape<f64>) -> (Polytope, Polytope) {
-    (Polytope::new(&a.to_rational()), Polytope::new(&b.to_rational()))
+    (
+        Polytope::new(&a.to_rational()),
+        Polytope::new(&b.to_rational()),
+    )
 }
 
 /// Every feature pair of two sides.
@@ -143,9 +158,8 @@ fn every_wrong_feature_pair_is_rejected() {
 #[test]
 fn near_miss_pairs_are_rejected() {
     let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
-    let unit = Shape::Box(
-        Obb::new(v(0., 0., 0.), [v(1., 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap(),
-    );
+    let unit =
+        Shape::Box(Obb::new(v(0., 0., 0.), [v(1., 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap());
     // A triangle whose vertex 0 is above the +z face, at height 1/2.
     let tri = Shape::Triangle(Triangle::new([
         v(0.25, 0.125, 1.5),
@@ -158,15 +172,36 @@ fn near_miss_pairs_are_rejected() {
         fb: Feat::F(4),
     };
     assert!(closest::prove(&c, right));
-    let want = polytope::closest_pair(&Polytope::new(&tri.to_rational()), &Polytope::new(&unit.to_rational()));
+    let want = polytope::closest_pair(
+        &Polytope::new(&tri.to_rational()),
+        &Polytope::new(&unit.to_rational()),
+    );
     assert_eq!(closest::construct(&c, right), want);
     for wrong in [
-        Pair { fa: Feat::V(0), fb: Feat::F(5) }, // the opposite face
-        Pair { fa: Feat::V(1), fb: Feat::F(4) }, // another vertex
-        Pair { fa: Feat::V(0), fb: Feat::V(7) }, // the face's nearest corner
-        Pair { fa: Feat::V(0), fb: Feat::E(3) }, // an edge of that face
-        Pair { fa: Feat::E(0), fb: Feat::F(4) }, // edge over face: not handled
-        Pair { fa: Feat::F(0), fb: Feat::V(7) }, // the triangle's face
+        Pair {
+            fa: Feat::V(0),
+            fb: Feat::F(5),
+        }, // the opposite face
+        Pair {
+            fa: Feat::V(1),
+            fb: Feat::F(4),
+        }, // another vertex
+        Pair {
+            fa: Feat::V(0),
+            fb: Feat::V(7),
+        }, // the face's nearest corner
+        Pair {
+            fa: Feat::V(0),
+            fb: Feat::E(3),
+        }, // an edge of that face
+        Pair {
+            fa: Feat::E(0),
+            fb: Feat::F(4),
+        }, // edge over face: not handled
+        Pair {
+            fa: Feat::F(0),
+            fb: Feat::V(7),
+        }, // the triangle's face
     ] {
         assert!(!closest::prove(&c, wrong), "{wrong:?}");
     }
@@ -186,7 +221,10 @@ fn axes_are_decided_exactly() {
         for &ax in &list[..n] {
             let (l, p) = sat::axis_exact(&c, ax);
             let l = super::num::dyadic_point(&l, p);
-            assert_eq!(sat::separates(&c, &qa, &qb, ax), polytope::separates(&pa, &pb, &l));
+            assert_eq!(
+                sat::separates(&c, &qa, &qb, ax),
+                polytope::separates(&pa, &pb, &l)
+            );
         }
         let fast = sat::first_separating(&c).map(|ax| {
             let (l, p) = sat::axis_exact(&c, ax);
@@ -304,12 +342,22 @@ fn float_paths_round_the_exact_answers() {
 #[test]
 fn unsupported_inputs_fall_back() {
     let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
-    let bx = Shape::Box(Obb::new(v(0., 0., 0.), [v(1., 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap());
-    let sq = [Vec2::new(0., 0.), Vec2::new(1., 0.), Vec2::new(1., 1.), Vec2::new(0., 1.)];
+    let bx =
+        Shape::Box(Obb::new(v(0., 0., 0.), [v(1., 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap());
+    let sq = [
+        Vec2::new(0., 0.),
+        Vec2::new(1., 0.),
+        Vec2::new(1., 1.),
+        Vec2::new(0., 1.),
+    ];
     let flat = Shape::Prism(Prism::new(sq.clone(), 0.5, 0.5).unwrap());
     let seg = Shape::Triangle(Triangle::new([v(0., 0., 3.), v(1., 1., 3.), v(2., 2., 3.)]));
     let far = Shape::Box(
-        Obb::new(v(2f64.powi(80), 0., 0.), [v(2f64.powi(-40), 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap(),
+        Obb::new(
+            v(2f64.powi(80), 0., 0.),
+            [v(2f64.powi(-40), 0., 0.), v(0., 1., 0.), v(0., 0., 1.)],
+        )
+        .unwrap(),
     );
     for (x, y) in [(&flat, &bx), (&seg, &bx), (&bx, &seg)] {
         assert!(super::intersect(x, y).is_none());
@@ -321,7 +369,11 @@ fn unsupported_inputs_fall_back() {
     assert!(super::distance(&far, &bx).is_none());
     // Bits spanning less: the fast path, ties and all.
     let near = Shape::Box(
-        Obb::new(v(2f64.powi(40), 0., 0.), [v(2f64.powi(-40), 0., 0.), v(0., 1., 0.), v(0., 0., 1.)]).unwrap(),
+        Obb::new(
+            v(2f64.powi(40), 0., 0.),
+            [v(2f64.powi(-40), 0., 0.), v(0., 1., 0.), v(0., 0., 1.)],
+        )
+        .unwrap(),
     );
     let want = crate::query::distance(&near.to_rational(), &bx.to_rational()).unwrap();
     assert_eq!(super::distance(&near, &bx), Some(want));
@@ -334,19 +386,42 @@ fn unsupported_inputs_fall_back() {
 fn tie_break_is_independent_of_the_proved_pair() {
     let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
     let bx = |c: [f64; 3], h: [f64; 3]| {
-        Shape::Box(Obb::new(v(c[0], c[1], c[2]), [v(h[0], 0., 0.), v(0., h[1], 0.), v(0., 0., h[2])]).unwrap())
+        Shape::Box(
+            Obb::new(
+                v(c[0], c[1], c[2]),
+                [v(h[0], 0., 0.), v(0., h[1], 0.), v(0., 0., h[2])],
+            )
+            .unwrap(),
+        )
     };
     let sq = |x: f64, y: f64, z0: f64| {
-        let b = [Vec2::new(x, y), Vec2::new(x + 1., y), Vec2::new(x + 1., y + 2.), Vec2::new(x, y + 2.)];
+        let b = [
+            Vec2::new(x, y),
+            Vec2::new(x + 1., y),
+            Vec2::new(x + 1., y + 2.),
+            Vec2::new(x, y + 2.),
+        ];
         Shape::Prism(Prism::new(b, z0, z0 + 1.).unwrap())
     };
-    let tri = |z: f64| Shape::Triangle(Triangle::new([v(-1., -1., z), v(2., -1., z), v(-1., 2., z)]));
+    let tri = |z: f64| {
+        Shape::Triangle(Triangle::new([
+            v(-1., -1., z),
+            v(2., -1., z),
+            v(-1., 2., z),
+        ]))
+    };
     let cases = [
-        (bx([0., 0., 0.], [1., 1., 1.]), bx([3., 0.5, 0.25], [1., 1., 1.])), // face–face
-        (bx([0., 0., 0.], [1., 1., 1.]), bx([3., 2.5, 0.], [1., 1., 2.])),  // edge–edge, parallel
-        (bx([0., 0., 0.], [1., 1., 1.]), sq(1.5, -0.5, -0.25)),              // face–face with a prism
-        (sq(0., 0., 0.), bx([0.5, 1., 2.5], [0.25, 0.5, 0.5])),             // box over the top face
-        (tri(3.), bx([0., 0., 0.], [1., 1., 1.])),                           // triangle parallel to a face
+        (
+            bx([0., 0., 0.], [1., 1., 1.]),
+            bx([3., 0.5, 0.25], [1., 1., 1.]),
+        ), // face–face
+        (
+            bx([0., 0., 0.], [1., 1., 1.]),
+            bx([3., 2.5, 0.], [1., 1., 2.]),
+        ), // edge–edge, parallel
+        (bx([0., 0., 0.], [1., 1., 1.]), sq(1.5, -0.5, -0.25)), // face–face with a prism
+        (sq(0., 0., 0.), bx([0.5, 1., 2.5], [0.25, 0.5, 0.5])), // box over the top face
+        (tri(3.), bx([0., 0., 0.], [1., 1., 1.])),              // triangle parallel to a face
         (bx([0., 0., 0.], [1., 1., 1.]), tri(-2.5)),
     ];
     for (a, b) in cases {
@@ -355,8 +430,13 @@ fn tie_break_is_independent_of_the_proved_pair() {
         let mut winners = Vec::new();
         for p in all_pairs(&c) {
             if let Some(s) = closest::support(&c, p) {
-                let w = if s == closest::masks(&c, p) { Some(p) } else { closest::tie_break(&c, p, s) };
-                winners.push(w.unwrap_or_else(|| panic!("no winner from {p:?} {s:?} in {a:?} {b:?}")));
+                let w = if s == closest::masks(&c, p) {
+                    Some(p)
+                } else {
+                    closest::tie_break(&c, p, s)
+                };
+                winners
+                    .push(w.unwrap_or_else(|| panic!("no winner from {p:?} {s:?} in {a:?} {b:?}")));
             }
         }
         assert!(winners.len() > 1, "a tie: several pairs are closest");

@@ -181,7 +181,8 @@ pub(crate) struct Witness<'a> {
 
 impl<'a> Witness<'a> {
     pub(crate) fn new(ctx: &'a Ctx) -> Witness<'a> {
-        let frames = [0, 1].map(|s| (ctx.side(s).kind == Kind::Box).then(|| Frame::of(ctx.side(s))));
+        let frames =
+            [0, 1].map(|s| (ctx.side(s).kind == Kind::Box).then(|| Frame::of(ctx.side(s))));
         let box_sign = [0, 1].map(|s| match &frames[s] {
             None => Sign::Positive,
             Some(fr) => decide(fr.d, || {
