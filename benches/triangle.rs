@@ -1,15 +1,20 @@
 //! Triangle–triangle benchmarks, in one run on the same inputs:
-//! exact decision (f64 inputs) vs a plain-float Guigue–Devillers written here vs
-//! parry3d's `intersection_test`; exact squared distance from f64 inputs; and
-//! mesh vs mesh on two generated meshes of about 1e5 triangles each.
+//! exact decision (f64 inputs), the exact certificate with the contact set,
+//! and the certificate rounded to f64, vs a plain-float Guigue–Devillers
+//! written here vs parry3d's `intersection_test`; exact squared distance and
+//! closest points from f64 inputs (exact, and rounded to f64) vs parry3d's
+//! `distance`; and mesh vs mesh on two generated meshes of about 1e5
+//! triangles each.
 //!
 //! `cargo bench --bench triangle` (set `TRI_BENCH_QUICK=1` for a short run).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use exact_collision::mesh::{intersecting_pairs, min_distance, Bvh, Mesh};
 use exact_collision::predicates::{adaptive_evaluations, exact_evaluations};
-use exact_collision::query::triangle_triangle::intersects;
-use exact_collision::query::triangle_triangle_distance::distance_exact;
+use exact_collision::query::triangle_triangle::{
+    intersect, intersect_with_contact_exact, intersects,
+};
+use exact_collision::query::triangle_triangle_distance::{distance, distance_exact};
 use exact_collision::{Triangle, Vec3};
 use std::time::Instant;
 
@@ -158,6 +163,32 @@ fn bench_intersect(c: &mut Criterion) {
                 .count()
         })
     });
+    // The certificate, as the protocol writes it: a separating axis, or a
+    // witness and the whole contact set, exact (lowest terms).
+    g.bench_function("exact_certificate_and_contact_f64", |bch| {
+        bch.iter(|| {
+            ts.iter()
+                .filter(|(a, b)| {
+                    intersect_with_contact_exact(black_box(a), black_box(b))
+                        .map(|(i, _)| i.intersects())
+                        .unwrap_or(false)
+                })
+                .count()
+        })
+    });
+    // The certificate rounded to f64 (`intersect::<f64>`: decisions exact,
+    // the axis or witness correctly rounded).
+    g.bench_function("certificate_rounded_f64", |bch| {
+        bch.iter(|| {
+            ts.iter()
+                .filter(|(a, b)| {
+                    intersect(black_box(a), black_box(b))
+                        .map(|i| i.intersects())
+                        .unwrap_or(false)
+                })
+                .count()
+        })
+    });
     g.bench_function("float_guigue_devillers", |bch| {
         bch.iter(|| {
             ps.iter()
@@ -192,6 +223,13 @@ fn bench_distance(c: &mut Criterion) {
         bch.iter(|| {
             ts.iter()
                 .map(|(a, b)| distance_exact(black_box(a), black_box(b)).is_ok() as usize)
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("distance_rounded_f64", |bch| {
+        bch.iter(|| {
+            ts.iter()
+                .map(|(a, b)| distance(black_box(a), black_box(b)).is_ok() as usize)
                 .sum::<usize>()
         })
     });

@@ -72,6 +72,14 @@ impl Nat {
         }
     }
 
+    /// The value if it fits a `u128`.
+    pub(crate) fn to_u128(self) -> Option<u128> {
+        match self.n {
+            0..=2 => Some(self.d[0] as u128 | (self.d[1] as u128) << 64),
+            _ => None,
+        }
+    }
+
     pub(crate) fn bits(&self) -> u64 {
         if self.n == 0 {
             0
@@ -706,6 +714,11 @@ impl Int {
             neg: v < 0,
             mag: Nat::from_u128(v.unsigned_abs()),
         }
+    }
+    /// `±mag` (`neg`: negative; zero is never negative).
+    #[cfg(test)]
+    pub(crate) fn from_nat(neg: bool, mag: Nat) -> Int {
+        Int::norm(neg, mag)
     }
     fn norm(neg: bool, mag: Nat) -> Int {
         Int {

@@ -34,11 +34,14 @@
 //!
 //! `docs/triangle.md` has the derivations and the measurements.
 
+pub(crate) mod cert;
+
 use crate::fixed::{gcd, gcd_u64, Int, Nat};
 use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
+use crate::scalar::Scalar;
 use crate::vector::Vec3;
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -165,9 +168,9 @@ pub(crate) enum Win {
 
 struct Best {
     win: Option<(Win, f64)>,
-    /// The least lower bound among candidates not certainly invalid, other
-    /// than the winner's; candidates are offered one by one.
-    lows: [(f64, bool); 42],
+    /// Every offered candidate (not certainly invalid): its lower bound,
+    /// and whether it is certainly valid.
+    lows: [(f64, Win, bool); 42],
     n: usize,
 }
 
@@ -181,19 +184,35 @@ impl Best {
                 if self.win.is_none_or(|(_, h)| hi < h) {
                     self.win = Some((w, hi));
                 }
-                self.lows[self.n] = (lo, true);
+                self.lows[self.n] = (lo, w, true);
                 self.n += 1;
             }
             None => {
-                self.lows[self.n] = (lo, false);
+                self.lows[self.n] = (lo, w, false);
                 self.n += 1;
             }
         }
     }
 }
 
-/// The filter: the unique least candidate, if certified.
-pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
+/// What the filter certified.
+pub(crate) enum Selection {
+    /// The unique least candidate.
+    Unique(Win),
+    /// The candidates whose bounds reach the least upper bound of a
+    /// certainly valid one (at most [`CONTENDERS`]), in the filter's order,
+    /// and whether each is certainly valid: the least is among them.
+    Contenders(Vec<(Win, bool)>),
+    /// Nothing certified (no candidate certainly valid, or too many
+    /// contenders).
+    Undecided,
+}
+
+/// The most contenders [`exact_pick`] evaluates (more: the general path).
+const CONTENDERS: usize = 12;
+
+/// The filter: the unique least candidate, or the few that may be least.
+pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Selection {
     let ea: [V; 3] = [0, 1, 2].map(|i| sub(&a[(i + 1) % 3], &a[i]));
     let eb: [V; 3] = [0, 1, 2].map(|j| sub(&b[(j + 1) % 3], &b[j]));
     let aa: [i128; 3] = ea.map(|e| dot(&e, &e));
@@ -201,7 +220,7 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
     let (aaf, bbf) = (aa.map(f), bb.map(f));
     let mut best = Best {
         win: None,
-        lows: [(0.0, false); 42],
+        lows: [(0.0, Win::VV(0, 0), false); 42],
         n: 0,
     };
     // The slack of a quotient of bounded quantities: see the module docs.
@@ -325,15 +344,24 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Option<Win> {
             );
         }
     }
-    let (win, hi) = best.win?;
+    let Some((win, hi)) = best.win else {
+        return Selection::Undecided;
+    };
     // Unique: exactly one offered candidate (the winner) has a lower bound ≤ hi.
-    let mut below = 0;
-    for &(lo, _) in &best.lows[..best.n] {
-        if lo <= hi {
-            below += 1;
-        }
+    let below = best.lows[..best.n].iter().filter(|c| c.0 <= hi).count();
+    if below == 1 {
+        return Selection::Unique(win);
     }
-    (below == 1).then_some(win)
+    if below > CONTENDERS {
+        return Selection::Undecided;
+    }
+    Selection::Contenders(
+        best.lows[..best.n]
+            .iter()
+            .filter(|c| c.0 <= hi)
+            .map(|c| (c.1, c.2))
+            .collect(),
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -452,10 +480,10 @@ fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     };
     let (nb, db) = if p >= 0 {
         dm = dm.shr(sd);
-        (nm.shl_big(sn), dm.to_biguint())
+        (big(&nm, sn), big(&dm, 0))
     } else {
         nm = nm.shr(sn);
-        (nm.to_biguint(), dm.shl_big(sd))
+        (big(&nm, 0), big(&dm, sd))
     };
     let s = if n.is_neg() {
         num_bigint::Sign::Minus
@@ -477,10 +505,32 @@ fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
     finish(&s.mul(s), d, &g, p)
 }
 
+/// `x · 2^s` as a `BigUint` (one word-array conversion when it fits 128 bits).
+fn big(x: &Nat, s: u64) -> BigUint {
+    match x.to_u128() {
+        Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
+        _ => x.shl_big(s),
+    }
+}
+
+/// `v · 2^p` in lowest terms: an odd integer over a power of two, or an
+/// integer.
+pub(crate) fn dyadic_q(v: i128, p: i64) -> Q {
+    if v == 0 {
+        return <Q as Zero>::zero();
+    }
+    let tz = v.trailing_zeros();
+    let (m, p) = (BigInt::from(v >> tz), p + tz as i64);
+    if p >= 0 {
+        Q::new_raw(m << p as u64, BigInt::from(1))
+    } else {
+        Q::new_raw(m, BigInt::from(1) << (-p) as u64)
+    }
+}
+
 /// A vertex as exact rationals.
 fn vertex(x: &V, e0: i64) -> Vec3<Q> {
-    let one = Nat::from_u128(1);
-    let c = |v: i64| finish(&int(v as i128), &one, &one, e0);
+    let c = |v: i64| dyadic_q(v as i128, e0);
     Vec3::new(c(x[0]), c(x[1]), c(x[2]))
 }
 
@@ -496,47 +546,120 @@ fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &Reducer, e0: i64) -> Vec
     Vec3::new(c(0), c(1), c(2))
 }
 
-/// The exact closest pair of the winner, the squared distance in lowest terms.
-pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> {
-    let swap = |c: Closest<Q>, a_first: bool| {
-        if a_first {
-            c
-        } else {
-            Closest {
-                distance_squared: c.distance_squared,
-                a: c.b,
-                b: c.a,
+/// The squared distance of an answer, unreduced, times `2^(2·e0)`.
+enum D2 {
+    /// An integer.
+    Int(Int),
+    /// `n / den` (`den > 0`).
+    Over(Int, Int),
+    /// `s² / den` (`den > 0`).
+    Square(Int, Int),
+}
+
+/// A closest pair in integers, unreduced: the squared distance, the two
+/// points, and the factors the one-gcd [`Reducer`] needs (every point of one
+/// answer that is not a vertex has the answer's denominator).
+pub(crate) struct IClosest {
+    d2: D2,
+    pa: cert::IPoint,
+    pb: cert::IPoint,
+    factors: Vec<Nat>,
+}
+
+impl IClosest {
+    fn swapped(self, swap: bool) -> IClosest {
+        if swap {
+            IClosest {
+                pa: self.pb,
+                pb: self.pa,
+                ..self
             }
+        } else {
+            self
         }
-    };
+    }
+
+    /// The exact answer in lowest terms (one full-size gcd).
+    pub(crate) fn to_q(&self, x: &[V; 6], e0: i64) -> Closest<Q> {
+        let one = Nat::from_u128(1);
+        let den = match &self.d2 {
+            D2::Int(_) => one,
+            D2::Over(_, d) | D2::Square(_, d) => *d.mag(),
+        };
+        let red = Reducer::new(&den, &self.factors);
+        let d2 = match &self.d2 {
+            D2::Int(n) => finish(n, &one, &one, 2 * e0),
+            D2::Over(n, d) => finish(n, d.mag(), &red.gcd(n.mag()), 2 * e0),
+            D2::Square(s, d) => square_over(s, d.mag(), &red.gcd(s.mag()), 2 * e0),
+        };
+        Closest {
+            distance_squared: d2,
+            a: self.pa.to_q_with(x, e0, &red),
+            b: self.pb.to_q_with(x, e0, &red),
+        }
+    }
+
+    /// The answer rounded to `S` (f32/f64), each value correctly rounded
+    /// from the unreduced quotient (no gcd); `v` are the input vertices.
+    pub(crate) fn round<S: Scalar>(&self, v: &[&Vec3<S>; 6], e0: i64) -> Closest<S> {
+        let one = Nat::from_u128(1);
+        let d2 = match &self.d2 {
+            D2::Int(n) => cert::round_q(n, &one, 2 * e0),
+            D2::Over(n, d) => cert::round_q(n, d.mag(), 2 * e0),
+            D2::Square(s, d) => cert::round_q(&s.mul(s), d.mag(), 2 * e0),
+        };
+        Closest {
+            distance_squared: d2,
+            a: self.pa.round(v, e0),
+            b: self.pb.round(v, e0),
+        }
+    }
+}
+
+/// The exact closest pair of the winner, in integers (vertex indices: `0..3`
+/// of a, `3..6` of b).
+pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3]) -> IClosest {
+    use cert::IPoint;
     let iv = |v: &V| v.map(|c| int(c as i128));
     let iw = |v: &W| v.map(int);
-    let one = Nat::from_u128(1);
+    // The vertex `v` of a (`a_vertex`) or b, and the other triangle.
+    let pick = |a_vertex: bool, v: usize| {
+        if a_vertex {
+            (&a[v], b, v)
+        } else {
+            (&b[v], a, 3 + v)
+        }
+    };
     match win {
         Win::VV(i, j) => {
             let r = sub(&a[i], &b[j]);
-            let d2 = int(dot(&r, &r));
-            Closest {
-                distance_squared: finish(&d2, &one, &one, 2 * e0),
-                a: vertex(&a[i], e0),
-                b: vertex(&b[j], e0),
+            IClosest {
+                d2: D2::Int(int(dot(&r, &r))),
+                pa: IPoint::Vertex(i),
+                pb: IPoint::Vertex(3 + j),
+                factors: Vec::new(),
             }
         }
         Win::VE { a_vertex, v, e } => {
-            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let (x, t, k) = pick(a_vertex, v);
             let (u, d) = (&t[e], sub(&t[(e + 1) % 3], &t[e]));
             let r = sub(x, u);
             let (dd, s) = (int(dot(&d, &d)), int(dot(&r, &d)));
             let c = iw(&cross(&r, &d));
             let n = idot(&c, &c);
             let di = iv(&d);
-            let red = Reducer::new(dd.mag(), &[*n.mag(), *s.mag(), nonzero_product(&di)]);
-            let c = Closest {
-                distance_squared: finish(&n, dd.mag(), &red.gcd(n.mag()), 2 * e0),
-                a: vertex(x, e0),
-                b: along(u, &di, &s, &dd, &red, e0),
-            };
-            swap(c, a_vertex)
+            IClosest {
+                factors: vec![*n.mag(), *s.mag(), nonzero_product(&di)],
+                d2: D2::Over(n, dd),
+                pa: IPoint::Vertex(k),
+                pb: IPoint::Along {
+                    t0: *u,
+                    d: di,
+                    s,
+                    w: dd,
+                },
+            }
+            .swapped(!a_vertex)
         }
         Win::EE(i, j) => {
             let (p0, q0) = (&a[i], &b[j]);
@@ -551,45 +674,207 @@ pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3], e0: i64) -> Closest<Q> 
             let s = bb.mul(&f).sub(&c.mul(&e));
             let t = aa.mul(&f).sub(&bb.mul(&c));
             let (i1, i2) = (iv(&d1), iv(&d2));
-            let red = Reducer::new(
-                den.mag(),
-                &[
+            IClosest {
+                factors: vec![
                     *sg.mag(),
                     *s.mag(),
                     *t.mag(),
                     nonzero_product(&i1).mul(&nonzero_product(&i2)),
                 ],
-            );
-            Closest {
-                distance_squared: square_over(&sg, den.mag(), &red.gcd(sg.mag()), 2 * e0),
-                a: along(p0, &i1, &s, &den, &red, e0),
-                b: along(q0, &i2, &t, &den, &red, e0),
+                d2: D2::Square(sg, den),
+                pa: IPoint::Along {
+                    t0: *p0,
+                    d: i1,
+                    s,
+                    w: den,
+                },
+                pb: IPoint::Along {
+                    t0: *q0,
+                    d: i2,
+                    s: t,
+                    w: den,
+                },
             }
         }
         Win::VF { a_vertex, v } => {
-            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let (x, t, k) = pick(a_vertex, v);
             let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
             let nn = idot(&n, &n);
             let s = idot(&n, &iv(&sub(x, &t[0])));
-            let red = Reducer::new(nn.mag(), &[*s.mag(), nonzero_product(&n)]);
-            let c = Closest {
-                distance_squared: square_over(&s, nn.mag(), &red.gcd(s.mag()), 2 * e0),
-                a: vertex(x, e0),
-                b: along(x, &n.map(|c| c.neg()), &s, &nn, &red, e0),
-            };
-            swap(c, a_vertex)
+            IClosest {
+                factors: vec![*s.mag(), nonzero_product(&n)],
+                d2: D2::Square(s, nn),
+                pa: IPoint::Vertex(k),
+                pb: IPoint::Along {
+                    t0: *x,
+                    d: n.map(|c| c.neg()),
+                    s,
+                    w: nn,
+                },
+            }
+            .swapped(!a_vertex)
         }
     }
 }
 
-/// The whole fast path for disjoint triangles given as f64 coordinates:
-/// `None` when the alignment or the filter does not apply.
-pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
-    let (x, e0) = align(c)?;
+/// The whole fast path for disjoint triangles on aligned coordinates: the
+/// filter's unique least candidate, or the least of its contenders compared
+/// exactly ([`exact_pick`]); `None` when neither applies.
+pub(crate) fn closest_int(x: &[V; 6]) -> Option<IClosest> {
     let a = [x[0], x[1], x[2]];
     let b = [x[3], x[4], x[5]];
-    let win = select(&a, &b)?;
-    Some(evaluate(win, &a, &b, e0))
+    match select(&a, &b) {
+        Selection::Unique(win) => Some(evaluate(win, &a, &b)),
+        Selection::Contenders(c) => exact_pick(&c, x),
+        Selection::Undecided => None,
+    }
+}
+
+/// Whether the candidate `win`, evaluated as `c`, is valid, exactly.
+fn valid_exact(win: Win, c: &IClosest, a: &[V; 3], b: &[V; 3]) -> bool {
+    let iw = |v: &W| v.map(int);
+    match (win, &c.d2, &c.pa, &c.pb) {
+        (Win::VV(..), ..) => true,
+        // The projection is interior: 0 < (x − u)·d < |d|².
+        (Win::VE { a_vertex, v, e }, ..) => {
+            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let d = sub(&t[(e + 1) % 3], &t[e]);
+            let s = dot(&sub(x, &t[e]), &d);
+            s > 0 && s < dot(&d, &d)
+        }
+        // 0 < s, t < |d1 × d2|² (`evaluate`'s edge–edge parameters).
+        (
+            Win::EE(..),
+            D2::Square(_, den),
+            cert::IPoint::Along { s, .. },
+            cert::IPoint::Along { s: t, .. },
+        ) => {
+            let inside = |v: &Int| v.signum() > 0 && den.sub(v).signum() > 0;
+            den.signum() > 0 && inside(s) && inside(t)
+        }
+        (Win::VF { a_vertex, v }, ..) => {
+            let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+            let n = iw(&cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0])));
+            n.iter().any(|c| c.signum() != 0)
+                && (0..3).all(|k| {
+                    let e = sub(&t[(k + 1) % 3], &t[k]);
+                    idot(&iw(&cross(&e, &sub(x, &t[k]))), &n).signum() >= 0
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The least of the contenders, in exact integers: each one's validity
+/// (when the filter left it open) and value `num/den`, compared by
+/// cross-multiplication (below 2⁶⁴⁰: the numerators are below 2³⁷⁸ and the
+/// denominators below 2²⁵²). When several reach the least value (an exact
+/// tie, e.g. parallel faces, or one pair realised by two features), the
+/// reference's order decides ([`reference_first`]).
+fn exact_pick(cands: &[(Win, bool)], x: &[V; 6]) -> Option<IClosest> {
+    let a = [x[0], x[1], x[2]];
+    let b = [x[3], x[4], x[5]];
+    let one = int(1);
+    let value = |c: &IClosest| match &c.d2 {
+        D2::Int(n) => (*n, one),
+        D2::Over(n, d) => (*n, *d),
+        D2::Square(s, d) => (s.mul(s), *d),
+    };
+    // The contenders of the least value so far, and that value.
+    let mut least: Vec<(Win, IClosest)> = Vec::new();
+    let mut lv = (one, one);
+    for &(win, valid) in cands {
+        let c = evaluate(win, &a, &b);
+        if !valid && !valid_exact(win, &c, &a, &b) {
+            continue;
+        }
+        let v = value(&c);
+        let cmp = if least.is_empty() {
+            -1
+        } else {
+            v.0.mul(&lv.1).sub(&lv.0.mul(&v.1)).signum()
+        };
+        if cmp < 0 {
+            least.clear();
+            lv = v;
+        }
+        if cmp <= 0 {
+            least.push((win, c));
+        }
+    }
+    if least.len() <= 1 {
+        return least.pop().map(|(_, c)| c);
+    }
+    let wins: Vec<Win> = least.iter().map(|(w, _)| *w).collect();
+    let first = reference_first(&wins, &a, &b)?;
+    least.into_iter().find(|(w, _)| *w == first).map(|(_, c)| c)
+}
+
+/// The first of `tied` (valid candidates of the least value) in the order of
+/// the reference search `closest_features`: the vertices of a against b's
+/// face, those of b against a's face, then for each edge pair `(e, f)` the
+/// end points `a_e`, `a_(e+1)` against b's edge, `b_f`, `b_(f+1)` against
+/// a's edge (each the nearest point of the closed segment: an end point when
+/// the projection parameter is ≤ 0 or ≥ 1, else the interior foot), then the
+/// interior pair. The reference keeps the first candidate of the least value,
+/// and each of its candidates is one of the 42 features with the same value,
+/// so every candidate of the least value is in `tied` (all of those are
+/// contenders) and the first one found here is the reference's.
+fn reference_first(tied: &[Win], a: &[V; 3], b: &[V; 3]) -> Option<Win> {
+    let has = |w: Win| tied.contains(&w);
+    for a_vertex in [true, false] {
+        for v in 0..3 {
+            if has(Win::VF { a_vertex, v }) {
+                return Some(Win::VF { a_vertex, v });
+            }
+        }
+    }
+    // The nearest point of the other triangle's edge `e` to vertex `v` of a
+    // (`a_vertex`) or of b, as a feature.
+    let ps = |a_vertex: bool, v: usize, e: usize| {
+        let (x, t) = if a_vertex { (&a[v], b) } else { (&b[v], a) };
+        let (u, w) = (&t[e], &t[(e + 1) % 3]);
+        let d = sub(w, u);
+        let (dd, s) = (dot(&d, &d), dot(&d, &sub(x, u)));
+        let vv = |k: usize| {
+            if a_vertex {
+                Win::VV(v, k)
+            } else {
+                Win::VV(k, v)
+            }
+        };
+        if dd == 0 || s <= 0 {
+            vv(e)
+        } else if s >= dd {
+            vv((e + 1) % 3)
+        } else {
+            Win::VE { a_vertex, v, e }
+        }
+    };
+    for e in 0..3 {
+        for f in 0..3 {
+            for w in [
+                ps(true, e, f),
+                ps(true, (e + 1) % 3, f),
+                ps(false, f, e),
+                ps(false, (f + 1) % 3, e),
+                Win::EE(e, f),
+            ] {
+                if has(w) {
+                    return Some(w);
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+/// [`closest_int`] from f64 coordinates, reduced: `None` when the alignment
+/// or the filter does not apply.
+pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
+    let (x, e0) = align(c)?;
+    Some(closest_int(&x)?.to_q(&x, e0))
 }
 
 /// Exact decisions of the cut-point order (test builds).
@@ -654,154 +939,40 @@ impl Ef {
 
 /// The crossing witness of [`super::triangle_triangle`] (the low end of the
 /// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
-/// fixed-width integers: the same formulas as its `Dyadic` version, on the
-/// aligned coordinates. The four cut points are ordered along the line by
-/// their quotients `dir·X/w` in f64 with running error bounds computed from
-/// the exact `i64`/`i128` inputs; only an order the bounds cannot decide is
-/// settled exactly (every point `X / w` compared by cross-multiplication, at
-/// most 700 bits), and only the chosen point is computed exactly, reduced with
-/// one gcd of full size ([`Reducer`]). `None` when the coordinates do not
-/// align.
+/// fixed-width integers, reduced ([`cert::crossing`]); `None` when the
+/// coordinates do not align.
 pub(crate) fn crossing_witness(
     c: &[[f64; 3]; 6],
     ia: [usize; 3],
     ib: [usize; 3],
 ) -> Option<Vec3<Q>> {
-    let (x, e0) = align(c)?;
-    let a = [x[0], x[1], x[2]];
-    let b = [x[3], x[4], x[5]];
-    let nrm = |t: &[V; 3]| cross(&sub(&t[1], &t[0]), &sub(&t[2], &t[0]));
-    let (na, nb) = (nrm(&a), nrm(&b));
-    // The cut point of the edge t0–x with the plane n·(y − o) = 0:
-    // t0 + (x − t0)·sp/(sp − sx), with sp = n·(t0 − o) and sx = n·(x − o).
-    #[derive(Clone, Copy)]
-    struct Spec {
-        t0: V,
-        x: V,
-        n: W,
-        o: V,
-    }
-    // Exactly, as (t0, x − t0, sp, w = sp − sx) with w > 0 (the signs of sp
-    // and w flipped together).
-    struct Cut {
-        t0: V,
-        d: [Int; 3],
-        sp: Int,
-        w: Int,
-    }
-    let iv = |v: &V| v.map(|c| int(c as i128));
-    let exact = |s: &Spec| {
-        let n = s.n.map(int);
-        let sp = idot(&n, &iv(&sub(&s.t0, &s.o)));
-        let w = sp.sub(&idot(&n, &iv(&sub(&s.x, &s.o))));
-        let d = iv(&sub(&s.x, &s.t0));
-        if w.is_neg() {
-            Cut {
-                t0: s.t0,
-                d,
-                sp: sp.neg(),
-                w: w.neg(),
-            }
-        } else {
-            Cut { t0: s.t0, d, sp, w }
-        }
-    };
-    let spec = |t: &[V; 3], i: [usize; 3], n: &W, o: &V, k: usize| Spec {
-        t0: t[i[0]],
-        x: t[i[k]],
-        n: *n,
-        o: *o,
-    };
-    let cuts = [
-        spec(&a, ia, &nb, &b[0], 1),
-        spec(&a, ia, &nb, &b[0], 2),
-        spec(&b, ib, &na, &a[0], 1),
-        spec(&b, ib, &na, &a[0], 2),
-    ];
-    // dir = na × nb, in f64 with error bounds.
-    let dir_f = [0, 1, 2].map(|k| {
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        Ef::wide(na[i])
-            .mul(Ef::wide(nb[j]))
-            .add(Ef::wide(na[j]).mul(Ef::wide(nb[i])).neg())
-    });
-    // dir·X/w = (dir·t0 + dir·(x − t0)·sp/w) and its error bound, or None
-    // when the sign of w is not certain.
-    let quotient = |s: &Spec| -> Option<(f64, f64)> {
-        let sp = Ef::dot(&s.n, &sub(&s.t0, &s.o));
-        let w = sp.add(Ef::dot(&s.n, &sub(&s.x, &s.o)).neg());
-        if w.v.abs() <= w.e {
-            return None;
-        }
-        let (sp, w) = if w.v < 0.0 {
-            (sp.neg(), w.neg())
-        } else {
-            (sp, w)
-        };
-        let dot = |v: &V| {
-            (0..3)
-                .map(|k| dir_f[k].mul(Ef::small(v[k])))
-                .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
-        };
-        let kx = dot(&s.t0).mul(w).add(dot(&sub(&s.x, &s.t0)).mul(sp));
-        let q = kx.v / w.v;
-        let e = ((kx.e + q.abs() * w.e) / (w.v - w.e) + U * q.abs()) * (1.0 + 8.0 * U);
-        Some((q, e))
-    };
-    let qs = cuts.each_ref().map(quotient);
-    // sign(dir·X/w − dir·Y/v): in f64 when the bounds decide, else exactly as
-    // sign(dir·X·v − dir·Y·w).
-    let ord = |x: usize, y: usize| {
-        if let (Some((qx, ex)), Some((qy, ey))) = (qs[x], qs[y]) {
-            let m = (ex + ey) * (1.0 + 8.0 * U);
-            if qx - qy > m {
-                return 1;
-            } else if qy - qx > m {
-                return -1;
-            }
-        }
-        #[cfg(test)]
-        ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (na, nb) = (na.map(int), nb.map(int));
-        let dir = [
-            na[1].mul(&nb[2]).sub(&na[2].mul(&nb[1])),
-            na[2].mul(&nb[0]).sub(&na[0].mul(&nb[2])),
-            na[0].mul(&nb[1]).sub(&na[1].mul(&nb[0])),
-        ];
-        // dir·X = (dir·t0)·w + (dir·(x − t0))·sp.
-        let key = |c: &Cut| {
-            idot(&dir, &iv(&c.t0))
-                .mul(&c.w)
-                .add(&idot(&dir, &c.d).mul(&c.sp))
-        };
-        let (cx, cy) = (exact(&cuts[x]), exact(&cuts[y]));
-        key(&cx).mul(&cy.w).sub(&key(&cy).mul(&cx.w)).signum()
-    };
-    let lo1 = if ord(0, 1) <= 0 { 0 } else { 1 };
-    let lo2 = if ord(2, 3) <= 0 { 2 } else { 3 };
-    let lo = if ord(lo1, lo2) >= 0 { lo1 } else { lo2 };
-    let lo = exact(&cuts[lo]);
-    let red = Reducer::new(lo.w.mag(), &[*lo.sp.mag(), nonzero_product(&lo.d)]);
-    Some(along(&lo.t0, &lo.d, &lo.sp, &lo.w, &red, e0))
+    let al = align(c)?;
+    let set = cert::crossing(&al.0, ia, ib, false)?;
+    Some(set.lo.to_q(&al.0, al.1))
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::query::triangle_triangle::{intersects, lift};
     use crate::query::triangle_triangle_distance::{closest_features, distance_exact};
     use crate::shape::Triangle;
 
-    struct Rng(u64);
+    /// A seeded generator (splitmix64), shared with `cert`'s tests.
+    pub(super) struct Rng(pub(super) u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(super) fn next(&mut self) -> u64 {
             crate::poly::planted::splitmix64(&mut self.0)
         }
         fn unit(&mut self) -> f64 {
             (self.next() >> 11) as f64 / (1u64 << 53) as f64
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub(super) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
+        }
+        /// Uniform in [−2^(bits−1), 2^(bits−1)).
+        pub(super) fn int(&mut self, bits: u32) -> i64 {
+            (self.next() >> (64 - bits)) as i64 - (1i64 << (bits - 1))
         }
     }
 
@@ -875,12 +1046,14 @@ mod tests {
             }
         }
         eprintln!("fast path / disjoint pairs by family: {fast:?} / {disjoint:?}");
-        // Uniform pairs take the fast path (nearly) always; mixed exponents
-        // never fit the alignment; the tied families fall back.
+        // Uniform pairs take the fast path (nearly) always, and so do the
+        // tied grid and translate families (ties settled in integers); mixed
+        // exponents never fit the alignment.
         assert!(fast[0] * 100 >= disjoint[0] * 95, "{fast:?} {disjoint:?}");
+        assert!(fast[1] * 10 >= disjoint[1] * 9, "{fast:?} {disjoint:?}");
+        assert!(fast[2] * 10 >= disjoint[2] * 9, "{fast:?} {disjoint:?}");
         assert_eq!(fast[5], 0);
         assert!(disjoint.iter().all(|&n| n > 0), "{disjoint:?}");
-        assert!(fast.iter().sum::<usize>() < disjoint.iter().sum::<usize>());
     }
 
     /// The branch-free `i128` conversion is within 3u relative, exactly
@@ -966,6 +1139,66 @@ mod tests {
                 assert_eq!(red.gcd(&nat(&x)).to_biguint(), want, "x {x} den {den}");
             }
         }
+    }
+
+    /// The exact selection rejects wrong guesses: fed all 42 candidates as
+    /// contenders of unknown validity (invalid ones, and valid ones that are
+    /// not least, among them), it returns the reference's closest pair,
+    /// exact ties between different pairs (parallel edges and faces of the
+    /// grid families) included.
+    #[test]
+    fn exact_pick_rejects_wrong_candidates() {
+        let mut all = Vec::new();
+        for i in 0..3 {
+            for j in 0..3 {
+                all.push((Win::VV(i, j), false));
+                all.push((Win::EE(i, j), false));
+                for a_vertex in [true, false] {
+                    all.push((
+                        Win::VE {
+                            a_vertex,
+                            v: i,
+                            e: j,
+                        },
+                        false,
+                    ));
+                }
+            }
+            for a_vertex in [true, false] {
+                all.push((Win::VF { a_vertex, v: i }, false));
+            }
+        }
+        assert_eq!(all.len(), 42);
+        let mut r = Rng(41);
+        let (mut picked, mut ties) = (0, 0);
+        let same = |p: &Vec3<Q>, q: &Vec3<Q>| p == q;
+        for round in 0..1600 {
+            let c = pair(&mut r, (round % 8) as u64);
+            let (a, b) = (tri([c[0], c[1], c[2]]), tri([c[3], c[4], c[5]]));
+            let Some((x, e0)) = align(&c) else { continue };
+            if intersects(&a, &b) {
+                continue;
+            }
+            let reference = closest_features(&lift(&a), &lift(&b));
+            let got = exact_pick(&all, &x)
+                .expect("all 42 candidates")
+                .to_q(&x, e0);
+            assert_eq!(got, reference, "{c:?}");
+            picked += 1;
+            // Count the ties between different pairs (a statistic of the
+            // sample: another valid candidate at the same distance).
+            let (ta, tb) = ([x[0], x[1], x[2]], [x[3], x[4], x[5]]);
+            ties += all.iter().any(|&(w, _)| {
+                let c = evaluate(w, &ta, &tb);
+                if !valid_exact(w, &c, &ta, &tb) {
+                    return false;
+                }
+                let q = c.to_q(&x, e0);
+                q.distance_squared == got.distance_squared
+                    && !(same(&q.a, &got.a) && same(&q.b, &got.b))
+            }) as usize;
+        }
+        assert!(picked > 500 && ties > 20, "{picked} {ties}");
     }
 
     /// The fast path and the whole `distance_exact` equal the reference

@@ -30,16 +30,22 @@
 //! exact method (vertex-in-shape, segment–segment and segment–plane tests).
 //!
 //! Constructions (the witness, the separating axis, the intersection set) are
-//! computed in exact rational arithmetic and rounded to the scalar type at the
-//! end: exact on the exact path, correctly rounded coordinates on the float paths.
+//! exact, and rounded to the scalar type at the end: exact on the exact path,
+//! correctly rounded coordinates on the float paths. From float inputs (and
+//! rational inputs that are doubles) they are built in fixed-width integers
+//! over one denominator and reduced once (`tri_dist_fast::cert`); the exact
+//! rational path ([`intersect_reference`]) defines the answer, and the
+//! integer path equals it bit for bit or hands over to it.
 //!
 //! References: P. Guigue, O. Devillers, "Fast and Robust Triangle-Triangle Overlap
 //! Test Using Orientation Predicates", Journal of Graphics Tools 8(1), 2003.
 //! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
 //! Tools 2(2), 1997.
 
+use super::tri_dist_fast::cert::{self, IContact, IPoint, Skip};
+use super::tri_dist_fast::{self as fast};
 use super::triangle_triangle_distance::div_q;
-use super::{Closest, Intersection, QueryError};
+use super::{stats, Closest, Intersection, QueryError};
 use crate::dyadic::Dyadic;
 use crate::predicates::{orient2d, orient3d};
 use crate::ring::Ring;
@@ -48,7 +54,7 @@ use crate::shape::Triangle;
 use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{Signed, Zero};
 
 type Q = BigRational;
 type P = Vec3<Q>;
@@ -451,17 +457,45 @@ pub fn intersect<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Intersection<S>, QueryError> {
-    Ok(match intersect_exact(a, b)? {
+    if S::IS_EXACT {
+        return Ok(round_intersection(intersect_exact(a, b)?));
+    }
+    // Float inputs: rounded straight from the integer form.
+    let cfg = classify(&a.v, &b.v);
+    if let Some((al, cert)) = fast_cert(cfg, a, b, false) {
+        stats::INTERSECT.fast();
+        return Ok(match cert {
+            FastCert::Separated(l) => Intersection::Separated { axis: l.round() },
+            FastCert::Overlap(c) => Intersection::Overlap {
+                witness: c.first().round(&al.v, al.e0),
+            },
+        });
+    }
+    stats::INTERSECT.fallback();
+    Ok(round_intersection(exact_certificate(cfg, a, b)?))
+}
+
+fn round_intersection<S: Scalar>(i: Intersection<Q>) -> Intersection<S> {
+    match i {
         Intersection::Overlap { witness } => Intersection::Overlap {
             witness: Vec3::from_rational(&witness),
         },
         Intersection::Separated { axis } => Intersection::Separated {
             axis: Vec3::from_rational(&axis),
         },
-    })
+    }
 }
 
 /// [`intersect`] with the certificate left exact, whatever the input type.
+///
+/// On f32/f64 inputs (and on rational inputs whose coordinates are all
+/// doubles) the certificate is built in fixed-width integers from the aligned
+/// coordinates and reduced once (`docs/triangle.md`, "Certificates from float
+/// inputs"); pairs outside that path (coordinates of very different
+/// magnitudes, coplanar meeting or degenerate triangles) take the exact
+/// rational path and are counted as fallbacks in
+/// [`query::stats::INTERSECT`](super::stats::INTERSECT). Both give the same
+/// answer.
 ///
 /// ```
 /// use exact_collision::query::triangle_triangle::intersect_exact;
@@ -478,7 +512,31 @@ pub fn intersect_exact<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Intersection<Q>, QueryError> {
+    if let Some((fa, fb)) = as_doubles(a, b) {
+        return intersect_exact(&fa, &fb);
+    }
     let cfg = classify(&a.v, &b.v);
+    if !S::IS_EXACT {
+        if let Some((al, cert)) = fast_cert(cfg, a, b, false) {
+            stats::INTERSECT.fast();
+            return Ok(match cert {
+                FastCert::Separated(l) => Intersection::Separated { axis: l.to_q() },
+                FastCert::Overlap(c) => Intersection::Overlap {
+                    witness: c.first().to_q(&al.x, al.e0),
+                },
+            });
+        }
+        stats::INTERSECT.fallback();
+    }
+    exact_certificate(cfg, a, b)
+}
+
+/// The certificate in exact rationals (the reference the fast path equals).
+fn exact_certificate<S: Scalar>(
+    cfg: Config,
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Intersection<Q>, QueryError> {
     let (qa, qb) = (lift(a), lift(b));
     let exact: Intersection<Q> = match cfg {
         Config::SeparatedByPlaneB => Intersection::Separated { axis: normal(&qb) },
@@ -502,6 +560,270 @@ pub fn intersect_exact<S: Scalar>(
         },
     };
     Ok(exact)
+}
+
+/// [`intersect_exact`] and [`intersection_set_exact`] in one call (one
+/// classification, and the witness is the contact set's first point): the
+/// certificate, and the contact set when the triangles meet. What the
+/// protocol's `intersect` answer for two triangles needs.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle::{intersect_with_contact_exact, Contact};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.], [2., 0., 0.], [0., 2., 0.]]);
+/// let b = t([[0.5, 0.5, -1.], [0.5, 0.5, 1.], [3., 0.5, 0.]]); // pierces a along y = 0.5
+/// let (ans, set) = intersect_with_contact_exact(&a, &b).unwrap();
+/// assert!(ans.intersects());
+/// assert!(matches!(set, Some(Contact::Segment(..))));
+/// ```
+pub fn intersect_with_contact_exact<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<(Intersection<Q>, Option<Contact<Q>>), QueryError> {
+    if let Some((fa, fb)) = as_doubles(a, b) {
+        return intersect_with_contact_exact(&fa, &fb);
+    }
+    let cfg = classify(&a.v, &b.v);
+    if !S::IS_EXACT {
+        if let Some((al, cert)) = fast_cert(cfg, a, b, true) {
+            stats::INTERSECT.fast();
+            return Ok(match cert {
+                FastCert::Separated(l) => (Intersection::Separated { axis: l.to_q() }, None),
+                FastCert::Overlap(c) => {
+                    let set = contact_to_q(&c, &al.x, al.e0);
+                    let witness = match &set {
+                        Contact::Point(p) | Contact::Segment(p, _) => p.clone(),
+                        Contact::Polygon(v) => v[0].clone(),
+                    };
+                    (Intersection::Overlap { witness }, Some(set))
+                }
+            });
+        }
+        stats::INTERSECT.fallback();
+    }
+    let i = exact_certificate(cfg, a, b)?;
+    let set = if i.intersects() {
+        exact_contact(cfg, a, b)?
+    } else {
+        None
+    };
+    Ok((i, set))
+}
+
+/// The reference for [`intersect_with_contact_exact`] (and so for
+/// [`intersect_exact`] and [`intersection_set_exact`]): the same answer
+/// computed in exact rationals throughout, from the exact predicates on the
+/// rational values, without the float filters of the decision and without
+/// the integer path of the certificates. Slow (big rationals with a gcd per
+/// operation); the fast paths must equal it bit for bit, which the tests
+/// check.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle::{intersect_reference, intersect_with_contact_exact};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.], [2., 0., 0.], [0., 2., 0.]]);
+/// let b = t([[0.5, 0.1, -1.], [0.5, 0.7, 1.], [3., 0.5, 0.]]);
+/// assert_eq!(intersect_reference(&a, &b).unwrap(), intersect_with_contact_exact(&a, &b).unwrap());
+/// ```
+pub fn intersect_reference<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<(Intersection<Q>, Option<Contact<Q>>), QueryError> {
+    let (qa, qb) = (Triangle::new(lift(a)), Triangle::new(lift(b)));
+    let cfg = classify(&qa.v, &qb.v);
+    let i = exact_certificate(cfg, &qa, &qb)?;
+    let set = if i.intersects() {
+        exact_contact(cfg, &qa, &qb)?
+    } else {
+        None
+    };
+    Ok((i, set))
+}
+
+/// Float inputs as integers: the 18 coordinates `X·2^e0` ([`fast::align`]),
+/// and the input vertices (`0..3` of a, `3..6` of b).
+pub(crate) struct Aligned<'a, S> {
+    pub(crate) x: [[i64; 3]; 6],
+    pub(crate) e0: i64,
+    pub(crate) v: [&'a Vec3<S>; 6],
+}
+
+fn aligned<'a, S: Scalar>(a: &'a Triangle<S>, b: &'a Triangle<S>) -> Option<Aligned<'a, S>> {
+    let v = [&a.v[0], &a.v[1], &a.v[2], &b.v[0], &b.v[1], &b.v[2]];
+    let c = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
+    let (x, e0) = fast::align(&[c(v[0]), c(v[1]), c(v[2]), c(v[3]), c(v[4]), c(v[5])])?;
+    Some(Aligned { x, e0, v })
+}
+
+/// A certificate in integers (on the stack, as `IPoint`).
+#[allow(clippy::large_enum_variant)]
+enum FastCert {
+    Separated(cert::IAxis),
+    /// The contact set (only its first point, the witness, unless asked for).
+    Overlap(IContact),
+}
+
+/// The certificate (and with `contact` the whole contact set) of float
+/// inputs in integers, or `None`: the coordinates do not align, or the
+/// configuration is one the integer path does not cover (degenerate
+/// triangles; a separation that needs the closest-point axis).
+fn fast_cert<'a, S: Scalar>(
+    cfg: Config,
+    a: &'a Triangle<S>,
+    b: &'a Triangle<S>,
+    contact: bool,
+) -> Option<(Aligned<'a, S>, FastCert)> {
+    let al = aligned(a, b)?;
+    let (x, e0) = (&al.x, al.e0);
+    let cert = match cfg {
+        Config::SeparatedByPlaneB => FastCert::Separated(cert::normal_axis(&x[3..6], e0)),
+        Config::SeparatedByPlaneA => FastCert::Separated(cert::normal_axis(&x[0..3], e0)),
+        Config::Coplanar { meet: false } => {
+            FastCert::Separated(cert::separating_axis(x, e0, Skip::Coplanar)?)
+        }
+        Config::Crossing { meet: false, .. } => {
+            FastCert::Separated(cert::separating_axis(x, e0, Skip::Planes)?)
+        }
+        Config::Crossing {
+            a: ia,
+            b: ib,
+            meet: true,
+        } => {
+            let s = cert::crossing(x, ia, ib, contact)?;
+            FastCert::Overlap(match s.hi {
+                Some(hi) => IContact::Segment(s.lo, hi),
+                None => IContact::Point(s.lo),
+            })
+        }
+        Config::Coplanar { meet: true } => {
+            let c = cert::coplanar_contact(x)?;
+            if contact {
+                FastCert::Overlap(c)
+            } else {
+                FastCert::Overlap(IContact::Point(c.first().clone()))
+            }
+        }
+        Config::Degenerate => return None,
+    };
+    Some((al, cert))
+}
+
+fn contact_to_q(c: &IContact, x: &[[i64; 3]; 6], e0: i64) -> Contact<Q> {
+    match c {
+        IContact::Point(p) => Contact::Point(p.to_q(x, e0)),
+        IContact::Segment(p, q) => Contact::Segment(p.to_q(x, e0), q.to_q(x, e0)),
+        IContact::Polygon(v) => Contact::Polygon(v.iter().map(|p| p.to_q(x, e0)).collect()),
+    }
+}
+
+fn contact_round<S: Scalar>(c: &IContact, al: &Aligned<'_, S>) -> Contact<S> {
+    let r = |p: &IPoint| p.round(&al.v, al.e0);
+    match c {
+        IContact::Point(p) => Contact::Point(r(p)),
+        IContact::Segment(p, q) => Contact::Segment(r(p), r(q)),
+        IContact::Polygon(v) => Contact::Polygon(v.iter().map(r).collect()),
+    }
+}
+
+/// For the distance of float inputs: the pair in integers, a common point
+/// when the triangles meet, else the closest pair; `None` when the integer
+/// path does not apply (then the caller takes the general path).
+pub(crate) fn distance_int<'a, S: Scalar>(
+    a: &'a Triangle<S>,
+    b: &'a Triangle<S>,
+) -> Option<(Aligned<'a, S>, FastDistance)> {
+    let cfg = classify(&a.v, &b.v);
+    let al = aligned(a, b)?;
+    let d = match cfg {
+        Config::SeparatedByPlaneA
+        | Config::SeparatedByPlaneB
+        | Config::Coplanar { meet: false }
+        | Config::Crossing { meet: false, .. } => FastDistance::Apart(fast::closest_int(&al.x)?),
+        Config::Crossing {
+            a: ia,
+            b: ib,
+            meet: true,
+        } => FastDistance::Meet(cert::crossing(&al.x, ia, ib, false)?.lo),
+        Config::Coplanar { meet: true } => {
+            FastDistance::Meet(cert::coplanar_contact(&al.x)?.first().clone())
+        }
+        Config::Degenerate => return None,
+    };
+    Some((al, d))
+}
+
+/// [`distance_int`]'s answer (on the stack, as `IPoint`).
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum FastDistance {
+    /// The triangles meet: a common point.
+    Meet(IPoint),
+    /// Disjoint: the closest pair.
+    Apart(fast::IClosest),
+}
+
+/// The pair as f64 triangles when `S` is exact and every coordinate is a
+/// double (a rational `m·2^e` with `|m| < 2⁵³` in the range of doubles): the
+/// same values, so the float inputs' integer path gives the same answer.
+pub(crate) fn as_doubles<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Option<(Triangle<f64>, Triangle<f64>)> {
+    if !S::IS_EXACT {
+        return None;
+    }
+    let f = |t: &Triangle<S>| -> Option<Triangle<f64>> {
+        let t = (t as &dyn std::any::Any).downcast_ref::<Triangle<Q>>()?;
+        let p = |p: &P| {
+            Some(Vec3::new(
+                exact_f64(&p.x)?,
+                exact_f64(&p.y)?,
+                exact_f64(&p.z)?,
+            ))
+        };
+        Some(Triangle::new([p(&t.v[0])?, p(&t.v[1])?, p(&t.v[2])?]))
+    };
+    Some((f(a)?, f(b)?))
+}
+
+/// The double equal to `r`, if there is one.
+fn exact_f64(r: &Q) -> Option<f64> {
+    let (n, d) = (r.numer(), r.denom());
+    let Some(tz) = n.trailing_zeros() else {
+        return Some(0.0);
+    };
+    let k = d.trailing_zeros()?;
+    let span = n.bits() - tz;
+    if d.bits() != k + 1 || span > 53 {
+        return None; // not dyadic, or more than 53 significant bits
+    }
+    // r = m·2^e with m odd, |m| < 2^53.
+    let e = tz as i64 - k as i64;
+    if e < -1074 || e + span as i64 - 1 > 1023 {
+        return None;
+    }
+    // The odd part, from the (at most two) 64-bit digits it spans.
+    let mut w = n.magnitude().iter_u64_digits().skip((tz / 64) as usize);
+    let (lo, hi) = (w.next().unwrap_or(0), w.next().unwrap_or(0));
+    let sh = tz % 64;
+    let m = if sh == 0 {
+        lo
+    } else {
+        lo >> sh | hi << (64 - sh)
+    };
+    let m = if n.is_negative() {
+        -(m as f64)
+    } else {
+        m as f64
+    };
+    let pow2 = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
+    // Exact: the product is representable (subnormals in two steps).
+    Some(if e >= -1022 {
+        m * pow2(e)
+    } else {
+        m * pow2(e + 200) * pow2(-200)
+    })
 }
 
 /// An exact common point of `a` and `b`, or `None` when they are disjoint (no
@@ -605,15 +927,46 @@ pub fn intersection_set<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Option<Contact<S>>, QueryError> {
+    if !S::IS_EXACT {
+        let cfg = classify(&a.v, &b.v);
+        if let Some((al, cert)) = fast_cert(cfg, a, b, true) {
+            return Ok(match cert {
+                FastCert::Separated(_) => None,
+                FastCert::Overlap(c) => Some(contact_round(&c, &al)),
+            });
+        }
+        return Ok(exact_contact(cfg, a, b)?.map(|set| set.round()));
+    }
     Ok(intersection_set_exact(a, b)?.map(|set| set.round()))
 }
 
-/// [`intersection_set`] with the points left exact, whatever the input type.
+/// [`intersection_set`] with the points left exact, whatever the input type
+/// (integers reduced once for float inputs, as [`intersect_exact`]).
 pub fn intersection_set_exact<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Option<Contact<Q>>, QueryError> {
+    if let Some((fa, fb)) = as_doubles(a, b) {
+        return intersection_set_exact(&fa, &fb);
+    }
     let cfg = classify(&a.v, &b.v);
+    if !S::IS_EXACT {
+        if let Some((al, cert)) = fast_cert(cfg, a, b, true) {
+            return Ok(match cert {
+                FastCert::Separated(_) => None,
+                FastCert::Overlap(c) => Some(contact_to_q(&c, &al.x, al.e0)),
+            });
+        }
+    }
+    exact_contact(cfg, a, b)
+}
+
+/// The contact set in exact rationals (the reference).
+fn exact_contact<S: Scalar>(
+    cfg: Config,
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Option<Contact<Q>>, QueryError> {
     let (qa, qb) = (lift(a), lift(b));
     let set = match cfg {
         Config::SeparatedByPlaneA

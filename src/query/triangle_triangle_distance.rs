@@ -31,11 +31,16 @@
 //! [`distance`] on `f32`/`f64` returns the exact answer **correctly rounded**:
 //! the squared distance and each closest-point coordinate are the nearest value
 //! of the type to the exact value (error ≤ ½ ulp, relative error ≤ 2⁻⁵³ for f64,
-//! 2⁻²⁴ for f32, unless the value underflows). Rounded closest points may lie a
-//! rounding error outside the triangles. [`distance_exact`] keeps the exact
-//! answer for float inputs.
+//! 2⁻²⁴ for f32, unless the value underflows), rounded straight from the
+//! exact integer form (no reduction to lowest terms). Rounded closest points
+//! may lie a rounding error outside the triangles. [`distance_exact`] keeps
+//! the exact answer for float inputs.
 
-use super::triangle_triangle::{lift, segment_segment, witness_exact};
+use super::triangle_triangle::{
+    as_doubles, distance_int, intersect_reference, lift, segment_segment, witness_exact,
+    FastDistance,
+};
+use super::{stats, Intersection};
 use super::{Closest, QueryError};
 use crate::dyadic::Dyadic;
 use crate::ring::Ring;
@@ -65,27 +70,56 @@ type P = Vec3<Q>;
 /// assert_eq!(c.a.z - c.b.z, 1.0); // points from b to a
 /// ```
 pub fn distance<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<S>, QueryError> {
-    let c = distance_exact(a, b)?;
-    Ok(Closest {
+    if !S::IS_EXACT {
+        // Float inputs: rounded straight from the integer form.
+        if let Some((al, d)) = distance_int(a, b) {
+            stats::DISTANCE.fast();
+            return Ok(match d {
+                FastDistance::Meet(p) => {
+                    let w = p.round(&al.v, al.e0);
+                    Closest {
+                        distance_squared: S::zero(),
+                        a: w.clone(),
+                        b: w,
+                    }
+                }
+                FastDistance::Apart(c) => c.round(&al.v, al.e0),
+            });
+        }
+        stats::DISTANCE.fallback();
+        return Ok(round_closest(general(a, b)?));
+    }
+    Ok(round_closest(distance_exact(a, b)?))
+}
+
+fn round_closest<S: Scalar>(c: Closest<Q>) -> Closest<S> {
+    Closest {
         distance_squared: S::from_rational(&c.distance_squared),
         a: Vec3::from_rational(&c.a),
         b: Vec3::from_rational(&c.b),
-    })
+    }
 }
 
 /// The exact squared distance and closest pair, from inputs of any scalar type
 /// (the exact values of float inputs).
 ///
-/// On f32/f64 inputs whose 18 coordinates align to integers below 2⁶¹ after
-/// scaling by a common power of two (coordinates of similar magnitude), the
-/// answer is computed in fixed-width integers on the stack: an f64 filter with
-/// explicit error bounds picks the unique closest feature pair, only that pair
-/// is evaluated exactly, and the fractions are reduced with few gcds. Near
-/// ties, exact ties, and other inputs take the general path (interval filter,
-/// `Dyadic` candidates); both give the same answer, the one of the exhaustive
-/// exact search over all feature pairs (in a tie between different closest
-/// pairs, the first in its order: vertices of `a` against `b`'s face, of `b`
-/// against `a`'s face, then the nine edge pairs).
+/// On f32/f64 inputs (and rational inputs whose coordinates are all doubles)
+/// whose 18 coordinates align to integers below 2⁶¹ after scaling by a common
+/// power of two (coordinates of similar magnitude), the answer is computed in
+/// fixed-width integers on the stack: a common point of meeting triangles
+/// (as [`intersect_exact`](super::triangle_triangle::intersect_exact)'s
+/// witness), else an f64 filter with explicit error bounds picks the unique
+/// closest feature pair, or the few contenders it cannot separate, which are
+/// compared exactly (an exact tie settled by the reference's order of the
+/// features); only those are evaluated exactly, and the fractions are
+/// reduced with one full-size gcd. Degenerate meeting pairs, inputs that do
+/// not align and the rare pairs with many contenders take the general
+/// path (interval filter, `Dyadic` candidates), counted as fallbacks in
+/// [`query::stats::DISTANCE`](super::stats::DISTANCE); both give the same
+/// answer, [`distance_reference`]'s: the one of the exhaustive exact search
+/// over all feature pairs (in a tie between different closest pairs, the
+/// first in its order: vertices of `a` against `b`'s face, of `b` against
+/// `a`'s face, then the nine edge pairs).
 ///
 /// ```
 /// use exact_collision::query::triangle_triangle_distance::distance_exact;
@@ -102,6 +136,61 @@ pub fn distance_exact<S: Scalar>(
     a: &Triangle<S>,
     b: &Triangle<S>,
 ) -> Result<Closest<Q>, QueryError> {
+    if let Some((fa, fb)) = as_doubles(a, b) {
+        return distance_exact(&fa, &fb);
+    }
+    if !S::IS_EXACT {
+        if let Some((al, d)) = distance_int(a, b) {
+            stats::DISTANCE.fast();
+            return Ok(match d {
+                FastDistance::Meet(p) => {
+                    let w = p.to_q(&al.x, al.e0);
+                    Closest {
+                        distance_squared: <Q as Zero>::zero(),
+                        a: w.clone(),
+                        b: w,
+                    }
+                }
+                FastDistance::Apart(c) => c.to_q(&al.x, al.e0),
+            });
+        }
+        stats::DISTANCE.fallback();
+    }
+    general(a, b)
+}
+
+/// The reference for [`distance_exact`]: a common point from
+/// [`intersect_reference`] when the triangles meet, else the exhaustive exact
+/// search over all the
+/// feature pairs, in exact rationals (the first closest pair in its order:
+/// vertices of `a` against `b`'s face, of `b` against `a`'s face, then the
+/// nine edge pairs). Slow; the fast paths must equal it bit for bit.
+///
+/// ```
+/// use exact_collision::query::triangle_triangle_distance::{distance_exact, distance_reference};
+/// use exact_collision::{Triangle, Vec3};
+/// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
+/// let a = t([[0., 0., 0.1], [1., 0., 0.3], [0., 1., 0.1]]);
+/// let b = t([[0., 0., 0.], [1., 0., 0.], [0., 1., 0.]]);
+/// assert_eq!(distance_reference(&a, &b).unwrap(), distance_exact(&a, &b).unwrap());
+/// ```
+pub fn distance_reference<S: Scalar>(
+    a: &Triangle<S>,
+    b: &Triangle<S>,
+) -> Result<Closest<Q>, QueryError> {
+    Ok(match intersect_reference(a, b)?.0 {
+        Intersection::Overlap { witness } => Closest {
+            distance_squared: <Q as Zero>::zero(),
+            a: witness.clone(),
+            b: witness,
+        },
+        Intersection::Separated { .. } => closest_features(&lift(a), &lift(b)),
+    })
+}
+
+/// The general path: a common point, else the filtered selection over the
+/// feature candidates in `Dyadic` (float inputs) or rationals.
+fn general<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<Q>, QueryError> {
     match witness_exact(a, b)? {
         Some(w) => Ok(Closest {
             distance_squared: <Q as Zero>::zero(),
@@ -497,14 +586,6 @@ fn features() -> Vec<Feature> {
 /// docs, with the closed-segment distance split into its interior and
 /// end-point parts), so the answer equals [`closest_features`]'s.
 pub(crate) fn closest_filtered<S: Scalar>(ta: &Triangle<S>, tb: &Triangle<S>) -> Closest<Q> {
-    if !S::IS_EXACT {
-        let c =
-            |t: &Triangle<S>, k: usize| [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()];
-        let coords = [c(ta, 0), c(ta, 1), c(ta, 2), c(tb, 0), c(tb, 1), c(tb, 2)];
-        if let Some(ans) = super::tri_dist_fast::closest(&coords) {
-            return ans;
-        }
-    }
     let iv = |t: &Triangle<S>| t.v.clone().map(|p| p.map(|c| c.to_interval()));
     let (ia, ib) = (iv(ta), iv(tb));
     let mut cands: Vec<(Feature, Interval)> = Vec::with_capacity(42);
