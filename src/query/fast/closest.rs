@@ -440,184 +440,177 @@ pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<P
     None
 }
 
-/// The exact closest pair of an accepted feature pair, in lowest terms.
-pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
+/// A point of a closest pair over the pair's one denominator `den`: a
+/// vertex, or `(x·den + d·t)/den` coordinate-wise.
+enum Pt {
+    Vertex(Vec3<Int>),
+    Along(Vec3<Int>, Vec3<Int>, Int),
+}
+
+/// The squared distance over the same denominator: `n/den`, or `s²/den`.
+enum D2 {
+    Over(Int),
+    Square(Int),
+}
+
+/// An accepted pair's exact closest points and squared distance as integers
+/// over one denominator, before any reduction, with the factors whose
+/// product holds every numerator's common factors with `den` (for
+/// [`Reducer`]).
+struct Built {
+    a: Pt,
+    b: Pt,
+    den: Int,
+    d2: D2,
+    factors: [Nat; 4],
+}
+
+/// The exact projections of a pair (the same points as the exhaustive
+/// enumeration's `exact_points`): vertex–edge `s + u·t/uu` with
+/// `t = (x − s)·u`, vertex–face `x − n·h/nn` with `h = n·(x − f₀)`,
+/// edge–edge `p + u·s/den`, `r + v·t/den` with `den = |u|²|v|² − (u·v)²`.
+fn build(ctx: &Ctx, p: Pair) -> Built {
     let ex = ctx.exact();
     let (a, b) = (&ex[0], &ex[1]);
-    let e0 = ctx.e0;
     let one = Nat::from_u128(1);
-    let vv = |x: &Vec3<Int>, y: &Vec3<Int>| {
-        let d = x.sub(y);
-        let n = d.norm_squared();
-        finish(&n, &one, &one, 2 * e0)
-    };
-    // Vertex x against edge (s, u) of t: (x, foot, d²).
-    let vertex_edge = |x: &Vec3<Int>, t: &Exact, e: usize| {
+    let prod = |v: &Vec3<Int>| nonzero_product(&[v.x, v.y, v.z]);
+    // Vertex x against edge e of t: (the vertex, the foot, …).
+    let vertex_edge = |x: Vec3<Int>, t: &Exact, e: usize| {
         let (s, u) = edge(t, e);
         let w = x.sub(&s);
         let tt = w.dot(&u);
-        let uu = u.norm_squared();
         let n = w.cross(&u).norm_squared();
-        let red = Reducer::new(
-            uu.mag(),
-            &[*n.mag(), *tt.mag(), nonzero_product(&[u.x, u.y, u.z])],
-        );
-        let foot = along_with(&s, &u, &tt, &uu, &red, e0);
-        let d2 = finish(&n, uu.mag(), &red.gcd(n.mag()), 2 * e0);
-        (dyadic_point(x, e0), foot, d2)
+        let factors = [*n.mag(), *tt.mag(), prod(&u), one];
+        (
+            Pt::Vertex(x),
+            Pt::Along(s, u.clone(), tt),
+            u.norm_squared(),
+            D2::Over(n),
+            factors,
+        )
     };
-    let vertex_face = |x: &Vec3<Int>, t: &Exact, f: usize| {
+    let vertex_face = |x: Vec3<Int>, t: &Exact, f: usize| {
         let n = t.face_normal(f).0;
         let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
-        let nn = n.norm_squared();
-        let red = Reducer::new(nn.mag(), &[*h.mag(), nonzero_product(&[n.x, n.y, n.z])]);
-        let foot = along_with(x, &n.neg(), &h, &nn, &red, e0);
-        let d2 = square_over(&h, nn.mag(), &red.gcd(h.mag()), 2 * e0);
-        (dyadic_point(x, e0), foot, d2)
+        let factors = [*h.mag(), prod(&n), one, one];
+        let foot = Pt::Along(x.clone(), n.neg(), h);
+        (
+            Pt::Vertex(x),
+            foot,
+            n.norm_squared(),
+            D2::Square(h),
+            factors,
+        )
     };
-    let (pa, pb, d2) = match (p.fa, p.fb) {
-        (Feat::V(i), Feat::V(j)) => (
-            dyadic_point(&a.v(i), e0),
-            dyadic_point(&b.v(j), e0),
-            vv(&a.v(i), &b.v(j)),
-        ),
-        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v(i), b, e),
-        (Feat::E(e), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_edge(&b.v(j), a, e);
-            (foot, x, d2)
+    let swap =
+        |(x, foot, den, d2, factors): (Pt, Pt, Int, D2, [Nat; 4])| (foot, x, den, d2, factors);
+    let (pa, pb, den, d2, factors) = match (p.fa, p.fb) {
+        (Feat::V(i), Feat::V(j)) => {
+            let (x, y) = (a.v(i), b.v(j));
+            let n = x.sub(&y).norm_squared();
+            (
+                Pt::Vertex(x),
+                Pt::Vertex(y),
+                Int::from_i128(1),
+                D2::Over(n),
+                [one; 4],
+            )
         }
-        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v(i), b, f),
-        (Feat::F(f), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_face(&b.v(j), a, f);
-            (foot, x, d2)
-        }
+        (Feat::V(i), Feat::E(e)) => vertex_edge(a.v(i), b, e),
+        (Feat::E(e), Feat::V(j)) => swap(vertex_edge(b.v(j), a, e)),
+        (Feat::V(i), Feat::F(f)) => vertex_face(a.v(i), b, f),
+        (Feat::F(f), Feat::V(j)) => swap(vertex_face(b.v(j), a, f)),
         (Feat::E(ea), Feat::E(eb)) => {
             let (p0, u) = edge(a, ea);
             let (r0, v) = edge(b, eb);
-            let (uu, uv, vv2) = (u.norm_squared(), u.dot(&v), v.norm_squared());
-            let den = uu.mul(&vv2).sub(&uv.mul(&uv));
+            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+            let den = uu.mul(&vv).sub(&uv.mul(&uv));
             let w = p0.sub(&r0);
             let (d, e) = (u.dot(&w), v.dot(&w));
-            let s = uv.mul(&e).sub(&vv2.mul(&d));
+            let s = uv.mul(&e).sub(&vv.mul(&d));
             let t = uu.mul(&e).sub(&uv.mul(&d));
             let sg = w.dot(&u.cross(&v));
-            let red = Reducer::new(
-                den.mag(),
-                &[
-                    *sg.mag(),
-                    *s.mag(),
-                    *t.mag(),
-                    nonzero_product(&[u.x, u.y, u.z]).mul(&nonzero_product(&[v.x, v.y, v.z])),
-                ],
-            );
+            let factors = [*sg.mag(), *s.mag(), *t.mag(), prod(&u).mul(&prod(&v))];
             (
-                along_with(&p0, &u, &s, &den, &red, e0),
-                along_with(&r0, &v, &t, &den, &red, e0),
-                square_over(&sg, den.mag(), &red.gcd(sg.mag()), 2 * e0),
+                Pt::Along(p0, u, s),
+                Pt::Along(r0, v, t),
+                den,
+                D2::Square(sg),
+                factors,
             )
         }
-        _ => unreachable!(),
+        _ => unreachable!("pair kinds are checked before"),
     };
-    Closest {
-        distance_squared: d2,
+    Built {
         a: pa,
         b: pb,
+        den,
+        d2,
+        factors,
     }
 }
 
-/// [`along`] with a reducer built by the caller (shared by several outputs).
-fn along_with(
-    x: &Vec3<Int>,
-    d: &Vec3<Int>,
-    t: &Int,
-    den: &Int,
-    red: &Reducer,
-    p: i64,
-) -> Vec3<BigRational> {
-    let c = |xk: &Int, dk: &Int| {
-        let dt = dk.mul(t);
-        let num = xk.mul(den).add(&dt);
-        finish(&num, den.mag(), &red.gcd(dt.mag()), p)
+/// The exact closest pair of an accepted feature pair, in lowest terms: one
+/// reducer (one gcd of full size) for the shared denominator.
+pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
+    let Built {
+        a,
+        b,
+        den,
+        d2,
+        factors,
+    } = build(ctx, p);
+    let e0 = ctx.e0;
+    if let (Pt::Vertex(x), Pt::Vertex(y), D2::Over(n)) = (&a, &b, &d2) {
+        // Vertex–vertex: dyadic values, no denominator.
+        return Closest {
+            distance_squared: super::num::dyadic(n, 2 * e0),
+            a: dyadic_point(x, e0),
+            b: dyadic_point(y, e0),
+        };
+    }
+    let red = Reducer::new(den.mag(), &factors);
+    let point = |pt: &Pt| match pt {
+        Pt::Vertex(x) => dyadic_point(x, e0),
+        Pt::Along(x, d, t) => {
+            let c = |xk: &Int, dk: &Int| {
+                let dt = dk.mul(t);
+                let num = xk.mul(&den).add(&dt);
+                finish(&num, den.mag(), &red.gcd(dt.mag()), e0)
+            };
+            Vec3::new(c(&x.x, &d.x), c(&x.y, &d.y), c(&x.z, &d.z))
+        }
     };
-    Vec3::new(c(&x.x, &d.x), c(&x.y, &d.y), c(&x.z, &d.z))
+    let distance_squared = match &d2 {
+        D2::Over(n) => finish(n, den.mag(), &red.gcd(n.mag()), 2 * e0),
+        D2::Square(s) => square_over(s, den.mag(), &red.gcd(s.mag()), 2 * e0),
+    };
+    Closest {
+        distance_squared,
+        a: point(&a),
+        b: point(&b),
+    }
 }
 
 /// The same closest pair rounded to doubles, from the exact integers without
 /// reducing them (the float paths).
 pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
-    let ex = ctx.exact();
-    let (a, b) = (&ex[0], &ex[1]);
+    let Built { a, b, den, d2, .. } = build(ctx, p);
     let e0 = ctx.e0;
-    let one = Nat::from_u128(1);
-    let pt = |x: &Vec3<Int>, d: &Nat| {
-        Vec3::new(
-            ratio_f64(&x.x, d, e0),
-            ratio_f64(&x.y, d, e0),
-            ratio_f64(&x.z, d, e0),
-        )
+    let point = |pt: &Pt| match pt {
+        Pt::Vertex(x) => x.map(|c| ratio_f64(c, &Nat::from_u128(1), e0)),
+        Pt::Along(x, d, t) => x
+            .scale(&den)
+            .add(&d.scale(t))
+            .map(|c| ratio_f64(c, den.mag(), e0)),
     };
-    let lin = |x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int| {
-        pt(&x.scale(den).add(&d.scale(t)), den.mag())
-    };
-    let vertex_edge = |x: &Vec3<Int>, t: &Exact, e: usize| {
-        let (s, u) = edge(t, e);
-        let w = x.sub(&s);
-        let tt = w.dot(&u);
-        let uu = u.norm_squared();
-        let n = w.cross(&u).norm_squared();
-        (
-            pt(x, &one),
-            lin(&s, &u, &tt, &uu),
-            ratio_f64(&n, uu.mag(), 2 * e0),
-        )
-    };
-    let vertex_face = |x: &Vec3<Int>, t: &Exact, f: usize| {
-        let n = t.face_normal(f).0;
-        let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
-        let nn = n.norm_squared();
-        (
-            pt(x, &one),
-            lin(x, &n.neg(), &h, &nn),
-            ratio_f64(&h.mul(&h), nn.mag(), 2 * e0),
-        )
-    };
-    let (pa, pb, d2) = match (p.fa, p.fb) {
-        (Feat::V(i), Feat::V(j)) => (
-            pt(&a.v(i), &one),
-            pt(&b.v(j), &one),
-            ratio_f64(&a.v(i).sub(&b.v(j)).norm_squared(), &one, 2 * e0),
-        ),
-        (Feat::V(i), Feat::E(e)) => vertex_edge(&a.v(i), b, e),
-        (Feat::E(e), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_edge(&b.v(j), a, e);
-            (foot, x, d2)
-        }
-        (Feat::V(i), Feat::F(f)) => vertex_face(&a.v(i), b, f),
-        (Feat::F(f), Feat::V(j)) => {
-            let (x, foot, d2) = vertex_face(&b.v(j), a, f);
-            (foot, x, d2)
-        }
-        (Feat::E(ea), Feat::E(eb)) => {
-            let (p0, u) = edge(a, ea);
-            let (r0, v) = edge(b, eb);
-            let (uu, uv, vv2) = (u.norm_squared(), u.dot(&v), v.norm_squared());
-            let den = uu.mul(&vv2).sub(&uv.mul(&uv));
-            let w = p0.sub(&r0);
-            let (d, e) = (u.dot(&w), v.dot(&w));
-            let s = uv.mul(&e).sub(&vv2.mul(&d));
-            let t = uu.mul(&e).sub(&uv.mul(&d));
-            let sg = w.dot(&u.cross(&v));
-            (
-                lin(&p0, &u, &s, &den),
-                lin(&r0, &v, &t, &den),
-                ratio_f64(&sg.mul(&sg), den.mag(), 2 * e0),
-            )
-        }
-        _ => unreachable!(),
+    let n = match &d2 {
+        D2::Over(n) => *n,
+        D2::Square(s) => s.mul(s),
     };
     Closest {
-        distance_squared: d2,
-        a: pa,
-        b: pb,
+        distance_squared: ratio_f64(&n, den.mag(), 2 * e0),
+        a: point(&a),
+        b: point(&b),
     }
 }

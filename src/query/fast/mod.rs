@@ -276,24 +276,27 @@ fn guess(ctx: &Ctx) -> Guess {
     // GJK's features, or (parallel features: edge–face, face–face) the
     // vertex–feature and edge–edge pairs inside them, until one proves to be
     // a closest pair.
-    let sub = |s: &side::Side<num::Fx>, f: Feat| -> Vec<Feat> {
+    let sub = |s: &side::Side<num::Fx>, f: Feat| -> ([Feat; 9], usize) {
         let mask = closest::feature_mask(s, f);
-        let mut out = vec![f];
+        let mut out = [f; 9];
+        let mut n = 1;
         if !matches!(f, Feat::V(_)) {
-            out.extend((0..s.nv).filter(|i| mask >> i & 1 == 1).map(Feat::V));
-            out.extend(
-                (0..s.edges().len())
-                    .filter(|&e| {
-                        let (i, j) = s.edges()[e];
-                        Feat::E(e) != f && mask >> i & 1 == 1 && mask >> j & 1 == 1
-                    })
-                    .map(Feat::E),
-            );
+            for i in (0..s.nv).filter(|i| mask >> i & 1 == 1) {
+                out[n] = Feat::V(i);
+                n += 1;
+            }
+            for (e, &(i, j)) in s.edges().iter().enumerate() {
+                if Feat::E(e) != f && mask >> i & 1 == 1 && mask >> j & 1 == 1 && n < 9 {
+                    out[n] = Feat::E(e);
+                    n += 1;
+                }
+            }
         }
-        out
+        (out, n)
     };
-    for x in sub(&ctx.a, fa) {
-        for y in sub(&ctx.b, fb) {
+    let ((xa, na), (xb, nb)) = (sub(&ctx.a, fa), sub(&ctx.b, fb));
+    for &x in &xa[..na] {
+        for &y in &xb[..nb] {
             let p = Pair { fa: x, fb: y };
             if let Some(s) = closest::support(ctx, p) {
                 if s == closest::masks(ctx, p) {
