@@ -109,6 +109,10 @@ fn kind<S: Scalar>(s: &Shape<S>) -> Kind<'_, S> {
 
 /// Do `a` and `b` share a point? Decided exactly, with a certificate.
 ///
+/// For f32/f64 shapes (but two triangles) the certificate is the exact one
+/// computed in integers and rounded to the scalar without reducing it
+/// (within a few ulps; the decision is exact).
+///
 /// ```
 /// use exact_collision::query::intersect;
 /// use exact_collision::{Obb, Shape, Vec3};
@@ -149,6 +153,10 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
 }
 
 /// The exact squared distance between `a` and `b`, with a closest pair.
+///
+/// For f32/f64 shapes (but two triangles) the feature pair is decided
+/// exactly and the values are the exact integers rounded without reducing
+/// them (within a few ulps; distance 0 exactly when the shapes meet).
 pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, QueryError> {
     use Kind as K;
     if !S::IS_EXACT && !both_triangles(a, b) {
@@ -180,6 +188,12 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
 /// float inputs, the exact values of the doubles (the protocol's default path
 /// for JSON numbers).
 ///
+/// Float inputs of every pair but triangle–triangle take the fast path
+/// (`docs/polytope.md`): the same decision and the same certificate as the
+/// exhaustive path, decided with filtered exact signs and built in
+/// fixed-width integers; what it cannot prove goes to the exhaustive path,
+/// counted in [`stats::INTERSECT`].
+///
 /// ```
 /// use exact_collision::query::{intersect_exact, Intersection};
 /// use exact_collision::{Scalar, Shape, Triangle, Vec3};
@@ -208,6 +222,12 @@ pub fn intersect_exact<S: Scalar>(
 
 /// [`distance`] with the squared distance and the points exact whatever the
 /// input scalar.
+///
+/// Float inputs of every pair but triangle–triangle take the fast path: a
+/// GJK guess of the closest features, an exact proof that their closest
+/// points are closest (and, for tied pairs, the exhaustive enumeration's
+/// choice), the points built in integers and reduced once; counted in
+/// [`stats::DISTANCE`].
 ///
 /// ```
 /// use exact_collision::query::distance_exact;
