@@ -56,7 +56,13 @@ pub(crate) fn count(kind: Kind) -> usize {
 /// (orienting its face normals outward).
 pub(crate) fn constraint<V: View>(s: &V, box_sign: Sign, j: usize) -> Lin<V::R> {
     match s.kind() {
-        Kind::Box => Frame::of(s).constraint(box_sign, j),
+        Kind::Box => {
+            // One face normal, not the whole frame.
+            let (c, h) = s.box_parts();
+            let n = s.face_normal(j).0;
+            let (nc, d) = (n.dot(&c), n.dot(&h[j / 2]));
+            box_lin(n, nc, &d, box_sign, j)
+        }
         Kind::Prism => match j {
             0..=3 => {
                 let (p, q) = (s.v(j), s.v((j + 1) % 4));
@@ -109,25 +115,30 @@ impl<R: Ring> Frame<R> {
         }
     }
 
-    /// Face (k, +) holds c + h_k, where σ·n_k·(x − c) = |D| (σ the sign of
-    /// D): its constraint is −σ·n_k·(x − c) + |D| ≥ 0; face (k, −) the mirror.
     pub(crate) fn constraint(&self, box_sign: Sign, j: usize) -> Lin<R> {
         let k = j / 2;
-        let flip = (j % 2 == 0) == (box_sign == Sign::Positive);
-        let (n, nc) = if flip {
-            (self.n[k].neg(), self.nc[k].neg_ref())
-        } else {
-            (self.n[k].clone(), self.nc[k].clone())
-        };
-        let abs_d = if box_sign == Sign::Negative {
-            self.d.neg_ref()
-        } else {
-            self.d.clone()
-        };
-        Lin {
-            n,
-            k: nc.sub_ref(&abs_d),
-        }
+        box_lin(self.n[k].clone(), self.nc[k].clone(), &self.d, box_sign, j)
+    }
+}
+
+/// A box's constraint j from its face normal `n = n_k` (k = j/2), `n·c` and
+/// `D`: face (k, +) holds c + h_k, where σ·n_k·(x − c) = |D| (σ the sign of
+/// D), so its constraint is −σ·n_k·(x − c) + |D| ≥ 0; face (k, −) the mirror.
+fn box_lin<R: Ring>(n: Vec3<R>, nc: R, d: &R, box_sign: Sign, j: usize) -> Lin<R> {
+    let flip = (j % 2 == 0) == (box_sign == Sign::Positive);
+    let (n, nc) = if flip {
+        (n.neg(), nc.neg_ref())
+    } else {
+        (n, nc)
+    };
+    let abs_d = if box_sign == Sign::Negative {
+        d.neg_ref()
+    } else {
+        d.clone()
+    };
+    Lin {
+        n,
+        k: nc.sub_ref(&abs_d),
     }
 }
 
@@ -241,19 +252,6 @@ impl<'a> Witness<'a> {
         x
     }
 
-    /// Whether a point with constraint signs `sg(j)` lies in side s.
-    fn inside(&self, s: usize, skip: Option<usize>, mut sg: impl FnMut(usize) -> Sign) -> bool {
-        let (kind, n) = (self.ctx.side(s).kind, self.nlin[s]);
-        (0..n).filter(|&j| Some(j) != skip).all(|j| {
-            let x = sg(j);
-            if is_plane(kind, j) {
-                x == Sign::Zero
-            } else {
-                x != Sign::Negative
-            }
-        })
-    }
-
     /// Box side `s`'s center in the other side?
     pub(crate) fn center_inside(&mut self, s: usize) -> bool {
         let o = 1 - s;
@@ -331,25 +329,30 @@ impl<'a> Witness<'a> {
                 }
                 // sign(d_s − d_e): d_s and d_e differ in sign or one is 0.
                 let w = if ds != Sign::Zero { ds } else { de.flip() };
-                for j in 0..self.nlin[q] {
-                    self.val(q, j, s);
-                    self.val(q, j, e);
-                }
-                let vals = &self.vals[q];
-                self.inside(q, Some(fc), |j| {
-                    let f = vals[fc][s]
-                        .mul_ref(&vals[j][e])
-                        .sub_ref(&vals[fc][e].mul_ref(&vals[j][s]));
-                    let x = decide(f, || {
+                let kind = self.ctx.side(q).kind;
+                let (fs, fe) = (self.val(q, fc, s), self.val(q, fc, e));
+                // Every other constraint at the crossing point, one at a time
+                // (values computed as needed).
+                for j in (0..self.nlin[q]).filter(|&j| j != fc) {
+                    let (js, je) = (self.val(q, j, s), self.val(q, j, e));
+                    let f = fs.mul_ref(&je).sub_ref(&fe.mul_ref(&js));
+                    let mut x = decide(f, || {
                         let g = |jj: usize, ii: usize| self.exact_val(q, jj, ii);
                         g(fc, s).mul(&g(j, e)).sub(&g(fc, e).mul(&g(j, s)))
                     });
                     if w == Sign::Negative {
-                        x.flip()
-                    } else {
-                        x
+                        x = x.flip();
                     }
-                })
+                    let ok = if is_plane(kind, j) {
+                        x == Sign::Zero
+                    } else {
+                        x != Sign::Negative
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                true
             }
         }
     }
