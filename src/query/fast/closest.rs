@@ -440,11 +440,24 @@ pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<P
     None
 }
 
-/// A point of a closest pair over the pair's one denominator `den`: a
-/// vertex, or `(x·den + d·t)/den` coordinate-wise.
-enum Pt {
-    Vertex(Vec3<Int>),
-    Along(Vec3<Int>, Vec3<Int>, Int),
+/// A point of a closest pair over the pair's one denominator `den`: the
+/// vertex `x`, or with `along = (d, t)` the point `(x·den + d·t)/den`
+/// coordinate-wise.
+struct Pt {
+    x: Vec3<Int>,
+    along: Option<(Vec3<Int>, Int)>,
+}
+
+impl Pt {
+    fn vertex(x: Vec3<Int>) -> Pt {
+        Pt { x, along: None }
+    }
+    fn along(x: Vec3<Int>, d: Vec3<Int>, t: Int) -> Pt {
+        Pt {
+            x,
+            along: Some((d, t)),
+        }
+    }
 }
 
 /// The squared distance over the same denominator: `n/den`, or `s²/den`.
@@ -482,8 +495,8 @@ fn build(ctx: &Ctx, p: Pair) -> Built {
         let n = w.cross(&u).norm_squared();
         let factors = [*n.mag(), *tt.mag(), prod(&u), one];
         (
-            Pt::Vertex(x),
-            Pt::Along(s, u.clone(), tt),
+            Pt::vertex(x),
+            Pt::along(s, u.clone(), tt),
             u.norm_squared(),
             D2::Over(n),
             factors,
@@ -493,9 +506,9 @@ fn build(ctx: &Ctx, p: Pair) -> Built {
         let n = t.face_normal(f).0;
         let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
         let factors = [*h.mag(), prod(&n), one, one];
-        let foot = Pt::Along(x.clone(), n.neg(), h);
+        let foot = Pt::along(x.clone(), n.neg(), h);
         (
-            Pt::Vertex(x),
+            Pt::vertex(x),
             foot,
             n.norm_squared(),
             D2::Square(h),
@@ -509,8 +522,8 @@ fn build(ctx: &Ctx, p: Pair) -> Built {
             let (x, y) = (a.v(i), b.v(j));
             let n = x.sub(&y).norm_squared();
             (
-                Pt::Vertex(x),
-                Pt::Vertex(y),
+                Pt::vertex(x),
+                Pt::vertex(y),
                 Int::from_i128(1),
                 D2::Over(n),
                 [one; 4],
@@ -532,8 +545,8 @@ fn build(ctx: &Ctx, p: Pair) -> Built {
             let sg = w.dot(&u.cross(&v));
             let factors = [*sg.mag(), *s.mag(), *t.mag(), prod(&u).mul(&prod(&v))];
             (
-                Pt::Along(p0, u, s),
-                Pt::Along(r0, v, t),
+                Pt::along(p0, u, s),
+                Pt::along(r0, v, t),
                 den,
                 D2::Square(sg),
                 factors,
@@ -561,24 +574,24 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
         factors,
     } = build(ctx, p);
     let e0 = ctx.e0;
-    if let (Pt::Vertex(x), Pt::Vertex(y), D2::Over(n)) = (&a, &b, &d2) {
+    if let (None, None, D2::Over(n)) = (&a.along, &b.along, &d2) {
         // Vertex–vertex: dyadic values, no denominator.
         return Closest {
             distance_squared: super::num::dyadic(n, 2 * e0),
-            a: dyadic_point(x, e0),
-            b: dyadic_point(y, e0),
+            a: dyadic_point(&a.x, e0),
+            b: dyadic_point(&b.x, e0),
         };
     }
     let red = Reducer::new(den.mag(), &factors);
-    let point = |pt: &Pt| match pt {
-        Pt::Vertex(x) => dyadic_point(x, e0),
-        Pt::Along(x, d, t) => {
+    let point = |pt: &Pt| match &pt.along {
+        None => dyadic_point(&pt.x, e0),
+        Some((d, t)) => {
             let c = |xk: &Int, dk: &Int| {
                 let dt = dk.mul(t);
                 let num = xk.mul(&den).add(&dt);
                 finish(&num, den.mag(), &red.gcd(dt.mag()), e0)
             };
-            Vec3::new(c(&x.x, &d.x), c(&x.y, &d.y), c(&x.z, &d.z))
+            Vec3::new(c(&pt.x.x, &d.x), c(&pt.x.y, &d.y), c(&pt.x.z, &d.z))
         }
     };
     let distance_squared = match &d2 {
@@ -597,12 +610,13 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
 pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
     let Built { a, b, den, d2, .. } = build(ctx, p);
     let e0 = ctx.e0;
-    let point = |pt: &Pt| match pt {
-        Pt::Vertex(x) => x.map(|c| ratio_f64(c, &Nat::from_u128(1), e0)),
-        Pt::Along(x, d, t) => x
-            .scale(&den)
-            .add(&d.scale(t))
-            .map(|c| ratio_f64(c, den.mag(), e0)),
+    let point = |pt: &Pt| match &pt.along {
+        None => pt.x.map(|c| ratio_f64(c, &Nat::from_u128(1), e0)),
+        Some((d, t)) => {
+            pt.x.scale(&den)
+                .add(&d.scale(t))
+                .map(|c| ratio_f64(c, den.mag(), e0))
+        }
     };
     let n = match &d2 {
         D2::Over(n) => *n,
