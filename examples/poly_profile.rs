@@ -3,9 +3,11 @@
 //! exact entry points `query::intersect_exact` / `query::distance_exact`: a
 //! timing loop for callgrind, and a check against the exhaustive exact path.
 //!
-//! `cargo run --release --example poly_profile -- PAIR OP [pairs] [run|check] [spread]`
+//! `cargo run --release --example poly_profile -- PAIR OP [pairs] [MODE] [spread]`
 //! with PAIR one of box_box, tri_box, prism_box, tri_prism, prism_prism and OP
-//! intersect or distance (`gen` only builds the pairs: the baseline for
+//! intersect or distance; the mode `run` (the fast path), `check` (against
+//! the exhaustive path), `exhaustive` (the exhaustive path alone, as every
+//! float query ran before) or `gen` (only builds the pairs: the baseline for
 //! callgrind). Prints the fast/fallback counts of `query::stats`.
 
 use exact_collision::query::{distance, distance_exact, intersect, intersect_exact, stats};
@@ -106,6 +108,16 @@ fn main() {
     let mut bad = 0;
     for (a, b) in &pairs {
         if mode == "gen" {
+            continue;
+        }
+        if mode == "exhaustive" {
+            // The path every float query took before the fast path.
+            let (ea, eb) = (a.to_rational(), b.to_rational());
+            acc += if op == "intersect" {
+                intersect(&ea, &eb).unwrap().intersects() as u64
+            } else {
+                distance(&ea, &eb).unwrap().distance_squared.denom().bits()
+            };
             continue;
         }
         if op == "intersect" {
