@@ -96,6 +96,41 @@ fn edge<V: View>(s: &V, e: usize) -> (Vec3<V::R>, Vec3<V::R>) {
     (s.v(i).clone(), s.v(j).sub(&s.v(i)))
 }
 
+/// Edge ea of a against edge eb of b: the edges `p0 + u·σ`, `r0 + v·τ`,
+/// `w = p0 − r0`, `den = |u|²|v|² − (u·v)² = |u × v|²` and the parameters of
+/// the closest points of the two lines times `den`.
+struct EdgeEdge<R> {
+    p0: Vec3<R>,
+    u: Vec3<R>,
+    r0: Vec3<R>,
+    v: Vec3<R>,
+    w: Vec3<R>,
+    den: R,
+    s: R,
+    t: R,
+}
+
+fn edge_edge<V: View>(a: &V, b: &V, ea: usize, eb: usize) -> EdgeEdge<V::R> {
+    let (p0, u) = edge(a, ea);
+    let (r0, v) = edge(b, eb);
+    let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
+    let den = uu.mul_ref(&vv).sub_ref(&uv.mul_ref(&uv));
+    let w = p0.sub(&r0);
+    let (d, e) = (u.dot(&w), v.dot(&w));
+    let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d));
+    let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d));
+    EdgeEdge {
+        p0,
+        u,
+        r0,
+        v,
+        w,
+        den,
+        s,
+        t,
+    }
+}
+
 /// `d̂`, a positive multiple of `pb − pa` (see the module docs).
 fn direction<V: View>(a: &V, b: &V, p: Pair) -> Vec3<V::R> {
     match (p.fa, p.fb) {
@@ -175,20 +210,7 @@ fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Conds<V::R>) {
         out.push(Cond::NonNeg(u.norm_squared().sub_ref(&d)));
         out.push(Cond::NonNeg(d));
     };
-    let vf = |x: &Vec3<V::R>, t: &V, f: usize, out: &mut Conds<V::R>| {
-        let n = t.face_normal(f).0;
-        let c = t.face_cycle(f);
-        for k in 0..c.len() {
-            let (p, q, r) = (
-                t.v(c[k]),
-                t.v(c[(k + 1) % c.len()]),
-                t.v(c[(k + 2) % c.len()]),
-            );
-            let (p, q, r) = (&p, &q, &r);
-            let m = n.cross(&q.sub(p));
-            out.push(Cond::Agree(m.dot(&x.sub(p)), m.dot(&r.sub(p))));
-        }
-    };
+    let vf = |x: &Vec3<V::R>, t: &V, f: usize, out: &mut Conds<V::R>| in_face(x, t, f, out);
     match (p.fa, p.fb) {
         (Feat::V(_), Feat::V(_)) => {}
         (Feat::V(i), Feat::E(e)) => ve(&a.v(i), b, e, out),
@@ -196,14 +218,7 @@ fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Conds<V::R>) {
         (Feat::V(i), Feat::F(f)) => vf(&a.v(i), b, f, out),
         (Feat::F(f), Feat::V(j)) => vf(&b.v(j), a, f, out),
         (Feat::E(ea), Feat::E(eb)) => {
-            let (p0, u) = edge(a, ea);
-            let (r0, v) = edge(b, eb);
-            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
-            let den = uu.mul_ref(&vv).sub_ref(&uv.mul_ref(&uv));
-            let w = p0.sub(&r0);
-            let (d, e) = (u.dot(&w), v.dot(&w));
-            let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d));
-            let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d));
+            let EdgeEdge { den, s, t, .. } = edge_edge(a, b, ea, eb);
             out.push(Cond::NonNeg(den.sub_ref(&s)));
             out.push(Cond::NonNeg(den.sub_ref(&t)));
             out.push(Cond::NonNeg(s));
@@ -211,6 +226,24 @@ fn validity<V: View>(a: &V, b: &V, p: Pair, out: &mut Conds<V::R>) {
             out.push(Cond::Pos(den));
         }
         _ => unreachable!(),
+    }
+}
+
+/// The foot of the perpendicular from `x` to face f of `t` lies in the face
+/// exactly when, for each edge p → q of the face (`m = n × (q − p)` its
+/// in-plane normal, r a face vertex off the edge), `m·(x − p)` is zero or
+/// of the sign of `m·(r − p)` (`m ⟂ n`: the foot and x give the same value).
+fn in_face<V: View>(x: &Vec3<V::R>, t: &V, f: usize, out: &mut Conds<V::R>) {
+    let n = t.face_normal(f).0;
+    let c = t.face_cycle(f);
+    for k in 0..c.len() {
+        let (p, q, r) = (
+            t.v(c[k]),
+            t.v(c[(k + 1) % c.len()]),
+            t.v(c[(k + 2) % c.len()]),
+        );
+        let m = n.cross(&q.sub(&p));
+        out.push(Cond::Agree(m.dot(&x.sub(&p)), m.dot(&r.sub(&p))));
     }
 }
 
@@ -324,17 +357,9 @@ fn candidate_value(ctx: &Ctx, p: Pair, check: bool) -> Option<(Int, Int)> {
     };
     let vf = |x: &Vec3<Int>, t: &Exact, f: usize| {
         let mut conds = Conds::new();
-        let n = t.face_normal(f).0;
+        in_face(x, t, f, &mut conds);
         let c = t.face_cycle(f);
-        for k in 0..c.len() {
-            let (p, q, r) = (
-                t.v(c[k]),
-                t.v(c[(k + 1) % c.len()]),
-                t.v(c[(k + 2) % c.len()]),
-            );
-            let m = n.cross(&q.sub(&p));
-            conds.push(Cond::Agree(m.dot(&x.sub(&p)), m.dot(&r.sub(&p))));
-        }
+        let n = t.face_normal(f).0;
         let inside = !check
             || conds.iter().all(|c| match c {
                 Cond::Agree(x, r) => x.signum() == 0 || x.signum() == r.signum(),
@@ -352,17 +377,12 @@ fn candidate_value(ctx: &Ctx, p: Pair, check: bool) -> Option<(Int, Int)> {
         (Feat::V(i), Feat::F(f)) => vf(&a.v(i), b, f),
         (Feat::F(f), Feat::V(j)) => vf(&b.v(j), a, f),
         (Feat::E(ea), Feat::E(eb)) => {
-            let (p0, u) = edge(a, ea);
-            let (r0, v) = edge(b, eb);
-            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
-            let den = uu.mul(&vv).sub(&uv.mul(&uv));
+            let EdgeEdge {
+                u, v, w, den, s, t, ..
+            } = edge_edge(a, b, ea, eb);
             if den.signum() == 0 {
                 return None;
             }
-            let w = p0.sub(&r0);
-            let (d, e) = (u.dot(&w), v.dot(&w));
-            let s = uv.mul(&e).sub(&vv.mul(&d));
-            let t = uu.mul(&e).sub(&uv.mul(&d));
             let unit = |x: &Int| x.signum() >= 0 && den.sub(x).signum() >= 0;
             (!check || unit(&s) && unit(&t)).then(|| {
                 let sg = w.dot(&u.cross(&v));
@@ -534,14 +554,16 @@ fn build(ctx: &Ctx, p: Pair) -> Built {
         (Feat::V(i), Feat::F(f)) => vertex_face(a.v(i), b, f),
         (Feat::F(f), Feat::V(j)) => swap(vertex_face(b.v(j), a, f)),
         (Feat::E(ea), Feat::E(eb)) => {
-            let (p0, u) = edge(a, ea);
-            let (r0, v) = edge(b, eb);
-            let (uu, uv, vv) = (u.norm_squared(), u.dot(&v), v.norm_squared());
-            let den = uu.mul(&vv).sub(&uv.mul(&uv));
-            let w = p0.sub(&r0);
-            let (d, e) = (u.dot(&w), v.dot(&w));
-            let s = uv.mul(&e).sub(&vv.mul(&d));
-            let t = uu.mul(&e).sub(&uv.mul(&d));
+            let EdgeEdge {
+                p0,
+                u,
+                r0,
+                v,
+                w,
+                den,
+                s,
+                t,
+            } = edge_edge(a, b, ea, eb);
             let sg = w.dot(&u.cross(&v));
             let factors = [*sg.mag(), *s.mag(), *t.mag(), prod(&u).mul(&prod(&v))];
             (
