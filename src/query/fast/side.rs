@@ -92,9 +92,11 @@ impl Raw {
 }
 
 /// The widest aligned input allowed, in bits: every construction and exact
-/// predicate of the fast path is a polynomial of degree at most 6 in
-/// differences of vertices (below 2^(BITS+3)), so it stays below the 768 bits
-/// of [`Int`] (the constructions' bounds are in `docs/polytope.md`).
+/// predicate evaluated in [`Int`] is a polynomial of degree at most 6 in
+/// input coordinates, vertices and their differences (below 2^(BITS+3)), so
+/// it stays below its 768 bits (6·119 + 8); the two of higher degree (the
+/// witness search's crossing test against a triangle, degree 7, and the
+/// tie-break's comparisons, degree 10) are evaluated in `BigInt`.
 pub(crate) const BITS: i64 = 116;
 
 /// Both shapes' coordinates, scaled and aligned.

@@ -446,3 +446,28 @@ fn tie_break_is_independent_of_the_proved_pair() {
         assert_eq!(super::distance(&a, &b), Some(want));
     }
 }
+
+/// A box's edge through a triangle's plane exactly on one of the
+/// triangle's edges (its ends on either side of that edge's line), with
+/// inputs whose bits span 113: the crossing test against the triangle's edge
+/// is zero, so decided exactly, at degree 7 (past the 768 bits of `Int`:
+/// evaluated in `BigInt`), and the answer is the exhaustive path's.
+#[test]
+fn crossing_on_a_triangle_edge_at_wide_inputs() {
+    let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+    let d = 2f64.powi(-110);
+    // The box's edges along h2 cross the plane z = d at (±1, ±1, d).
+    let bx =
+        Shape::Box(Obb::new(v(0., 0., d), [v(1., 0., 0.), v(0., 1., 0.), v(0., 0.5, 1.)]).unwrap());
+    // Edge PQ on the line y = 1; the triangle lies on y ≥ 1.
+    let tri = Shape::Triangle(Triangle::new([v(-3., 1., d), v(5., 1., d), v(1., 5., d)]));
+    let before = super::num::exact_signs();
+    for (a, b) in [(&bx, &tri), (&tri, &bx)] {
+        let want = crate::query::intersect(&a.to_rational(), &b.to_rational()).unwrap();
+        assert!(want.intersects());
+        assert_eq!(super::intersect(a, b), Some(want));
+        let want = crate::query::distance(&a.to_rational(), &b.to_rational()).unwrap();
+        assert_eq!(super::distance(a, b), Some(want));
+    }
+    assert!(super::num::exact_signs() > before);
+}

@@ -336,9 +336,14 @@ impl<'a> Witness<'a> {
                 for j in (0..self.nlin[q]).filter(|&j| j != fc) {
                     let (js, je) = (self.val(q, j, s), self.val(q, j, e));
                     let f = fs.mul_ref(&je).sub_ref(&fe.mul_ref(&js));
-                    let mut x = decide(f, || {
-                        let g = |jj: usize, ii: usize| self.exact_val(q, jj, ii);
-                        g(fc, s).mul(&g(j, e)).sub(&g(fc, e).mul(&g(j, s)))
+                    // Exactly: a triangle's plane value (degree 3) times an
+                    // in-plane edge value (degree 4) can pass the 768 bits
+                    // of Int, so the product is taken in BigInt.
+                    let mut x = f.sign().unwrap_or_else(|| {
+                        super::num::count_exact_sign();
+                        let g = |jj: usize, ii: usize| super::num::big(&self.exact_val(q, jj, ii));
+                        let v = g(fc, s) * g(j, e) - g(fc, e) * g(j, s);
+                        Sign::from_ordering(v.cmp(&num_bigint::BigInt::from(0)))
                     });
                     if w == Sign::Negative {
                         x = x.flip();
