@@ -1,13 +1,17 @@
-//! Box–box benchmarks on one set of random f64 pairs (about half intersecting):
-//! the crate's exact decision, a plain-float 15-axis SAT (same formula, no
-//! error bound: not exact), parry3d's cuboid–cuboid `intersection_test`; exact
-//! squared distance against parry3d's float `distance`.
+//! Box–box and triangle–box benchmarks on one set of random f64 pairs (about
+//! a third of the box pairs intersecting), each next to parry3d on the same
+//! pairs (f32): the crate's exact decision, a plain-float 15-axis SAT (same
+//! formula, no error bound: not exact) and parry3d's `intersection_test`;
+//! `intersect` with its exact certificate; the exact squared distance with
+//! exact closest points (and the f64-rounded one) against parry3d's float
+//! `distance`, for box pairs and triangle–box pairs.
 //!
-//! Run: `cargo bench --features parry --bench boxes`. The exact-fallback rate is printed.
+//! Run: `cargo bench --features parry --bench boxes`. The exact-fallback
+//! rates (filter failures, fast-path fallbacks) are printed.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use exact_collision::query::box_box;
-use exact_collision::{Obb, Vec3};
+use exact_collision::query::{box_box, distance, distance_exact, intersect_exact, stats};
+use exact_collision::{Obb, Shape, Triangle, Vec3};
 use parry3d::math::{Mat3, Pose, Rot3, Vec3 as PVec3};
 use parry3d::shape::Cuboid;
 
@@ -18,6 +22,43 @@ struct Case {
     pb: Pose,
     ca: Cuboid,
     cb: Cuboid,
+}
+
+/// A triangle near the origin (vertices within 1.5 of a center in [0, 3)³)
+/// for the triangle–box pairs, as the crate's and parry3d's shapes.
+struct TriCase {
+    t: Shape<f64>,
+    b: Shape<f64>,
+    pt: parry3d::shape::Triangle,
+    pb: Pose,
+    cb: Cuboid,
+}
+
+fn tri_cases(boxes: &[Case]) -> Vec<TriCase> {
+    let mut s = 0x0fed_cba9_8765_4321u64;
+    let mut r = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    boxes
+        .iter()
+        .map(|x| {
+            let c = [r() * 3.0, r() * 3.0, r() * 3.0];
+            // f32 values, so that both libraries see the same triangle.
+            let p: [[f64; 3]; 3] =
+                std::array::from_fn(|_| [0, 1, 2].map(|k| (c[k] + 3.0 * r() - 1.5) as f32 as f64));
+            let v = |q: [f64; 3]| PVec3::new(q[0] as f32, q[1] as f32, q[2] as f32);
+            TriCase {
+                t: Shape::Triangle(Triangle::new(p.map(|q| Vec3::new(q[0], q[1], q[2])))),
+                b: Shape::Box(x.b.clone()),
+                pt: parry3d::shape::Triangle::new(v(p[0]), v(p[1]), v(p[2])),
+                pb: x.pb,
+                cb: x.cb,
+            }
+        })
+        .collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -133,19 +174,66 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
-    let mut g = c.benchmark_group("box_box_distance");
-    g.sample_size(10);
-    let few = &cs[..64];
-    g.bench_function("exact_distance_squared_f64_inputs", |bn| {
+    let shapes: Vec<(Shape<f64>, Shape<f64>)> = cs
+        .iter()
+        .map(|x| (Shape::Box(x.a.clone()), Shape::Box(x.b.clone())))
+        .collect();
+    let (i0, d0) = (stats::INTERSECT.get(), stats::DISTANCE.get());
+    let mut g = c.benchmark_group("box_box_intersect_certificate");
+    g.bench_function("exact_intersect_with_certificate_f64_inputs", |bn| {
         bn.iter(|| {
-            few.iter()
-                .map(|x| box_box::distance(black_box(&x.a), black_box(&x.b)).distance_squared)
+            shapes
+                .iter()
+                .filter(|(a, b)| {
+                    intersect_exact(black_box(a), black_box(b))
+                        .unwrap()
+                        .intersects()
+                })
+                .count()
+        })
+    });
+    g.bench_function("parry3d_intersection_test", |bn| {
+        bn.iter(|| {
+            cs.iter()
+                .filter(|x| {
+                    parry3d::query::intersection_test(&x.pa, &x.ca, &x.pb, &x.cb)
+                        .unwrap()
+                        .intersecting
+                })
+                .count()
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("box_box_distance");
+    g.bench_function("exact_distance_f64_inputs", |bn| {
+        bn.iter(|| {
+            shapes
+                .iter()
+                .map(|(a, b)| {
+                    distance_exact(black_box(a), black_box(b))
+                        .unwrap()
+                        .distance_squared
+                        .denom()
+                        .bits()
+                })
+                .sum::<u64>()
+        })
+    });
+    g.bench_function("rounded_distance_f64", |bn| {
+        bn.iter(|| {
+            shapes
+                .iter()
+                .map(|(a, b)| {
+                    distance(black_box(a), black_box(b))
+                        .unwrap()
+                        .distance_squared
+                })
                 .sum::<f64>()
         })
     });
     g.bench_function("parry3d_distance", |bn| {
         bn.iter(|| {
-            few.iter()
+            cs.iter()
                 .map(|x| {
                     parry3d::query::distance(&x.pa, &x.ca, &x.pb, &x.cb)
                         .unwrap()
@@ -155,6 +243,42 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+    let ts = tri_cases(&cs);
+    let id = Pose::IDENTITY;
+    let mut g = c.benchmark_group("tri_box_distance");
+    g.bench_function("exact_distance_f64_inputs", |bn| {
+        bn.iter(|| {
+            ts.iter()
+                .map(|x| {
+                    distance_exact(black_box(&x.t), black_box(&x.b))
+                        .unwrap()
+                        .distance_squared
+                        .denom()
+                        .bits()
+                })
+                .sum::<u64>()
+        })
+    });
+    g.bench_function("parry3d_distance", |bn| {
+        bn.iter(|| {
+            ts.iter()
+                .map(|x| {
+                    parry3d::query::distance(&id, &x.pt, &x.pb, &x.cb)
+                        .unwrap()
+                        .distance
+                })
+                .sum::<f32>()
+        })
+    });
+    g.finish();
+    let (i1, d1) = (stats::INTERSECT.get(), stats::DISTANCE.get());
+    println!(
+        "fast path over the whole run: intersect {} fast / {} fallback, distance {} fast / {} fallback",
+        i1.0 - i0.0,
+        i1.1 - i0.1,
+        d1.0 - d0.0,
+        d1.1 - d0.1
+    );
     println!(
         "pairs: {} ({} intersecting); per batch of {} calls: filter failures total {} , exact (big-number) evaluations {}",
         cs.len(),

@@ -769,6 +769,178 @@ impl Int {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Lowest terms from a common denominator (the polytope fast path; the same
+// method as the triangle-distance fast path's, shared here).
+// ---------------------------------------------------------------------------
+
+/// `x / g` for a divisor `g` of `x`.
+pub(crate) fn div_exact(x: &Nat, g: &Nat) -> Nat {
+    if g.is_one() {
+        *x
+    } else if let Some(s) = g.to_u64() {
+        x.divexact_small(s)
+    } else {
+        Nat::from_biguint(&(x.to_biguint() / g.to_biguint()))
+    }
+}
+
+/// The product of the nonzero magnitudes among `d` (1 if none).
+pub(crate) fn nonzero_product(d: &[Int]) -> Nat {
+    d.iter()
+        .filter(|x| x.signum() != 0)
+        .fold(Nat::from_u128(1), |p, x| p.mul(x.mag()))
+}
+
+/// All the gcds with one denominator through one gcd of full size.
+///
+/// Built from `den` and nonzero factors `xs`: `h = gcd(den, Π xs)`, the
+/// product reduced modulo the odd part of `den` by Montgomery steps as it is
+/// formed (no division). For any `x` that divides `Π xs` (or is congruent to
+/// such a number modulo `den`), `gcd(x, den)` divides `h` and `h` divides
+/// `den`, so `gcd(x, den) = gcd(x, h)`, and `h` is small for all but special
+/// inputs (often 1).
+pub(crate) struct Reducer {
+    den: Nat,
+    h: Nat,
+}
+
+impl Reducer {
+    pub(crate) fn new(den: &Nat, xs: &[Nat]) -> Reducer {
+        // den = 2^z·m with m odd: gcd(den, P) = 2^min(z, tz(P))·gcd(m, P).
+        let z = den.trailing_zeros();
+        let m = den.shr(z);
+        let odd = if m.is_one() {
+            m
+        } else {
+            let minv = neg_inv_word(m.low_word());
+            const WIDTH: u64 = 64 * (L as u64 - 1);
+            let mut p = Nat::from_u128(1);
+            for x in xs.iter().filter(|x| !x.is_zero()) {
+                if p.bits() + x.bits() > WIDTH {
+                    p = p.shrink_mod(&m, minv).0;
+                }
+                p = if p.bits() + x.bits() > WIDTH {
+                    p.mul(&x.shrink_mod(&m, minv).0)
+                } else {
+                    p.mul(x)
+                };
+            }
+            gcd(&m, &p.shrink_mod(&m, minv).0)
+        };
+        let tz: u64 = xs
+            .iter()
+            .filter(|x| !x.is_zero())
+            .map(|x| x.trailing_zeros())
+            .sum();
+        Reducer {
+            den: *den,
+            h: odd.shl(z.min(tz)),
+        }
+    }
+
+    /// `gcd(x, den)` for `x` dividing the product (`den` itself for `x = 0`).
+    pub(crate) fn gcd(&self, x: &Nat) -> Nat {
+        if x.is_zero() {
+            return self.den;
+        }
+        if self.h.is_one() {
+            return self.h;
+        }
+        match self.h.to_u64() {
+            Some(h) => {
+                let r = match x.to_u64() {
+                    Some(v) => v % h,
+                    None => x.divrem_small(h).1,
+                };
+                Nat::from_u128(gcd_u64(h, r) as u128)
+            }
+            None => gcd(&self.h, x),
+        }
+    }
+}
+
+/// `n / d · 2^p` in lowest terms, given `g = gcd(|n|, d)` (`d > 0`).
+pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRational {
+    use num_bigint::{BigInt, Sign as S};
+    if n.signum() == 0 {
+        return num_rational::BigRational::new_raw(BigInt::from(0), BigInt::from(1));
+    }
+    let (mut nm, mut dm) = (div_exact(n.mag(), g), div_exact(d, g));
+    // nm / dm is in lowest terms: at most one of them is even; the power of
+    // two moves to the odd side after cancelling with the even one.
+    let (sn, sd) = if p >= 0 {
+        let t = (p as u64).min(dm.trailing_zeros());
+        (p as u64 - t, t)
+    } else {
+        let t = ((-p) as u64).min(nm.trailing_zeros());
+        (t, (-p) as u64 - t)
+    };
+    let (nb, db) = if p >= 0 {
+        dm = dm.shr(sd);
+        (nm.shl_big(sn), dm.to_biguint())
+    } else {
+        nm = nm.shr(sn);
+        (nm.to_biguint(), dm.shl_big(sd))
+    };
+    let s = if n.is_neg() { S::Minus } else { S::Plus };
+    num_rational::BigRational::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
+}
+
+/// `s² / d · 2^p` in lowest terms (`d > 0`), given `g = gcd(s, d)` (not of
+/// `s²`): `s/g` and `d/g` are coprime, so `gcd(s², d) = g·gcd(g, d/g)`.
+pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRational {
+    let g = if g.is_one() {
+        *g
+    } else {
+        g.mul(&gcd(g, &div_exact(d, g)))
+    };
+    finish(&s.mul(s), d, &g, p)
+}
+
+#[cfg(test)]
+mod reduce_tests {
+    use super::*;
+    use num_integer::Integer;
+    use num_rational::BigRational;
+
+    /// finish and square_over against BigRational's own reduction, with
+    /// planted common factors and powers of two on either side.
+    #[test]
+    fn lowest_terms_equal_bigrational() {
+        let mut s = 99u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        for round in 0..3000u64 {
+            let common = (next() % 1000 + 1) as i128 * if round % 3 == 0 { 1 << 20 } else { 1 };
+            let n =
+                (next() >> (next() % 60)) as i128 * common * if round % 2 == 0 { -1 } else { 1 };
+            let d = ((next() >> (next() % 60)) | 1) as i128 * common;
+            let p = (next() % 200) as i64 - 100;
+            let (ni, dn) = (Int::from_i128(n), Nat::from_u128(d.unsigned_abs()));
+            let red = Reducer::new(&dn, &[*ni.mag()]);
+            let g = red.gcd(ni.mag());
+            let two = |p: i64| {
+                if p >= 0 {
+                    BigRational::from_integer(num_bigint::BigInt::from(1) << p as usize)
+                } else {
+                    BigRational::new(1.into(), num_bigint::BigInt::from(1) << (-p) as usize)
+                }
+            };
+            let want = BigRational::new(n.into(), d.into()) * two(p);
+            let got = finish(&ni, &dn, &g, p);
+            assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+            assert_eq!(
+                g.to_biguint(),
+                num_bigint::BigUint::from(n.unsigned_abs())
+                    .gcd(&num_bigint::BigUint::from(d as u128))
+            );
+            let sq = square_over(&ni, &dn, &g, p);
+            let want = BigRational::new(num_bigint::BigInt::from(n) * n, d.into()) * two(p);
+            assert_eq!((sq.numer(), sq.denom()), (want.numer(), want.denom()));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,7 +60,7 @@ pub fn filter_failures() -> u64 {
 
 /// Axis `k` of the 15 as the pair (u, v) with L = u × v: 0..3 faces of a,
 /// 3..6 faces of b, 6..15 `a[i] × b[j]` with k = 6 + 3i + j.
-fn axis_pair<'a, T>(a: &'a [T; 3], b: &'a [T; 3], k: usize) -> (&'a T, &'a T) {
+pub(crate) fn axis_pair<'a, T>(a: &'a [T; 3], b: &'a [T; 3], k: usize) -> (&'a T, &'a T) {
     match k {
         0..=2 => (&a[(k + 1) % 3], &a[(k + 2) % 3]),
         3..=5 => (&b[(k - 2) % 3], &b[(k - 1) % 3]),

@@ -10,6 +10,7 @@
 
 pub mod box_box;
 pub mod certificate;
+mod fast;
 pub mod polytope;
 pub mod prism_prism;
 pub mod stats;
@@ -86,6 +87,10 @@ impl std::fmt::Display for QueryError {
     }
 }
 
+fn both_triangles<S>(a: &Shape<S>, b: &Shape<S>) -> bool {
+    matches!((a, b), (Shape::Triangle(_), Shape::Triangle(_)))
+}
+
 /// The shapes after a cube has become its box.
 enum Kind<'a, S> {
     Triangle(&'a Triangle<S>),
@@ -104,6 +109,10 @@ fn kind<S: Scalar>(s: &Shape<S>) -> Kind<'_, S> {
 
 /// Do `a` and `b` share a point? Decided exactly, with a certificate.
 ///
+/// For f32/f64 shapes (but two triangles) the certificate is the exact one
+/// computed in integers and rounded to the scalar without reducing it
+/// (within a few ulps; the decision is exact).
+///
 /// ```
 /// use exact_collision::query::intersect;
 /// use exact_collision::{Obb, Shape, Vec3};
@@ -114,6 +123,22 @@ fn kind<S: Scalar>(s: &Shape<S>) -> Kind<'_, S> {
 /// ```
 pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S>, QueryError> {
     use Kind as K;
+    if !S::IS_EXACT && !both_triangles(a, b) {
+        // Float inputs: exact decisions, the certificate rounded from the
+        // exact integers (no reduction to lowest terms).
+        if let Some(i) = fast::intersect_f64(a, b) {
+            stats::INTERSECT.fast();
+            return Ok(match i {
+                Intersection::Overlap { witness } => Intersection::Overlap {
+                    witness: witness.map(|x| fast::num::cast(*x)),
+                },
+                Intersection::Separated { axis } => Intersection::Separated {
+                    axis: axis.map(|x| fast::num::cast(*x)),
+                },
+            });
+        }
+        stats::INTERSECT.fallback();
+    }
     match (kind(a), kind(b)) {
         (K::Triangle(a), K::Triangle(b)) => triangle_triangle::intersect(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::intersect(a, b)),
@@ -128,8 +153,24 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
 }
 
 /// The exact squared distance between `a` and `b`, with a closest pair.
+///
+/// For f32/f64 shapes (but two triangles) the feature pair is decided
+/// exactly and the values are the exact integers rounded without reducing
+/// them (within a few ulps; distance 0 exactly when the shapes meet).
 pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, QueryError> {
     use Kind as K;
+    if !S::IS_EXACT && !both_triangles(a, b) {
+        if let Some(c) = fast::distance_f64(a, b) {
+            stats::DISTANCE.fast();
+            let p = |v: Vec3<f64>| v.map(|x| fast::num::cast(*x));
+            return Ok(Closest {
+                distance_squared: fast::num::cast(c.distance_squared),
+                a: p(c.a),
+                b: p(c.b),
+            });
+        }
+        stats::DISTANCE.fallback();
+    }
     match (kind(a), kind(b)) {
         (K::Triangle(a), K::Triangle(b)) => triangle_triangle_distance::distance(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::distance(a, b)),
@@ -147,6 +188,12 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
 /// float inputs, the exact values of the doubles (the protocol's default path
 /// for JSON numbers).
 ///
+/// Float inputs of every pair but triangle–triangle take the fast path
+/// (`docs/polytope.md`): the same decision and the same certificate as the
+/// exhaustive path, decided with filtered exact signs and built in
+/// fixed-width integers; what it cannot prove goes to the exhaustive path,
+/// counted in [`stats::INTERSECT`].
+///
 /// ```
 /// use exact_collision::query::{intersect_exact, Intersection};
 /// use exact_collision::{Scalar, Shape, Triangle, Vec3};
@@ -163,11 +210,24 @@ pub fn intersect_exact<S: Scalar>(
     if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
         return triangle_triangle::intersect_exact(x, y);
     }
+    if !S::IS_EXACT {
+        if let Some(i) = fast::intersect(a, b) {
+            stats::INTERSECT.fast();
+            return Ok(i);
+        }
+        stats::INTERSECT.fallback();
+    }
     intersect(&a.to_rational(), &b.to_rational())
 }
 
 /// [`distance`] with the squared distance and the points exact whatever the
 /// input scalar.
+///
+/// Float inputs of every pair but triangle–triangle take the fast path: a
+/// GJK guess of the closest features, an exact proof that their closest
+/// points are closest (and, for tied pairs, the exhaustive enumeration's
+/// choice), the points built in integers and reduced once; counted in
+/// [`stats::DISTANCE`].
 ///
 /// ```
 /// use exact_collision::query::distance_exact;
@@ -184,6 +244,13 @@ pub fn distance_exact<S: Scalar>(
 ) -> Result<Closest<BigRational>, QueryError> {
     if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
         return triangle_triangle_distance::distance_exact(x, y);
+    }
+    if !S::IS_EXACT {
+        if let Some(c) = fast::distance(a, b) {
+            stats::DISTANCE.fast();
+            return Ok(c);
+        }
+        stats::DISTANCE.fallback();
     }
     distance(&a.to_rational(), &b.to_rational())
 }

@@ -79,7 +79,7 @@ pub fn circles_disjoint<S: Scalar>(a: &Prism<S>, b: &Prism<S>) -> bool {
     d2_lo > r2_hi
 }
 
-fn on_segment<S: Scalar>(p: &Vec2<S>, q: &Vec2<S>, x: &Vec2<S>) -> bool {
+pub(crate) fn on_segment<S: Scalar>(p: &Vec2<S>, q: &Vec2<S>, x: &Vec2<S>) -> bool {
     let within = |a: &S, b: &S, c: &S| (a <= c && c <= b) || (b <= c && c <= a);
     orient2d(p, q, x) == Sign::Zero && within(&p.x, &q.x, &x.x) && within(&p.y, &q.y, &x.y)
 }
@@ -97,7 +97,7 @@ pub fn segments_meet<S: Scalar>(p: &Vec2<S>, q: &Vec2<S>, r: &Vec2<S>, s: &Vec2<
     o1.times(o2) != Sign::Positive && o3.times(o4) != Sign::Positive
 }
 
-fn in_quad<S: Scalar>(quad: &[Vec2<S>; 4], x: &Vec2<S>) -> bool {
+pub(crate) fn in_quad<S: Scalar>(quad: &[Vec2<S>; 4], x: &Vec2<S>) -> bool {
     (0..4).all(|i| orient2d(&quad[i], &quad[(i + 1) % 4], x) != Sign::Negative)
 }
 
@@ -119,13 +119,33 @@ pub fn overlaps<S: Scalar>(a: &Prism<S>, b: &Prism<S>) -> bool {
     z_overlap(a, b) && !circles_disjoint(a, b) && plans_meet(&a.base, &b.base)
 }
 
-/// A common plan-view point, exact, or `None`.
-fn plan_witness(a: &[Vec2<Q>; 4], b: &[Vec2<Q>; 4]) -> Option<Vec2<Q>> {
-    if let Some(p) = a.iter().find(|p| in_quad(b, p)) {
-        return Some(p.clone());
+/// Which common plan-view point the witness rule picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlanPoint {
+    /// Vertex i of a (in b).
+    A(usize),
+    /// Vertex j of b (in a).
+    B(usize),
+    /// Edge i of a crosses edge j of b (not parallel).
+    Cross(usize, usize),
+    /// Edges i of a and j of b are collinear and overlap; end point k of
+    /// (a_i, a_i+1, b_j, b_j+1) lies on both.
+    End(usize, usize, usize),
+}
+
+/// The witness rule, decided exactly on any scalar: the first vertex of a in
+/// b, the first of b in a, then the first meeting pair of edges (a's edge
+/// order, then b's): their crossing point, or for collinear edges the first
+/// of the four end points on both.
+pub(crate) fn plan_witness_choice<S: Scalar>(
+    a: &[Vec2<S>; 4],
+    b: &[Vec2<S>; 4],
+) -> Option<PlanPoint> {
+    if let Some(i) = a.iter().position(|p| in_quad(b, p)) {
+        return Some(PlanPoint::A(i));
     }
-    if let Some(p) = b.iter().find(|p| in_quad(a, p)) {
-        return Some(p.clone());
+    if let Some(j) = b.iter().position(|p| in_quad(a, p)) {
+        return Some(PlanPoint::B(j));
     }
     for i in 0..4 {
         let (p, q) = (&a[i], &a[(i + 1) % 4]);
@@ -134,22 +154,36 @@ fn plan_witness(a: &[Vec2<Q>; 4], b: &[Vec2<Q>; 4]) -> Option<Vec2<Q>> {
             if !segments_meet(p, q, r, s) {
                 continue;
             }
-            let (u, v) = (q.sub(p), s.sub(r));
-            let den = u.cross(&v);
-            if den.is_zero() {
-                // collinear overlap: an end point lies on the other segment
-                for x in [p, q, r, s] {
+            // Meeting segments are parallel (u × v = 0, the crossing has no
+            // denominator) exactly when r and s are both on line pq.
+            if orient2d(p, q, r) == Sign::Zero && orient2d(p, q, s) == Sign::Zero {
+                for (k, x) in [p, q, r, s].into_iter().enumerate() {
                     if on_segment(p, q, x) && on_segment(r, s, x) {
-                        return Some(x.clone());
+                        return Some(PlanPoint::End(i, j, k));
                     }
                 }
                 continue;
             }
-            let t = r.sub(p).cross(&v) / den;
-            return Some(Vec2::new(&p.x + &u.x * &t, &p.y + &u.y * &t));
+            return Some(PlanPoint::Cross(i, j));
         }
     }
     None
+}
+
+/// A common plan-view point, exact, or `None`.
+fn plan_witness(a: &[Vec2<Q>; 4], b: &[Vec2<Q>; 4]) -> Option<Vec2<Q>> {
+    Some(match plan_witness_choice(a, b)? {
+        PlanPoint::A(i) => a[i].clone(),
+        PlanPoint::B(j) => b[j].clone(),
+        PlanPoint::End(i, j, k) => [&a[i], &a[(i + 1) % 4], &b[j], &b[(j + 1) % 4]][k].clone(),
+        PlanPoint::Cross(i, j) => {
+            let (p, q) = (&a[i], &a[(i + 1) % 4]);
+            let (r, s) = (&b[j], &b[(j + 1) % 4]);
+            let (u, v) = (q.sub(p), s.sub(r));
+            let t = r.sub(p).cross(&v) / u.cross(&v);
+            Vec2::new(&p.x + &u.x * &t, &p.y + &u.y * &t)
+        }
+    })
 }
 
 /// An outward edge normal of either quad that separates the plan views, exact.

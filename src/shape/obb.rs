@@ -1,5 +1,5 @@
 use super::{Det3, ShapeError};
-use crate::predicates::{sign_of, Expr};
+use crate::predicates::{in_shewchuk_range, sign_of, Expr};
 use crate::ring::Ring;
 use crate::scalar::Scalar;
 use crate::sign::Sign;
@@ -36,7 +36,7 @@ impl<S: Scalar> Obb<S> {
                 ));
             }
         }
-        if sign_of(&Det3(&half_axes[0], &half_axes[1], &half_axes[2])) == Sign::Zero {
+        if det_sign(&half_axes) == Sign::Zero {
             return Err(ShapeError::new(
                 "half_axes",
                 "linearly dependent half-axes (the box has no volume; degenerate boxes are not supported)",
@@ -66,6 +66,42 @@ impl<S: Scalar> Obb<S> {
     pub fn contains(&self, q: &Vec3<S>) -> bool {
         (0..3).all(|i| sign_of(&InsideSlab { b: self, q, i }) != Sign::Negative)
     }
+}
+
+/// The exact sign of `det(h0, h1, h2)`. Float inputs first try a static
+/// filter: the determinant `h0·(h1 × h2)` in doubles is within `5u·M` of the
+/// exact value (`M = Σk Pk·|h0k|`, `P = |h1| ⊗ |h2|` the cross product with
+/// absolute values: the derivation of `box_box::FILTER` with `T = 0`), and
+/// `8u·M̃` covers the rounding of `M̃` itself; it holds when no product
+/// underflows or overflows, which [`in_shewchuk_range`] guarantees. An
+/// undecided filter goes to [`sign_of`].
+fn det_sign<S: Scalar>(h: &[Vec3<S>; 3]) -> Sign {
+    if !S::IS_EXACT {
+        let f = |v: &Vec3<S>| [v.x.to_f64(), v.y.to_f64(), v.z.to_f64()];
+        let (a, b, c) = (f(&h[0]), f(&h[1]), f(&h[2]));
+        if in_shewchuk_range(&[a, b, c].concat()) {
+            let cr = [
+                b[1] * c[2] - b[2] * c[1],
+                b[2] * c[0] - b[0] * c[2],
+                b[0] * c[1] - b[1] * c[0],
+            ];
+            let p = [
+                (b[1] * c[2]).abs() + (b[2] * c[1]).abs(),
+                (b[2] * c[0]).abs() + (b[0] * c[2]).abs(),
+                (b[0] * c[1]).abs() + (b[1] * c[0]).abs(),
+            ];
+            let d = a[0] * cr[0] + a[1] * cr[1] + a[2] * cr[2];
+            let m = p[0] * a[0].abs() + p[1] * a[1].abs() + p[2] * a[2].abs();
+            let bound = 8.0 * f64::EPSILON / 2.0 * m;
+            if d > bound {
+                return Sign::Positive;
+            }
+            if d < -bound {
+                return Sign::Negative;
+            }
+        }
+    }
+    sign_of(&Det3(&h[0], &h[1], &h[2]))
 }
 
 /// |D| − |Di| (see [`Obb::contains`]).

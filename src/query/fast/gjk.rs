@@ -1,0 +1,229 @@
+//! The float guess of the closest features: the Gilbert–Johnson–Keerthi
+//! distance algorithm on the vertex sets (E. G. Gilbert, D. W. Johnson, S. S.
+//! Keerthi, *A fast procedure for computing the distance between complex
+//! objects in three-dimensional space*, IEEE J. Robotics and Automation 4(2),
+//! 1988), with the sub-simplex search by Voronoi regions (C. Ericson,
+//! *Real-Time Collision Detection*, Morgan Kaufmann 2004, §5.1 and §9.5).
+//!
+//! Nothing here decides anything: the result is a guess of which vertices of
+//! each shape span the closest features, and the exact proof that follows
+//! accepts it or hands the query to the exhaustive path.
+
+type P = [f64; 3];
+
+#[inline(always)]
+fn sub(a: &P, b: &P) -> P {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+#[inline(always)]
+fn dot(a: &P, b: &P) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+#[inline(always)]
+fn cross(a: &P, b: &P) -> P {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+#[inline(always)]
+fn axpy(a: &P, t: f64, d: &P) -> P {
+    [a[0] + t * d[0], a[1] + t * d[1], a[2] + t * d[2]]
+}
+
+/// The outcome of the guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guess {
+    /// Apart: bit masks of the vertices of a and of b that span the closest
+    /// features (the final simplex's support points with positive weight).
+    Apart(u8, u8),
+    /// The shapes (nearly) touch or overlap.
+    Near,
+}
+
+/// A simplex point: the vertex numbers in a and b and `a_i − b_j`.
+#[derive(Clone, Copy)]
+struct Pt {
+    i: u8,
+    j: u8,
+    w: P,
+}
+
+/// The closest point to the origin of the simplex `s` (1 to 4 points),
+/// reducing `s` to the points with positive weight; `None` when the origin
+/// is inside a tetrahedron.
+fn closest(s: &mut [Pt; 4], n: &mut usize) -> Option<P> {
+    match *n {
+        1 => Some(s[0].w),
+        2 => {
+            let (a, b) = (s[0].w, s[1].w);
+            let ab = sub(&b, &a);
+            let t = -dot(&a, &ab);
+            if t <= 0.0 {
+                *n = 1;
+                return Some(a);
+            }
+            let den = dot(&ab, &ab);
+            if t >= den {
+                s[0] = s[1];
+                *n = 1;
+                return Some(b);
+            }
+            Some(axpy(&a, t / den, &ab))
+        }
+        3 => Some(triangle(s, n)),
+        _ => {
+            // Faces (0,1,2), (0,2,3), (0,3,1), (1,3,2): test those the origin
+            // is outside of, keep the nearest.
+            let faces = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
+            let mut best: Option<(f64, [Pt; 4], usize, P)> = None;
+            for f in faces {
+                let (a, b, c, d) = (s[f[0]].w, s[f[1]].w, s[f[2]].w, s[f[3]].w);
+                let nrm = cross(&sub(&b, &a), &sub(&c, &a));
+                let so = -dot(&a, &nrm);
+                let sd = dot(&sub(&d, &a), &nrm);
+                if so * sd < 0.0 || sd == 0.0 {
+                    let mut t = [s[f[0]], s[f[1]], s[f[2]], s[f[2]]];
+                    let mut m = 3;
+                    let p = triangle(&mut t, &mut m);
+                    let d2 = dot(&p, &p);
+                    if best.as_ref().is_none_or(|b| d2 < b.0) {
+                        best = Some((d2, t, m, p));
+                    }
+                }
+            }
+            let (_, t, m, p) = best?;
+            *s = t;
+            *n = m;
+            Some(p)
+        }
+    }
+}
+
+/// Ericson's `ClosestPtPointTriangle` for the origin, reducing the simplex.
+fn triangle(s: &mut [Pt; 4], n: &mut usize) -> P {
+    let (pa, pb, pc) = (s[0], s[1], s[2]);
+    let (a, b, c) = (pa.w, pb.w, pc.w);
+    let ab = sub(&b, &a);
+    let ac = sub(&c, &a);
+    let ap = [-a[0], -a[1], -a[2]];
+    let d1 = dot(&ab, &ap);
+    let d2 = dot(&ac, &ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        *n = 1;
+        return a;
+    }
+    let bp = [-b[0], -b[1], -b[2]];
+    let d3 = dot(&ab, &bp);
+    let d4 = dot(&ac, &bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        s[0] = pb;
+        *n = 1;
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let v = d1 / (d1 - d3);
+        *n = 2;
+        return axpy(&a, v, &ab);
+    }
+    let cp = [-c[0], -c[1], -c[2]];
+    let d5 = dot(&ab, &cp);
+    let d6 = dot(&ac, &cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        s[0] = pc;
+        *n = 1;
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let w = d2 / (d2 - d6);
+        s[1] = pc;
+        *n = 2;
+        return axpy(&a, w, &ac);
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        s[0] = pb;
+        s[1] = pc;
+        *n = 2;
+        return axpy(&b, w, &sub(&c, &b));
+    }
+    let den = 1.0 / (va + vb + vc);
+    let (v, w) = (vb * den, vc * den);
+    *n = 3;
+    [
+        a[0] + ab[0] * v + ac[0] * w,
+        a[1] + ab[1] * v + ac[1] * w,
+        a[2] + ab[2] * v + ac[2] * w,
+    ]
+}
+
+/// GJK on the vertex sets `a`, `b` (coordinates below 1 in magnitude).
+pub(crate) fn gjk(a: &[[f64; 3]], b: &[[f64; 3]]) -> Guess {
+    let mut s = [Pt {
+        i: 0,
+        j: 0,
+        w: sub(&a[0], &b[0]),
+    }; 4];
+    let mut n = 1;
+    let mut v = s[0].w;
+    for _ in 0..64 {
+        let d2 = dot(&v, &v);
+        if d2 < 1e-28 {
+            return Guess::Near;
+        }
+        // Support of a − b in direction −v.
+        let (mut i, mut lo) = (0, f64::INFINITY);
+        for (k, p) in a.iter().enumerate() {
+            let x = dot(&v, p);
+            if x < lo {
+                (i, lo) = (k, x);
+            }
+        }
+        let (mut j, mut hi) = (0, f64::NEG_INFINITY);
+        for (k, p) in b.iter().enumerate() {
+            let x = dot(&v, p);
+            if x > hi {
+                (j, hi) = (k, x);
+            }
+        }
+        let w = sub(&a[i], &b[j]);
+        // v·w is a lower bound on |v|·distance: converged when it meets |v|².
+        if d2 - dot(&v, &w) <= 1e-12 * d2 {
+            break;
+        }
+        if s[..n]
+            .iter()
+            .any(|p| p.i as usize == i && p.j as usize == j)
+        {
+            break;
+        }
+        s[n] = Pt {
+            i: i as u8,
+            j: j as u8,
+            w,
+        };
+        n += 1;
+        match closest(&mut s, &mut n) {
+            None => return Guess::Near,
+            Some(nv) => {
+                if dot(&nv, &nv) >= d2 {
+                    break; // no progress
+                }
+                v = nv;
+            }
+        }
+    }
+    if dot(&v, &v) < 1e-28 {
+        return Guess::Near;
+    }
+    let (mut ma, mut mb) = (0u8, 0u8);
+    for p in &s[..n] {
+        ma |= 1 << p.i;
+        mb |= 1 << p.j;
+    }
+    Guess::Apart(ma, mb)
+}
