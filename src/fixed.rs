@@ -878,10 +878,10 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
     };
     let (nb, db) = if p >= 0 {
         dm = dm.shr(sd);
-        (nm.shl_big(sn), dm.to_biguint())
+        (big(&nm, sn), big(&dm, 0))
     } else {
         nm = nm.shr(sn);
-        (nm.to_biguint(), dm.shl_big(sd))
+        (big(&nm, 0), big(&dm, sd))
     };
     let s = if n.is_neg() { S::Minus } else { S::Plus };
     num_rational::BigRational::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
@@ -896,6 +896,14 @@ pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::Bi
         g.mul(&gcd(g, &div_exact(d, g)))
     };
     finish(&s.mul(s), d, &g, p)
+}
+
+/// `x · 2^s` as a `BigUint` (one word-array conversion when it fits 128 bits).
+pub(crate) fn big(x: &Nat, s: u64) -> BigUint {
+    match x.to_u128() {
+        Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
+        _ => x.shl_big(s),
+    }
 }
 
 #[cfg(test)]

@@ -36,12 +36,12 @@
 
 pub(crate) mod cert;
 
-use crate::fixed::{gcd, gcd_u64, Int, Nat};
+use crate::fixed::{finish, nonzero_product, square_over, Int, Nat, Reducer};
 use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
 use crate::scalar::Scalar;
 use crate::vector::Vec3;
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -373,144 +373,6 @@ fn int(v: i128) -> Int {
 }
 fn idot(x: &[Int; 3], y: &[Int; 3]) -> Int {
     x[0].mul(&y[0]).add(&x[1].mul(&y[1])).add(&x[2].mul(&y[2]))
-}
-
-/// `x / g` for a divisor `g` of `x`.
-fn div_exact(x: &Nat, g: &Nat) -> Nat {
-    if g.is_one() {
-        *x
-    } else if let Some(s) = g.to_u64() {
-        x.divexact_small(s)
-    } else {
-        Nat::from_biguint(&(x.to_biguint() / g.to_biguint()))
-    }
-}
-
-/// The product of the nonzero magnitudes among `d` (1 if none).
-fn nonzero_product(d: &[Int; 3]) -> Nat {
-    d.iter()
-        .filter(|x| x.signum() != 0)
-        .fold(Nat::from_u128(1), |p, x| p.mul(x.mag()))
-}
-
-/// All the gcds with one denominator through one gcd of full size.
-///
-/// Built from `den` and the nonzero factors `xs`: `h = gcd(den, Π xs)`, with
-/// the product reduced modulo `den` as it is formed. For any `x` that divides
-/// `Π xs`, `gcd(x, den)` divides `h` and `h` divides `den`, so
-/// `gcd(x, den) = gcd(x, h)`, and `h` is small for all but special inputs
-/// (often 1: then every numerator is already coprime to `den`).
-struct Reducer {
-    den: Nat,
-    h: Nat,
-}
-
-impl Reducer {
-    fn new(den: &Nat, xs: &[Nat]) -> Reducer {
-        // den = 2^z·m with m odd: gcd(den, P) = 2^min(z, tz(P))·gcd(m, P),
-        // and tz(P) is the sum over the factors. The odd part: the product,
-        // shrunk by Montgomery steps (a unit factor 2^(−64s) mod m, no
-        // division) whenever it would overflow, then one gcd.
-        let z = den.trailing_zeros();
-        let m = den.shr(z);
-        let odd = if m.is_one() {
-            m
-        } else {
-            let minv = crate::fixed::neg_inv_word(m.low_word());
-            const WIDTH: u64 = 64 * (crate::fixed::L as u64 - 1);
-            let mut p = Nat::from_u128(1);
-            for x in xs.iter().filter(|x| !x.is_zero()) {
-                if p.bits() + x.bits() > WIDTH {
-                    p = p.shrink_mod(&m, minv).0;
-                }
-                p = if p.bits() + x.bits() > WIDTH {
-                    p.mul(&x.shrink_mod(&m, minv).0)
-                } else {
-                    p.mul(x)
-                };
-            }
-            gcd(&m, &p.shrink_mod(&m, minv).0)
-        };
-        let tz: u64 = xs
-            .iter()
-            .filter(|x| !x.is_zero())
-            .map(|x| x.trailing_zeros())
-            .sum();
-        Reducer {
-            den: *den,
-            h: odd.shl(z.min(tz)),
-        }
-    }
-
-    /// `gcd(x, den)` for `x` dividing the product (`den` itself for `x = 0`).
-    fn gcd(&self, x: &Nat) -> Nat {
-        if x.is_zero() {
-            return self.den;
-        }
-        if self.h.is_one() {
-            return self.h;
-        }
-        match self.h.to_u64() {
-            Some(h) => {
-                let r = match x.to_u64() {
-                    Some(v) => v % h,
-                    None => x.divrem_small(h).1,
-                };
-                Nat::from_u128(gcd_u64(h, r) as u128)
-            }
-            None => gcd(&self.h, x),
-        }
-    }
-}
-
-/// `n / d · 2^p` in lowest terms, given `g = gcd(|n|, d)` (`d > 0`).
-fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
-    if n.signum() == 0 {
-        return <Q as Zero>::zero();
-    }
-    let (mut nm, mut dm) = (div_exact(n.mag(), g), div_exact(d, g));
-    // nm / dm is in lowest terms: at most one of them is even; the power of
-    // two moves to the odd side after cancelling with the even one.
-    let (sn, sd) = if p >= 0 {
-        let t = (p as u64).min(dm.trailing_zeros());
-        (p as u64 - t, t)
-    } else {
-        let t = ((-p) as u64).min(nm.trailing_zeros());
-        (t, (-p) as u64 - t)
-    };
-    let (nb, db) = if p >= 0 {
-        dm = dm.shr(sd);
-        (big(&nm, sn), big(&dm, 0))
-    } else {
-        nm = nm.shr(sn);
-        (big(&nm, 0), big(&dm, sd))
-    };
-    let s = if n.is_neg() {
-        num_bigint::Sign::Minus
-    } else {
-        num_bigint::Sign::Plus
-    };
-    Q::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
-}
-
-/// `s² / d · 2^p` in lowest terms (`d > 0`), given `g = gcd(s, d)` (not of
-/// `s²`): with `g = gcd(s, d)`, `s/g` and `d/g` are coprime, so
-/// `gcd(s², d) = g·gcd(g·(s/g)², d/g) = g·gcd(g, d/g)`.
-fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> Q {
-    let g = if g.is_one() {
-        *g
-    } else {
-        g.mul(&gcd(g, &div_exact(d, g)))
-    };
-    finish(&s.mul(s), d, &g, p)
-}
-
-/// `x · 2^s` as a `BigUint` (one word-array conversion when it fits 128 bits).
-fn big(x: &Nat, s: u64) -> BigUint {
-    match x.to_u128() {
-        Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
-        _ => x.shl_big(s),
-    }
 }
 
 /// `v · 2^p` in lowest terms: an odd integer over a power of two, or an
