@@ -49,6 +49,7 @@ mod input;
 pub mod motion;
 pub mod plot;
 pub mod points;
+pub mod step;
 pub mod sat;
 pub mod sgm;
 pub mod sweep;

@@ -1,0 +1,527 @@
+//! Exact continuous collision for a whole simulation step: every vertex of a
+//! mesh moves linearly from its position in frame A (t = 0) to frame B (t = 1);
+//! is the step collision-free, and if not, what is the earliest time of impact?
+//!
+//! # Method
+//!
+//! 1. **Broad phase** ([`broad_phase`]): the swept box of every vertex is the
+//!    box of its two positions; an edge's or a face's is the union of its
+//!    vertices' boxes. Minima and maxima of doubles are exact, so the boxes are
+//!    exact. Sort-and-sweep along the axis where the box centres spread most
+//!    pairs vertex boxes with face boxes and edge boxes with edge boxes; every
+//!    overlap test is a closed comparison (`≤`) of the exact bounds. Pairs that
+//!    share a vertex are skipped (they touch at the shared vertex at every
+//!    time; a simulation excludes them the same way).
+//! 2. **Narrow phase** ([`narrow_phase`]): every candidate pair through the
+//!    exact point CCD of [`super::points`] (float filter with a proven error
+//!    bound, exact integer method when the filter cannot decide), on all cores.
+//! 3. **Earliest time** ([`earliest`]): the certified times are compared
+//!    exactly ([`cmp_time`]): disjoint intervals decide at once, overlapping
+//!    ones are compared as real algebraic numbers (refinement by exact signs,
+//!    equality by a polynomial gcd). Ties (the same exact time) go to the
+//!    vertex–face pair before the edge–edge pair, then to the smaller ids.
+//!
+//! # Why no colliding pair is lost
+//!
+//! A point moving linearly, p(t) = (1 − t)·p₀ + t·p₁, stays in the box of p₀ and
+//! p₁ for t ∈ [0, 1]; a vertex, edge or face at time t is the convex hull of its
+//! vertices at t, so it stays in the union of their boxes. If two elements share
+//! a point at some t, that point lies in both swept boxes, so the closed boxes
+//! overlap on every axis, and the sweep, which compares the exact bounds with
+//! `≤`, reports the pair. Every reported pair is then decided exactly.
+//!
+//! ```
+//! use exact_collision::ccd::step::{step, StepMesh};
+//! // A triangle in z = 0 and a lone vertex falling through it from z = 1 to z = −1.
+//! let a = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.25, 0.25, 1.0]];
+//! let mut b = a.clone();
+//! b[3][2] = -1.0;
+//! let mesh = StepMesh::new(a, b, vec![[0, 1, 2]]).unwrap();
+//! let answer = step(&mesh, &exact_collision::ccd::default_tolerance(), &|_| {}).unwrap();
+//! assert_eq!(answer.candidates_vf, 1);
+//! let first = answer.earliest().unwrap();
+//! assert_eq!((first.a, first.b), (3, 0)); // vertex 3, face 0
+//! assert_eq!(first.toi.lo, num_rational::BigRational::new(1.into(), 2.into()));
+//! ```
+
+pub mod read;
+
+use super::points::{first_contact_f64, Kind};
+use super::{ContactTime, PointCcdAnswer};
+use crate::query::QueryError;
+use num_rational::BigRational;
+use rayon::prelude::*;
+use std::cmp::Ordering;
+
+/// One simulation step: the vertex positions at t = 0 and t = 1, the faces
+/// (triangles, vertex indices) and the edges (derived from the faces).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepMesh {
+    /// Positions at t = 0.
+    pub t0: Vec<[f64; 3]>,
+    /// Positions at t = 1.
+    pub t1: Vec<[f64; 3]>,
+    /// Triangles.
+    pub faces: Vec<[u32; 3]>,
+    /// Edges `[i, j]`, i < j, each once, sorted by (j, i): the order of libigl's
+    /// `igl::edges`, which the CCD simulation dataset's element ids follow.
+    pub edges: Vec<[u32; 2]>,
+}
+
+/// Why a step cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The two frames have different vertex counts.
+    VertexCount(usize, usize),
+    /// The two frames have different face counts (from the file readers).
+    FaceCount(usize, usize),
+    /// The two frames have different faces (from the file readers): the first
+    /// face that differs.
+    Connectivity(usize),
+    /// A face names a vertex that does not exist.
+    Index {
+        /// The face.
+        face: usize,
+        /// The vertex index it names.
+        vertex: u64,
+    },
+    /// A face names one vertex twice.
+    DegenerateFace(usize),
+    /// A coordinate is not finite (frame 0 or 1, vertex).
+    NotFinite(u8, usize),
+    /// More than 2³² − 1 vertices.
+    TooLarge,
+    /// A file cannot be read or parsed.
+    File(String),
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::VertexCount(a, b) => {
+                write!(f, "the frames have different vertex counts: {a} and {b}")
+            }
+            StepError::FaceCount(a, b) => {
+                write!(f, "the frames have different face counts: {a} and {b}")
+            }
+            StepError::Connectivity(i) => {
+                write!(f, "the frames have different faces (first at face {i})")
+            }
+            StepError::Index { face, vertex } => {
+                write!(f, "face {face} names vertex {vertex}, which does not exist")
+            }
+            StepError::DegenerateFace(i) => write!(f, "face {i} names a vertex twice"),
+            StepError::NotFinite(fr, v) => {
+                write!(f, "vertex {v} of frame {fr} has a coordinate that is not finite")
+            }
+            StepError::TooLarge => write!(f, "more than 2^32 - 1 vertices"),
+            StepError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl StepMesh {
+    /// A step from the two frames' positions and the faces; the edges are
+    /// derived. Errors: different vertex counts, a face index out of range or
+    /// repeated within a face, a coordinate that is not finite.
+    ///
+    /// ```
+    /// use exact_collision::ccd::step::{StepError, StepMesh};
+    /// let p = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    /// let m = StepMesh::new(p.clone(), p.clone(), vec![[0, 1, 2]]).unwrap();
+    /// assert_eq!(m.edges, vec![[0, 1], [0, 2], [1, 2]]);
+    /// let short = StepMesh::new(p.clone(), p[..2].to_vec(), vec![]);
+    /// assert_eq!(short.unwrap_err(), StepError::VertexCount(3, 2));
+    /// ```
+    pub fn new(
+        t0: Vec<[f64; 3]>,
+        t1: Vec<[f64; 3]>,
+        faces: Vec<[u32; 3]>,
+    ) -> Result<StepMesh, StepError> {
+        if t0.len() != t1.len() {
+            return Err(StepError::VertexCount(t0.len(), t1.len()));
+        }
+        if t0.len() > u32::MAX as usize {
+            return Err(StepError::TooLarge);
+        }
+        for (fr, pts) in [(0u8, &t0), (1, &t1)] {
+            if let Some(v) = pts.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+                return Err(StepError::NotFinite(fr, v));
+            }
+        }
+        let n = t0.len() as u64;
+        for (i, f) in faces.iter().enumerate() {
+            if let Some(&v) = f.iter().find(|&&v| v as u64 >= n) {
+                return Err(StepError::Index {
+                    face: i,
+                    vertex: v as u64,
+                });
+            }
+            if f[0] == f[1] || f[1] == f[2] || f[0] == f[2] {
+                return Err(StepError::DegenerateFace(i));
+            }
+        }
+        let edges = edges_of(&faces);
+        Ok(StepMesh {
+            t0,
+            t1,
+            faces,
+            edges,
+        })
+    }
+
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.t0.len()
+    }
+}
+
+/// The edges of the faces in libigl's `igl::edges` order: each undirected edge
+/// once as `[i, j]` with i < j, sorted by j, then i.
+fn edges_of(faces: &[[u32; 3]]) -> Vec<[u32; 2]> {
+    let mut e: Vec<(u32, u32)> = faces
+        .iter()
+        .flat_map(|f| [(f[0], f[1]), (f[1], f[2]), (f[2], f[0])])
+        .map(|(a, b)| (a.max(b), a.min(b)))
+        .collect();
+    e.par_sort_unstable();
+    e.dedup();
+    e.into_iter().map(|(j, i)| [i, j]).collect()
+}
+
+/// A closed axis-aligned box with exact double bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Box3 {
+    lo: [f64; 3],
+    hi: [f64; 3],
+}
+
+impl Box3 {
+    fn of_vertex(m: &StepMesh, v: u32) -> Box3 {
+        let (a, b) = (m.t0[v as usize], m.t1[v as usize]);
+        Box3 {
+            lo: [0, 1, 2].map(|k| a[k].min(b[k])),
+            hi: [0, 1, 2].map(|k| a[k].max(b[k])),
+        }
+    }
+
+    fn union(self, o: Box3) -> Box3 {
+        Box3 {
+            lo: [0, 1, 2].map(|k| self.lo[k].min(o.lo[k])),
+            hi: [0, 1, 2].map(|k| self.hi[k].max(o.hi[k])),
+        }
+    }
+
+    /// Closed overlap on the two axes other than `axis` (exact comparisons).
+    fn overlaps_other(&self, o: &Box3, axis: usize) -> bool {
+        (0..3)
+            .filter(|&k| k != axis)
+            .all(|k| self.lo[k] <= o.hi[k] && o.lo[k] <= self.hi[k])
+    }
+}
+
+/// The candidate pairs of the broad phase, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Candidates {
+    /// (vertex, face) pairs, the vertex not in the face.
+    pub vf: Vec<(u32, u32)>,
+    /// (edge, edge) pairs, first < second, sharing no vertex (edge ids index
+    /// [`StepMesh::edges`]).
+    pub ee: Vec<(u32, u32)>,
+}
+
+/// The axis along which the box centres spread most (a float guess: it only
+/// chooses the sweep axis, never a decision).
+fn sweep_axis(boxes: &[(Box3, u32)]) -> usize {
+    if boxes.is_empty() {
+        return 0;
+    }
+    let n = boxes.len() as f64;
+    let mut best = (0, -1.0);
+    for k in 0..3 {
+        let c = |(b, _): &(Box3, u32)| 0.5 * b.lo[k] + 0.5 * b.hi[k];
+        let mean = boxes.iter().map(c).sum::<f64>() / n;
+        let var = boxes.iter().map(|b| (c(b) - mean).powi(2)).sum::<f64>();
+        if var > best.1 {
+            best = (k, var);
+        }
+    }
+    best.0
+}
+
+/// Sort-and-sweep over `boxes` (each tagged with an id): every pair (i, j),
+/// i before j in sort order, whose closed boxes overlap, passed to `keep`,
+/// which returns the pair to report or `None`.
+fn sweep<F>(boxes: Vec<(Box3, u32)>, axis: usize, keep: F) -> Vec<(u32, u32)>
+where
+    F: Fn(u32, u32) -> Option<(u32, u32)> + Sync,
+{
+    let mut boxes = boxes;
+    // total_cmp refines the numeric order on finite values, so every box after
+    // position i has lo ≥ boxes[i].lo numerically.
+    boxes.par_sort_unstable_by(|a, b| a.0.lo[axis].total_cmp(&b.0.lo[axis]));
+    let mut out: Vec<(u32, u32)> = (0..boxes.len())
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let (bi, ii) = boxes[i];
+            let mut found = Vec::new();
+            for &(bj, ij) in &boxes[i + 1..] {
+                // Sorted by lo: once lo_j > hi_i no later box overlaps on this axis.
+                if bj.lo[axis] > bi.hi[axis] {
+                    break;
+                }
+                if bi.overlaps_other(&bj, axis) {
+                    if let Some(p) = keep(ii, ij) {
+                        found.push(p);
+                    }
+                }
+            }
+            found
+        })
+        .collect();
+    out.par_sort_unstable();
+    out
+}
+
+/// The broad phase: every vertex–face pair and every edge–edge pair whose swept
+/// boxes overlap (closed, exact bounds) and that share no vertex.
+///
+/// ```
+/// use exact_collision::ccd::step::{broad_phase, StepMesh};
+/// // Two triangles, one above the other, the upper one moving down through the lower.
+/// let lower = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+/// let a: Vec<[f64; 3]> = lower.iter().copied().chain(lower.iter().map(|p| [p[0], p[1], 1.0])).collect();
+/// let b: Vec<[f64; 3]> = lower.iter().copied().chain(lower.iter().map(|p| [p[0], p[1], -1.0])).collect();
+/// let m = StepMesh::new(a, b, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+/// let c = broad_phase(&m);
+/// assert_eq!(c.vf.len(), 6); // each vertex against the other triangle
+/// assert_eq!(c.ee.len(), 9); // each edge against the other triangle's three
+/// ```
+pub fn broad_phase(m: &StepMesh) -> Candidates {
+    let n = m.t0.len() as u32;
+    let vbox: Vec<Box3> = (0..n).into_par_iter().map(|v| Box3::of_vertex(m, v)).collect();
+    let fbox = |f: &[u32; 3]| {
+        vbox[f[0] as usize]
+            .union(vbox[f[1] as usize])
+            .union(vbox[f[2] as usize])
+    };
+    // Vertex–face: vertices tagged 0..n, faces n..n + F.
+    let mut vf_boxes: Vec<(Box3, u32)> = vbox.iter().copied().zip(0..n).collect();
+    vf_boxes.extend(m.faces.iter().zip(0u32..).map(|(f, i)| (fbox(f), n + i)));
+    let axis = sweep_axis(&vf_boxes);
+    let faces = &m.faces;
+    let vf = sweep(vf_boxes, axis, |a, b| {
+        let (v, f) = match (a < n, b < n) {
+            (true, false) => (a, b - n),
+            (false, true) => (b, a - n),
+            _ => return None,
+        };
+        (!faces[f as usize].contains(&v)).then_some((v, f))
+    });
+    let ee_boxes: Vec<(Box3, u32)> = m
+        .edges
+        .iter()
+        .zip(0u32..)
+        .map(|(e, i)| (vbox[e[0] as usize].union(vbox[e[1] as usize]), i))
+        .collect();
+    let axis = sweep_axis(&ee_boxes);
+    let edges = &m.edges;
+    let ee = sweep(ee_boxes, axis, |a, b| {
+        let (ea, eb) = (edges[a as usize], edges[b as usize]);
+        let shared = ea.iter().any(|v| eb.contains(v));
+        (!shared).then_some((a.min(b), a.max(b)))
+    });
+    Candidates { vf, ee }
+}
+
+/// Which two elements a colliding pair names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PairKind {
+    /// `a` is a vertex, `b` a face.
+    VertexFace,
+    /// `a` and `b` are edges (`a < b`).
+    EdgeEdge,
+}
+
+/// A colliding pair and its first time of contact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collision {
+    /// Vertex–face or edge–edge.
+    pub kind: PairKind,
+    /// The vertex (vf) or the first edge (ee).
+    pub a: u32,
+    /// The face (vf) or the second edge (ee).
+    pub b: u32,
+    /// The certified first contact of the pair.
+    pub toi: ContactTime,
+}
+
+/// The eight points of a candidate in the point CCD's order.
+fn points(m: &StepMesh, kind: PairKind, a: u32, b: u32) -> [[f64; 3]; 8] {
+    let ids: [u32; 4] = match kind {
+        PairKind::VertexFace => {
+            let f = m.faces[b as usize];
+            [a, f[0], f[1], f[2]]
+        }
+        PairKind::EdgeEdge => {
+            let (ea, eb) = (m.edges[a as usize], m.edges[b as usize]);
+            [ea[0], ea[1], eb[0], eb[1]]
+        }
+    };
+    let mut p = [[0.0; 3]; 8];
+    for (k, &v) in ids.iter().enumerate() {
+        p[k] = m.t0[v as usize];
+        p[k + 4] = m.t1[v as usize];
+    }
+    p
+}
+
+/// The narrow phase: every candidate through the exact point CCD, on all
+/// cores; the colliding pairs sorted by (kind, a, b). `progress` is called with
+/// the number of candidates answered since its last call (in chunks).
+pub fn narrow_phase(
+    m: &StepMesh,
+    c: &Candidates,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Collision>, QueryError> {
+    let all: Vec<(PairKind, u32, u32)> = c
+        .vf
+        .iter()
+        .map(|&(a, b)| (PairKind::VertexFace, a, b))
+        .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
+        .collect();
+    let hits: Result<Vec<Vec<Collision>>, QueryError> = all
+        .par_chunks(256)
+        .map(|chunk| {
+            let mut out = Vec::new();
+            for &(kind, a, b) in chunk {
+                let k = match kind {
+                    PairKind::VertexFace => Kind::VertexFace,
+                    PairKind::EdgeEdge => Kind::EdgeEdge,
+                };
+                if let PointCcdAnswer::Hit(toi) =
+                    first_contact_f64(k, &points(m, kind, a, b), tolerance)?
+                {
+                    out.push(Collision { kind, a, b, toi });
+                }
+            }
+            progress(chunk.len() as u64);
+            Ok(out)
+        })
+        .collect();
+    Ok(hits?.into_iter().flatten().collect())
+}
+
+/// Exact order of two certified times: disjoint enclosures decide at once;
+/// overlapping ones are compared as real algebraic numbers (exact signs,
+/// equality by a gcd; see [`crate::poly::RealRoot::compare`]).
+///
+/// ```
+/// use exact_collision::ccd::step::cmp_time;
+/// use exact_collision::ccd::{ContactTime, TimeKind};
+/// use num_bigint::BigInt;
+/// use num_rational::BigRational;
+/// use std::cmp::Ordering;
+/// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+/// let root = |poly: &[i64], lo, hi| ContactTime {
+///     kind: TimeKind::Root, lo, hi, poly: poly.iter().map(|&c| BigInt::from(c)).collect(), f64: 0.0,
+/// };
+/// // √2/2 (root of 2t² − 1) and 1/√2 in another cell, and 3/4 − ... as intervals.
+/// let a = root(&[-1, 0, 2], q(1, 2), q(1, 1));
+/// let b = root(&[-1, 0, 2], q(11, 16), q(3, 4));
+/// assert_eq!(cmp_time(&a, &b), Ordering::Equal);
+/// let c = root(&[-1, 2], q(1, 2), q(1, 2)); // exactly 1/2
+/// assert_eq!(cmp_time(&c, &a), Ordering::Less);
+/// ```
+pub fn cmp_time(a: &ContactTime, b: &ContactTime) -> Ordering {
+    // lo ≤ ρ ≤ hi for both (open cells when lo < hi).
+    if a.lo == a.hi && b.lo == b.hi {
+        return a.lo.cmp(&b.lo);
+    }
+    if a.hi < b.lo || (a.hi == b.lo && (a.lo < a.hi || b.lo < b.hi)) {
+        return Ordering::Less;
+    }
+    if b.hi < a.lo || (b.hi == a.lo && (a.lo < a.hi || b.lo < b.hi)) {
+        return Ordering::Greater;
+    }
+    match (a.to_real_root(), b.to_real_root()) {
+        (Some(mut x), Some(mut y)) => x.compare(&mut y),
+        // Certificates come from the point CCD and always verify; should one
+        // not, order by the enclosure (never reached in the tests).
+        _ => (&a.lo, &a.hi).cmp(&(&b.lo, &b.hi)),
+    }
+}
+
+/// The earliest collision: the least time by [`cmp_time`]; ties (the same
+/// exact time) to vertex–face before edge–edge, then to the smaller (a, b).
+pub fn earliest(collisions: &[Collision]) -> Option<&Collision> {
+    collisions.iter().reduce(|best, c| {
+        match cmp_time(&c.toi, &best.toi)
+            .then_with(|| (c.kind, c.a, c.b).cmp(&(best.kind, best.a, best.b)))
+        {
+            Ordering::Less => c,
+            _ => best,
+        }
+    })
+}
+
+/// The answer for a whole step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepAnswer {
+    /// Vertex–face candidates of the broad phase.
+    pub candidates_vf: usize,
+    /// Edge–edge candidates of the broad phase.
+    pub candidates_ee: usize,
+    /// Every colliding pair with its first contact, sorted by (kind, a, b).
+    pub collisions: Vec<Collision>,
+    /// Index of the earliest collision in `collisions` ([`earliest`]'s rule).
+    pub earliest: Option<usize>,
+}
+
+impl StepAnswer {
+    /// The earliest collision, `None` when the step is collision-free.
+    pub fn earliest(&self) -> Option<&Collision> {
+        self.earliest.map(|i| &self.collisions[i])
+    }
+
+    /// Whether no pair touches during the step.
+    pub fn collision_free(&self) -> bool {
+        self.collisions.is_empty()
+    }
+}
+
+/// The whole step: [`broad_phase`], [`narrow_phase`], [`earliest`].
+/// Errors: a tolerance that is not positive.
+pub fn step(
+    m: &StepMesh,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<StepAnswer, QueryError> {
+    let c = broad_phase(m);
+    answer(m, &c, tolerance, progress)
+}
+
+/// [`step`] after the broad phase.
+pub fn answer(
+    m: &StepMesh,
+    c: &Candidates,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<StepAnswer, QueryError> {
+    let collisions = narrow_phase(m, c, tolerance, progress)?;
+    let earliest = earliest(&collisions).map(|e| {
+        collisions
+            .iter()
+            .position(|c| std::ptr::eq(c, e))
+            .expect("from the same slice")
+    });
+    Ok(StepAnswer {
+        candidates_vf: c.vf.len(),
+        candidates_ee: c.ee.len(),
+        collisions,
+        earliest,
+    })
+}
