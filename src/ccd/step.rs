@@ -199,14 +199,6 @@ struct Box3 {
 }
 
 impl Box3 {
-    fn of_vertex(m: &StepMesh, v: u32) -> Box3 {
-        let (a, b) = (m.t0[v as usize], m.t1[v as usize]);
-        Box3 {
-            lo: [0, 1, 2].map(|k| a[k].min(b[k])),
-            hi: [0, 1, 2].map(|k| a[k].max(b[k])),
-        }
-    }
-
     fn union(self, o: Box3) -> Box3 {
         Box3 {
             lo: [0, 1, 2].map(|k| self.lo[k].min(o.lo[k])),
@@ -301,15 +293,28 @@ where
 /// ```
 pub fn broad_phase(m: &StepMesh) -> Candidates {
     let n = m.t0.len() as u32;
-    let vbox: Vec<Box3> = (0..n).into_par_iter().map(|v| Box3::of_vertex(m, v)).collect();
-    let fbox = |f: &[u32; 3]| {
-        vbox[f[0] as usize]
-            .union(vbox[f[1] as usize])
-            .union(vbox[f[2] as usize])
+    let at = |pts: &[[f64; 3]], v: u32| {
+        let p = pts[v as usize];
+        Box3 { lo: p, hi: p }
     };
+    // Each vertex's boxes at t = 0 and t = 1 (points); elements take unions.
+    let vbox: Vec<Frames> = (0..n)
+        .into_par_iter()
+        .map(|v| Frames {
+            b0: at(&m.t0, v),
+            b1: at(&m.t1, v),
+        })
+        .collect();
+    let union = |ids: &[u32]| {
+        ids[1..]
+            .iter()
+            .fold(vbox[ids[0] as usize], |acc, &v| acc.union(vbox[v as usize]))
+    };
+    let fframes: Vec<Frames> = m.faces.par_iter().map(|f| union(f)).collect();
+    let eframes: Vec<Frames> = m.edges.par_iter().map(|e| union(e)).collect();
     // Vertex–face: vertices tagged 0..n, faces n..n + F.
-    let mut vf_boxes: Vec<(Box3, u32)> = vbox.iter().copied().zip(0..n).collect();
-    vf_boxes.extend(m.faces.iter().zip(0u32..).map(|(f, i)| (fbox(f), n + i)));
+    let mut vf_boxes: Vec<(Box3, u32)> = vbox.iter().map(Frames::swept).zip(0..n).collect();
+    vf_boxes.extend(fframes.iter().map(Frames::swept).zip(n..));
     let axis = sweep_axis(&vf_boxes);
     let faces = &m.faces;
     let vf = sweep(vf_boxes, axis, |a, b| {
@@ -318,22 +323,55 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
             (false, true) => (b, a - n),
             _ => return None,
         };
-        (!faces[f as usize].contains(&v)).then_some((v, f))
+        let keep = !faces[f as usize].contains(&v)
+            && !vbox[v as usize].separated(&fframes[f as usize]);
+        keep.then_some((v, f))
     });
-    let ee_boxes: Vec<(Box3, u32)> = m
-        .edges
-        .iter()
-        .zip(0u32..)
-        .map(|(e, i)| (vbox[e[0] as usize].union(vbox[e[1] as usize]), i))
-        .collect();
+    let ee_boxes: Vec<(Box3, u32)> = eframes.iter().map(Frames::swept).zip(0u32..).collect();
     let axis = sweep_axis(&ee_boxes);
     let edges = &m.edges;
     let ee = sweep(ee_boxes, axis, |a, b| {
         let (ea, eb) = (edges[a as usize], edges[b as usize]);
-        let shared = ea.iter().any(|v| eb.contains(v));
-        (!shared).then_some((a.min(b), a.max(b)))
+        let keep = !ea.iter().any(|v| eb.contains(v))
+            && !eframes[a as usize].separated(&eframes[b as usize]);
+        keep.then_some((a.min(b), a.max(b)))
     });
     Candidates { vf, ee }
+}
+
+/// An element's boxes at t = 0 and at t = 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Frames {
+    b0: Box3,
+    b1: Box3,
+}
+
+impl Frames {
+    fn union(self, o: Frames) -> Frames {
+        Frames {
+            b0: self.b0.union(o.b0),
+            b1: self.b1.union(o.b1),
+        }
+    }
+
+    /// The swept box: it holds the element at every t ∈ [0, 1].
+    fn swept(&self) -> Box3 {
+        self.b0.union(self.b1)
+    }
+
+    /// Same-time separation: on some axis, `self` is strictly below `o` at
+    /// t = 0 and at t = 1 (or strictly above at both). Then it is at every
+    /// t ∈ [0, 1]: a point of an element is a convex combination of its
+    /// vertices, so its coordinate is at most (1 − t)·A₀ + t·A₁ with A₀, A₁ the
+    /// element's maxima at t = 0 and t = 1, and a point of the other is at least
+    /// (1 − t)·B₀ + t·B₁; A₀ < B₀ and A₁ < B₁ make the first strictly smaller.
+    /// Only comparisons of the exact double bounds.
+    fn separated(&self, o: &Frames) -> bool {
+        (0..3).any(|k| {
+            (self.b0.hi[k] < o.b0.lo[k] && self.b1.hi[k] < o.b1.lo[k])
+                || (o.b0.hi[k] < self.b0.lo[k] && o.b1.hi[k] < self.b1.lo[k])
+        })
+    }
 }
 
 /// Which two elements a colliding pair names.
