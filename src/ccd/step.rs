@@ -44,7 +44,10 @@
 //! assert_eq!(first.toi.lo, num_rational::BigRational::new(1.into(), 2.into()));
 //! ```
 
+mod broad;
 pub mod read;
+
+pub use broad::{broad_phase, SLABS};
 
 use super::points::{first_contact_f64, Kind};
 use super::{ContactTime, PointCcdAnswer};
@@ -191,29 +194,6 @@ fn edges_of(faces: &[[u32; 3]]) -> Vec<[u32; 2]> {
     e.into_iter().map(|(j, i)| [i, j]).collect()
 }
 
-/// A closed axis-aligned box with exact double bounds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Box3 {
-    lo: [f64; 3],
-    hi: [f64; 3],
-}
-
-impl Box3 {
-    fn union(self, o: Box3) -> Box3 {
-        Box3 {
-            lo: [0, 1, 2].map(|k| self.lo[k].min(o.lo[k])),
-            hi: [0, 1, 2].map(|k| self.hi[k].max(o.hi[k])),
-        }
-    }
-
-    /// Closed overlap on the two axes other than `axis` (exact comparisons).
-    fn overlaps_other(&self, o: &Box3, axis: usize) -> bool {
-        (0..3)
-            .filter(|&k| k != axis)
-            .all(|k| self.lo[k] <= o.hi[k] && o.lo[k] <= self.hi[k])
-    }
-}
-
 /// The candidate pairs of the broad phase, sorted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Candidates {
@@ -222,156 +202,6 @@ pub struct Candidates {
     /// (edge, edge) pairs, first < second, sharing no vertex (edge ids index
     /// [`StepMesh::edges`]).
     pub ee: Vec<(u32, u32)>,
-}
-
-/// The axis along which the box centres spread most (a float guess: it only
-/// chooses the sweep axis, never a decision).
-fn sweep_axis(boxes: &[(Box3, u32)]) -> usize {
-    if boxes.is_empty() {
-        return 0;
-    }
-    let n = boxes.len() as f64;
-    let mut best = (0, -1.0);
-    for k in 0..3 {
-        let c = |(b, _): &(Box3, u32)| 0.5 * b.lo[k] + 0.5 * b.hi[k];
-        let mean = boxes.iter().map(c).sum::<f64>() / n;
-        let var = boxes.iter().map(|b| (c(b) - mean).powi(2)).sum::<f64>();
-        if var > best.1 {
-            best = (k, var);
-        }
-    }
-    best.0
-}
-
-/// Sort-and-sweep over `boxes` (each tagged with an id): every pair (i, j),
-/// i before j in sort order, whose closed boxes overlap, passed to `keep`,
-/// which returns the pair to report or `None`.
-fn sweep<F>(boxes: Vec<(Box3, u32)>, axis: usize, keep: F) -> Vec<(u32, u32)>
-where
-    F: Fn(u32, u32) -> Option<(u32, u32)> + Sync,
-{
-    let mut boxes = boxes;
-    // total_cmp refines the numeric order on finite values, so every box after
-    // position i has lo ≥ boxes[i].lo numerically.
-    boxes.par_sort_unstable_by(|a, b| a.0.lo[axis].total_cmp(&b.0.lo[axis]));
-    let mut out: Vec<(u32, u32)> = (0..boxes.len())
-        .into_par_iter()
-        .flat_map_iter(|i| {
-            let (bi, ii) = boxes[i];
-            let mut found = Vec::new();
-            for &(bj, ij) in &boxes[i + 1..] {
-                // Sorted by lo: once lo_j > hi_i no later box overlaps on this axis.
-                if bj.lo[axis] > bi.hi[axis] {
-                    break;
-                }
-                if bi.overlaps_other(&bj, axis) {
-                    if let Some(p) = keep(ii, ij) {
-                        found.push(p);
-                    }
-                }
-            }
-            found
-        })
-        .collect();
-    out.par_sort_unstable();
-    out
-}
-
-/// The broad phase: every vertex–face pair and every edge–edge pair whose swept
-/// boxes overlap (closed, exact bounds) and that share no vertex.
-///
-/// ```
-/// use exact_collision::ccd::step::{broad_phase, StepMesh};
-/// // Two triangles, one above the other, the upper one moving down through the lower.
-/// let lower = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
-/// let a: Vec<[f64; 3]> = lower.iter().copied().chain(lower.iter().map(|p| [p[0], p[1], 1.0])).collect();
-/// let b: Vec<[f64; 3]> = lower.iter().copied().chain(lower.iter().map(|p| [p[0], p[1], -1.0])).collect();
-/// let m = StepMesh::new(a, b, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
-/// let c = broad_phase(&m);
-/// assert_eq!(c.vf.len(), 6); // each vertex against the other triangle
-/// assert_eq!(c.ee.len(), 9); // each edge against the other triangle's three
-/// ```
-pub fn broad_phase(m: &StepMesh) -> Candidates {
-    let n = m.t0.len() as u32;
-    let at = |pts: &[[f64; 3]], v: u32| {
-        let p = pts[v as usize];
-        Box3 { lo: p, hi: p }
-    };
-    // Each vertex's boxes at t = 0 and t = 1 (points); elements take unions.
-    let vbox: Vec<Frames> = (0..n)
-        .into_par_iter()
-        .map(|v| Frames {
-            b0: at(&m.t0, v),
-            b1: at(&m.t1, v),
-        })
-        .collect();
-    let union = |ids: &[u32]| {
-        ids[1..]
-            .iter()
-            .fold(vbox[ids[0] as usize], |acc, &v| acc.union(vbox[v as usize]))
-    };
-    let fframes: Vec<Frames> = m.faces.par_iter().map(|f| union(f)).collect();
-    let eframes: Vec<Frames> = m.edges.par_iter().map(|e| union(e)).collect();
-    // Vertex–face: vertices tagged 0..n, faces n..n + F.
-    let mut vf_boxes: Vec<(Box3, u32)> = vbox.iter().map(Frames::swept).zip(0..n).collect();
-    vf_boxes.extend(fframes.iter().map(Frames::swept).zip(n..));
-    let axis = sweep_axis(&vf_boxes);
-    let faces = &m.faces;
-    let vf = sweep(vf_boxes, axis, |a, b| {
-        let (v, f) = match (a < n, b < n) {
-            (true, false) => (a, b - n),
-            (false, true) => (b, a - n),
-            _ => return None,
-        };
-        let keep = !faces[f as usize].contains(&v)
-            && !vbox[v as usize].separated(&fframes[f as usize]);
-        keep.then_some((v, f))
-    });
-    let ee_boxes: Vec<(Box3, u32)> = eframes.iter().map(Frames::swept).zip(0u32..).collect();
-    let axis = sweep_axis(&ee_boxes);
-    let edges = &m.edges;
-    let ee = sweep(ee_boxes, axis, |a, b| {
-        let (ea, eb) = (edges[a as usize], edges[b as usize]);
-        let keep = !ea.iter().any(|v| eb.contains(v))
-            && !eframes[a as usize].separated(&eframes[b as usize]);
-        keep.then_some((a.min(b), a.max(b)))
-    });
-    Candidates { vf, ee }
-}
-
-/// An element's boxes at t = 0 and at t = 1.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Frames {
-    b0: Box3,
-    b1: Box3,
-}
-
-impl Frames {
-    fn union(self, o: Frames) -> Frames {
-        Frames {
-            b0: self.b0.union(o.b0),
-            b1: self.b1.union(o.b1),
-        }
-    }
-
-    /// The swept box: it holds the element at every t ∈ [0, 1].
-    fn swept(&self) -> Box3 {
-        self.b0.union(self.b1)
-    }
-
-    /// Same-time separation: on some axis, `self` is strictly below `o` at
-    /// t = 0 and at t = 1 (or strictly above at both). Then it is at every
-    /// t ∈ [0, 1]: a point of an element is a convex combination of its
-    /// vertices, so its coordinate is at most (1 − t)·A₀ + t·A₁ with A₀, A₁ the
-    /// element's maxima at t = 0 and t = 1, and a point of the other is at least
-    /// (1 − t)·B₀ + t·B₁; A₀ < B₀ and A₁ < B₁ make the first strictly smaller.
-    /// Only comparisons of the exact double bounds.
-    fn separated(&self, o: &Frames) -> bool {
-        (0..3).any(|k| {
-            (self.b0.hi[k] < o.b0.lo[k] && self.b1.hi[k] < o.b1.lo[k])
-                || (o.b0.hi[k] < self.b0.lo[k] && o.b1.hi[k] < self.b1.lo[k])
-        })
-    }
 }
 
 /// Which two elements a colliding pair names.
