@@ -243,6 +243,71 @@ where
     p
 }
 
+/// Number of time slabs of the per-pair test at the leaves.
+pub const FINE_SLABS: usize = 16;
+
+/// Every vertex's boxes at t = j/FINE_SLABS (exact points at the ends,
+/// outward-rounded enclosures between).
+struct Fine {
+    at: Vec<[Box3; FINE_SLABS + 1]>,
+}
+
+impl Fine {
+    fn new(m: &StepMesh) -> Fine {
+        let at = m
+            .t0
+            .par_iter()
+            .zip(&m.t1)
+            .map(|(p0, p1)| {
+                std::array::from_fn(|j| {
+                    let c = |k: usize| {
+                        let (a, b) = (Interval::point(p0[k]), Interval::point(p1[k]));
+                        match j {
+                            0 => a,
+                            FINE_SLABS => b,
+                            // t_j is a dyadic, exact; the enclosure is outward-rounded.
+                            _ => a.add_ref(
+                                &Interval::point(j as f64 / FINE_SLABS as f64)
+                                    .mul_ref(&b.sub_ref(&a)),
+                            ),
+                        }
+                    };
+                    let iv = [c(0), c(1), c(2)];
+                    Box3 {
+                        lo: iv.map(|i| i.lo),
+                        hi: iv.map(|i| i.hi),
+                    }
+                })
+            })
+            .collect();
+        Fine { at }
+    }
+
+    fn element(&self, ids: &[u32], j: usize) -> Box3 {
+        ids[1..].iter().fold(self.at[ids[0] as usize][j], |acc, &v| {
+            acc.union(self.at[v as usize][j])
+        })
+    }
+
+    /// The slab-wise separation test of two elements (vertex ids) with
+    /// [`FINE_SLABS`] slabs.
+    fn separated(&self, a: &[u32], b: &[u32]) -> bool {
+        let (mut pa, mut pb) = (self.element(a, 0), self.element(b, 0));
+        for j in 1..=FINE_SLABS {
+            let (na, nb) = (self.element(a, j), self.element(b, j));
+            let sep = (0..3).any(|k| {
+                (pa.hi[k] < pb.lo[k] && na.hi[k] < nb.lo[k])
+                    || (pb.hi[k] < pa.lo[k] && nb.hi[k] < na.lo[k])
+            });
+            if !sep {
+                return false;
+            }
+            (pa, pb) = (na, nb);
+        }
+        true
+    }
+}
+
 /// The broad phase (see the module documentation): every vertex–face pair and
 /// every edge–edge pair that is not proven separated and shares no vertex,
 /// sorted.
@@ -270,6 +335,7 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
             .iter()
             .fold(vt[ids[0] as usize], |acc, &v| track_union(&acc, &vt[v as usize]))
     };
+    let fine = Fine::new(m);
     let vtree = Tree::new(vt.iter().copied().zip(0u32..).collect());
     let ftree = Tree::new(m.faces.par_iter().enumerate().map(|(i, f)| (of(f), i as u32)).collect());
     let etree = Tree::new(m.edges.par_iter().enumerate().map(|(i, e)| (of(e), i as u32)).collect());
@@ -283,7 +349,10 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
             0,
             &ftree,
             0,
-            &|v, f| (!faces[f as usize].contains(&v)).then_some((v, f)),
+            &|v, f| {
+                let fv = &faces[f as usize];
+                (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
+            },
             0,
         )
     };
@@ -295,7 +364,8 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
             0,
             &|a, b| {
                 let (ea, eb) = (edges[a as usize], edges[b as usize]);
-                (!ea.iter().any(|v| eb.contains(v))).then_some((a.min(b), a.max(b)))
+                let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
+                keep.then_some((a.min(b), a.max(b)))
             },
             0,
         )
