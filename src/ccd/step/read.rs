@@ -1,13 +1,12 @@
-//! The two frames of a step from mesh files: PLY (`ply-rs-bw`), OBJ (`tobj`)
+//! The two frames of a step from mesh files: PLY (`ply-rs-bw`), OBJ
 //! and STL (`stl_io`, through [`crate::mesh::stl`]).
 //!
 //! - PLY: the `vertex` element's `x`, `y`, `z` (float or double, any other
 //!   properties ignored) and the `face` element's `vertex_indices` (or
 //!   `vertex_index`) lists, triangles only. Vertex and face ids are the file's
 //!   order.
-//! - OBJ: every object's positions and faces as `tobj` loads them (polygons
-//!   fan-triangulated, points and lines ignored), objects concatenated; a decimal
-//!   coordinate means its nearest double. Vertex ids are `tobj`'s.
+//! - OBJ: the `v` and `f` lines (read by hand, see [`read_obj`]); polygons
+//!   fan-triangulated. Vertex and face ids are the file's order.
 //! - STL: a triangle soup; corners are merged into one vertex when they are at
 //!   the same position in both frames (the same bits), so the vertex ids are the
 //!   order of first appearance, and face ids the file's order.
@@ -219,33 +218,52 @@ pub fn read_ply(path: &Path) -> Result<Frame, StepError> {
     Ok(out)
 }
 
-/// An OBJ file's vertices and triangles (objects concatenated).
+/// An OBJ file's `v` and `f` lines: vertex ids are the file's order, faces
+/// with more than three corners are fan-triangulated, every other line is
+/// ignored. Written by hand because `tobj` renumbers vertices in order of first
+/// use by the faces, which loses the file's vertex ids: two frames whose face
+/// lists differ would then be paired vertex by vertex wrongly without an error.
+/// A decimal coordinate means its nearest double (Rust's correctly rounded
+/// parse).
 pub fn read_obj(path: &Path) -> Result<Frame, StepError> {
-    let opts = tobj::LoadOptions {
-        single_index: false,
-        triangulate: true,
-        ignore_points: true,
-        ignore_lines: true,
-    };
-    let (models, _) = tobj::load_obj(path, &opts).map_err(|e| file_err(path, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| file_err(path, e))?;
     let mut out = Frame::default();
-    for m in models {
-        let base = out.positions.len() as u64;
-        let mesh = &m.mesh;
-        if mesh.positions.len() % 3 != 0 || mesh.indices.len() % 3 != 0 {
-            return Err(file_err(path, "malformed object"));
-        }
-        out.positions.extend(
-            mesh.positions
-                .chunks_exact(3)
-                .map(|c| [c[0], c[1], c[2]]),
-        );
-        for t in mesh.indices.chunks_exact(3) {
-            let g = |k: usize| u32::try_from(base + t[k] as u64);
-            let (Ok(a), Ok(b), Ok(c)) = (g(0), g(1), g(2)) else {
-                return Err(StepError::TooLarge);
-            };
-            out.faces.push([a, b, c]);
+    for (ln, line) in text.lines().enumerate() {
+        let bad = |what: &str| file_err(path, format!("line {}: {what}", ln + 1));
+        let mut it = line.split_whitespace();
+        match it.next() {
+            Some("v") => {
+                let c: Vec<f64> = it
+                    .take(3)
+                    .map(|x| x.parse::<f64>().map_err(|_| bad("not a number")))
+                    .collect::<Result<_, _>>()?;
+                if c.len() != 3 || !c.iter().all(|x| x.is_finite()) {
+                    return Err(bad("a vertex needs three finite coordinates"));
+                }
+                out.positions.push([c[0], c[1], c[2]]);
+            }
+            Some("f") => {
+                let n = out.positions.len() as i64;
+                let idx: Vec<u32> = it
+                    .map(|w| {
+                        let first = w.split('/').next().unwrap_or("");
+                        let k: i64 = first.parse().map_err(|_| bad("not a vertex index"))?;
+                        // 1-based; negative counts back from the last vertex so far.
+                        let i = if k > 0 { k - 1 } else { n + k };
+                        if k == 0 || !(0..n).contains(&i) {
+                            return Err(bad("vertex index out of range"));
+                        }
+                        u32::try_from(i).map_err(|_| StepError::TooLarge)
+                    })
+                    .collect::<Result<_, _>>()?;
+                if idx.len() < 3 {
+                    return Err(bad("a face needs three corners"));
+                }
+                for k in 1..idx.len() - 1 {
+                    out.faces.push([idx[0], idx[k], idx[k + 1]]);
+                }
+            }
+            _ => {}
         }
     }
     Ok(out)
