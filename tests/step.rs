@@ -20,6 +20,9 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// A pair in our ids: kind, first element, second element.
+type Key = (PairKind, u32, u32);
+
 fn heavy() -> bool {
     std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1")
 }
@@ -37,10 +40,13 @@ fn shared() -> PathBuf {
 
 /// A dataset pair in our ids: the dataset numbers vertices 0..V, then edges
 /// (libigl order) V..V+E, then faces V+E.. (docs/step.md, "Element ids").
-fn to_ours(kind: PairKind, x: u64, y: u64, v: u64, e: u64) -> (PairKind, u32, u32) {
+fn to_ours(kind: PairKind, x: u64, y: u64, v: u64, e: u64) -> Key {
     match kind {
         PairKind::VertexFace => {
-            assert!(x < v && y >= v + e, "vf pair ({x}, {y}) outside the id ranges");
+            assert!(
+                x < v && y >= v + e,
+                "vf pair ({x}, {y}) outside the id ranges"
+            );
             (kind, x as u32, (y - v - e) as u32)
         }
         PairKind::EdgeEdge => {
@@ -52,16 +58,14 @@ fn to_ours(kind: PairKind, x: u64, y: u64, v: u64, e: u64) -> (PairKind, u32, u3
 }
 
 /// The dataset's candidates with Mathematica's answer, in our ids.
-fn dataset(
-    dir: &Path,
-    step_id: &str,
-    m: &StepMesh,
-) -> (HashMap<(PairKind, u32, u32), bool>, Vec<(PairKind, u32, u32)>) {
+fn dataset(dir: &Path, step_id: &str, m: &StepMesh) -> (HashMap<Key, bool>, Vec<Key>) {
     let (v, e) = (m.vertex_count() as u64, m.edges.len() as u64);
     let mut truth = HashMap::new();
     let mut order = Vec::new();
     for (kind, tag) in [(PairKind::VertexFace, "vf"), (PairKind::EdgeEdge, "ee")] {
-        let read = |p: PathBuf| std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let read = |p: PathBuf| {
+            std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        };
         let boxes: Vec<[u64; 2]> =
             serde_json::from_str(&read(dir.join(format!("boxes/{step_id}{tag}.json")))).unwrap();
         let mma: Vec<bool> = serde_json::from_str(&read(
@@ -84,22 +88,30 @@ fn check_against_dataset(dir: &Path, step_id: &str, a: &str, b: &str) -> Vec<Col
     let (truth, _) = dataset(dir, step_id, &m);
     let cands = broad_phase(&m);
     let ans = step(&m, &default_tolerance(), &|_| {}).unwrap();
-    let cset: HashSet<(PairKind, u32, u32)> = cands
+    let cset: HashSet<Key> = cands
         .vf
         .iter()
         .map(|&(x, y)| (PairKind::VertexFace, x, y))
         .chain(cands.ee.iter().map(|&(x, y)| (PairKind::EdgeEdge, x, y)))
         .collect();
-    let ours: HashSet<(PairKind, u32, u32)> =
-        ans.collisions.iter().map(|c| (c.kind, c.a, c.b)).collect();
+    let ours: HashSet<Key> = ans.collisions.iter().map(|c| (c.kind, c.a, c.b)).collect();
     let mut mma_true = 0;
     for (key, &t) in &truth {
         if t {
             mma_true += 1;
-            assert!(cset.contains(key), "{step_id}: {key:?} collides (Mathematica), not a candidate");
-            assert!(ours.contains(key), "{step_id}: {key:?} collides (Mathematica), answered free");
+            assert!(
+                cset.contains(key),
+                "{step_id}: {key:?} collides (Mathematica), not a candidate"
+            );
+            assert!(
+                ours.contains(key),
+                "{step_id}: {key:?} collides (Mathematica), answered free"
+            );
         } else {
-            assert!(!ours.contains(key), "{step_id}: {key:?} free (Mathematica), answered colliding");
+            assert!(
+                !ours.contains(key),
+                "{step_id}: {key:?} free (Mathematica), answered colliding"
+            );
         }
     }
     // Pairs we call colliding that the dataset never listed: Mathematica did not
@@ -181,7 +193,11 @@ fn dataset_ids_reproduce_the_queries_csv() {
             let q = point_query(&m, k, a, b);
             for (j, p) in q.t0.iter().chain(&q.t1).enumerate() {
                 let want = &rows[8 * i + j];
-                assert_eq!([p.x.clone(), p.y.clone(), p.z.clone()], *want, "{tag}#{i} row {j}");
+                assert_eq!(
+                    [p.x.clone(), p.y.clone(), p.z.clone()],
+                    *want,
+                    "{tag}#{i} row {j}"
+                );
             }
             checked += 1;
         }
@@ -236,7 +252,7 @@ fn cloth_funnel_earliest_time_is_mathematicas() {
     let dir = vendored();
     let m = read_step(&dir.join("frames/227.ply"), &dir.join("frames/228.ply")).unwrap();
     let (_, order) = dataset(&dir, "227", &m);
-    let mut best: Option<(RealRoot, Vec<(PairKind, u32, u32)>)> = None;
+    let mut best: Option<(RealRoot, Vec<Key>)> = None;
     for (kind, tag) in [(PairKind::VertexFace, "vf"), (PairKind::EdgeEdge, "ee")] {
         let roots: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
             &std::fs::read_to_string(dir.join(format!("roots/227{tag}_earliest.json"))).unwrap(),
@@ -262,12 +278,19 @@ fn cloth_funnel_earliest_time_is_mathematicas() {
     let (star, keys) = best.unwrap();
     let ans = step(&m, &default_tolerance(), &|_| {}).unwrap();
     let e = ans.earliest().unwrap();
-    assert!(keys.contains(&(e.kind, e.a, e.b)), "{:?} not among {keys:?}", (e.kind, e.a, e.b));
+    assert!(
+        keys.contains(&(e.kind, e.a, e.b)),
+        "{:?} not among {keys:?}",
+        (e.kind, e.a, e.b)
+    );
     let t = &e.toi;
     assert_eq!(t.kind, TimeKind::Root);
     assert!(star.cmp_exact(&RealRoot::Exact(t.lo.clone())).is_ge());
     assert!(star.cmp_exact(&RealRoot::Exact(t.hi.clone())).is_le());
-    assert_eq!(sign_of_poly_at(&Poly::from_bigints(&t.poly), &star), Ordering::Equal);
+    assert_eq!(
+        sign_of_poly_at(&Poly::from_bigints(&t.poly), &star),
+        Ordering::Equal
+    );
 }
 
 /// The four shared simulation steps (`EXACT_HEAVY=1`, needs ../shared).
@@ -281,7 +304,12 @@ fn shared_steps_match_mathematica() {
         ("cloth-funnel", "227", "227.ply", "228.ply"),
         ("rod-twist", "3036", "3036.ply", "3037.ply"),
         ("armadillo-rollers", "326", "326.ply", "327.ply"),
-        ("n-body-simulation", "18", "balls16_18.ply", "balls16_19.ply"),
+        (
+            "n-body-simulation",
+            "18",
+            "balls16_18.ply",
+            "balls16_19.ply",
+        ),
     ] {
         check_against_dataset(&root.join(scene), id, a, b);
     }
@@ -344,7 +372,10 @@ fn ties_go_to_the_smaller_ids() {
     let ans = step(&m, &default_tolerance(), &|_| {}).unwrap();
     assert_eq!(ans.collisions.len(), 2);
     let e = ans.earliest().unwrap();
-    assert_eq!((e.kind, e.a, e.b, e.toi.lo.clone()), (PairKind::VertexFace, 3, 0, q(1, 2)));
+    assert_eq!(
+        (e.kind, e.a, e.b, e.toi.lo.clone()),
+        (PairKind::VertexFace, 3, 0, q(1, 2))
+    );
     // Order of the slice does not matter.
     let rev: Vec<Collision> = ans.collisions.iter().rev().cloned().collect();
     assert_eq!(earliest(&rev).unwrap().a, 3);
@@ -443,7 +474,10 @@ fn readers_and_their_errors() {
     assert_eq!(ans.earliest().unwrap().toi.lo, q(1, 2));
     let c = temp("c.obj");
     std::fs::write(&c, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-    assert!(matches!(read_step(&a, &c), Err(StepError::VertexCount(4, 3))));
+    assert!(matches!(
+        read_step(&a, &c),
+        Err(StepError::VertexCount(4, 3))
+    ));
     let d = temp("d.obj");
     std::fs::write(&d, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\n").unwrap();
     assert_eq!(read_step(&a, &d).unwrap_err(), StepError::Connectivity(0));
@@ -475,9 +509,19 @@ fn readers_and_their_errors() {
     // A quad is two triangles; a negative index counts back.
     let (qa, qb) = (temp("qa.obj"), temp("qb.obj"));
     std::fs::write(&qa, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 -1\n").unwrap();
-    std::fs::write(&qb, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1 2/2 3/3 4/4\n").unwrap();
-    assert_eq!(read_step(&qa, &qb).unwrap().faces, vec![[0, 1, 2], [0, 2, 3]]);
-    assert!(read_step(&temp("x.txt"), &a).unwrap_err().to_string().contains(".ply"));
+    std::fs::write(
+        &qb,
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1 2/2 3/3 4/4\n",
+    )
+    .unwrap();
+    assert_eq!(
+        read_step(&qa, &qb).unwrap().faces,
+        vec![[0, 1, 2], [0, 2, 3]]
+    );
+    assert!(read_step(&temp("x.txt"), &a)
+        .unwrap_err()
+        .to_string()
+        .contains(".ply"));
 }
 
 /// `exact-collision step --json --all` on the vendored step: the fields of the
@@ -491,10 +535,17 @@ fn command_prints_one_json_object() {
         .arg(dir.join("frames/228.ply"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["collision_free"], false);
-    assert_eq!((v["colliding_vf"].as_u64(), v["colliding_ee"].as_u64()), (Some(27), Some(107)));
+    assert_eq!(
+        (v["colliding_vf"].as_u64(), v["colliding_ee"].as_u64()),
+        (Some(27), Some(107))
+    );
     assert_eq!(v["pairs"].as_array().unwrap().len(), 134);
     assert_eq!(v["toi"]["kind"], "root");
     assert!(v["pair"]["kind"] == "vf" || v["pair"]["kind"] == "ee");

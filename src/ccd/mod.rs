@@ -49,9 +49,9 @@ mod input;
 pub mod motion;
 pub mod plot;
 pub mod points;
-pub mod step;
 pub mod sat;
 pub mod sgm;
+pub mod step;
 pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};

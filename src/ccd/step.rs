@@ -4,13 +4,13 @@
 //!
 //! # Method
 //!
-//! 1. **Broad phase** ([`broad_phase`]): the swept box of every vertex is the
-//!    box of its two positions; an edge's or a face's is the union of its
-//!    vertices' boxes. Minima and maxima of doubles are exact, so the boxes are
-//!    exact. Sort-and-sweep along the axis where the box centres spread most
-//!    pairs vertex boxes with face boxes and edge boxes with edge boxes; every
-//!    overlap test is a closed comparison (`≤`) of the exact bounds. Pairs that
-//!    share a vertex are skipped (they touch at the shared vertex at every
+//! 1. **Broad phase** ([`broad_phase`], `step/broad.rs`): every vertex's box at
+//!    the times j/4 and j/16 (exact at t = 0 and 1, outward-rounded enclosures
+//!    between), elements' and hierarchy nodes' boxes as unions (min/max of
+//!    doubles: exact). A bounding volume hierarchy pairs vertices with faces
+//!    and edges with edges, dropping a pair only when, on every time slab, some
+//!    axis has one strictly below the other at both ends of the slab. Pairs
+//!    that share a vertex are skipped (they touch at the shared vertex at every
 //!    time; a simulation excludes them the same way).
 //! 2. **Narrow phase** ([`narrow_phase`]): every candidate pair through the
 //!    exact point CCD of [`super::points`] (float filter with a proven error
@@ -23,12 +23,15 @@
 //!
 //! # Why no colliding pair is lost
 //!
-//! A point moving linearly, p(t) = (1 − t)·p₀ + t·p₁, stays in the box of p₀ and
-//! p₁ for t ∈ [0, 1]; a vertex, edge or face at time t is the convex hull of its
-//! vertices at t, so it stays in the union of their boxes. If two elements share
-//! a point at some t, that point lies in both swept boxes, so the closed boxes
-//! overlap on every axis, and the sweep, which compares the exact bounds with
-//! `≤`, reports the pair. Every reported pair is then decided exactly.
+//! On a slab [t_j, t_{j+1}] every vertex moves linearly, and a point of an
+//! element is a convex combination of its vertices; so along an axis, a point
+//! of element a is at most the interpolation of a's largest coordinates at the
+//! slab's ends, and a point of b at least the interpolation of b's smallest. If
+//! a is strictly below b at both ends, it is strictly below at every time of
+//! the slab: they cannot touch there. Only comparisons of exact doubles decide
+//! (the data, or outward-rounded bounds of the true positions), with a strict
+//! `<`, so a pair that touches in some slab is never dropped. Every reported
+//! pair is then decided exactly. See docs/step.md.
 //!
 //! ```
 //! use exact_collision::ccd::step::{step, StepMesh};
@@ -115,7 +118,10 @@ impl std::fmt::Display for StepError {
             }
             StepError::DegenerateFace(i) => write!(f, "face {i} names a vertex twice"),
             StepError::NotFinite(fr, v) => {
-                write!(f, "vertex {v} of frame {fr} has a coordinate that is not finite")
+                write!(
+                    f,
+                    "vertex {v} of frame {fr} has a coordinate that is not finite"
+                )
             }
             StepError::TooLarge => write!(f, "more than 2^32 - 1 vertices"),
             StepError::File(e) => write!(f, "{e}"),
@@ -255,12 +261,11 @@ pub fn narrow_phase(
     tolerance: &BigRational,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Collision>, QueryError> {
-    let all: Vec<(PairKind, u32, u32)> = c
-        .vf
-        .iter()
-        .map(|&(a, b)| (PairKind::VertexFace, a, b))
-        .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
-        .collect();
+    let all: Vec<(PairKind, u32, u32)> =
+        c.vf.iter()
+            .map(|&(a, b)| (PairKind::VertexFace, a, b))
+            .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
+            .collect();
     let hits: Result<Vec<Vec<Collision>>, QueryError> = all
         .par_chunks(256)
         .map(|chunk| {

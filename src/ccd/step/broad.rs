@@ -72,9 +72,7 @@ fn vertex_track(p0: &[f64; 3], p1: &[f64; 3]) -> Track {
                 0 => a,
                 SLABS => b,
                 // t_j is a dyadic, exact; the enclosure is outward-rounded.
-                _ => a.add_ref(
-                    &Interval::point(j as f64 / SLABS as f64).mul_ref(&b.sub_ref(&a)),
-                ),
+                _ => a.add_ref(&Interval::point(j as f64 / SLABS as f64).mul_ref(&b.sub_ref(&a))),
             }
         };
         let iv = [c(0), c(1), c(2)];
@@ -154,7 +152,9 @@ fn build(nodes: &mut Vec<Node>, items: &mut [(Track, u32)], start: usize, end: u
         .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
         .unwrap_or(0);
     let mid = slice.len() / 2;
-    slice.select_nth_unstable_by(mid, |a, b| centre(&a.0, axis).total_cmp(&centre(&b.0, axis)));
+    slice.select_nth_unstable_by(mid, |a, b| {
+        centre(&a.0, axis).total_cmp(&centre(&b.0, axis))
+    });
     let l = build(nodes, items, start, start + mid);
     let r = build(nodes, items, start + mid, end);
     nodes[me].left = l;
@@ -188,10 +188,7 @@ where
     let split_a = !la && (lb || a.extent(na) >= b.extent(nb));
     let (c1, c2) = if split_a {
         let n = &a.nodes[na];
-        (
-            (n.left as usize, nb),
-            (n.right as usize, nb),
-        )
+        ((n.left as usize, nb), (n.right as usize, nb))
     } else {
         let n = &b.nodes[nb];
         ((na, n.left as usize), (na, n.right as usize))
@@ -254,39 +251,40 @@ struct Fine {
 
 impl Fine {
     fn new(m: &StepMesh) -> Fine {
-        let at = m
-            .t0
-            .par_iter()
-            .zip(&m.t1)
-            .map(|(p0, p1)| {
-                std::array::from_fn(|j| {
-                    let c = |k: usize| {
-                        let (a, b) = (Interval::point(p0[k]), Interval::point(p1[k]));
-                        match j {
-                            0 => a,
-                            FINE_SLABS => b,
-                            // t_j is a dyadic, exact; the enclosure is outward-rounded.
-                            _ => a.add_ref(
-                                &Interval::point(j as f64 / FINE_SLABS as f64)
-                                    .mul_ref(&b.sub_ref(&a)),
-                            ),
+        let at =
+            m.t0.par_iter()
+                .zip(&m.t1)
+                .map(|(p0, p1)| {
+                    std::array::from_fn(|j| {
+                        let c = |k: usize| {
+                            let (a, b) = (Interval::point(p0[k]), Interval::point(p1[k]));
+                            match j {
+                                0 => a,
+                                FINE_SLABS => b,
+                                // t_j is a dyadic, exact; the enclosure is outward-rounded.
+                                _ => a.add_ref(
+                                    &Interval::point(j as f64 / FINE_SLABS as f64)
+                                        .mul_ref(&b.sub_ref(&a)),
+                                ),
+                            }
+                        };
+                        let iv = [c(0), c(1), c(2)];
+                        Box3 {
+                            lo: iv.map(|i| i.lo),
+                            hi: iv.map(|i| i.hi),
                         }
-                    };
-                    let iv = [c(0), c(1), c(2)];
-                    Box3 {
-                        lo: iv.map(|i| i.lo),
-                        hi: iv.map(|i| i.hi),
-                    }
+                    })
                 })
-            })
-            .collect();
+                .collect();
         Fine { at }
     }
 
     fn element(&self, ids: &[u32], j: usize) -> Box3 {
-        ids[1..].iter().fold(self.at[ids[0] as usize][j], |acc, &v| {
-            acc.union(self.at[v as usize][j])
-        })
+        ids[1..]
+            .iter()
+            .fold(self.at[ids[0] as usize][j], |acc, &v| {
+                acc.union(self.at[v as usize][j])
+            })
     }
 
     /// The slab-wise separation test of two elements (vertex ids) with
@@ -324,21 +322,32 @@ impl Fine {
 /// assert_eq!(c.ee.len(), 9); // each edge against the other triangle's three
 /// ```
 pub fn broad_phase(m: &StepMesh) -> Candidates {
-    let vt: Vec<Track> = m
-        .t0
-        .par_iter()
-        .zip(&m.t1)
-        .map(|(a, b)| vertex_track(a, b))
-        .collect();
+    let vt: Vec<Track> =
+        m.t0.par_iter()
+            .zip(&m.t1)
+            .map(|(a, b)| vertex_track(a, b))
+            .collect();
     let of = |ids: &[u32]| {
-        ids[1..]
-            .iter()
-            .fold(vt[ids[0] as usize], |acc, &v| track_union(&acc, &vt[v as usize]))
+        ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
+            track_union(&acc, &vt[v as usize])
+        })
     };
     let fine = Fine::new(m);
     let vtree = Tree::new(vt.iter().copied().zip(0u32..).collect());
-    let ftree = Tree::new(m.faces.par_iter().enumerate().map(|(i, f)| (of(f), i as u32)).collect());
-    let etree = Tree::new(m.edges.par_iter().enumerate().map(|(i, e)| (of(e), i as u32)).collect());
+    let ftree = Tree::new(
+        m.faces
+            .par_iter()
+            .enumerate()
+            .map(|(i, f)| (of(f), i as u32))
+            .collect(),
+    );
+    let etree = Tree::new(
+        m.edges
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| (of(e), i as u32))
+            .collect(),
+    );
     let faces = &m.faces;
     let edges = &m.edges;
     let mut vf = if vtree.nodes.is_empty() || ftree.nodes.is_empty() {

@@ -177,7 +177,9 @@ pub fn read_ply(path: &Path) -> Result<Frame, StepError> {
                     if v.seen != 7 || !v.p.iter().all(|c| c.is_finite()) {
                         return Err(file_err(
                             path,
-                            format!("vertex {i}: x, y, z must be finite float or double properties"),
+                            format!(
+                                "vertex {i}: x, y, z must be finite float or double properties"
+                            ),
                         ));
                     }
                     out.positions.push(v.p);
@@ -271,8 +273,7 @@ pub fn read_obj(path: &Path) -> Result<Frame, StepError> {
 
 fn read_stl_soup(path: &Path) -> Result<Vec<[[f64; 3]; 3]>, StepError> {
     let m = crate::mesh::stl::read_stl(path).map_err(|e| file_err(path, e))?;
-    Ok(m
-        .triangles
+    Ok(m.triangles
         .iter()
         .map(|t| t.v.clone().map(|p| [p.x, p.y, p.z]))
         .collect())

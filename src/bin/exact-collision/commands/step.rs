@@ -50,10 +50,9 @@ fn pair_value(m: &StepMesh, c: &Collision) -> Value {
 
 fn pair_text(m: &StepMesh, c: &Collision) -> String {
     match c.kind {
-        PairKind::VertexFace => format!(
-            "vertex {} – face {} {:?}",
-            c.a, c.b, m.faces[c.b as usize]
-        ),
+        PairKind::VertexFace => {
+            format!("vertex {} – face {} {:?}", c.a, c.b, m.faces[c.b as usize])
+        }
         PairKind::EdgeEdge => format!(
             "edge {} {:?} – edge {} {:?}",
             c.a, m.edges[c.a as usize], c.b, m.edges[c.b as usize]
@@ -108,8 +107,8 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     let start = Instant::now();
     let before = CCD_POINTS.get();
     let pb = progress((cands.vf.len() + cands.ee.len()) as u64);
-    let ans = answer(&mesh, &cands, &tolerance, &|n| pb.inc(n))
-        .map_err(|e| invalid(e.to_string()))?;
+    let ans =
+        answer(&mesh, &cands, &tolerance, &|n| pb.inc(n)).map_err(|e| invalid(e.to_string()))?;
     pb.finish_and_clear();
     let narrow_ms = start.elapsed().as_secs_f64() * 1e3;
     let after = CCD_POINTS.get();
