@@ -4,17 +4,19 @@
 //! over every pair on random small meshes, the exact order of times, the file
 //! readers and the command.
 
+mod common;
+
+use common::mathematica_root;
 use exact_collision::ccd::points::{exact, first_contact_f64, Kind};
 use exact_collision::ccd::step::read::read_step;
 use exact_collision::ccd::step::{
-    broad_phase, cmp_time, earliest, step, Collision, PairKind, StepError, StepMesh,
+    broad_phase, cmp_time, earliest, pair_points, step, Collision, PairKind, StepError, StepMesh,
 };
 use exact_collision::ccd::{default_tolerance, ContactTime, PointCcd, PointCcdAnswer, TimeKind};
-use exact_collision::poly::{isolate_roots, sign_of_poly_at, Poly, RealRoot};
+use exact_collision::poly::{sign_of_poly_at, Poly, RealRoot};
 use exact_collision::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Signed;
 use proptest::prelude::*;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -144,23 +146,11 @@ fn check_against_dataset(dir: &Path, step_id: &str, a: &str, b: &str) -> Vec<Col
 }
 
 fn point_query(m: &StepMesh, kind: PairKind, a: u32, b: u32) -> PointCcd {
-    let ids: [u32; 4] = match kind {
-        PairKind::VertexFace => {
-            let f = m.faces[b as usize];
-            [a, f[0], f[1], f[2]]
-        }
-        PairKind::EdgeEdge => {
-            let (x, y) = (m.edges[a as usize], m.edges[b as usize]);
-            [x[0], x[1], y[0], y[1]]
-        }
-    };
-    let p = |pts: &[[f64; 3]], v: u32| {
-        let c = pts[v as usize];
-        Vec3::new(c[0], c[1], c[2]).to_rational()
-    };
+    let p = pair_points(m, kind, a, b);
+    let v = |k: usize| Vec3::new(p[k][0], p[k][1], p[k][2]).to_rational();
     PointCcd {
-        t0: ids.map(|v| p(&m.t0, v)),
-        t1: ids.map(|v| p(&m.t1, v)),
+        t0: [0, 1, 2, 3].map(v),
+        t1: [4, 5, 6, 7].map(v),
         tolerance: default_tolerance(),
     }
 }
@@ -218,30 +208,6 @@ fn cloth_funnel_step_matches_mathematica() {
         (27, 107),
         "the counts of true in the dataset's mma_bool files"
     );
-}
-
-/// Mathematica's earliest root t* of a query (see tests/ccd_points.rs).
-fn mathematica_root(spec: &serde_json::Value) -> RealRoot {
-    if let Some(r) = spec.get("rational") {
-        let (n, d) = r.as_str().unwrap().split_once('/').unwrap();
-        return RealRoot::Exact(BigRational::new(n.parse().unwrap(), d.parse().unwrap()));
-    }
-    let coeffs: Vec<BigInt> = spec["poly"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap().parse().unwrap())
-        .collect();
-    let k = spec["real_root"].as_u64().unwrap() as usize;
-    let lead = BigRational::from_integer(coeffs.last().unwrap().clone());
-    let bound = coeffs
-        .iter()
-        .map(|c| (BigRational::from_integer(c.clone()) / &lead).abs())
-        .max()
-        .unwrap()
-        + BigRational::from_integer(1.into());
-    let roots = isolate_roots(&Poly::from_bigints(&coeffs), &-bound.clone(), &bound);
-    roots.isolated()[k].value.clone()
 }
 
 /// The step's earliest time contains the least of Mathematica's earliest roots
@@ -417,8 +383,7 @@ proptest! {
                 if fv.contains(&v) {
                     continue;
                 }
-                let p = point_query(&m, PairKind::VertexFace, v, f as u32);
-                let pts = doubles(&p);
+                let pts = pair_points(&m, PairKind::VertexFace, v, f as u32);
                 if let PointCcdAnswer::Hit(t) = first_contact_f64(Kind::VertexFace, &pts, &tol).unwrap() {
                     brute.push((PairKind::VertexFace, v, f as u32, t));
                 }
@@ -429,8 +394,8 @@ proptest! {
                 if ea.iter().any(|v| eb.contains(v)) {
                     continue;
                 }
-                let p = point_query(&m, PairKind::EdgeEdge, i as u32, j as u32);
-                if let PointCcdAnswer::Hit(t) = first_contact_f64(Kind::EdgeEdge, &doubles(&p), &tol).unwrap() {
+                let pts = pair_points(&m, PairKind::EdgeEdge, i as u32, j as u32);
+                if let PointCcdAnswer::Hit(t) = first_contact_f64(Kind::EdgeEdge, &pts, &tol).unwrap() {
                     brute.push((PairKind::EdgeEdge, i as u32, j as u32, t));
                 }
             }
@@ -444,14 +409,6 @@ proptest! {
             }
         }
     }
-}
-
-fn doubles(p: &PointCcd) -> [[f64; 3]; 8] {
-    let f = |x: &BigRational| exact_collision::ccd::points::exact_f64(x).unwrap();
-    std::array::from_fn(|k| {
-        let v = if k < 4 { &p.t0[k] } else { &p.t1[k - 4] };
-        [f(&v.x), f(&v.y), f(&v.z)]
-    })
 }
 
 fn temp(name: &str) -> PathBuf {

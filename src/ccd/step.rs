@@ -232,8 +232,9 @@ pub struct Collision {
     pub toi: ContactTime,
 }
 
-/// The eight points of a candidate in the point CCD's order.
-fn points(m: &StepMesh, kind: PairKind, a: u32, b: u32) -> [[f64; 3]; 8] {
+/// The eight points of a candidate in the point CCD's order ([`Kind`]): its
+/// four vertices at t = 0, then at t = 1.
+pub fn pair_points(m: &StepMesh, kind: PairKind, a: u32, b: u32) -> [[f64; 3]; 8] {
     let ids: [u32; 4] = match kind {
         PairKind::VertexFace => {
             let f = m.faces[b as usize];
@@ -276,7 +277,7 @@ pub fn narrow_phase(
                     PairKind::EdgeEdge => Kind::EdgeEdge,
                 };
                 if let PointCcdAnswer::Hit(toi) =
-                    first_contact_f64(k, &points(m, kind, a, b), tolerance)?
+                    first_contact_f64(k, &pair_points(m, kind, a, b), tolerance)?
                 {
                     out.push(Collision { kind, a, b, toi });
                 }

@@ -64,15 +64,20 @@ fn separated(a: &Track, b: &Track) -> bool {
     })
 }
 
-fn vertex_track(p0: &[f64; 3], p1: &[f64; 3]) -> Track {
+/// A vertex's boxes at t = j/N, j = 0..=N (`M` = N + 1): the exact points at
+/// t = 0 and 1, outward-rounded enclosures of p₀ + t·(p₁ − p₀) between.
+fn vertex_samples<const M: usize>(p0: &[f64; 3], p1: &[f64; 3]) -> [Box3; M] {
+    let n = M - 1;
     std::array::from_fn(|j| {
         let c = |k: usize| {
             let (a, b) = (Interval::point(p0[k]), Interval::point(p1[k]));
-            match j {
-                0 => a,
-                SLABS => b,
-                // t_j is a dyadic, exact; the enclosure is outward-rounded.
-                _ => a.add_ref(&Interval::point(j as f64 / SLABS as f64).mul_ref(&b.sub_ref(&a))),
+            if j == 0 {
+                a
+            } else if j == n {
+                b
+            } else {
+                // t_j is a dyadic (n is a power of two), exact.
+                a.add_ref(&Interval::point(j as f64 / n as f64).mul_ref(&b.sub_ref(&a)))
             }
         };
         let iv = [c(0), c(1), c(2)];
@@ -80,6 +85,13 @@ fn vertex_track(p0: &[f64; 3], p1: &[f64; 3]) -> Track {
             lo: iv.map(|i| i.lo),
             hi: iv.map(|i| i.hi),
         }
+    })
+}
+
+/// The boxes of the vertices `ids` at sample `j`.
+fn element<const M: usize>(at: &[[Box3; M]], ids: &[u32], j: usize) -> Box3 {
+    ids[1..].iter().fold(at[ids[0] as usize][j], |acc, &v| {
+        acc.union(at[v as usize][j])
     })
 }
 
@@ -254,45 +266,17 @@ impl Fine {
         let at =
             m.t0.par_iter()
                 .zip(&m.t1)
-                .map(|(p0, p1)| {
-                    std::array::from_fn(|j| {
-                        let c = |k: usize| {
-                            let (a, b) = (Interval::point(p0[k]), Interval::point(p1[k]));
-                            match j {
-                                0 => a,
-                                FINE_SLABS => b,
-                                // t_j is a dyadic, exact; the enclosure is outward-rounded.
-                                _ => a.add_ref(
-                                    &Interval::point(j as f64 / FINE_SLABS as f64)
-                                        .mul_ref(&b.sub_ref(&a)),
-                                ),
-                            }
-                        };
-                        let iv = [c(0), c(1), c(2)];
-                        Box3 {
-                            lo: iv.map(|i| i.lo),
-                            hi: iv.map(|i| i.hi),
-                        }
-                    })
-                })
+                .map(|(p0, p1)| vertex_samples(p0, p1))
                 .collect();
         Fine { at }
-    }
-
-    fn element(&self, ids: &[u32], j: usize) -> Box3 {
-        ids[1..]
-            .iter()
-            .fold(self.at[ids[0] as usize][j], |acc, &v| {
-                acc.union(self.at[v as usize][j])
-            })
     }
 
     /// The slab-wise separation test of two elements (vertex ids) with
     /// [`FINE_SLABS`] slabs.
     fn separated(&self, a: &[u32], b: &[u32]) -> bool {
-        let (mut pa, mut pb) = (self.element(a, 0), self.element(b, 0));
+        let (mut pa, mut pb) = (element(&self.at, a, 0), element(&self.at, b, 0));
         for j in 1..=FINE_SLABS {
-            let (na, nb) = (self.element(a, j), self.element(b, j));
+            let (na, nb) = (element(&self.at, a, j), element(&self.at, b, j));
             let sep = (0..3).any(|k| {
                 (pa.hi[k] < pb.lo[k] && na.hi[k] < nb.lo[k])
                     || (pb.hi[k] < pa.lo[k] && nb.hi[k] < na.lo[k])
@@ -325,7 +309,7 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
     let vt: Vec<Track> =
         m.t0.par_iter()
             .zip(&m.t1)
-            .map(|(a, b)| vertex_track(a, b))
+            .map(|(a, b)| vertex_samples(a, b))
             .collect();
     let of = |ids: &[u32]| {
         ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
