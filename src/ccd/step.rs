@@ -291,7 +291,9 @@ pub fn narrow_phase(
 
 /// Exact order of two certified times: disjoint enclosures decide at once;
 /// overlapping ones are compared as real algebraic numbers (exact signs,
-/// equality by a gcd; see [`crate::poly::RealRoot::compare`]).
+/// equality by a gcd; see [`crate::poly::RealRoot::compare`]). `None` when a
+/// certificate that has to be used does not verify (never for the point CCD's
+/// times).
 ///
 /// ```
 /// use exact_collision::ccd::step::cmp_time;
@@ -303,43 +305,52 @@ pub fn narrow_phase(
 /// let root = |poly: &[i64], lo, hi| ContactTime {
 ///     kind: TimeKind::Root, lo, hi, poly: poly.iter().map(|&c| BigInt::from(c)).collect(), f64: 0.0,
 /// };
-/// // √2/2 (root of 2t² − 1) and 1/√2 in another cell, and 3/4 − ... as intervals.
+/// // √2/2, the root of 2t² − 1, given in two different cells, is one number.
 /// let a = root(&[-1, 0, 2], q(1, 2), q(1, 1));
 /// let b = root(&[-1, 0, 2], q(11, 16), q(3, 4));
-/// assert_eq!(cmp_time(&a, &b), Ordering::Equal);
+/// assert_eq!(cmp_time(&a, &b), Some(Ordering::Equal));
 /// let c = root(&[-1, 2], q(1, 2), q(1, 2)); // exactly 1/2
-/// assert_eq!(cmp_time(&c, &a), Ordering::Less);
+/// assert_eq!(cmp_time(&c, &a), Some(Ordering::Less));
+/// let wrong = root(&[-1, 0, 2], q(3, 4), q(1, 1)); // no root of 2t² − 1 there
+/// assert_eq!(cmp_time(&wrong, &a), None); // overlaps a: the certificate is needed
 /// ```
-pub fn cmp_time(a: &ContactTime, b: &ContactTime) -> Ordering {
+pub fn cmp_time(a: &ContactTime, b: &ContactTime) -> Option<Ordering> {
     // lo ≤ ρ ≤ hi for both (open cells when lo < hi).
     if a.lo == a.hi && b.lo == b.hi {
-        return a.lo.cmp(&b.lo);
+        return Some(a.lo.cmp(&b.lo));
     }
     if a.hi < b.lo || (a.hi == b.lo && (a.lo < a.hi || b.lo < b.hi)) {
-        return Ordering::Less;
+        return Some(Ordering::Less);
     }
     if b.hi < a.lo || (b.hi == a.lo && (a.lo < a.hi || b.lo < b.hi)) {
-        return Ordering::Greater;
+        return Some(Ordering::Greater);
     }
-    match (a.to_real_root(), b.to_real_root()) {
-        (Some(mut x), Some(mut y)) => x.compare(&mut y),
-        // Certificates come from the point CCD and always verify; should one
-        // not, order by the enclosure (never reached in the tests).
-        _ => (&a.lo, &a.hi).cmp(&(&b.lo, &b.hi)),
-    }
+    let (mut x, mut y) = (a.to_real_root()?, b.to_real_root()?);
+    Some(x.compare(&mut y))
 }
 
-/// The earliest collision: the least time by [`cmp_time`]; ties (the same
-/// exact time) to vertex–face before edge–edge, then to the smaller (a, b).
-pub fn earliest(collisions: &[Collision]) -> Option<&Collision> {
-    collisions.iter().reduce(|best, c| {
-        match cmp_time(&c.toi, &best.toi)
-            .then_with(|| (c.kind, c.a, c.b).cmp(&(best.kind, best.a, best.b)))
-        {
-            Ordering::Less => c,
-            _ => best,
+/// The earliest collision (`None` if there is none): the least time by
+/// [`cmp_time`]; ties (the same exact time) to vertex–face before edge–edge,
+/// then to the smaller (a, b). An error names a pair whose time certificate
+/// does not verify (never for the narrow phase's answers).
+pub fn earliest(collisions: &[Collision]) -> Result<Option<&Collision>, QueryError> {
+    let mut best: Option<&Collision> = None;
+    for c in collisions {
+        let Some(b) = best else {
+            best = Some(c);
+            continue;
+        };
+        let o = cmp_time(&c.toi, &b.toi).ok_or_else(|| {
+            QueryError::Unsupported(format!(
+                "the time certificate of {:?} ({}, {}) or of {:?} ({}, {}) does not verify",
+                c.kind, c.a, c.b, b.kind, b.a, b.b
+            ))
+        })?;
+        if o.then_with(|| (c.kind, c.a, c.b).cmp(&(b.kind, b.a, b.b))) == Ordering::Less {
+            best = Some(c);
         }
-    })
+    }
+    Ok(best)
 }
 
 /// The answer for a whole step.
@@ -386,7 +397,7 @@ pub fn answer(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<StepAnswer, QueryError> {
     let collisions = narrow_phase(m, c, tolerance, progress)?;
-    let earliest = earliest(&collisions).map(|e| {
+    let earliest = earliest(&collisions)?.map(|e| {
         collisions
             .iter()
             .position(|c| std::ptr::eq(c, e))
