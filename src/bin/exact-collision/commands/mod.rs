@@ -5,4 +5,5 @@ pub mod ccd_csv;
 pub mod demo;
 pub mod mesh;
 pub mod query;
+pub mod step;
 pub mod verify;
