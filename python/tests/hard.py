@@ -1,6 +1,5 @@
 """Generated hard cases: touching, coplanar, one-ulp gaps, shared features."""
 
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -100,26 +99,6 @@ def shared_dir():
         if (p / "ccd-benchmark").is_dir():
             return p
     raise FileNotFoundError("shared/ccd-benchmark not found beside the repository")
-
-
-def read_ccd_csv(path):
-    """A query CSV of the CCD benchmark (FORMAT.md): (t0, t1, truth, exact) where
-    t0, t1 are (n, 4, 3) doubles and exact says whether every rational is a double."""
-    raw = np.loadtxt(path, delimiter=",", dtype=object)
-    if raw.ndim == 1:
-        raw = raw[None, :]
-    vals, exact = [], True
-    for row in raw:
-        xs = []
-        for j in range(3):
-            f = Fraction(int(row[2 * j]), int(row[2 * j + 1]))
-            d = float(f)
-            exact &= Fraction(d) == f
-            xs.append(d)
-        vals.append(xs)
-    v = np.array(vals).reshape(-1, 8, 3)
-    truth = np.array([int(r[6]) for r in raw[::8]], dtype=bool)
-    return v[:, :4].copy(), v[:, 4:].copy(), truth, exact
 
 
 def ccd_pairs(rng, n=200):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import exact_collision as ec
+from exact_collision import ccd_csv
 from conftest import box_shape, nearest, protocol, protocol_ccd, tri_shape
 import hard
 
@@ -118,7 +119,7 @@ def test_ccd_benchmark_unit_tests(kind, fn, op):
     """The benchmark's hand-made degenerate queries (unit-tests), every one a double."""
     d = hard.shared_dir() / "ccd-benchmark" / "unit-tests" / kind
     for path in sorted(d.glob("*.csv")):
-        t0, t1, truth, exact = hard.read_ccd_csv(path)
+        t0, t1, truth, exact = ccd_csv.read(path)
         assert exact, path
         check_ccd(fn, op, t0, t1)
 
