@@ -1,11 +1,19 @@
-"""The examples in the native functions' docstrings run and hold
-(pytest's --doctest-modules does not look inside an extension module)."""
+"""The examples in the docstrings run and hold: the native functions' (which
+pytest's --doctest-modules does not see inside an extension module) and the
+Python modules' of the installed package."""
 
 import doctest
+import importlib
 
 import pytest
 
 import exact_collision as ec
+
+
+@pytest.mark.parametrize("module", ["exact_collision", "exact_collision.ccd_csv", "exact_collision.distributed"])
+def test_module_examples(module):
+    r = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert r.failed == 0 and r.attempted > 0
 
 
 @pytest.mark.parametrize("name", [n for n in ec.__all__ if n != "QueryError"])
