@@ -123,14 +123,20 @@ def box_shape(b):
 
 
 def coal_boxes(cases):
-    coll, dist = [], []
+    """coal's answers and its seconds for collide and for distance (the
+    objects built outside the timed calls)."""
+    objs = [(coal.Box(*(2 * ea)), coal.Transform3s(ra, ca), coal.Box(*(2 * eb)), coal.Transform3s(rb, cb))
+            for (ra, ea, ca), (rb, eb, cb) in cases]
+    return _coal_loops(objs, objs)
+
+
+def _coal_loops(coll_objs, dist_objs):
+    creq, dreq = coal.CollisionRequest(), coal.DistanceRequest()
     start = time.perf_counter()
-    for (ra, ea, ca), (rb, eb, cb) in cases:
-        ga, gb = coal.Box(*(2 * ea)), coal.Box(*(2 * eb))
-        ta, tb = coal.Transform3s(ra, ca), coal.Transform3s(rb, cb)
-        coll.append(coal.collide(ga, ta, gb, tb, coal.CollisionRequest(), coal.CollisionResult()) > 0)
-        dist.append(coal.distance(ga, ta, gb, tb, coal.DistanceRequest(), coal.DistanceResult()))
-    return coll, dist, time.perf_counter() - start
+    coll = [coal.collide(ga, ta, gb, tb, creq, coal.CollisionResult()) > 0 for ga, ta, gb, tb in coll_objs]
+    mid = time.perf_counter()
+    dist = [coal.distance(ga, ta, gb, tb, dreq, coal.DistanceResult()) for ga, ta, gb, tb in dist_objs]
+    return coll, dist, (mid - start, time.perf_counter() - mid)
 
 
 def mesh(t):
@@ -142,15 +148,11 @@ def mesh(t):
 
 
 def coal_triangles(cases):
-    coll, dist = [], []
     identity = coal.Transform3s()
-    start = time.perf_counter()
-    for t, u in cases:
-        ta = coal.TriangleP(*[np.array(p) for p in t])
-        tb = coal.TriangleP(*[np.array(p) for p in u])
-        coll.append(coal.collide(ta, identity, tb, identity, coal.CollisionRequest(), coal.CollisionResult()) > 0)
-        dist.append(coal.distance(mesh(t), identity, mesh(u), identity, coal.DistanceRequest(), coal.DistanceResult()))
-    return coll, dist, time.perf_counter() - start
+    tri = lambda t: coal.TriangleP(*[np.array(p) for p in t])
+    coll_objs = [(tri(t), identity, tri(u), identity) for t, u in cases]
+    dist_objs = [(mesh(t), identity, mesh(u), identity) for t, u in cases]
+    return _coal_loops(coll_objs, dist_objs)
 
 
 def compare(what, a, b, shape, coll, dist):
@@ -228,17 +230,18 @@ def main(out=None, n=2000):
     counts, lines, data = run(n)
     for k in sorted(counts):
         print(f"{k}: {counts[k]}")
+    print("| op | exact, 1 thread (pairs/s) | exact, 2 threads | coal (Python loop of single calls) |")
+    print("|---|---:|---:|---:|")
     for what in ("box", "triangle"):
         a, b, peer_secs = data[what]
         fi = ec.intersect_triangles if what == "triangle" else ec.intersect_boxes
         fd = ec.distance_triangles if what == "triangle" else ec.distance_boxes
-        for name, fn in (("intersect", fi), ("distance", fd)):
+        for (name, fn), peer in zip((("intersect", fi), ("distance", fd)), peer_secs):
             rates = []
             for th in (1, 2):
                 best = min(_timed(fn, a, b, th) for _ in range(3))
                 rates.append(len(a) / best)
-            print(f"{what} {name}: exact {rates[0]:.0f}/s (1 thread) {rates[1]:.0f}/s (2 threads)")
-        print(f"{what}: coal collide+distance {len(a) / peer_secs:.0f} pairs/s (Python loop)")
+            print(f"| {what} {name} | {rates[0]:.0f} | {rates[1]:.0f} | {len(a) / peer:.0f} |")
     if out:
         Path(out).write_text("".join(s + "\n" for s in lines))
         print(f"{len(lines)} disagreement lines written to {out}")

@@ -19,7 +19,9 @@ use exact_collision::sqrt::sqrt_nearest_f64;
 use exact_collision::{Obb, Scalar, Shape, Triangle, Vec3};
 use num_rational::BigRational;
 use numpy::ndarray::Array2;
-use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -133,7 +135,9 @@ where
                     .map(|s| s.to_string())
                     .or_else(|| p.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                Err(format!("row {i}: internal error (a bug; please report): {msg}"))
+                Err(format!(
+                    "row {i}: internal error (a bug; please report): {msg}"
+                ))
             }
         }
     };
@@ -447,8 +451,14 @@ fn ccd_batch<'py>(
     })?;
     let col = |f: fn(&TimeRow) -> f64| PyArray1::from_vec(py, rows.iter().map(f).collect());
     let d = PyDict::new(py);
-    d.set_item("hit", PyArray1::from_vec(py, rows.iter().map(|r| r.hit).collect()))?;
-    d.set_item("start", PyArray1::from_vec(py, rows.iter().map(|r| r.start).collect()))?;
+    d.set_item(
+        "hit",
+        PyArray1::from_vec(py, rows.iter().map(|r| r.hit).collect()),
+    )?;
+    d.set_item(
+        "start",
+        PyArray1::from_vec(py, rows.iter().map(|r| r.start).collect()),
+    )?;
     d.set_item("toi", col(|r| r.toi))?;
     d.set_item("toi_lo", col(|r| r.lo))?;
     d.set_item("toi_hi", col(|r| r.hi))?;
@@ -530,7 +540,7 @@ fn answer_one(line: &[u8], line_no: usize) -> String {
     let mut out = Vec::with_capacity(256);
     answer_bytes(line, line_no, &mut out);
     out.pop(); // the '\n'
-    // The answer is serialized JSON: valid UTF-8.
+               // The answer is serialized JSON: valid UTF-8.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
