@@ -567,8 +567,12 @@ fn answer(line: &str, line_no: usize) -> String {
 /// malformed lines ({"line": N, ...}).
 ///
 /// >>> import exact_collision as ec
-/// >>> ec.answer_lines(['{"id":1,"op":"frobnicate"}\n', 'not json'])
-/// ['{"id":1,"error":"op: unknown op \\"frobnicate\\" (expected intersect, distance, ccd, ccd_vf or ccd_ee)"}', '{"line":2,"error":"malformed JSON: expected ident at line 1 column 2"}']
+/// >>> import json
+/// >>> out = ec.answer_lines(['{"id":1,"op":"frobnicate"}\n', 'not json'], first_line=7)
+/// >>> [sorted(json.loads(a)) for a in out]
+/// [['error', 'id'], ['error', 'line']]
+/// >>> json.loads(out[1])["line"]
+/// 8
 #[pyfunction]
 #[pyo3(signature = (lines, *, first_line = 1, threads = None))]
 fn answer_lines(
