@@ -26,3 +26,17 @@ def test_docstring_examples(name):
         runner.run(t)
     r = runner.summarize(verbose=False)
     assert r.failed == 0 and r.attempted > 0
+
+
+def test_stub_names_match_the_module():
+    """Every function of the native module has a stub, and every stub a function."""
+    import ast
+    from pathlib import Path
+
+    import exact_collision._native as native
+
+    stub = Path(native.__file__).with_name("_native.pyi")
+    tree = ast.parse(stub.read_text())
+    defs = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    funcs = {n for n in dir(native) if callable(getattr(native, n)) and not n.startswith("_") and n != "QueryError"}
+    assert defs == funcs
