@@ -4,6 +4,7 @@
 //! and every defect becomes an `{"error": …}` answer naming the field.
 
 mod claim;
+mod fields;
 mod lean;
 mod parse;
 
@@ -134,7 +135,12 @@ pub fn answer_line(line: &str, line_no: usize) -> Answer {
         return line_error("malformed JSON: empty line (expected a query object)".into());
     }
     match serde_json::from_str::<Value>(line) {
-        Ok(v) if v.is_object() => answer_value(&v),
+        Ok(v) if v.is_object() => match fields::duplicate_key(line) {
+            // A `Value` keeps the last of two equal keys: the line is
+            // ambiguous, answered like malformed JSON.
+            Some(d) => line_error(d),
+            None => answer_value(&v),
+        },
         Ok(v) => line_error(format!(
             "malformed query: expected a JSON object, got {}",
             crate::number::kind(&v)
@@ -154,10 +160,18 @@ pub fn answer_invalid_utf8(line_no: usize) -> Answer {
 
 /// Answer one query already read as JSON.
 pub fn answer_value(v: &Value) -> Answer {
-    let id = v.as_object().and_then(|o| o.get("id")).cloned();
+    let o = v.as_object();
     let mut out = Map::new();
-    if let Some(id) = &id {
+    // Echoed on every answer, errors included: the id, the category (when
+    // it is a string) and meta.
+    if let Some(id) = o.and_then(|o| o.get("id")) {
         out.insert("id".into(), id.clone());
+    }
+    if let Some(c) = o.and_then(|o| o.get("category")).filter(|c| c.is_string()) {
+        out.insert("category".into(), c.clone());
+    }
+    if let Some(m) = o.and_then(|o| o.get("meta")) {
+        out.insert("meta".into(), m.clone());
     }
     // The inputs were rounded to the query's scalar type while parsing; every
     // query is then answered exactly (so decisions are exact on every path), and
