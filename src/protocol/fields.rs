@@ -77,8 +77,10 @@ pub(super) const BOX: &[&str] = &[
 pub(super) const PRISM: &[&str] = &["type", "base", "z"];
 /// A cube's fields.
 pub(super) const CUBE: &[&str] = &["type", "vertices"];
-/// Every shape field (of some type).
+/// Every shape field (of some type), and a moving box's.
 pub(super) const SHAPE_ALL: &[&str] = &[
+    "shape",
+    "motion",
     "type",
     "v",
     "center",
@@ -99,13 +101,13 @@ pub(super) const MOTION: &[&str] = &["matrix", "denominator", "quaternion", "tra
 pub(super) const ROTATION: &[&str] = &["quaternion", "matrix"];
 
 /// The known name nearest to `key`, if it is close enough to be a likely
-/// misspelling (at most 2 edits, and fewer than half the key's length).
+/// misspelling (at most 2 edits, and at most half the longer name).
 pub(super) fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     let lower = key.to_ascii_lowercase();
     known
         .iter()
         .map(|k| (strsim::osa_distance(&lower, k), *k))
-        .filter(|&(d, k)| d <= 2 && 2 * d < k.len().max(2))
+        .filter(|&(d, k)| d <= 2 && 2 * d <= k.len().max(lower.len()))
         .min_by_key(|&(d, _)| d)
         .map(|(_, k)| k)
 }
