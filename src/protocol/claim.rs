@@ -43,31 +43,6 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde_json::{Map, Value};
 
-/// The fields a claim may hold (the answer's field names, the `_f64` time
-/// claims and the tolerances); any other is an error naming it
-/// (`protocol::fields`).
-pub(super) const CLAIM_FIELDS: &[&str] = &[
-    "id",
-    "intersect",
-    "witness",
-    "contact",
-    "separating_axis",
-    "distance_squared",
-    "distance_squared_f64",
-    "distance_f64",
-    "closest",
-    "hit",
-    "t_enter",
-    "t_exit",
-    "toi",
-    "feature",
-    "t_enter_f64",
-    "t_exit_f64",
-    "toi_f64",
-    "abs_tol",
-    "rel_tol",
-];
-
 const DEFAULT_REL_TOL: f64 = 1e-9;
 const DEFAULT_ABS_TOL: f64 = 1e-9;
 

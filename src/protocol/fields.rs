@@ -97,6 +97,29 @@ pub(super) const SHAPE_ALL: &[&str] = &[
 pub(super) const MOVING: &[&str] = &["shape", "motion"];
 /// A MOTION's fields (both forms).
 pub(super) const MOTION: &[&str] = &["matrix", "denominator", "quaternion", "translation"];
+/// A claim's fields: the answer's field names (judged or not), the `_f64`
+/// time claims and the tolerances.
+pub(super) const CLAIM: &[&str] = &[
+    "id",
+    "intersect",
+    "witness",
+    "contact",
+    "separating_axis",
+    "distance_squared",
+    "distance_squared_f64",
+    "distance_f64",
+    "closest",
+    "hit",
+    "t_enter",
+    "t_exit",
+    "toi",
+    "feature",
+    "t_enter_f64",
+    "t_exit_f64",
+    "toi_f64",
+    "abs_tol",
+    "rel_tol",
+];
 /// A pose's rotation.
 pub(super) const ROTATION: &[&str] = &["quaternion", "matrix"];
 
@@ -110,6 +133,19 @@ pub(super) fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
         .filter(|&(d, k)| d <= 2 && 2 * d <= k.len().max(lower.len()))
         .min_by_key(|&(d, _)| d)
         .map(|(_, k)| k)
+}
+
+/// Echo a query's `category` (when it is a string) and `meta` into its
+/// answer `out` (after the id), on answers and errors alike.
+pub(super) fn echo(query: &Value, out: &mut Map<String, Value>) {
+    if let Some(o) = query.as_object() {
+        if let Some(c) = o.get("category").filter(|c| c.is_string()) {
+            out.insert("category".into(), c.clone());
+        }
+        if let Some(m) = o.get("meta") {
+            out.insert("meta".into(), m.clone());
+        }
+    }
 }
 
 /// The path of `key` inside `path` (quoted where it is not a plain name).

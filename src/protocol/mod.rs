@@ -160,19 +160,12 @@ pub fn answer_invalid_utf8(line_no: usize) -> Answer {
 
 /// Answer one query already read as JSON.
 pub fn answer_value(v: &Value) -> Answer {
-    let o = v.as_object();
+    let id = v.as_object().and_then(|o| o.get("id")).cloned();
     let mut out = Map::new();
-    // Echoed on every answer, errors included: the id, the category (when
-    // it is a string) and meta.
-    if let Some(id) = o.and_then(|o| o.get("id")) {
+    if let Some(id) = &id {
         out.insert("id".into(), id.clone());
     }
-    if let Some(c) = o.and_then(|o| o.get("category")).filter(|c| c.is_string()) {
-        out.insert("category".into(), c.clone());
-    }
-    if let Some(m) = o.and_then(|o| o.get("meta")) {
-        out.insert("meta".into(), m.clone());
-    }
+    fields::echo(v, &mut out);
     // The inputs were rounded to the query's scalar type while parsing; every
     // query is then answered exactly (so decisions are exact on every path), and
     // the f64/f32 paths round the computed values at the end.

@@ -658,8 +658,8 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
             fields::check(
                 c,
                 "claim",
-                super::claim::CLAIM_FIELDS,
-                super::claim::CLAIM_FIELDS,
+                fields::CLAIM,
+                fields::CLAIM,
                 "a claim",
             )?;
             Some(c.clone())
