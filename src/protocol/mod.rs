@@ -1,4 +1,4 @@
-//! The JSON Lines protocol (`../shared/protocol.md`): parse a line, answer it.
+//! The JSON Lines protocol (the contract: docs/protocol.md): parse a line, answer it.
 //!
 //! [`answer_line`] is the whole contract for one line: it never panics on input,
 //! and every defect becomes an `{"error": …}` answer naming the field.
