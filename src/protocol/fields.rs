@@ -11,7 +11,7 @@
 //! the last one silently).
 
 use super::parse::ParseError;
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
@@ -292,11 +292,8 @@ impl<'de> Visitor<'de> for &Walk {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen: Vec<String> = Vec::new();
         while let Some(k) = map.next_key::<String>()? {
-            if k.starts_with("$serde_json::private::") {
-                // A number's text under `arbitrary_precision`.
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            }
+            // (A number's text under `arbitrary_precision` is a map of one
+            // key, walked like any other: its value is a string.)
             if seen.contains(&k) {
                 let path = key_path(&self.path(), &k);
                 *self.found.borrow_mut() = Some(format!("{path}: duplicate key"));

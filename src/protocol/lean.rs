@@ -366,19 +366,16 @@ impl<S: Scalar> Spec<S> {
 fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
     let n = |x: &N| T::read(tok(x)?, kind);
     let p3 = |p: &P3| all(p, n);
-    let allowed = match t.ty.0? {
-        "triangle" => F_TYPE | F_V,
-        "box" => F_TYPE | F_CENTER | F_HALF_AXES | F_AXES | F_HALF_EXTENTS,
-        "prism" => F_TYPE | F_BASE | F_Z,
-        "cube" => F_TYPE | F_VERTICES,
-        _ => return None,
-    };
-    if !t.only(allowed) {
-        return None;
-    }
+    // Each type's fields only (strict fields: the general path refuses the
+    // others).
+    let only = |allowed: u16| t.only(allowed).then_some(());
     Some(match t.ty.0? {
-        "triangle" => Spec::Triangle(all(t.v.0.as_ref()?, p3)?),
+        "triangle" => {
+            only(F_TYPE | F_V)?;
+            Spec::Triangle(all(t.v.0.as_ref()?, p3)?)
+        }
         "box" => {
+            only(F_TYPE | F_CENTER | F_HALF_AXES | F_AXES | F_HALF_EXTENTS)?;
             let center = p3(t.center.0.as_ref()?)?;
             let half = match (&t.half_axes.0, &t.axes.0, &t.half_extents.0) {
                 (Some(h), None, None) => all(h, p3)?,
@@ -394,11 +391,17 @@ fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
             };
             Spec::Box(center, half)
         }
-        "prism" => Spec::Prism(
-            all(t.base.0.as_ref()?, |p| all(p, n))?,
-            all(t.z.0.as_ref()?, n)?,
-        ),
-        "cube" => Spec::Cube(all(t.vertices.0.as_ref()?, p3)?),
+        "prism" => {
+            only(F_TYPE | F_BASE | F_Z)?;
+            Spec::Prism(
+                all(t.base.0.as_ref()?, |p| all(p, n))?,
+                all(t.z.0.as_ref()?, n)?,
+            )
+        }
+        "cube" => {
+            only(F_TYPE | F_VERTICES)?;
+            Spec::Cube(all(t.vertices.0.as_ref()?, p3)?)
+        }
         _ => return None,
     })
 }
