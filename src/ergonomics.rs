@@ -267,9 +267,10 @@ mod serde_impls {
                 ShapeForm::Box { center, half_axes } => {
                     Shape::Box(Obb::new(center, half_axes).map_err(e)?)
                 }
-                ShapeForm::Prism { base, z: [zmin, zmax] } => {
-                    Shape::Prism(Prism::new(base, zmin, zmax).map_err(e)?)
-                }
+                ShapeForm::Prism {
+                    base,
+                    z: [zmin, zmax],
+                } => Shape::Prism(Prism::new(base, zmin, zmax).map_err(e)?),
                 ShapeForm::Cube { vertices } => Shape::Cube(Cube::new(vertices).map_err(e)?),
             })
         }

@@ -230,7 +230,10 @@ fn duplicate_keys_are_errors() {
             "op: duplicate key",
         ),
         (
-            format!(r#"{{"op":"intersect","a":{tri},"b":{},"id":1}}"#, tri.replace("\"v\"", "\"type\":\"triangle\",\"v\"")),
+            format!(
+                r#"{{"op":"intersect","a":{tri},"b":{},"id":1}}"#,
+                tri.replace("\"v\"", "\"type\":\"triangle\",\"v\"")
+            ),
             "b.type: duplicate key",
         ),
         (
@@ -242,7 +245,9 @@ fn duplicate_keys_are_errors() {
             "meta.x: duplicate key",
         ),
         (
-            format!(r#"{{"op":"intersect","a":{tri},"b":{tri},"claim":{{"intersect":true,"intersect":false}}}}"#),
+            format!(
+                r#"{{"op":"intersect","a":{tri},"b":{tri},"claim":{{"intersect":true,"intersect":false}}}}"#
+            ),
             "claim.intersect: duplicate key",
         ),
     ] {
@@ -291,14 +296,20 @@ fn meta_and_category_are_echoed() {
     }
     // On an error and on a verdict too.
     let v = answer(r#"{"id":2,"meta":{"k":1},"category":"c","op":"nope"}"#);
-    assert_eq!((v["meta"]["k"].as_i64(), v["category"].as_str()), (Some(1), Some("c")));
+    assert_eq!(
+        (v["meta"]["k"].as_i64(), v["category"].as_str()),
+        (Some(1), Some("c"))
+    );
     assert!(v["error"].as_str().unwrap().contains("unknown op"));
     let v = answer(&format!(
         r#"{{"meta":7,"category":"c","op":"intersect","a":{},"b":{},"claim":{{"intersect":false}}}}"#,
         tri("0"),
         tri("0")
     ));
-    assert_eq!((v["meta"].as_i64(), v["verdict"].as_str()), (Some(7), Some("disagree")));
+    assert_eq!(
+        (v["meta"].as_i64(), v["verdict"].as_str()),
+        (Some(7), Some("disagree"))
+    );
 }
 
 // ---- poses ----
@@ -365,7 +376,8 @@ fn half_axes_box(center: &[BigRational; 3], h: &[[BigRational; 3]; 3]) -> String
 fn probes() -> Vec<String> {
     vec![
         UNIT_BOX.to_string(),
-        r#"{"type":"box","center":[2.5,0.25,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}"#.to_string(),
+        r#"{"type":"box","center":[2.5,0.25,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}"#
+            .to_string(),
         r#"{"type":"triangle","v":[[3,0,0],[0,3,0.5],[-1,-1,3]]}"#.to_string(),
         r#"{"type":"triangle","v":[[2,2,2],[3,2,2],[2,3,2.5]]}"#.to_string(),
         r#"{"type":"prism","base":[[1.5,-1],[3,-1],[3,1],[1.5,1]],"z":[-0.5,0.5]}"#.to_string(),
@@ -401,10 +413,7 @@ fn box_by_quaternion_pose_equals_the_half_axes_box() {
         ("[0.5,0.5,0.5,0.5]", [q(1, 2), q(1, 2), q(1, 2), q(1, 2)]),
         // Not unit: |q|² = 5.
         ("[1,2,0,0]", [q(1, 1), q(2, 1), q(0, 1), q(0, 1)]),
-        (
-            r#"[1,2,"1/3",-0.5]"#,
-            [q(1, 1), q(2, 1), q(1, 3), q(-1, 2)],
-        ),
+        (r#"[1,2,"1/3",-0.5]"#, [q(1, 1), q(2, 1), q(1, 3), q(-1, 2)]),
         // A unit quaternion as doubles: not exactly unit, so R = R(q)/|q|²
         // has denominators that are no power of two.
         (
@@ -457,10 +466,7 @@ fn hand_computed_quaternion_poses() {
     let moved = r#"{"type":"triangle","v":[[1,3,3],[1,2,5],[4,2,3]]}"#;
     same_answers(tri, moved);
     // The identity defaults: no rotation, no translation.
-    same_answers(
-        r#"{"type":"box","half_extents":[1,1,1]}"#,
-        UNIT_BOX,
-    );
+    same_answers(r#"{"type":"box","half_extents":[1,1,1]}"#, UNIT_BOX);
     same_answers(
         r#"{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],"translation":[0,0,0]}"#,
         r#"{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]}"#,
@@ -474,13 +480,15 @@ fn hand_computed_quaternion_poses() {
 fn box_by_matrix_pose_equals_the_half_axes_box() {
     // Columns of R: (1, 0, 0), (2, 1, 0), (0, 0, 3); half-extents 1, 2, 1/2.
     let pose = r#"{"type":"box","half_extents":[1,2,0.5],"rotation":{"matrix":[[1,2,0],[0,1,0],[0,0,3]]},"translation":[0,"1/3",0]}"#;
-    let reference = r#"{"type":"box","center":[0,"1/3",0],"half_axes":[[1,0,0],[4,2,0],[0,0,1.5]]}"#;
+    let reference =
+        r#"{"type":"box","center":[0,"1/3",0],"half_axes":[[1,0,0],[4,2,0],[0,0,1.5]]}"#;
     same_answers(pose, reference);
     // A rotation by 90° about z as a matrix, and as the quaternion
     // (1, 0, 0, 1) (|q|² = 2).
     let m = r#"{"type":"box","half_extents":[1,0.5,0.25],"rotation":{"matrix":[[0,-1,0],[1,0,0],[0,0,1]]}}"#;
     let qz = r#"{"type":"box","half_extents":[1,0.5,0.25],"rotation":{"quaternion":[1,0,0,1]}}"#;
-    let reference = r#"{"type":"box","center":[0,0,0],"half_axes":[[0,1,0],[-0.5,0,0],[0,0,0.25]]}"#;
+    let reference =
+        r#"{"type":"box","center":[0,0,0],"half_axes":[[0,1,0],[-0.5,0,0],[0,0,0.25]]}"#;
     same_answers(m, reference);
     same_answers(qz, reference);
     // A triangle under a shear.
@@ -496,9 +504,7 @@ fn ccd_takes_boxes_by_pose() {
     let pose = r#"{"type":"box","half_extents":[1,1,1],"rotation":{"quaternion":[1,2,0,0]}}"#;
     let reference = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,"-3/5","4/5"],[0,"-4/5","-3/5"]]}"#;
     let line = |b: &str| {
-        format!(
-            r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{b},"motion":{slide}}}}}"#
-        )
+        format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{b},"motion":{slide}}}}}"#)
     };
     let (x, y) = (answer(&line(pose)), answer(&line(reference)));
     assert_eq!(x, y);
@@ -511,35 +517,122 @@ fn ccd_takes_boxes_by_pose() {
 #[test]
 fn pose_errors_name_the_field() {
     let tri = r#"{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]}"#;
-    let bx = |fields: &str| format!(r#"{{"op":"intersect","a":{{"type":"box",{fields}}},"b":{tri}}}"#);
+    let bx =
+        |fields: &str| format!(r#"{{"op":"intersect","a":{{"type":"box",{fields}}},"b":{tri}}}"#);
     let t = |fields: &str| {
-        format!(r#"{{"op":"intersect","a":{{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],{fields}}},"b":{tri}}}"#)
+        format!(
+            r#"{{"op":"intersect","a":{{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],{fields}}},"b":{tri}}}"#
+        )
     };
     let he = r#""half_extents":[1,1,1]"#;
     let cases = [
-        (bx(&format!(r#"{he},"rotation":{{"quaternion":[0,0,0,0]}}"#)), "a.rotation.quaternion: all components zero"),
-        (bx(&format!(r#"{he},"rotation":{{"quaternion":[0,"0",-0.0,"0/5"]}}"#)), "a.rotation.quaternion: all components zero"),
-        (t(r#""rotation":{"quaternion":[0,0,0,0]}"#), "a.rotation.quaternion: all components zero"),
-        (bx(&format!(r#"{he},"rotation":{{"quaternion":[1,0,0]}}"#)), "a.rotation.quaternion: expected 4 numbers (w, x, y, z), got 3"),
-        (bx(&format!(r#"{he},"rotation":{{"quaternion":[1,0,"x",0]}}"#)), "a.rotation.quaternion[2]:"),
-        (bx(&format!(r#"{he},"rotation":{{"quaternion":[1,0,1e400,0]}}"#)), "a.rotation.quaternion[2]:"),
-        (bx(&format!(r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1,0]]}}"#)), "a.rotation.matrix: expected 3 rows, got 2"),
-        (bx(&format!(r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1],[0,0,1]]}}"#)), "a.rotation.matrix[1]: expected 3 numbers, got 2"),
-        (bx(&format!(r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1,0],[0,0,null]]}}"#)), "a.rotation.matrix[2][2]:"),
-        (bx(&format!(r#"{he},"rotation":{{"matrix":[[1,2,0],[2,4,0],[0,0,1]]}}"#)), "a.rotation.matrix: singular"),
-        (bx(&format!(r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1,0],[0,0,1]],"quaternion":[1,0,0,0]}}"#)), "a.rotation: give either quaternion or matrix, not both"),
-        (bx(&format!(r#"{he},"rotation":{{}}"#)), "a.rotation: expected {\"quaternion\""),
-        (bx(&format!(r#"{he},"rotation":[1,0,0,0]"#)), "a.rotation: expected an object, got an array"),
-        (bx(&format!(r#"{he},"rotation":{{"quaternoin":[1,0,0,0]}}"#)), "a.rotation.quaternoin: unknown field; did you mean \"quaternion\"?"),
-        (bx(&format!(r#"{he},"translation":[1,0]"#)), "a.translation: expected 3 numbers, got 2"),
+        (
+            bx(&format!(r#"{he},"rotation":{{"quaternion":[0,0,0,0]}}"#)),
+            "a.rotation.quaternion: all components zero",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"quaternion":[0,"0",-0.0,"0/5"]}}"#
+            )),
+            "a.rotation.quaternion: all components zero",
+        ),
+        (
+            t(r#""rotation":{"quaternion":[0,0,0,0]}"#),
+            "a.rotation.quaternion: all components zero",
+        ),
+        (
+            bx(&format!(r#"{he},"rotation":{{"quaternion":[1,0,0]}}"#)),
+            "a.rotation.quaternion: expected 4 numbers (w, x, y, z), got 3",
+        ),
+        (
+            bx(&format!(r#"{he},"rotation":{{"quaternion":[1,0,"x",0]}}"#)),
+            "a.rotation.quaternion[2]:",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"quaternion":[1,0,1e400,0]}}"#
+            )),
+            "a.rotation.quaternion[2]:",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1,0]]}}"#
+            )),
+            "a.rotation.matrix: expected 3 rows, got 2",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1],[0,0,1]]}}"#
+            )),
+            "a.rotation.matrix[1]: expected 3 numbers, got 2",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1,0],[0,0,null]]}}"#
+            )),
+            "a.rotation.matrix[2][2]:",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"matrix":[[1,2,0],[2,4,0],[0,0,1]]}}"#
+            )),
+            "a.rotation.matrix: singular",
+        ),
+        (
+            bx(&format!(
+                r#"{he},"rotation":{{"matrix":[[1,0,0],[0,1,0],[0,0,1]],"quaternion":[1,0,0,0]}}"#
+            )),
+            "a.rotation: give either quaternion or matrix, not both",
+        ),
+        (
+            bx(&format!(r#"{he},"rotation":{{}}"#)),
+            "a.rotation: expected {\"quaternion\"",
+        ),
+        (
+            bx(&format!(r#"{he},"rotation":[1,0,0,0]"#)),
+            "a.rotation: expected an object, got an array",
+        ),
+        (
+            bx(&format!(r#"{he},"rotation":{{"quaternoin":[1,0,0,0]}}"#)),
+            "a.rotation.quaternoin: unknown field; did you mean \"quaternion\"?",
+        ),
+        (
+            bx(&format!(r#"{he},"translation":[1,0]"#)),
+            "a.translation: expected 3 numbers, got 2",
+        ),
         (t(r#""translation":[1,0,"1/0"]"#), "a.translation[2]:"),
-        (bx(r#""half_extents":[1,-1,1],"translation":[0,0,0]"#), "a.half_extents[1]: negative half-extent"),
-        (bx(r#""half_extents":[1,1,0],"rotation":{"quaternion":[1,2,3,4]}"#), "a.half_extents[2]: zero half-extent"),
-        (bx(r#""half_extents":[1,1],"translation":[0,0,0]"#), "a.half_extents: expected 3 numbers, got 2"),
-        (bx(r#""rotation":{"quaternion":[1,0,0,0]}"#), "a.half_extents: missing"),
-        (bx(&format!(r#"{he},"center":[0,0,0],"translation":[0,0,0]"#)), "a.center: not allowed with rotation and translation"),
-        (bx(r#""center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"rotation":{"quaternion":[1,0,0,0]}"#), "a.rotation: not allowed with half_axes"),
-        (bx(r#""center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,1,1],"translation":[0,0,0]"#), "a.translation: not allowed with axes"),
+        (
+            bx(r#""half_extents":[1,-1,1],"translation":[0,0,0]"#),
+            "a.half_extents[1]: negative half-extent",
+        ),
+        (
+            bx(r#""half_extents":[1,1,0],"rotation":{"quaternion":[1,2,3,4]}"#),
+            "a.half_extents[2]: zero half-extent",
+        ),
+        (
+            bx(r#""half_extents":[1,1],"translation":[0,0,0]"#),
+            "a.half_extents: expected 3 numbers, got 2",
+        ),
+        (
+            bx(r#""rotation":{"quaternion":[1,0,0,0]}"#),
+            "a.half_extents: missing",
+        ),
+        (
+            bx(&format!(r#"{he},"center":[0,0,0],"translation":[0,0,0]"#)),
+            "a.center: not allowed with rotation and translation",
+        ),
+        (
+            bx(
+                r#""center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"rotation":{"quaternion":[1,0,0,0]}"#,
+            ),
+            "a.rotation: not allowed with half_axes",
+        ),
+        (
+            bx(
+                r#""center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,1,1],"translation":[0,0,0]"#,
+            ),
+            "a.translation: not allowed with axes",
+        ),
     ];
     for (line, want) in cases {
         let e = error_of(&line);
@@ -549,5 +642,79 @@ fn pose_errors_name_the_field() {
     let e = error_of(&format!(
         r#"{{"scalar":"f32","op":"intersect","a":{{"type":"box",{he},"rotation":{{"quaternion":[1,"1e300",0,0]}}}},"b":{tri}}}"#
     ));
-    assert!(e.starts_with("a.rotation.quaternion[1]:") && e.contains("f32"), "{e}");
+    assert!(
+        e.starts_with("a.rotation.quaternion[1]:") && e.contains("f32"),
+        "{e}"
+    );
+}
+
+/// Boxes by pose with quaternions of doubles (denominator |q|², no power of
+/// two) are answered on integers scaled by the common denominator: the
+/// answers are checked here independently of that path. The certificates go
+/// back in as claims (judged exactly against the shapes), and the squared
+/// distance is the library's direct, unscaled `query::distance` on the same
+/// shapes.
+#[test]
+fn scaled_pose_answers_are_certified() {
+    use exact_collision::query;
+    use exact_collision::shape::Rotation;
+    use exact_collision::{Obb, Shape, Vec3};
+    let quats = [
+        [0.9238795325112867, 0.0, 0.0, 0.3826834323650898],
+        [0.3, -0.7, 0.2, 0.1],
+        [0.5, 0.5, 0.5, 0.5000000000000001],
+        [-0.1, 0.9, 0.3, -0.25],
+    ];
+    let mut kinds = [0, 0];
+    for (i, qa) in quats.iter().enumerate() {
+        let qb = quats[(i + 1) % quats.len()];
+        for gap in [1.2, 1.6, 2.5, 3.0] {
+            let text = |qq: &[f64; 4], x: f64| {
+                format!(
+                    r#"{{"type":"box","half_extents":[0.5,0.75,1],"rotation":{{"quaternion":[{:?},{:?},{:?},{:?}]}},"translation":[{x:?},0.25,0]}}"#,
+                    qq[0], qq[1], qq[2], qq[3]
+                )
+            };
+            let (a, b) = (text(qa, 0.0), text(&qb, gap));
+            let shape = |qq: &[f64; 4], x: f64| {
+                let r = Rotation::Quaternion(qq.map(dbl));
+                Shape::Box(
+                    Obb::from_pose(
+                        [q(1, 2), q(3, 4), q(1, 1)],
+                        &r,
+                        Vec3::new(dbl(x), q(1, 4), q(0, 1)),
+                    )
+                    .unwrap(),
+                )
+            };
+            let v = answer(&format!(r#"{{"op":"intersect","a":{a},"b":{b}}}"#));
+            kinds[usize::from(v["intersect"] == true)] += 1;
+            let (field, cert) = if v["intersect"] == true {
+                ("witness", v["witness"].clone())
+            } else {
+                ("separating_axis", v["separating_axis"].clone())
+            };
+            let claim = answer(&format!(
+                r#"{{"op":"intersect","a":{a},"b":{b},"claim":{{"{field}":{cert}}}}}"#
+            ));
+            assert_eq!(claim["verdict"], "agree", "{claim}");
+            let d = answer(&format!(r#"{{"op":"distance","a":{a},"b":{b}}}"#));
+            let direct = query::distance(&shape(qa, 0.0), &shape(&qb, gap)).unwrap();
+            assert_eq!(
+                d["distance_squared"],
+                direct.distance_squared.to_string(),
+                "{a} {b}"
+            );
+            assert_eq!(v["intersect"], d["distance_squared"] == "0");
+            let claim = answer(&format!(
+                r#"{{"op":"distance","a":{a},"b":{b},"claim":{{"closest":{}}}}}"#,
+                d["closest"]
+            ));
+            assert_eq!(claim["verdict"], "agree", "{claim}");
+        }
+    }
+    assert!(
+        kinds[0] > 0 && kinds[1] > 0,
+        "both answers occur: {kinds:?}"
+    );
 }

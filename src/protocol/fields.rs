@@ -16,9 +16,8 @@ use serde_json::{Map, Value};
 use std::cell::RefCell;
 
 /// Fields of an `intersect` or `distance` query.
-pub(super) const QUERY_STATIC: &[&str] = &[
-    "id", "op", "scalar", "claim", "meta", "category", "a", "b",
-];
+pub(super) const QUERY_STATIC: &[&str] =
+    &["id", "op", "scalar", "claim", "meta", "category", "a", "b"];
 /// Fields of a `ccd` query.
 pub(super) const QUERY_CCD: &[&str] = &[
     "id",

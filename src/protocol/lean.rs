@@ -435,15 +435,9 @@ fn answer_rationals(
     b: &Shape<BigRational>,
 ) -> Result<Answered, QueryError> {
     if !intersect {
-        return query::distance(a, b).map(Answered::Distance);
+        return super::scale::distance(a, b).map(Answered::Distance);
     }
-    let r = query::intersect(a, b)?;
-    let contact = match (&r, a, b) {
-        (Intersection::Overlap { .. }, Shape::Triangle(x), Shape::Triangle(y)) => {
-            triangle_triangle::intersection_set(x, y)?
-        }
-        _ => None,
-    };
+    let (r, contact) = super::scale::intersect(a, b)?;
     Ok(Answered::Intersect(r, contact))
 }
 
@@ -482,10 +476,8 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
         write_id(&mut id, raw)?;
     }
     // The fields of other ops: the general path's error (strict fields).
-    let statics = t.t0.0.is_none()
-        && t.t1.0.is_none()
-        && t.tolerance.0.is_none()
-        && t.t_range.0.is_none();
+    let statics =
+        t.t0.0.is_none() && t.t1.0.is_none() && t.tolerance.0.is_none() && t.t_range.0.is_none();
     let points = t.a.0.is_none() && t.b.0.is_none() && t.t_range.0.is_none();
     let boxes = t.t0.0.is_none() && t.t1.0.is_none();
     let result = match t.op {

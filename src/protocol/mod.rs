@@ -7,6 +7,7 @@ mod claim;
 mod fields;
 mod lean;
 mod parse;
+mod scale;
 
 pub use parse::{
     parse_motion, parse_poly, parse_query, parse_shape, trim, Op, ParseError, Query, ScalarKind,
@@ -15,10 +16,9 @@ pub use parse::{
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
 use crate::number::{exact_string, f64_companion, float_value, parse_exact, scalar_value};
 use crate::query::stats::Counter;
-use crate::query::triangle_triangle::{self, Contact};
-use crate::query::{self, Intersection, QueryError};
+use crate::query::triangle_triangle::Contact;
+use crate::query::{Intersection, QueryError};
 use crate::scalar::Scalar;
-use crate::shape::Shape;
 use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::Vec3;
 use num_rational::BigRational;
@@ -226,26 +226,23 @@ fn query_err(e: QueryError) -> String {
 fn run(q: &Query) -> Result<Map<String, Value>, String> {
     let mut m = Map::new();
     match &q.op {
-        Op::Intersect { a, b } => match query::intersect(a, b).map_err(query_err)? {
-            Intersection::Overlap { witness } => {
+        Op::Intersect { a, b } => match scale::intersect(a, b).map_err(query_err)? {
+            (Intersection::Overlap { witness }, contact) => {
                 m.insert("intersect".into(), Value::Bool(true));
                 m.insert("witness".into(), point(&witness));
-                if let (Shape::Triangle(ta), Shape::Triangle(tb)) = (a, b) {
-                    // Seed 004's "collision point": the whole intersection set.
-                    if let Some(c) =
-                        triangle_triangle::intersection_set(ta, tb).map_err(query_err)?
-                    {
-                        m.insert("contact".into(), contact_value(&c));
-                    }
+                // Two triangles: the whole intersection set (Guigue–Devillers'
+                // "collision point").
+                if let Some(c) = contact {
+                    m.insert("contact".into(), contact_value(&c));
                 }
             }
-            Intersection::Separated { axis } => {
+            (Intersection::Separated { axis }, _) => {
                 m.insert("intersect".into(), Value::Bool(false));
                 m.insert("separating_axis".into(), point(&axis));
             }
         },
         Op::Distance { a, b } => {
-            let c = query::distance(a, b).map_err(query_err)?;
+            let c = scale::distance(a, b).map_err(query_err)?;
             let d2 = &c.distance_squared;
             m.insert("distance_squared".into(), scalar_value(d2));
             m.insert("distance_squared_f64".into(), f64_companion(d2));

@@ -1,9 +1,9 @@
 //! JSON → typed queries. Every error names the JSON path and the defect.
 
+use super::fields;
 use crate::ccd::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use crate::number::{kind, read_number};
 use crate::scalar::Scalar;
-use super::fields;
 use crate::shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
@@ -300,16 +300,17 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
 }
 
 /// A pose's `rotation` (default: the identity) and `translation` (default: 0).
-fn pose(
-    o: &Map<String, Value>,
-    path: &str,
-) -> Result<(Rotation, Vec3<BigRational>), ParseError> {
+fn pose(o: &Map<String, Value>, path: &str) -> Result<(Rotation, Vec3<BigRational>), ParseError> {
     let rotation = match o.get("rotation") {
         None => Rotation::identity(),
         Some(r) => parse_rotation(r, &join(path, "rotation"))?,
     };
     let translation = match o.get("translation") {
-        None => Vec3::new(BigRational::zero(), BigRational::zero(), BigRational::zero()),
+        None => Vec3::new(
+            BigRational::zero(),
+            BigRational::zero(),
+            BigRational::zero(),
+        ),
         Some(t) => point3(t, &join(path, "translation"))?,
     };
     Ok((rotation, translation))
@@ -376,11 +377,17 @@ fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, Par
         }
     };
     if has("half_axes") {
-        forbid("half_axes", &["axes", "half_extents", "rotation", "translation"])?;
+        forbid(
+            "half_axes",
+            &["axes", "half_extents", "rotation", "translation"],
+        )?;
     } else if has("axes") {
         forbid("axes", &["rotation", "translation"])?;
     } else if has("rotation") || has("translation") {
-        forbid("rotation and translation (the center is translation)", &["center"])?;
+        forbid(
+            "rotation and translation (the center is translation)",
+            &["center"],
+        )?;
         if !has("half_extents") {
             return err(
                 &join(path, "half_extents"),
@@ -395,10 +402,7 @@ fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, Par
             format!("missing (center + half_extents needs axes; {BOX_FORMS})"),
         );
     } else {
-        return err(
-            &join(path, "half_axes"),
-            format!("missing ({BOX_FORMS})"),
-        );
+        return err(&join(path, "half_axes"), format!("missing ({BOX_FORMS})"));
     }
     if !has("half_axes") && !has("axes") {
         // The pose form.
@@ -655,13 +659,7 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
     let claim = match o.get("claim") {
         None => None,
         Some(Value::Object(c)) => {
-            fields::check(
-                c,
-                "claim",
-                fields::CLAIM,
-                fields::CLAIM,
-                "a claim",
-            )?;
+            fields::check(c, "claim", fields::CLAIM, fields::CLAIM, "a claim")?;
             Some(c.clone())
         }
         Some(other) => return err("claim", format!("expected an object, got {}", kind(other))),

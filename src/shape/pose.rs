@@ -31,8 +31,10 @@
 
 use super::{Obb, ShapeError, Triangle};
 use crate::vector::Vec3;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 
 /// A rotation (or, for a matrix, any linear map) applied to a shape's local
 /// coordinates: v ↦ R·v.
@@ -58,10 +60,30 @@ impl Rotation {
     /// The exact matrix R (rows, column-vector convention); an error naming
     /// `quaternion` when every component of a quaternion is zero.
     pub fn matrix(&self) -> Result<[[BigRational; 3]; 3], ShapeError> {
+        let (m, d) = self.integer_matrix()?;
+        Ok(m.map(|row| row.map(|e| BigRational::new(e, d.clone()))))
+    }
+
+    /// R as an integer matrix over one positive denominator, (M, d) with
+    /// R = M/d: built in integers, so that each entry is reduced once, by
+    /// the caller. A quaternion is first scaled to integers Q = q·D (R(q)/|q|²
+    /// is homogeneous of degree 0: R(q)/|q|² = R(Q)/|Q|²), M = R(Q), d = |Q|².
+    pub fn integer_matrix(&self) -> Result<([[BigInt; 3]; 3], BigInt), ShapeError> {
         match self {
-            Rotation::Matrix(m) => Ok(m.clone()),
-            Rotation::Quaternion([w, x, y, z]) => {
-                let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+            Rotation::Matrix(m) => {
+                let d = m
+                    .iter()
+                    .flatten()
+                    .fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+                let m = m
+                    .clone()
+                    .map(|row| row.map(|x| x.numer() * (&d / x.denom())));
+                Ok((m, d))
+            }
+            Rotation::Quaternion(q) => {
+                let l = q.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+                let [w, x, y, z] = q.clone().map(|c| c.numer() * (&l / c.denom()));
+                let (ww, xx, yy, zz) = (&w * &w, &x * &x, &y * &y, &z * &z);
                 let n = &ww + &xx + &yy + &zz;
                 if n.is_zero() {
                     return Err(ShapeError::new(
@@ -69,27 +91,29 @@ impl Rotation {
                         "all components zero (a rotation needs a nonzero quaternion)",
                     ));
                 }
-                let two = BigRational::from_integer(2.into());
-                let t = |a: BigRational| &a * &two / &n;
+                let t = |a: BigInt| a * 2;
                 // The column-convention R(q) of q·v·q̄ (as the ccd quaternion
-                // motion builds it), divided by |q|².
-                Ok([
+                // motion builds it), over |q|².
+                Ok((
                     [
-                        (&ww + &xx - &yy - &zz) / &n,
-                        t(x * y - w * z),
-                        t(x * z + w * y),
+                        [
+                            &ww + &xx - &yy - &zz,
+                            t(&x * &y - &w * &z),
+                            t(&x * &z + &w * &y),
+                        ],
+                        [
+                            t(&x * &y + &w * &z),
+                            &ww - &xx + &yy - &zz,
+                            t(&y * &z - &w * &x),
+                        ],
+                        [
+                            t(&x * &z - &w * &y),
+                            t(&y * &z + &w * &x),
+                            &ww - &xx - &yy + &zz,
+                        ],
                     ],
-                    [
-                        t(x * y + w * z),
-                        (&ww - &xx + &yy - &zz) / &n,
-                        t(y * z - w * x),
-                    ],
-                    [
-                        t(x * z - w * y),
-                        t(y * z + w * x),
-                        (&ww - &xx - &yy + &zz) / &n,
-                    ],
-                ])
+                    n,
+                ))
             }
         }
     }
@@ -99,11 +123,6 @@ impl Rotation {
 fn apply(m: &[[BigRational; 3]; 3], v: &Vec3<BigRational>) -> Vec3<BigRational> {
     let row = |r: &[BigRational; 3]| &r[0] * &v.x + &r[1] * &v.y + &r[2] * &v.z;
     Vec3::new(row(&m[0]), row(&m[1]), row(&m[2]))
-}
-
-/// Column `j` of `m`.
-fn column(m: &[[BigRational; 3]; 3], j: usize) -> Vec3<BigRational> {
-    Vec3::new(m[0][j].clone(), m[1][j].clone(), m[2][j].clone())
 }
 
 impl Obb<BigRational> {
@@ -122,10 +141,16 @@ impl Obb<BigRational> {
                 "negative half-extent",
             ));
         }
-        let r = rotation
-            .matrix()
+        let (m, d) = rotation
+            .integer_matrix()
             .map_err(|e| ShapeError::new(format!("rotation.{}", e.field), e.defect))?;
-        let half_axes = [0, 1, 2].map(|i| column(&r, i).scale(&half_extents[i]));
+        // half_extents[i] · M[j][i] / d, each reduced once.
+        let half_axes = [0, 1, 2].map(|i| {
+            let e = &half_extents[i];
+            let den = e.denom() * &d;
+            let c = |j: usize| BigRational::new(e.numer() * &m[j][i], den.clone());
+            Vec3::new(c(0), c(1), c(2))
+        });
         Obb::new(translation, half_axes).map_err(|mut e| {
             if let Some(i) = (0..3).find(|&i| e.field == format!("half_axes[{i}]")) {
                 if half_extents[i].is_zero() {

@@ -292,7 +292,13 @@ fn spoil(r: &mut Rng, line: String) -> Vec<u8> {
         32 => s = s.replacen(r#""op""#, r#""t_range":[0,1],"op""#, 1),
         33 => s = s.replacen(r#""op""#, r#""motoin":null,"op""#, 1),
         34 => s = s.replacen(r#""type""#, r#""motion":null,"type""#, 1),
-        35 => s = s.replacen(r#""half_axes""#, r#""rotation":{"quaternion":[1,0,0,0]},"half_axes""#, 1),
+        35 => {
+            s = s.replacen(
+                r#""half_axes""#,
+                r#""rotation":{"quaternion":[1,0,0,0]},"half_axes""#,
+                1,
+            )
+        }
         36 => {
             s = s.replacen(
                 r#""v":["#,
@@ -300,9 +306,27 @@ fn spoil(r: &mut Rng, line: String) -> Vec<u8> {
                 1,
             )
         }
-        37 => s = s.replacen(r#""v":["#, r#""rotation":{"matrix":[[1,2,0],[0,1,0],[0,0,1]]},"v":["#, 1),
-        38 => s = s.replacen(r#""v":["#, r#""rotation":{"quaternion":[0,0,0,0]},"v":["#, 1),
-        39 => s = s.replacen(r#""v":["#, r#""rotation":{"quaternoin":[1,0,0,0]},"v":["#, 1),
+        37 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"matrix":[[1,2,0],[0,1,0],[0,0,1]]},"v":["#,
+                1,
+            )
+        }
+        38 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"quaternion":[0,0,0,0]},"v":["#,
+                1,
+            )
+        }
+        39 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"quaternoin":[1,0,0,0]},"v":["#,
+                1,
+            )
+        }
         40 => s = s.replacen(r#""matrix""#, r#""translation":[0,0,0],"matrix""#, 1),
         41 => s = s.replacen('{', r#"{"claim":{"intersect":true,"tolerence":1},"#, 1),
         42 => s = s.replacen(r#""v":["#, r#""v":[[0,0,0],[0,0,0],[0,0,0]],"v":["#, 1),
