@@ -172,6 +172,20 @@ impl Obb<BigRational> {
 impl Triangle<BigRational> {
     /// The triangle with every vertex moved to R·v + `translation`, exactly.
     /// An all-zero quaternion is an error naming `rotation.quaternion`.
+    ///
+    /// ```
+    /// use exact_collision::shape::{Rotation, Triangle};
+    /// use exact_collision::Vec3;
+    /// use num_rational::BigRational;
+    /// let q = |n: i64| BigRational::from_integer(n.into());
+    /// let v = |x: i64, y: i64, z: i64| Vec3::new(q(x), q(y), q(z));
+    /// let t = Triangle::new([v(1, 0, 0), v(0, 2, 0), v(0, 0, 3)]);
+    /// // (1/2, 1/2, 1/2, 1/2) turns x → y → z → x; then move by (1, 2, 3).
+    /// let half = BigRational::new(1.into(), 2.into());
+    /// let r = Rotation::Quaternion([half.clone(), half.clone(), half.clone(), half]);
+    /// let moved = t.posed(&r, &v(1, 2, 3)).unwrap();
+    /// assert_eq!(moved.v, [v(1, 3, 3), v(1, 2, 5), v(4, 2, 3)]);
+    /// ```
     pub fn posed(
         &self,
         rotation: &Rotation,
