@@ -38,6 +38,8 @@ use num_traits::{One, Signed, Zero};
 
 /// A rotation (or, for a matrix, any linear map) applied to a shape's local
 /// coordinates: v ↦ R·v.
+// Built once per shape: boxing the matrix would only add indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rotation {
     /// (w, x, y, z), nonzero, not necessarily unit: R = R(q)/|q|².
