@@ -15,49 +15,21 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
-/// Fields of an `intersect` or `distance` query.
-pub(super) const QUERY_STATIC: &[&str] =
-    &["id", "op", "scalar", "claim", "meta", "category", "a", "b"];
-/// Fields of a `ccd` query.
-pub(super) const QUERY_CCD: &[&str] = &[
-    "id",
-    "op",
-    "scalar",
-    "claim",
-    "meta",
-    "category",
-    "a",
-    "b",
-    "t_range",
-    "tolerance",
-];
-/// Fields of a `ccd_vf` or `ccd_ee` query.
-pub(super) const QUERY_POINTS: &[&str] = &[
-    "id",
-    "op",
-    "scalar",
-    "claim",
-    "meta",
-    "category",
-    "t0",
-    "t1",
-    "tolerance",
-];
-/// Every query field (of some op).
-pub(super) const QUERY_ALL: &[&str] = &[
-    "id",
-    "op",
-    "scalar",
-    "claim",
-    "meta",
-    "category",
-    "a",
-    "b",
-    "t_range",
-    "tolerance",
-    "t0",
-    "t1",
-];
+/// Fields of every query.
+pub(super) const QUERY_COMMON: &[&str] = &["id", "op", "scalar", "claim", "meta", "category"];
+/// The own fields of an `intersect` or `distance` query.
+pub(super) const QUERY_STATIC: &[&str] = &["a", "b"];
+/// The own fields of a `ccd` query.
+pub(super) const QUERY_CCD: &[&str] = &["a", "b", "t_range", "tolerance"];
+/// The own fields of a `ccd_vf` or `ccd_ee` query.
+pub(super) const QUERY_POINTS: &[&str] = &["t0", "t1", "tolerance"];
+/// The own fields of every op.
+pub(super) const QUERY_OPS: &[&str] = &["a", "b", "t_range", "tolerance", "t0", "t1"];
+
+/// The fields of a query whose op has the fields `own`.
+pub(super) fn query_fields(own: &[&'static str]) -> Vec<&'static str> {
+    QUERY_COMMON.iter().chain(own).copied().collect()
+}
 
 /// A triangle's fields.
 pub(super) const TRIANGLE: &[&str] = &["type", "v", "rotation", "translation"];

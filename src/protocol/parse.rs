@@ -624,15 +624,16 @@ fn parse_moving(v: &Value, path: &str) -> Result<MovingBox, ParseError> {
 pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
     let o = object(v, "")?;
     // Fields first (a misspelt `op` is named before "op: missing").
-    let (allowed, what) = match o.get("op").and_then(Value::as_str) {
+    let (own, what) = match o.get("op").and_then(Value::as_str) {
         Some("intersect") => (fields::QUERY_STATIC, "an intersect query"),
         Some("distance") => (fields::QUERY_STATIC, "a distance query"),
         Some("ccd") => (fields::QUERY_CCD, "a ccd query"),
         Some("ccd_vf") => (fields::QUERY_POINTS, "a ccd_vf query"),
         Some("ccd_ee") => (fields::QUERY_POINTS, "a ccd_ee query"),
-        _ => (fields::QUERY_ALL, "a query"),
+        _ => (fields::QUERY_OPS, "a query"),
     };
-    fields::check(o, "", allowed, fields::QUERY_ALL, what)?;
+    let all = fields::query_fields(fields::QUERY_OPS);
+    fields::check(o, "", &fields::query_fields(own), &all, what)?;
     let category = match o.get("category") {
         None => None,
         Some(Value::String(c)) => Some(c.clone()),
