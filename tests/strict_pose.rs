@@ -192,6 +192,18 @@ fn misplaced_and_conflicting_fields_are_named() {
             "claim.distanse_f64: unknown field; did you mean \"distance_f64\"?",
         ),
         (
+            format!(r#"{{"op":"intersect","a":{tri},"b":{tri},"claim":{{"intersect":true,"contact":{{"kind":"point","point":[]}}}}}}"#),
+            "claim.contact.point: unknown field; did you mean \"points\"?",
+        ),
+        (
+            ccd_line(1, "", r#"{"quaternion":[1,0,0,0]}"#, r#","claim":{"t_enter":{"f46":0.5}}"#),
+            "claim.t_enter.f46: unknown field; did you mean \"f64\"?",
+        ),
+        (
+            ccd_line(1, "", r#"{"quaternion":[1,0,0,0]}"#, r#","claim":{"feature":{"kind":"FV","face":"face +x"}}"#),
+            "claim.feature.face: unknown field (the fields of a feature: kind, a, b, degenerate)",
+        ),
+        (
             ccd_line(1, "", r#"{"quaternion":[1,0,0,0],"denominator":2}"#, ""),
             "b.motion.denominator: not allowed with quaternion",
         ),

@@ -91,6 +91,12 @@ pub(super) const CLAIM: &[&str] = &[
     "abs_tol",
     "rel_tol",
 ];
+/// A claimed time object (`t_enter`, `t_exit`, `toi`), as answers write it.
+pub(super) const CLAIM_TIME: &[&str] = &["lo", "hi", "f64", "poly", "kind"];
+/// A claimed `feature`.
+pub(super) const CLAIM_FEATURE: &[&str] = &["kind", "a", "b", "degenerate"];
+/// A claimed `contact` set.
+pub(super) const CLAIM_CONTACT: &[&str] = &["kind", "points"];
 /// A pose's rotation.
 pub(super) const ROTATION: &[&str] = &["quaternion", "matrix"];
 

@@ -661,6 +661,18 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
         None => None,
         Some(Value::Object(c)) => {
             fields::check(c, "claim", fields::CLAIM, fields::CLAIM, "a claim")?;
+            // The claim's objects in the answer's own form.
+            for (k, v) in c {
+                let (own, what): (&[&str], &str) = match k.as_str() {
+                    "t_enter" | "t_exit" | "toi" => (fields::CLAIM_TIME, "a time"),
+                    "feature" => (fields::CLAIM_FEATURE, "a feature"),
+                    "contact" => (fields::CLAIM_CONTACT, "a contact set"),
+                    _ => continue,
+                };
+                if let Value::Object(x) = v {
+                    fields::check(x, &join("claim", k), own, own, what)?;
+                }
+            }
             Some(c.clone())
         }
         Some(other) => return err("claim", format!("expected an object, got {}", kind(other))),
