@@ -28,6 +28,7 @@ pub mod audit;
 pub mod ccd;
 pub mod demo;
 pub mod dyadic;
+mod ergonomics;
 mod fixed;
 pub mod interval;
 pub mod mesh;
@@ -43,10 +44,15 @@ pub mod sign;
 pub mod sqrt;
 pub mod vector;
 
+// The number types the API exposes (`BigRational` coordinates, `BigInt`
+// polynomial coefficients), re-exported so that callers use the same versions.
+pub use num_bigint;
+pub use num_rational;
+
 pub use dyadic::Dyadic;
 pub use interval::Interval;
 pub use ring::Ring;
 pub use scalar::{ExactRing, Scalar};
-pub use shape::{Cube, Obb, Prism, Shape, ShapeError, Triangle};
+pub use shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
 pub use sign::Sign;
 pub use vector::{Vec2, Vec3};

@@ -138,11 +138,12 @@ struct ShapeText<'a> {
     #[serde(default, rename = "type", borrow)]
     ty: Present<&'a str>,
     // A `ccd` op's `a`, `b`: the box (or cube) and its motion; the general
-    // path reads a `null` motion as none, as `Option` does.
+    // path reads a `null` motion as none, as `Option` does (but a `null`
+    // motion is still a field, refused where a motion is not one).
     #[serde(default, borrow)]
     shape: Present<Box<Obj<ShapeText<'a>>>>,
     #[serde(default, borrow)]
-    motion: Option<Box<Obj<MotionText<'a>>>>,
+    motion: Present<Option<Box<Obj<MotionText<'a>>>>>,
     #[serde(default, borrow)]
     v: Present<[P3<'a>; 3]>,
     #[serde(default, borrow)]
@@ -162,6 +163,42 @@ struct ShapeText<'a> {
     #[serde(default, borrow)]
     vertices: Present<Box<[P3<'a>; 8]>>,
 }
+
+impl ShapeText<'_> {
+    /// Which fields are present, one bit each (`F_*`).
+    fn present(&self) -> u16 {
+        let bit = |p: bool, b: u16| if p { b } else { 0 };
+        bit(self.ty.0.is_some(), F_TYPE)
+            | bit(self.shape.0.is_some(), F_SHAPE)
+            | bit(self.motion.0.is_some(), F_MOTION)
+            | bit(self.v.0.is_some(), F_V)
+            | bit(self.center.0.is_some(), F_CENTER)
+            | bit(self.half_axes.0.is_some(), F_HALF_AXES)
+            | bit(self.axes.0.is_some(), F_AXES)
+            | bit(self.half_extents.0.is_some(), F_HALF_EXTENTS)
+            | bit(self.base.0.is_some(), F_BASE)
+            | bit(self.z.0.is_some(), F_Z)
+            | bit(self.vertices.0.is_some(), F_VERTICES)
+    }
+
+    /// Whether every present field is one of `allowed` (the general path
+    /// refuses any other: strict fields).
+    fn only(&self, allowed: u16) -> bool {
+        self.present() & !allowed == 0
+    }
+}
+
+const F_TYPE: u16 = 1;
+const F_SHAPE: u16 = 1 << 1;
+const F_MOTION: u16 = 1 << 2;
+const F_V: u16 = 1 << 3;
+const F_CENTER: u16 = 1 << 4;
+const F_HALF_AXES: u16 = 1 << 5;
+const F_AXES: u16 = 1 << 6;
+const F_HALF_EXTENTS: u16 = 1 << 7;
+const F_BASE: u16 = 1 << 8;
+const F_Z: u16 = 1 << 9;
+const F_VERTICES: u16 = 1 << 10;
 
 /// A MOTION object's fields (both forms'; which are used depends on which
 /// form is given).
@@ -329,9 +366,16 @@ impl<S: Scalar> Spec<S> {
 fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
     let n = |x: &N| T::read(tok(x)?, kind);
     let p3 = |p: &P3| all(p, n);
+    // Each type's fields only (strict fields: the general path refuses the
+    // others).
+    let only = |allowed: u16| t.only(allowed).then_some(());
     Some(match t.ty.0? {
-        "triangle" => Spec::Triangle(all(t.v.0.as_ref()?, p3)?),
+        "triangle" => {
+            only(F_TYPE | F_V)?;
+            Spec::Triangle(all(t.v.0.as_ref()?, p3)?)
+        }
         "box" => {
+            only(F_TYPE | F_CENTER | F_HALF_AXES | F_AXES | F_HALF_EXTENTS)?;
             let center = p3(t.center.0.as_ref()?)?;
             let half = match (&t.half_axes.0, &t.axes.0, &t.half_extents.0) {
                 (Some(h), None, None) => all(h, p3)?,
@@ -347,11 +391,17 @@ fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
             };
             Spec::Box(center, half)
         }
-        "prism" => Spec::Prism(
-            all(t.base.0.as_ref()?, |p| all(p, n))?,
-            all(t.z.0.as_ref()?, n)?,
-        ),
-        "cube" => Spec::Cube(all(t.vertices.0.as_ref()?, p3)?),
+        "prism" => {
+            only(F_TYPE | F_BASE | F_Z)?;
+            Spec::Prism(
+                all(t.base.0.as_ref()?, |p| all(p, n))?,
+                all(t.z.0.as_ref()?, n)?,
+            )
+        }
+        "cube" => {
+            only(F_TYPE | F_VERTICES)?;
+            Spec::Cube(all(t.vertices.0.as_ref()?, p3)?)
+        }
         _ => return None,
     })
 }
@@ -385,15 +435,9 @@ fn answer_rationals(
     b: &Shape<BigRational>,
 ) -> Result<Answered, QueryError> {
     if !intersect {
-        return query::distance(a, b).map(Answered::Distance);
+        return super::scale::distance(a, b).map(Answered::Distance);
     }
-    let r = query::intersect(a, b)?;
-    let contact = match (&r, a, b) {
-        (Intersection::Overlap { .. }, Shape::Triangle(x), Shape::Triangle(y)) => {
-            triangle_triangle::intersection_set(x, y)?
-        }
-        _ => None,
-    };
+    let (r, contact) = super::scale::intersect(a, b)?;
     Ok(Answered::Intersect(r, contact))
 }
 
@@ -431,7 +475,15 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
     if let Some(raw) = t.id.0 {
         write_id(&mut id, raw)?;
     }
+    // The fields of other ops: the general path's error (strict fields).
+    let statics =
+        t.t0.0.is_none() && t.t1.0.is_none() && t.tolerance.0.is_none() && t.t_range.0.is_none();
+    let points = t.a.0.is_none() && t.b.0.is_none() && t.t_range.0.is_none();
+    let boxes = t.t0.0.is_none() && t.t1.0.is_none();
     let result = match t.op {
+        "intersect" | "distance" if !statics => return None,
+        "ccd" if !boxes => return None,
+        "ccd_vf" | "ccd_ee" if !points => return None,
         "intersect" | "distance" => {
             let (a, b) = (&t.a.0.as_ref()?.0, &t.b.0.as_ref()?.0);
             answer(t.op == "intersect", a, b, kind)?
@@ -545,14 +597,17 @@ fn tolerance(t: &LineText) -> Option<BigRational> {
 fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
     let moving = |m: &Obj<ShapeText>| -> Option<MovingBox> {
         let m = &m.0;
+        if !m.only(F_SHAPE | F_MOTION) {
+            return None;
+        }
         let shape = match spec::<BigRational>(&m.shape.0.as_ref()?.0, kind)?.build()? {
             Shape::Box(b) => b,
             Shape::Cube(c) => c.obb().clone(),
             _ => return None,
         };
-        let motion = match &m.motion {
-            None => Motion::Identity,
-            Some(mt) => motion(&mt.0, kind)?,
+        let motion = match &m.motion.0 {
+            None | Some(None) => Motion::Identity,
+            Some(Some(mt)) => motion(&mt.0, kind)?,
         };
         Some(MovingBox { shape, motion })
     };
@@ -577,6 +632,10 @@ fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
 fn motion(m: &MotionText, kind: ScalarKind) -> Option<Motion> {
     let p = |x: &Poly| poly(x, kind);
     match (&m.matrix.0, &m.quaternion.0) {
+        // A matrix with a translation, a quaternion with a denominator:
+        // conflicting fields, the general path's error.
+        (Some(_), None) if m.translation.0.is_some() => None,
+        (None, Some(_)) if m.denominator.0.is_some() => None,
         (Some(rows_text), None) => {
             let denominator = match &m.denominator.0 {
                 Some(d) => p(d)?,

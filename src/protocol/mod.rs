@@ -1,11 +1,13 @@
-//! The JSON Lines protocol (`../shared/protocol.md`): parse a line, answer it.
+//! The JSON Lines protocol (the contract: docs/protocol.md): parse a line, answer it.
 //!
 //! [`answer_line`] is the whole contract for one line: it never panics on input,
 //! and every defect becomes an `{"error": …}` answer naming the field.
 
 mod claim;
+mod fields;
 mod lean;
 mod parse;
+mod scale;
 
 pub use parse::{
     parse_motion, parse_poly, parse_query, parse_shape, trim, Op, ParseError, Query, ScalarKind,
@@ -14,10 +16,9 @@ pub use parse::{
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
 use crate::number::{exact_string, f64_companion, float_value, parse_exact, scalar_value};
 use crate::query::stats::Counter;
-use crate::query::triangle_triangle::{self, Contact};
-use crate::query::{self, Intersection, QueryError};
+use crate::query::triangle_triangle::Contact;
+use crate::query::{Intersection, QueryError};
 use crate::scalar::Scalar;
-use crate::shape::Shape;
 use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::Vec3;
 use num_rational::BigRational;
@@ -134,7 +135,12 @@ pub fn answer_line(line: &str, line_no: usize) -> Answer {
         return line_error("malformed JSON: empty line (expected a query object)".into());
     }
     match serde_json::from_str::<Value>(line) {
-        Ok(v) if v.is_object() => answer_value(&v),
+        Ok(v) if v.is_object() => match fields::duplicate_key(line) {
+            // A `Value` keeps the last of two equal keys: the line is
+            // ambiguous, answered like malformed JSON.
+            Some(d) => line_error(d),
+            None => answer_value(&v),
+        },
         Ok(v) => line_error(format!(
             "malformed query: expected a JSON object, got {}",
             crate::number::kind(&v)
@@ -159,6 +165,7 @@ pub fn answer_value(v: &Value) -> Answer {
     if let Some(id) = &id {
         out.insert("id".into(), id.clone());
     }
+    fields::echo(v, &mut out);
     // The inputs were rounded to the query's scalar type while parsing; every
     // query is then answered exactly (so decisions are exact on every path), and
     // the f64/f32 paths round the computed values at the end.
@@ -219,26 +226,23 @@ fn query_err(e: QueryError) -> String {
 fn run(q: &Query) -> Result<Map<String, Value>, String> {
     let mut m = Map::new();
     match &q.op {
-        Op::Intersect { a, b } => match query::intersect(a, b).map_err(query_err)? {
-            Intersection::Overlap { witness } => {
+        Op::Intersect { a, b } => match scale::intersect(a, b).map_err(query_err)? {
+            (Intersection::Overlap { witness }, contact) => {
                 m.insert("intersect".into(), Value::Bool(true));
                 m.insert("witness".into(), point(&witness));
-                if let (Shape::Triangle(ta), Shape::Triangle(tb)) = (a, b) {
-                    // Seed 004's "collision point": the whole intersection set.
-                    if let Some(c) =
-                        triangle_triangle::intersection_set(ta, tb).map_err(query_err)?
-                    {
-                        m.insert("contact".into(), contact_value(&c));
-                    }
+                // Two triangles: the whole intersection set (Guigue–Devillers'
+                // "collision point").
+                if let Some(c) = contact {
+                    m.insert("contact".into(), contact_value(&c));
                 }
             }
-            Intersection::Separated { axis } => {
+            (Intersection::Separated { axis }, _) => {
                 m.insert("intersect".into(), Value::Bool(false));
                 m.insert("separating_axis".into(), point(&axis));
             }
         },
         Op::Distance { a, b } => {
-            let c = query::distance(a, b).map_err(query_err)?;
+            let c = scale::distance(a, b).map_err(query_err)?;
             let d2 = &c.distance_squared;
             m.insert("distance_squared".into(), scalar_value(d2));
             m.insert("distance_squared_f64".into(), f64_companion(d2));

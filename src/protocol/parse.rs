@@ -1,9 +1,10 @@
 //! JSON → typed queries. Every error names the JSON path and the defect.
 
+use super::fields;
 use crate::ccd::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use crate::number::{kind, read_number};
 use crate::scalar::Scalar;
-use crate::shape::{Cube, Obb, Prism, Shape, ShapeError, Triangle};
+use crate::shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -31,6 +32,10 @@ pub struct Query {
     pub op: Op,
     /// The other engine's answer to judge, if any.
     pub claim: Option<Map<String, Value>>,
+    /// The optional `category` (echoed; `verify` groups its summary by it).
+    pub category: Option<String>,
+    /// The optional free-form `meta` value (echoed, otherwise ignored).
+    pub meta: Option<Value>,
 }
 
 /// The operations of the protocol.
@@ -66,6 +71,8 @@ pub struct ParseError {
     /// What is wrong.
     pub defect: String,
 }
+
+impl std::error::Error for ParseError {}
 
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -235,13 +242,24 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
         }
     };
     match ty {
-        "triangle" => Ok(Shape::Triangle(Triangle::new(points3(
-            get(o, path, "v")?,
-            &join(path, "v"),
-            "vertices",
-        )?))),
-        "box" => Ok(Shape::Box(parse_box(o, path)?)),
+        "triangle" => {
+            fields::check(o, path, fields::TRIANGLE, fields::SHAPE_ALL, "a triangle")?;
+            let t = Triangle::new(points3(get(o, path, "v")?, &join(path, "v"), "vertices")?);
+            if o.contains_key("rotation") || o.contains_key("translation") {
+                let (r, tr) = pose(o, path)?;
+                return t
+                    .posed(&r, &tr)
+                    .map(Shape::Triangle)
+                    .map_err(|e| shape_err(path, e));
+            }
+            Ok(Shape::Triangle(t))
+        }
+        "box" => {
+            fields::check(o, path, fields::BOX, fields::SHAPE_ALL, "a box")?;
+            Ok(Shape::Box(parse_box(o, path)?))
+        }
         "prism" => {
+            fields::check(o, path, fields::PRISM, fields::SHAPE_ALL, "a prism")?;
             let bp = join(path, "base");
             let base = array(get(o, path, "base")?, &bp, 4, "vertices")?;
             let mut pts = Vec::with_capacity(4);
@@ -264,6 +282,7 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
                 .map_err(|e| shape_err(path, e))
         }
         "cube" => {
+            fields::check(o, path, fields::CUBE, fields::SHAPE_ALL, "a cube")?;
             let vs = points3::<8>(
                 get(o, path, "vertices")?,
                 &join(path, "vertices"),
@@ -280,48 +299,149 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
     }
 }
 
+/// A pose's `rotation` (default: the identity) and `translation` (default: 0).
+fn pose(o: &Map<String, Value>, path: &str) -> Result<(Rotation, Vec3<BigRational>), ParseError> {
+    let rotation = match o.get("rotation") {
+        None => Rotation::identity(),
+        Some(r) => parse_rotation(r, &join(path, "rotation"))?,
+    };
+    let translation = match o.get("translation") {
+        None => Vec3::new(
+            BigRational::zero(),
+            BigRational::zero(),
+            BigRational::zero(),
+        ),
+        Some(t) => point3(t, &join(path, "translation"))?,
+    };
+    Ok((rotation, translation))
+}
+
+/// A ROT object: `{"quaternion":[w,x,y,z]}` or `{"matrix":[[…],[…],[…]]}`
+/// (rows, column-vector convention).
+fn parse_rotation(v: &Value, path: &str) -> Result<Rotation, ParseError> {
+    let o = object(v, path)?;
+    fields::check(o, path, fields::ROTATION, fields::ROTATION, "a rotation")?;
+    match (o.get("quaternion"), o.get("matrix")) {
+        (Some(q), None) => {
+            let qp = join(path, "quaternion");
+            let a = array(q, &qp, 4, "numbers (w, x, y, z)")?;
+            let mut c = Vec::with_capacity(4);
+            for (i, x) in a.iter().enumerate() {
+                c.push(number(x, &join(&qp, &format!("[{i}]")))?);
+            }
+            if c.iter().all(Zero::is_zero) {
+                return err(
+                    &qp,
+                    "all components zero (a rotation needs a nonzero quaternion)",
+                );
+            }
+            Ok(Rotation::Quaternion(c.try_into().expect("four")))
+        }
+        (None, Some(m)) => {
+            let mp = join(path, "matrix");
+            let rows = array(m, &mp, 3, "rows")?;
+            let mut out = Vec::with_capacity(3);
+            for (i, r) in rows.iter().enumerate() {
+                let rp = join(&mp, &format!("[{i}]"));
+                let e = array(r, &rp, 3, "numbers")?;
+                let mut row = Vec::with_capacity(3);
+                for (j, x) in e.iter().enumerate() {
+                    row.push(number(x, &join(&rp, &format!("[{j}]")))?);
+                }
+                let row: [BigRational; 3] = row.try_into().expect("three");
+                out.push(row);
+            }
+            Ok(Rotation::Matrix(out.try_into().expect("three")))
+        }
+        (Some(_), Some(_)) => err(path, "give either quaternion or matrix, not both"),
+        (None, None) => err(
+            path,
+            "expected {\"quaternion\":[w,x,y,z]} or {\"matrix\":[[…],[…],[…]]}",
+        ),
+    }
+}
+
+/// The three box forms, for errors.
+const BOX_FORMS: &str =
+    "a box is center + half_axes, center + axes + half_extents, or half_extents + rotation + translation";
+
 fn parse_box(o: &Map<String, Value>, path: &str) -> Result<Obb<BigRational>, ParseError> {
+    let has = |k: &str| o.contains_key(k);
+    let forbid = |form: &str, ks: &[&str]| -> Result<(), ParseError> {
+        match ks.iter().find(|k| has(k)) {
+            Some(k) => err(
+                &join(path, k),
+                format!("not allowed with {form} ({BOX_FORMS})"),
+            ),
+            None => Ok(()),
+        }
+    };
+    if has("half_axes") {
+        forbid(
+            "half_axes",
+            &["axes", "half_extents", "rotation", "translation"],
+        )?;
+    } else if has("axes") {
+        forbid("axes", &["rotation", "translation"])?;
+    } else if has("rotation") || has("translation") {
+        forbid(
+            "rotation and translation (the center is translation)",
+            &["center"],
+        )?;
+        if !has("half_extents") {
+            return err(
+                &join(path, "half_extents"),
+                "missing (a box by pose is half_extents + rotation + translation)",
+            );
+        }
+    } else if has("half_extents") && !has("center") {
+        // The pose form with the identity rotation and no translation.
+    } else if has("half_extents") {
+        return err(
+            &join(path, "axes"),
+            format!("missing (center + half_extents needs axes; {BOX_FORMS})"),
+        );
+    } else {
+        return err(&join(path, "half_axes"), format!("missing ({BOX_FORMS})"));
+    }
+    if !has("half_axes") && !has("axes") {
+        // The pose form.
+        let hp = join(path, "half_extents");
+        let he = array(get(o, path, "half_extents")?, &hp, 3, "numbers")?;
+        let mut ext = Vec::with_capacity(3);
+        for (i, e) in he.iter().enumerate() {
+            ext.push(number(e, &join(&hp, &format!("[{i}]")))?);
+        }
+        let (r, tr) = pose(o, path)?;
+        return Obb::from_pose(ext.try_into().expect("three"), &r, tr)
+            .map_err(|e| shape_err(path, e));
+    }
     let center = point3(get(o, path, "center")?, &join(path, "center"))?;
     let mut extents: Option<(Vec<Vec3<BigRational>>, Vec<BigRational>)> = None;
-    let half_axes: [Vec3<BigRational>; 3] =
-        match (o.get("half_axes"), o.get("axes"), o.get("half_extents")) {
-            (Some(h), None, None) => points3(h, &join(path, "half_axes"), "vectors")?,
-            (None, Some(ax), Some(he)) => {
-                let axes: [Vec3<BigRational>; 3] = points3(ax, &join(path, "axes"), "vectors")?;
-                let hp = join(path, "half_extents");
-                let he = array(he, &hp, 3, "numbers")?;
-                let mut out = Vec::with_capacity(3);
-                for (i, (a, e)) in axes.iter().zip(he).enumerate() {
-                    let ep = join(&hp, &format!("[{i}]"));
-                    let e = number(e, &ep)?;
-                    if e < BigRational::zero() {
-                        return err(&ep, "negative half-extent");
-                    }
-                    out.push(a.scale(&e));
-                    let x = extents.get_or_insert_with(|| (axes.to_vec(), Vec::new()));
-                    x.1.push(e);
+    let half_axes: [Vec3<BigRational>; 3] = match o.get("half_axes") {
+        Some(h) => points3(h, &join(path, "half_axes"), "vectors")?,
+        None => {
+            let ax = get(o, path, "axes")?;
+            let axes: [Vec3<BigRational>; 3] = points3(ax, &join(path, "axes"), "vectors")?;
+            let hp = join(path, "half_extents");
+            let he = match o.get("half_extents") {
+                Some(he) => array(he, &hp, 3, "numbers")?,
+                None => return err(&hp, "missing (axes needs half_extents)"),
+            };
+            let mut out = Vec::with_capacity(3);
+            for (i, (a, e)) in axes.iter().zip(he).enumerate() {
+                let ep = join(&hp, &format!("[{i}]"));
+                let e = number(e, &ep)?;
+                if e < BigRational::zero() {
+                    return err(&ep, "negative half-extent");
                 }
-                out.try_into().expect("three")
+                out.push(a.scale(&e));
+                let x = extents.get_or_insert_with(|| (axes.to_vec(), Vec::new()));
+                x.1.push(e);
             }
-            (Some(_), _, _) => {
-                return err(
-                    path,
-                    "give either half_axes or axes + half_extents, not both",
-                )
-            }
-            (None, Some(_), None) => {
-                return err(
-                    &join(path, "half_extents"),
-                    "missing (axes needs half_extents)",
-                )
-            }
-            (None, None, Some(_)) => {
-                return err(&join(path, "axes"), "missing (half_extents needs axes)")
-            }
-            (None, None, None) => {
-                return err(&join(path, "half_axes"), "missing (or axes + half_extents)")
-            }
-        };
+            out.try_into().expect("three")
+        }
+    };
     Obb::new(center, half_axes).map_err(|mut e| {
         // Given as axes + half_extents: name the fields the input has.
         if let Some((axes, ext)) = &extents {
@@ -372,6 +492,19 @@ pub fn parse_poly(v: &Value, path: &str) -> Result<PolyCoeffs, ParseError> {
 /// Parse a MOTION object.
 pub fn parse_motion(v: &Value, path: &str) -> Result<Motion, ParseError> {
     let o = object(v, path)?;
+    fields::check(o, path, fields::MOTION, fields::MOTION, "a motion")?;
+    if o.contains_key("matrix") && o.contains_key("translation") {
+        return err(
+            &join(path, "translation"),
+            "not allowed with matrix (a matrix motion's translation is its last row)",
+        );
+    }
+    if o.contains_key("quaternion") && o.contains_key("denominator") {
+        return err(
+            &join(path, "denominator"),
+            "not allowed with quaternion (a quaternion motion's denominator is |q|²)",
+        );
+    }
     match (o.get("matrix"), o.get("quaternion")) {
         (Some(_), Some(_)) => err(path, "give either matrix or quaternion, not both"),
         (Some(m), None) => {
@@ -478,6 +611,7 @@ fn parse_tolerance(o: &Map<String, Value>) -> Result<BigRational, ParseError> {
 
 fn parse_moving(v: &Value, path: &str) -> Result<MovingBox, ParseError> {
     let o = object(v, path)?;
+    fields::check(o, path, fields::MOVING, fields::MOVING, "a moving box")?;
     let shape = parse_box_like(get(o, path, "shape")?, &join(path, "shape"))?;
     let motion = match o.get("motion") {
         None | Some(Value::Null) => Motion::Identity,
@@ -489,6 +623,27 @@ fn parse_moving(v: &Value, path: &str) -> Result<MovingBox, ParseError> {
 /// Parse one query object (already read as JSON).
 pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
     let o = object(v, "")?;
+    // Fields first (a misspelt `op` is named before "op: missing").
+    let (own, what) = match o.get("op").and_then(Value::as_str) {
+        Some("intersect") => (fields::QUERY_STATIC, "an intersect query"),
+        Some("distance") => (fields::QUERY_STATIC, "a distance query"),
+        Some("ccd") => (fields::QUERY_CCD, "a ccd query"),
+        Some("ccd_vf") => (fields::QUERY_POINTS, "a ccd_vf query"),
+        Some("ccd_ee") => (fields::QUERY_POINTS, "a ccd_ee query"),
+        _ => (fields::QUERY_OPS, "a query"),
+    };
+    let all = fields::query_fields(fields::QUERY_OPS);
+    fields::check(o, "", &fields::query_fields(own), &all, what)?;
+    let category = match o.get("category") {
+        None => None,
+        Some(Value::String(c)) => Some(c.clone()),
+        Some(other) => {
+            return err(
+                "category",
+                format!("expected a string, got {}", kind(other)),
+            )
+        }
+    };
     let scalar = match o.get("scalar") {
         None => ScalarKind::Exact,
         Some(Value::String(s)) if s == "exact" => ScalarKind::Exact,
@@ -504,7 +659,22 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
     let _round = RoundGuard::set(scalar);
     let claim = match o.get("claim") {
         None => None,
-        Some(Value::Object(c)) => Some(c.clone()),
+        Some(Value::Object(c)) => {
+            fields::check(c, "claim", fields::CLAIM, fields::CLAIM, "a claim")?;
+            // The claim's objects in the answer's own form.
+            for (k, v) in c {
+                let (own, what): (&[&str], &str) = match k.as_str() {
+                    "t_enter" | "t_exit" | "toi" => (fields::CLAIM_TIME, "a time"),
+                    "feature" => (fields::CLAIM_FEATURE, "a feature"),
+                    "contact" => (fields::CLAIM_CONTACT, "a contact set"),
+                    _ => continue,
+                };
+                if let Value::Object(x) = v {
+                    fields::check(x, &join("claim", k), own, own, what)?;
+                }
+            }
+            Some(c.clone())
+        }
         Some(other) => return err("claim", format!("expected an object, got {}", kind(other))),
     };
     let op_name = match get(o, "", "op")? {
@@ -573,5 +743,7 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
         scalar,
         op,
         claim,
+        category,
+        meta: o.get("meta").cloned(),
     })
 }

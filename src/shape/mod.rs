@@ -7,11 +7,13 @@
 
 mod cube;
 mod obb;
+mod pose;
 mod prism;
 mod triangle;
 
 pub use cube::Cube;
 pub use obb::Obb;
+pub use pose::Rotation;
 pub use prism::Prism;
 pub use triangle::Triangle;
 

@@ -92,6 +92,20 @@ pub fn shape(r: &mut Rng, kind: usize, c: [f64; 3]) -> String {
             point(r, c),
             half_axes(r)
         ),
+        5 => format!(
+            r#"{{"type":"box","half_extents":[{},{},{}],"rotation":{},"translation":{}}}"#,
+            r.pick(&["0.5", "1", "\"1/3\"", "2"]),
+            r.pick(&["0.5", "1", "0.25", "0"]),
+            r.pick(&["0.5", "1", "0.75"]),
+            r.pick(&[
+                r#"{"quaternion":[1,0,0,0]}"#,
+                r#"{"quaternion":[0.9238795325112867,0,0,0.3826834323650898]}"#,
+                r#"{"quaternion":[1,2,"1/3",-0.5]}"#,
+                r#"{"matrix":[[0,-1,0],[1,0,0],[0,0,1]]}"#,
+                r#"{"matrix":[[1,0.5,0],[0,1,0],[0,"1/3",2]]}"#,
+            ]),
+            point(r, c),
+        ),
         2 => format!(
             r#"{{"type":"box","center":{},"axes":[[1,1,0],[-1,1,0],[0,0,{}]],"half_extents":[{},{},{}]}}"#,
             point(r, c),
@@ -219,6 +233,9 @@ fn query(r: &mut Rng) -> String {
     } else {
         (r.below(5), r.below(5))
     };
+    // Now and then a box by pose (the draw is separate, so the other lines
+    // stay those of the earlier generator).
+    let ka = if ka == 1 && r.below(3) == 0 { 5 } else { ka };
     let gap = [r.double() * 2.0, r.double(), r.double()];
     let (a, b) = (shape(r, ka, [0.0; 3]), shape(r, kb, gap));
     let (a, b) = if r.below(2) == 0 { (a, b) } else { (b, a) };
@@ -268,6 +285,51 @@ fn spoil(r: &mut Rng, line: String) -> Vec<u8> {
         26 => s = s.replacen('{', r#"{"id":1,"#, 1),
         27 => s = s.replacen("]]", "]],\"z\":[0]", 1),
         28 => s = s.replacen("0.25", "\"0.25\"", 3),
+        // Strict fields, meta and category, poses.
+        29 => s = s.replacen('{', r#"{"meta":{"run":[1,"x"],"k":null},"#, 1),
+        30 => s = s.replacen('{', r#"{"category":"near-touching","#, 1),
+        31 => s = s.replacen('{', r#"{"category":7,"#, 1),
+        32 => s = s.replacen(r#""op""#, r#""t_range":[0,1],"op""#, 1),
+        33 => s = s.replacen(r#""op""#, r#""motoin":null,"op""#, 1),
+        34 => s = s.replacen(r#""type""#, r#""motion":null,"type""#, 1),
+        35 => {
+            s = s.replacen(
+                r#""half_axes""#,
+                r#""rotation":{"quaternion":[1,0,0,0]},"half_axes""#,
+                1,
+            )
+        }
+        36 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"quaternion":[0.5,-0.5,"1/2",2]},"translation":[1,0,"1/3"],"v":["#,
+                1,
+            )
+        }
+        37 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"matrix":[[1,2,0],[0,1,0],[0,0,1]]},"v":["#,
+                1,
+            )
+        }
+        38 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"quaternion":[0,0,0,0]},"v":["#,
+                1,
+            )
+        }
+        39 => {
+            s = s.replacen(
+                r#""v":["#,
+                r#""rotation":{"quaternoin":[1,0,0,0]},"v":["#,
+                1,
+            )
+        }
+        40 => s = s.replacen(r#""matrix""#, r#""translation":[0,0,0],"matrix""#, 1),
+        41 => s = s.replacen('{', r#"{"claim":{"intersect":true,"tolerence":1},"#, 1),
+        42 => s = s.replacen(r#""v":["#, r#""v":[[0,0,0],[0,0,0],[0,0,0]],"v":["#, 1),
         _ => {}
     }
     let mut b = s.into_bytes();

@@ -13,7 +13,8 @@ NUMBERS: a JSON number is the nearest double to its text, and the input is that
 double's exact binary value (0.1 means 0.1000000000000000055511151231257827…).
 A JSON string is an exact rational: \"-12\", \"0.1\" (= 1/10), \"1.5e-3\", \"3/7\".
 Exact results are written as lowest-terms strings (\"-7/3\") with an _f64
-companion holding the nearest double. The protocol is docs/protocol.md.";
+companion holding the nearest double. The protocol (shapes, boxes by pose, ops,
+claims, errors, strict fields) is docs/protocol.md in the repository.";
 
 #[derive(Parser)]
 #[command(name = "exact-collision", version, about = "Collision queries answered exactly, with certificates", after_help = NUMBERS)]
