@@ -25,6 +25,7 @@
 //! speaks it.
 
 pub mod audit;
+pub mod cases;
 pub mod ccd;
 pub mod demo;
 pub mod dyadic;
@@ -39,6 +40,7 @@ pub mod query;
 pub mod ring;
 pub mod scalar;
 pub mod shape;
+pub mod shrink;
 pub mod sign;
 pub mod sqrt;
 pub mod vector;
