@@ -25,7 +25,8 @@
 //! finds a local minimum, not the smallest failing query.
 
 use crate::number::{exact_string, read_number};
-use crate::protocol::{answer_value_with, Tolerances};
+use crate::protocol::{answer_value_with, parse_shape, Tolerances};
+use crate::shape::Shape;
 use crate::scalar::rational_to_f64;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -313,6 +314,16 @@ fn shape_steps(s: &Map<String, Value>) -> Vec<Map<String, Value>> {
 /// only asked about queries that differ from the input by one step; the result
 /// is the input itself when no step keeps the failure, and never longer.
 pub fn shrink_query(query: &Value, fails: &mut dyn FnMut(&Value) -> bool) -> Value {
+    // A step may not make a proper triangle degenerate (a point or a segment
+    // is another failure, not a smaller one).
+    let shape_of = degenerate_triangles(query);
+    let fails = &mut |q: &Value| {
+        degenerate_triangles(q)
+            .iter()
+            .zip(&shape_of)
+            .all(|(now, was)| !now || *was)
+            && fails(q)
+    };
     let mut cur = query.clone();
     for side in ["a", "b"] {
         // The shape itself, or a moving box's `shape`.
@@ -355,6 +366,15 @@ pub fn shrink_query(query: &Value, fails: &mut dyn FnMut(&Value) -> bool) -> Val
     let base = cur.clone();
     let out = shrink_numbers(&xs, &forms, &mut |xs| fails(&build(&base, xs)));
     build(&base, &out)
+}
+
+/// For shapes `a` and `b`: whether each is a degenerate triangle (collinear
+/// vertices, decided exactly); false for other shapes and unreadable ones.
+fn degenerate_triangles(q: &Value) -> [bool; 2] {
+    ["a", "b"].map(|k| match q.get(k).map(|s| parse_shape(s, k)) {
+        Some(Ok(Shape::Triangle(t))) => t.is_degenerate(),
+        _ => false,
+    })
 }
 
 /// The length of a query's one-line JSON text.

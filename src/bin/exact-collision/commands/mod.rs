@@ -1,8 +1,10 @@
 //! The program's commands, one file each.
 
+pub mod audit;
 pub mod ccd;
 pub mod ccd_csv;
 pub mod demo;
 pub mod mesh;
 pub mod query;
+pub mod shrink;
 pub mod verify;
