@@ -19,7 +19,9 @@
 //!   2⁻⁵⁰, 1e-12 or −1e-15 (each vertex rounded to a double, as an engine
 //!   would compute it) and slid a little within it.
 //! - `tri_coplanar`: both triangles in one exact plane through small integer
-//!   vectors (tilted), sharing a vertex in half of the cases.
+//!   vectors (tilted), sharing a vertex in two thirds of the cases, the
+//!   second one then small (scaled by 2⁻⁸ or 2⁻¹⁰ toward the shared
+//!   vertex, exactly).
 //! - `tri_large`, `tri_tiny`: the above scaled by 2^±40 or 2^±20 (exactly).
 //! - `box_edge`: boxes with small integer quaternions (rotated, not aligned)
 //!   moved along a direction to the last exactly touching or overlapping step
@@ -206,7 +208,13 @@ impl Geom {
         match self {
             Geom::Tri(v) => json!({"type": "triangle", "v": v.map(|p| p.map(dnum))}),
             Geom::Box(b) => {
-                let zero = || Vec3::new(BigRational::zero(), BigRational::zero(), BigRational::zero());
+                let zero = || {
+                    Vec3::new(
+                        BigRational::zero(),
+                        BigRational::zero(),
+                        BigRational::zero(),
+                    )
+                };
                 let h = b.half_axes().unwrap_or_else(|| [zero(), zero(), zero()]);
                 let ha: Vec<Value> = h
                     .iter()
@@ -243,7 +251,9 @@ impl Geom {
     /// The same kind of shape from `p` (as many doubles as [`Geom::params`]).
     pub fn with_params(&self, p: &[f64]) -> Geom {
         match self {
-            Geom::Tri(_) => Geom::Tri(std::array::from_fn(|i| std::array::from_fn(|j| p[3 * i + j]))),
+            Geom::Tri(_) => Geom::Tri(std::array::from_fn(|i| {
+                std::array::from_fn(|j| p[3 * i + j])
+            })),
             Geom::Box(_) => Geom::Box(PoseBox {
                 he: [p[0], p[1], p[2]],
                 q: [p[3], p[4], p[5], p[6]],
@@ -351,7 +361,8 @@ fn triangle(rng: &mut Rng) -> [[f64; 3]; 3] {
 fn flat_triangle(rng: &mut Rng, z: f64) -> [[f64; 3]; 3] {
     loop {
         let t = [0; 3].map(|_| [rng.eighth(2), rng.eighth(2), z]);
-        let area = (t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[1][1] - t[0][1]) * (t[2][0] - t[0][0]);
+        let area =
+            (t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[1][1] - t[0][1]) * (t[2][0] - t[0][0]);
         if area != 0.0 {
             return t;
         }
@@ -417,7 +428,7 @@ fn tri_parallel(rng: &mut Rng) -> Case {
 }
 
 fn tri_coplanar(rng: &mut Rng) -> Case {
-    // The plane o + s·u + t·v: small integers, s and t multiples of 1/8 (all
+    // The plane o + s·u + t·v: small integers, s and t multiples of 1/256 (all
     // exact in doubles and in floats).
     let (o, u, v) = loop {
         let o = [0; 3].map(|_| rng.int(-2, 2) as f64);
@@ -433,7 +444,10 @@ fn tri_coplanar(rng: &mut Rng) -> Case {
         }
     };
     let mut pt = |rng: &mut Rng| {
-        let (s, t) = (rng.eighth(2), rng.eighth(2));
+        let (s, t) = (
+            rng.int(-512, 512) as f64 / 256.0,
+            rng.int(-512, 512) as f64 / 256.0,
+        );
         [0, 1, 2].map(|i| o[i] + s * u[i] + t * v[i])
     };
     let tri = |rng: &mut Rng, pt: &mut dyn FnMut(&mut Rng) -> [f64; 3]| loop {
@@ -447,8 +461,22 @@ fn tri_coplanar(rng: &mut Rng) -> Case {
     };
     let a = tri(rng, &mut pt);
     let mut b = tri(rng, &mut pt);
-    if rng.int(0, 1) == 0 {
-        b[0] = a[rng.int(0, 2) as usize];
+    if rng.int(0, 2) > 0 {
+        // Share a vertex; b is pulled toward it by 2⁻⁸ or 2⁻¹⁰ (exactly: the
+        // points stay in the plane), a small triangle in the big one's corner.
+        let s = a[rng.int(0, 2) as usize];
+        let f = rng.pick(&[1.0 / 256.0, 1.0 / 1024.0]);
+        b[0] = s;
+        for p in &mut b[1..] {
+            *p = [0, 1, 2].map(|i| s[i] + (p[i] - s[i]) * f);
+        }
+        if !Geom::Tri(b)
+            .exact()
+            .is_some_and(|t| matches!(t, Shape::Triangle(t) if !t.is_degenerate()))
+        {
+            b = tri(rng, &mut pt);
+            b[0] = s;
+        }
     }
     Case {
         family: "tri_coplanar",
@@ -468,7 +496,12 @@ enum BoxKind {
 /// A box with a small integer quaternion and half-extents multiples of |q|²/2.
 fn int_box(rng: &mut Rng, kind: BoxKind) -> PoseBox {
     let qv = loop {
-        let mut qv = [rng.int(0, 3), rng.int(-2, 2), rng.int(-2, 2), rng.int(-2, 2)];
+        let mut qv = [
+            rng.int(0, 3),
+            rng.int(-2, 2),
+            rng.int(-2, 2),
+            rng.int(-2, 2),
+        ];
         if kind == BoxKind::ZOnly {
             (qv[1], qv[2]) = (0, 0);
         }
@@ -516,7 +549,11 @@ fn box_edge(rng: &mut Rng, family: &'static str, kind: BoxKind) -> Case {
     loop {
         let a = int_box(rng, kind);
         let b0 = int_box(rng, kind);
-        let d = [rng.int(-4, 4) as f64, rng.int(-4, 4) as f64, rng.int(1, 4) as f64];
+        let d = [
+            rng.int(-4, 4) as f64,
+            rng.int(-4, 4) as f64,
+            rng.int(1, 4) as f64,
+        ];
         let at = |k: i64| {
             let mut b = b0;
             b.t = d.map(|x| x * k as f64 * STEP);
@@ -590,8 +627,16 @@ pub fn generate(family: &str, rng: &mut Rng) -> Case {
         "box_face_ulp" => box_face_ulp(rng),
         "cube_edge" => box_edge(rng, "cube_edge", BoxKind::Cube),
         "prism_edge" => box_edge(rng, "prism_edge", BoxKind::ZOnly),
-        "box_large" => scaled(box_edge(rng, "box_edge", BoxKind::Any), "box_large", 2f64.powi(30)),
-        "box_tiny" => scaled(box_edge(rng, "box_edge", BoxKind::Any), "box_tiny", 2f64.powi(-30)),
+        "box_large" => scaled(
+            box_edge(rng, "box_edge", BoxKind::Any),
+            "box_large",
+            2f64.powi(30),
+        ),
+        "box_tiny" => scaled(
+            box_edge(rng, "box_edge", BoxKind::Any),
+            "box_tiny",
+            2f64.powi(-30),
+        ),
         _ => box_edge(rng, "box_edge", BoxKind::Any),
     }
 }
@@ -602,4 +647,52 @@ pub fn generate_all(n: usize, seed: u64) -> Vec<Case> {
     (0..n)
         .map(|i| generate(FAMILIES[i % FAMILIES.len()], &mut rng))
         .collect()
+}
+
+/// A box spinning past another: the hard case for time of impact under
+/// rotation (conservative advancement takes steps bounded by the angular
+/// speed; a thin box turning fast can pass through a contact window).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spin {
+    /// The family's name (`box_spinning`).
+    pub family: &'static str,
+    /// The box that stays.
+    pub a: PoseBox,
+    /// The moving box at t = 0.
+    pub b: PoseBox,
+    /// b's linear velocity (of its center).
+    pub linvel: [f64; 3],
+    /// b's angular velocity (axis × radians per unit time, about its center).
+    pub angvel: [f64; 3],
+}
+
+/// A thin box above a unit cube, turning about a horizontal axis through its
+/// center fast enough that its ends dip into the cube for short windows.
+pub fn spinning(rng: &mut Rng) -> Spin {
+    let len = rng.pick(&[1.5, 2.0, 3.0]);
+    let w = rng.pick(&[0.05, 0.1, 0.2]);
+    // The center's height: the ends reach below z = 1 when the box is steep.
+    let zc = 1.0 + len * rng.pick(&[0.3, 0.5, 0.7, 0.9]);
+    let omega = rng.pick(&[3.0, 10.0, 30.0, 100.0]);
+    let axis = rng.pick(&[[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.6, 0.8, 0.0]]);
+    let drift = rng.pick(&[0.0, 0.25, -0.25]);
+    Spin {
+        family: "box_spinning",
+        a: PoseBox {
+            he: [1.0; 3],
+            q: [1.0, 0.0, 0.0, 0.0],
+            t: [0.0; 3],
+        },
+        b: PoseBox {
+            he: if axis[0] == 1.0 {
+                [w, len, w]
+            } else {
+                [len, w, w]
+            },
+            q: [1.0, 0.0, 0.0, 0.0],
+            t: [rng.eighth(1) / 4.0, rng.eighth(1) / 4.0, zc],
+        },
+        linvel: [drift, 0.0, 0.0],
+        angvel: axis.map(|c| c * omega),
+    }
 }

@@ -26,8 +26,8 @@
 
 use crate::number::{exact_string, read_number};
 use crate::protocol::{answer_value_with, parse_shape, Tolerances};
-use crate::shape::Shape;
 use crate::scalar::rational_to_f64;
+use crate::shape::Shape;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};

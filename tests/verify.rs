@@ -94,7 +94,10 @@ fn distance_f64_against_an_irrational_distance() {
         )
     };
     assert_eq!(v("1.4142135623730954", "3.18717538059560439e-16"), "agree");
-    assert_eq!(v("1.4142135623730954", "3.18717538059560438e-16"), "disagree");
+    assert_eq!(
+        v("1.4142135623730954", "3.18717538059560438e-16"),
+        "disagree"
+    );
     // The correctly rounded double always agrees, even with no tolerance.
     assert_eq!(v("1.4142135623730951", "0"), "agree");
     // Below √2: 1.4142135623730949 is 1.2537...e-16 under it.
@@ -107,22 +110,23 @@ fn squared_distance_fields_at_both_edges() {
     let s = planes("1"); // distance² = 1
     let c = 1.0 + P40;
     for field in ["distance_squared_f64", "distance_squared"] {
-        let v = |tol: &str| {
-            verdict(
-                "distance",
-                &s,
-                &format!(r#"{{"{field}":{c:?},{tol}}}"#),
-            )
-        };
+        let v = |tol: &str| verdict("distance", &s, &format!(r#"{{"{field}":{c:?},{tol}}}"#));
         assert_eq!(v(&format!(r#""abs_tol":{P40:?},"rel_tol":0"#)), "agree");
         assert_eq!(v(&format!(r#""abs_tol":{P41:?},"rel_tol":0"#)), "disagree");
         assert_eq!(v(&format!(r#""rel_tol":{P40:?}"#)), "agree");
         assert_eq!(v(&format!(r#""rel_tol":{P41:?}"#)), "disagree");
     }
     // An exact string is judged as the exact rational it is.
-    assert_eq!(verdict("distance", &s, r#"{"distance_squared":"1"}"#), "agree");
     assert_eq!(
-        verdict("distance", &s, r#"{"distance_squared":"1000000001/1000000000"}"#),
+        verdict("distance", &s, r#"{"distance_squared":"1"}"#),
+        "agree"
+    );
+    assert_eq!(
+        verdict(
+            "distance",
+            &s,
+            r#"{"distance_squared":"1000000001/1000000000"}"#
+        ),
         "disagree"
     );
 }
@@ -175,7 +179,10 @@ fn bad_tolerances_and_empty_claims_are_errors() {
     let e = verdict("distance", &s, r#"{"distance_f64":1,"rel_tol":"abc"}"#);
     assert!(e.starts_with("error") && e.contains("claim.rel_tol"), "{e}");
     let e = verdict("distance", &s, r#"{"distance_f64":1,"abs_tol":-1e-9}"#);
-    assert!(e.contains("claim.abs_tol") && e.contains("non-negative"), "{e}");
+    assert!(
+        e.contains("claim.abs_tol") && e.contains("non-negative"),
+        "{e}"
+    );
     let e = verdict("distance", &s, r#"{"distance_f64":1,"abs_tol":true}"#);
     assert!(e.contains("claim.abs_tol"), "{e}");
     let e = verdict("distance", &s, r#"{"contact":1}"#);
@@ -188,11 +195,17 @@ fn bad_tolerances_and_empty_claims_are_errors() {
 fn decisions_on_every_op() {
     let s = planes("1");
     assert_eq!(verdict("intersect", &s, r#"{"intersect":false}"#), "agree");
-    assert_eq!(verdict("intersect", &s, r#"{"intersect":true}"#), "disagree");
+    assert_eq!(
+        verdict("intersect", &s, r#"{"intersect":true}"#),
+        "disagree"
+    );
     // On a distance query, intersect is judged by the exact distance.
     assert_eq!(verdict("distance", &s, r#"{"intersect":false}"#), "agree");
     let touch = planes("0");
-    assert_eq!(verdict("distance", &touch, r#"{"intersect":true}"#), "agree");
+    assert_eq!(
+        verdict("distance", &touch, r#"{"intersect":true}"#),
+        "agree"
+    );
     // ccd_vf: v goes from z = 1 to z = −1 through the triangle: toi = 1/2.
     let vf = r#""t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,-1],[0,0,0],[1,0,0],[0,1,0]]"#;
     assert_eq!(verdict("ccd_vf", vf, r#"{"hit":true}"#), "agree");
@@ -213,13 +226,20 @@ fn times_at_the_edges() {
     assert_eq!(v(&format!(r#","abs_tol":{P40:?}"#)), "agree");
     assert_eq!(v(&format!(r#","abs_tol":{P41:?}"#)), "disagree");
     // rel: 2⁻⁴⁰ = 2⁻³⁹·(1/2).
-    assert_eq!(v(&format!(r#","abs_tol":0,"rel_tol":{:?}"#, 2.0 * P40)), "agree");
+    assert_eq!(
+        v(&format!(r#","abs_tol":0,"rel_tol":{:?}"#, 2.0 * P40)),
+        "agree"
+    );
     assert_eq!(v(&format!(r#","abs_tol":0,"rel_tol":{P40:?}"#)), "disagree");
     // Default abs 1e-9 covers 2⁻⁴⁰.
     assert_eq!(v(""), "agree");
     // The time object form is judged the same way.
     assert_eq!(
-        verdict("ccd_vf", vf, &format!(r#"{{"toi":{{"f64":{c:?}}},"abs_tol":{P41:?}}}"#)),
+        verdict(
+            "ccd_vf",
+            vf,
+            &format!(r#"{{"toi":{{"f64":{c:?}}},"abs_tol":{P41:?}}}"#)
+        ),
         "disagree"
     );
 }
@@ -245,10 +265,7 @@ fn an_irrational_time_is_decided_inside_its_interval() {
     assert_eq!(v("0.00585427949762774330"), "disagree");
     assert_eq!(verdict("ccd", ccd, r#"{"hit":true}"#), "agree");
     // t_exit is the range's end: kind "end".
-    assert_eq!(
-        verdict("ccd", ccd, r#"{"t_exit":{"kind":"end"}}"#),
-        "agree"
-    );
+    assert_eq!(verdict("ccd", ccd, r#"{"t_exit":{"kind":"end"}}"#), "agree");
     assert_eq!(verdict("ccd", ccd, r#"{"t_exit_f64":1}"#), "agree");
     assert_eq!(
         verdict("ccd", ccd, r#"{"t_exit_f64":0.999,"abs_tol":0.0009}"#),

@@ -290,7 +290,7 @@ pub fn shrink_case(alg: &str, case: &Case, failure: Failure) -> Value {
     let keeps = |c: &Case| {
         c.proper()
             && claim_line(alg, c)
-            .and_then(|l| failures(&l))
+                .and_then(|l| failures(&l))
                 .is_some_and(|f| f.contains(&failure))
     };
     let small = shrink_numbers(&xs, &forms, &mut |xs| keeps(&rebuild(xs)));

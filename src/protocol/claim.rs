@@ -442,7 +442,11 @@ fn judge_structured(
             let d2 = answer.get("distance_squared").and_then(exact_of)?;
             let pts = c.as_array().filter(|v| v.len() == 2);
             let Some((pa, pb)) = pts.and_then(|v| Some((point(&v[0])?, point(&v[1])?))) else {
-                return Some(verdict(k, false, format!("{k}: claim is not a pair of points")));
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a pair of points"),
+                ));
             };
             let diff = pa.sub(&pb);
             let c2 = diff.dot(&diff);
@@ -472,7 +476,11 @@ fn judge_structured(
         }
         "t_enter" | "t_exit" | "toi" => {
             let Some(t) = c.as_object() else {
-                return Some(verdict(k, false, format!("{k}: claim is not a time object")));
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a time object"),
+                ));
             };
             let Some(ours) = answer.get(k).and_then(Value::as_object) else {
                 return Some(verdict(
@@ -672,13 +680,18 @@ fn judge_time(k: &str, c: &Value, answer: &Map<String, Value>, tol: &Tol) -> Fie
         })
         .unwrap_or_default();
     let Some(ok) = time_within(&cv, &lo, &hi, &poly, &tol.get(Kind::Time)) else {
-        return verdict(k, false, format!("{k}: the answer's interval isolates no root"));
+        return verdict(
+            k,
+            false,
+            format!("{k}: the answer's interval isolates no root"),
+        );
     };
     // The error, for reading: against the exact time's nearest double.
     let claimed_f = rational_to_f64(&cv);
-    let exact_f = t.get("f64").and_then(Value::as_f64).unwrap_or_else(|| {
-        rational_to_f64(&((&lo + &hi) / BigRational::from_integer(2.into())))
-    });
+    let exact_f = t
+        .get("f64")
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| rational_to_f64(&((&lo + &hi) / BigRational::from_integer(2.into()))));
     let (abs_err, ulps) = error_of(&(&cv - q(exact_f)).abs(), claimed_f);
     FieldVerdict {
         field: k.to_string(),

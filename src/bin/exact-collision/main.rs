@@ -39,6 +39,11 @@ enum Cmd {
     /// tests, the cube listing, Eberly's box table) against the exact answers
     /// on generated hard cases; print the table of their errors.
     Audit(commands::audit::Args),
+    /// Check parry3d (f32 and f64) against the exact answers on a protocol
+    /// file or generated hard cases: intersection tests, distances, linear and
+    /// nonlinear time of impact; every disagreement shrunk.
+    #[cfg(feature = "parry")]
+    CheckParry(commands::check_parry::Args),
     /// Print the seed documents' worked examples, answered exactly (the default).
     Demo,
     /// Two STL meshes: every intersecting triangle pair and the exact minimum
@@ -61,6 +66,8 @@ fn main() -> ExitCode {
         Cmd::Verify(a) => commands::verify::run(&a),
         Cmd::Shrink(a) => commands::shrink::run(&a),
         Cmd::Audit(a) => commands::audit::run(&a),
+        #[cfg(feature = "parry")]
+        Cmd::CheckParry(a) => commands::check_parry::run(&a),
         Cmd::Mesh(a) => commands::mesh::run(&a),
         Cmd::Ccd(a) => commands::ccd::run(&a),
         Cmd::CcdCsv(a) => commands::ccd_csv::run(&a),

@@ -37,7 +37,8 @@ pub fn run(args: &Args) -> io::Result<bool> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)?;
         for (name, _) in ALGORITHMS {
-            let mut f = io::BufWriter::new(std::fs::File::create(dir.join(format!("{name}.jsonl")))?);
+            let mut f =
+                io::BufWriter::new(std::fs::File::create(dir.join(format!("{name}.jsonl")))?);
             for c in r.counterexamples.iter().filter(|c| c.algorithm == name) {
                 let mut line = c.shrunk.clone();
                 if let Some(o) = line.as_object_mut() {

@@ -3,6 +3,8 @@
 pub mod audit;
 pub mod ccd;
 pub mod ccd_csv;
+#[cfg(feature = "parry")]
+pub mod check_parry;
 pub mod demo;
 pub mod mesh;
 pub mod query;

@@ -251,7 +251,11 @@ impl Summary {
             t.push([
                 op.clone(),
                 field.clone(),
-                if cat.is_empty() { "-".into() } else { cat.clone() },
+                if cat.is_empty() {
+                    "-".into()
+                } else {
+                    cat.clone()
+                },
                 r.agree.to_string(),
                 r.disagree.to_string(),
                 r.failed.to_string(),
