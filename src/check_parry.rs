@@ -99,6 +99,8 @@ pub struct Report {
     pub rows: BTreeMap<(&'static str, Check, String), Row>,
     /// Every disagreement.
     pub findings: Vec<Finding>,
+    /// Why each skipped case was skipped: (engine, check, family, reason).
+    pub skips: Vec<(&'static str, Check, String, String)>,
 }
 
 /// Options of a check run.
@@ -509,8 +511,16 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
             let verdict = line.as_ref().and_then(|l| judge(l, &tol));
             let entry = r.rows.entry(key).or_default();
             entry.cases += 1;
-            let (Some(line), Some(v)) = (line, verdict) else {
+            let (Some(line), Some(v)) = (line.clone(), verdict) else {
                 entry.skipped += 1;
+                let why = match &line {
+                    None => "parry answered nothing (unsupported pair or degenerate case)".into(),
+                    Some(l) => {
+                        let a = answer_value_with(l, &tol).0.value;
+                        format!("the exact side: {}", a["error"].as_str().unwrap_or("no verdict"))
+                    }
+                };
+                r.skips.push((E::NAME, check, c.family.to_string(), why));
                 continue;
             };
             if v.agrees {
@@ -552,7 +562,15 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
             .or_default();
         entry.cases += 1;
         match nonlinear_miss::<E>(&s) {
-            None => entry.skipped += 1,
+            None => {
+                entry.skipped += 1;
+                r.skips.push((
+                    E::NAME,
+                    Check::NonlinearToi,
+                    s.family.to_string(),
+                    "parry answered nothing".into(),
+                ));
+            }
             Some(None) => {}
             Some(Some((t, line))) => {
                 entry.disagree += 1;

@@ -79,6 +79,9 @@ pub fn run(args: &Args) -> io::Result<bool> {
         (None, n) => check_random(n.unwrap_or(100), args.seed, &o),
     };
     print!("{}", r.table());
+    for (e, c, f, why) in &r.skips {
+        println!("skipped: {e} {} [{f}]: {why}", c.name());
+    }
     let mut out = match &args.out {
         Some(p) => Some(io::BufWriter::new(std::fs::File::create(p)?)),
         None => None,
