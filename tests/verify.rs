@@ -284,3 +284,107 @@ fn the_detail_gives_absolute_error_and_ulps() {
     let d = a["detail"].as_str().unwrap();
     assert!(d.contains("abs error 9.095e-13 (4.096e3 ulps"), "{d}");
 }
+
+// ---- the command: the summary table, --failures, --summary-json, shrinking
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/verify_sample.jsonl");
+
+/// tests/data/verify_sample.jsonl, worked out by hand: a1 touching boxes
+/// claimed touching (agree); a2 a 1e-6 gap claimed touching (disagree); d1
+/// distance 1 claimed 1.0000001 (relative error 1e-7 > 1e-9: disagree; the
+/// double 1.0000001 is 1 + 1.00000000058e-7, its ulp 2⁻⁵²: 4.504e8 ulps); d2
+/// 1.0 and d3 "1" agree; `bad` has rel_tol "abc" (failed); t1 toi 1/2
+/// claimed 0.5001 (off by 1e-4, ulp of 0.5001 is 2⁻⁵³: 9.007e11 ulps;
+/// disagree); n has no claim; the last line is not JSON (failed). Worst
+/// first: the wrong decision (line 2), then t1 (9.0e11 ulps), then d1.
+#[test]
+fn summary_table_and_failures_on_a_fixed_file() {
+    let dir = std::env::temp_dir().join(format!("exact-collision-verify-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let failures = dir.join("failures.jsonl");
+    let (code, out, err) = run(&["verify", SAMPLE, "--failures", failures.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 9, "one answer per line");
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("verify_summary_table", err);
+    });
+    // --failures: lines 2, 3 and 7, byte for byte.
+    let input = std::fs::read_to_string(SAMPLE).unwrap();
+    let want: Vec<&str> = input.lines().enumerate().filter(|(i, _)| [1, 2, 6].contains(i)).map(|(_, l)| l).collect();
+    let got = std::fs::read_to_string(&failures).unwrap();
+    assert_eq!(got, format!("{}\n", want.join("\n")));
+    // Rerun: every line of the failures file disagrees.
+    let (code, _, err) = run(&["verify", failures.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("summary: 3 queries, 0 agree, 3 disagree"), "{err}");
+    // --summary-json: the same counts, for machines.
+    let (_, _, err) = run(&["verify", SAMPLE, "--summary-json"]);
+    let j: Value = serde_json::from_str(err.trim()).unwrap();
+    assert_eq!(
+        (j["queries"].as_u64(), j["agree"].as_u64(), j["disagree"].as_u64(), j["failed"].as_u64(), j["without_claim"].as_u64()),
+        (Some(9), Some(3), Some(3), Some(2), Some(1))
+    );
+    assert_eq!(j["worst"][0]["line"], 2);
+    assert_eq!(j["worst"][1]["id"], "t1");
+    // --abs (exact decimal strings): t1 is off by the double 0.5001 minus 1/2
+    // = 9.999999999998899e-5 (Python: Fraction(0.5001) − Fraction(1, 2)),
+    // d1 by 1.00000000058e-7. With 9.9e-5 t1 still disagrees and d1 agrees;
+    // with 1e-4 t1 agrees too.
+    let (_, out, _) = run(&["verify", SAMPLE, "--abs", "9.9e-5"]);
+    let v: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(v[2]["verdict"], "agree");
+    assert_eq!(v[6]["verdict"], "disagree");
+    let (_, out, _) = run(&["verify", SAMPLE, "--abs", "1e-4"]);
+    let v: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(v[6]["verdict"], "agree");
+    let (code, _, err) = run(&["verify", SAMPLE, "--rel=-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("non-negative"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shrunk_lines_still_disagree_and_are_no_larger() {
+    use exact_collision::shrink::{claim_disagrees, line_len};
+    let lines = [
+        // Parallel triangles 2⁻⁵⁰ apart, claimed touching at distance 0.
+        r#"{"op":"distance","a":{"type":"triangle","v":[[0.1234567,0.3,0.7],[1.3,0.2,0.7],[0.2,1.1,0.7]]},"b":{"type":"triangle","v":[[0.11,0.3,0.7000000000000009],[1.3,0.2,0.7000000000000009],[0.2,1.1,0.7000000000000009]]},"claim":{"intersect":true,"distance_f64":0}}"#,
+        // A rotated box (3-4-5 axes) one step of 2⁻⁴⁰ past touching, claimed touching.
+        r#"{"op":"intersect","a":{"type":"box","center":[0.1,0.2,0.3],"half_axes":[[0.6,0.8,0],[-0.8,0.6,0],[0,0,1]]},"b":{"type":"box","center":[2.1,0.2,0.3],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"claim":{"intersect":false}}"#,
+        // A time off by 1e-4.
+        r#"{"op":"ccd_vf","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,-1],[0,0,0],[1,0,0],[0,1,0]],"claim":{"toi_f64":0.5001}}"#,
+    ];
+    for line in lines {
+        let (code, out, err) = run(&["shrink", line]);
+        assert_eq!(code, 0, "{err}");
+        let small: Value = serde_json::from_str(out.trim()).unwrap();
+        let q: Value = serde_json::from_str(line).unwrap();
+        assert!(claim_disagrees(&small, &Tolerances::default()), "{small}");
+        assert!(line_len(&small) <= line_len(&q), "{small}");
+        assert_eq!(small["claim"], q["claim"], "the claim is kept");
+    }
+    // A claim that agrees has nothing to shrink.
+    let (code, _, err) = run(&["shrink", r#"{"op":"ccd_vf","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,-1],[0,0,0],[1,0,0],[0,1,0]],"claim":{"toi_f64":0.5}}"#]);
+    assert_eq!(code, 1);
+    assert!(err.contains("nothing to shrink"), "{err}");
+    // verify --shrink adds the shrunk query to each disagreeing answer.
+    let (_, out, _) = run(&["verify", SAMPLE, "--shrink"]);
+    let v: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for i in [1, 2, 6] {
+        let s = &v[i]["shrunk"];
+        assert!(claim_disagrees(s, &Tolerances::default()), "{s}");
+    }
+    assert!(v[0].get("shrunk").is_none());
+}
