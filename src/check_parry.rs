@@ -37,7 +37,7 @@ use crate::cases::{generate_all, spinning, Case, Geom, PoseBox, Rng, Spin};
 use crate::number::float_value;
 use crate::protocol::{answer_value_with, Tolerances, Verdict};
 use crate::scalar::rational_to_f64;
-use crate::shrink::{shrink_numbers, Form};
+use crate::shrink::{line_len, shrink_numbers, Form};
 use num_rational::BigRational;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -517,7 +517,10 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
                     None => "parry answered nothing (unsupported pair or degenerate case)".into(),
                     Some(l) => {
                         let a = answer_value_with(l, &tol).0.value;
-                        format!("the exact side: {}", a["error"].as_str().unwrap_or("no verdict"))
+                        format!(
+                            "the exact side: {}",
+                            a["error"].as_str().unwrap_or("no verdict")
+                        )
                     }
                 };
                 r.skips.push((E::NAME, check, c.family.to_string(), why));
@@ -534,7 +537,10 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
                         judge(&l, &tol).is_some_and(|v2| signature(&l, &v2) == sig)
                     })
                 });
-                make(&small).unwrap_or(Value::Null)
+                // Never larger than the line as found.
+                make(&small)
+                    .filter(|l| line_len(l) <= line_len(&line))
+                    .unwrap_or_else(|| line.clone())
             } else {
                 Value::Null
             };

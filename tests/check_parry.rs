@@ -33,8 +33,17 @@ fn fixed_seed_table() {
 fn parry_f64_calls_parallel_triangles_1e_15_apart_touching() {
     // Triangles in z = 0 and z = 1e-15 (the double), overlapping in plan.
     let mut rng = Rng(3);
-    let cases: Vec<Case> = (0..40).map(|_| generate("tri_parallel", &mut rng)).collect();
-    let r = check(&cases, &[], &Options { shrink: true, ..Default::default() });
+    let cases: Vec<Case> = (0..40)
+        .map(|_| generate("tri_parallel", &mut rng))
+        .collect();
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: true,
+            ..Default::default()
+        },
+    );
     let hit = r.findings.iter().find(|f| {
         f.engine == "parry3d-f64"
             && f.shrunk["claim"]["intersect"] == true
@@ -53,8 +62,17 @@ fn parry_f64_calls_parallel_triangles_1e_15_apart_touching() {
 #[test]
 fn parry_f32_distance_on_coplanar_triangles_sharing_a_vertex() {
     let mut rng = Rng(11);
-    let cases: Vec<Case> = (0..60).map(|_| generate("tri_coplanar", &mut rng)).collect();
-    let r = check(&cases, &[], &Options { shrink: true, ..Default::default() });
+    let cases: Vec<Case> = (0..60)
+        .map(|_| generate("tri_coplanar", &mut rng))
+        .collect();
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: true,
+            ..Default::default()
+        },
+    );
     let found: Vec<_> = r
         .findings
         .iter()
@@ -71,7 +89,11 @@ fn parry_f32_distance_on_coplanar_triangles_sharing_a_vertex() {
         let a = exact(&f.line);
         assert_eq!(a["distance_squared"], "0", "{a}");
         let (va, vb) = (&f.line["a"]["v"], &f.line["b"]["v"]);
-        assert!(va.as_array().unwrap().iter().any(|p| vb.as_array().unwrap().contains(p)));
+        assert!(va
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| vb.as_array().unwrap().contains(p)));
         // Shrunk, it is the same failure: intersecting as claimed, distance
         // wrong, and no larger.
         let s = exact(&f.shrunk);
@@ -86,7 +108,14 @@ fn parry_f32_distance_on_coplanar_triangles_sharing_a_vertex() {
 fn parry_nonlinear_toi_misses_rotating_cuboids() {
     let mut rng = Rng(5);
     let spins: Vec<_> = (0..12).map(|_| spinning(&mut rng)).collect();
-    let r = check(&[], &spins, &Options { shrink: true, ..Default::default() });
+    let r = check(
+        &[],
+        &spins,
+        &Options {
+            shrink: true,
+            ..Default::default()
+        },
+    );
     for engine in ["parry3d-f32", "parry3d-f64"] {
         let misses: Vec<_> = r
             .findings

@@ -299,7 +299,10 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/verify_sample.jsonl");
+const SAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/verify_sample.jsonl"
+);
 
 /// tests/data/verify_sample.jsonl, worked out by hand: a1 touching boxes
 /// claimed touching (agree); a2 a 1e-6 gap claimed touching (disagree); d1
@@ -311,7 +314,8 @@ const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/verify_sam
 /// first: the wrong decision (line 2), then t1 (9.0e11 ulps), then d1.
 #[test]
 fn summary_table_and_failures_on_a_fixed_file() {
-    let dir = std::env::temp_dir().join(format!("exact-collision-verify-cli-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("exact-collision-verify-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let failures = dir.join("failures.jsonl");
     let (code, out, err) = run(&["verify", SAMPLE, "--failures", failures.to_str().unwrap()]);
@@ -322,18 +326,32 @@ fn summary_table_and_failures_on_a_fixed_file() {
     });
     // --failures: lines 2, 3 and 7, byte for byte.
     let input = std::fs::read_to_string(SAMPLE).unwrap();
-    let want: Vec<&str> = input.lines().enumerate().filter(|(i, _)| [1, 2, 6].contains(i)).map(|(_, l)| l).collect();
+    let want: Vec<&str> = input
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| [1, 2, 6].contains(i))
+        .map(|(_, l)| l)
+        .collect();
     let got = std::fs::read_to_string(&failures).unwrap();
     assert_eq!(got, format!("{}\n", want.join("\n")));
     // Rerun: every line of the failures file disagrees.
     let (code, _, err) = run(&["verify", failures.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.starts_with("summary: 3 queries, 0 agree, 3 disagree"), "{err}");
+    assert!(
+        err.starts_with("summary: 3 queries, 0 agree, 3 disagree"),
+        "{err}"
+    );
     // --summary-json: the same counts, for machines.
     let (_, _, err) = run(&["verify", SAMPLE, "--summary-json"]);
     let j: Value = serde_json::from_str(err.trim()).unwrap();
     assert_eq!(
-        (j["queries"].as_u64(), j["agree"].as_u64(), j["disagree"].as_u64(), j["failed"].as_u64(), j["without_claim"].as_u64()),
+        (
+            j["queries"].as_u64(),
+            j["agree"].as_u64(),
+            j["disagree"].as_u64(),
+            j["failed"].as_u64(),
+            j["without_claim"].as_u64()
+        ),
         (Some(9), Some(3), Some(3), Some(2), Some(1))
     );
     assert_eq!(j["worst"][0]["line"], 2);
@@ -343,11 +361,17 @@ fn summary_table_and_failures_on_a_fixed_file() {
     // d1 by 1.00000000058e-7. With 9.9e-5 t1 still disagrees and d1 agrees;
     // with 1e-4 t1 agrees too.
     let (_, out, _) = run(&["verify", SAMPLE, "--abs", "9.9e-5"]);
-    let v: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let v: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(v[2]["verdict"], "agree");
     assert_eq!(v[6]["verdict"], "disagree");
     let (_, out, _) = run(&["verify", SAMPLE, "--abs", "1e-4"]);
-    let v: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let v: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(v[6]["verdict"], "agree");
     let (code, _, err) = run(&["verify", SAMPLE, "--rel=-1"]);
     assert_eq!(code, 2, "{err}");
@@ -376,12 +400,18 @@ fn shrunk_lines_still_disagree_and_are_no_larger() {
         assert_eq!(small["claim"], q["claim"], "the claim is kept");
     }
     // A claim that agrees has nothing to shrink.
-    let (code, _, err) = run(&["shrink", r#"{"op":"ccd_vf","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,-1],[0,0,0],[1,0,0],[0,1,0]],"claim":{"toi_f64":0.5}}"#]);
+    let (code, _, err) = run(&[
+        "shrink",
+        r#"{"op":"ccd_vf","t0":[[0.25,0.25,1],[0,0,0],[1,0,0],[0,1,0]],"t1":[[0.25,0.25,-1],[0,0,0],[1,0,0],[0,1,0]],"claim":{"toi_f64":0.5}}"#,
+    ]);
     assert_eq!(code, 1);
     assert!(err.contains("nothing to shrink"), "{err}");
     // verify --shrink adds the shrunk query to each disagreeing answer.
     let (_, out, _) = run(&["verify", SAMPLE, "--shrink"]);
-    let v: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let v: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     for i in [1, 2, 6] {
         let s = &v[i]["shrunk"];
         assert!(claim_disagrees(s, &Tolerances::default()), "{s}");

@@ -19,7 +19,7 @@ use crate::cases::{generate_all, Case, Geom, PoseBox};
 use crate::number::float_value;
 use crate::protocol::{answer_value_with, Tolerances};
 use crate::scalar::rational_to_f64;
-use crate::shrink::{shrink_numbers, Form};
+use crate::shrink::{line_len, shrink_numbers, Form};
 use num_rational::BigRational;
 use serde_json::{json, Value};
 
@@ -294,7 +294,12 @@ pub fn shrink_case(alg: &str, case: &Case, failure: Failure) -> Value {
                 .is_some_and(|f| f.contains(&failure))
     };
     let small = shrink_numbers(&xs, &forms, &mut |xs| keeps(&rebuild(xs)));
-    claim_line(alg, &rebuild(&small)).unwrap_or(Value::Null)
+    // Never larger than the line as generated (derived exact strings can be).
+    let original = claim_line(alg, case).unwrap_or(Value::Null);
+    match claim_line(alg, &rebuild(&small)) {
+        Some(l) if line_len(&l) <= line_len(&original) => l,
+        _ => original,
+    }
 }
 
 /// Run every algorithm on `n` generated cases from `seed`; keep and shrink up
