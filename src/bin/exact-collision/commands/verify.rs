@@ -279,9 +279,9 @@ impl Summary {
             s.push('\n');
         }
         if !self.worst.is_empty() {
-            s.push_str(&format!(
-                "worst disagreements (by error in ulps of the claim; wrong decisions first):\n"
-            ));
+            s.push_str(
+                "worst disagreements (by error in ulps of the claim; wrong decisions first):\n",
+            );
             for (_, line, id, _, detail) in &self.worst {
                 let id = id.as_ref().map(|i| format!(" id {i}")).unwrap_or_default();
                 s.push_str(&format!("  line {line}{id}: {detail}\n"));
