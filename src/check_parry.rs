@@ -719,16 +719,13 @@ fn quat_from_matrix(m: [[f64; 3]; 3]) -> [f64; 4] {
 impl Report {
     /// The table: engine, check, family, cases, disagreements, skipped.
     pub fn table(&self) -> String {
-        let mut t: Vec<[String; 6]> = vec![[
-            "engine".into(),
-            "check".into(),
-            "family".into(),
-            "cases".into(),
-            "disagree".into(),
-            "skipped".into(),
-        ]];
+        let mut t: Vec<Vec<String>> = vec![[
+            "engine", "check", "family", "cases", "disagree", "skipped",
+        ]
+        .map(String::from)
+        .to_vec()];
         for ((e, c, f), r) in &self.rows {
-            t.push([
+            t.push(vec![
                 e.to_string(),
                 c.name().into(),
                 f.clone(),
@@ -737,23 +734,6 @@ impl Report {
                 r.skipped.to_string(),
             ]);
         }
-        let w: Vec<usize> = (0..6)
-            .map(|i| t.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut s = String::new();
-        for r in &t {
-            let cells: Vec<String> = (0..6)
-                .map(|i| {
-                    if i < 3 {
-                        format!("{:<w$}", r[i], w = w[i])
-                    } else {
-                        format!("{:>w$}", r[i], w = w[i])
-                    }
-                })
-                .collect();
-            s.push_str(cells.join("  ").trim_end());
-            s.push('\n');
-        }
-        s
+        crate::report::text_table(&t, 3)
     }
 }

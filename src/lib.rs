@@ -39,6 +39,7 @@ pub mod poly;
 pub mod predicates;
 pub mod protocol;
 pub mod query;
+pub mod report;
 pub mod ring;
 pub mod scalar;
 pub mod shape;

@@ -359,16 +359,18 @@ impl Report {
     /// The table as text: algorithm, family, cases, false positives, false
     /// negatives, wrong distances ("-" where the algorithm reports none).
     pub fn table(&self) -> String {
-        let mut t: Vec<[String; 6]> = vec![[
-            "algorithm".into(),
-            "family".into(),
-            "cases".into(),
-            "false_pos".into(),
-            "false_neg".into(),
-            "wrong_dist".into(),
-        ]];
+        let mut t: Vec<Vec<String>> = vec![[
+            "algorithm",
+            "family",
+            "cases",
+            "false_pos",
+            "false_neg",
+            "wrong_dist",
+        ]
+        .map(String::from)
+        .to_vec()];
         for ((alg, fam), r) in &self.rows {
-            t.push([
+            t.push(vec![
                 alg.to_string(),
                 fam.to_string(),
                 r.cases.to_string(),
@@ -377,23 +379,6 @@ impl Report {
                 r.wrong_distances.map_or("-".into(), |w| w.to_string()),
             ]);
         }
-        let w: Vec<usize> = (0..6)
-            .map(|i| t.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut s = String::new();
-        for r in &t {
-            let cells: Vec<String> = (0..6)
-                .map(|i| {
-                    if i < 2 {
-                        format!("{:<w$}", r[i], w = w[i])
-                    } else {
-                        format!("{:>w$}", r[i], w = w[i])
-                    }
-                })
-                .collect();
-            s.push_str(cells.join("  ").trim_end());
-            s.push('\n');
-        }
-        s
+        crate::report::text_table(&t, 2)
     }
 }

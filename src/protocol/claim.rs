@@ -595,34 +595,26 @@ fn judge_distance(k: &str, c: &Value, d2: &BigRational, tol: &Tol) -> FieldVerdi
         };
     // The errors, for reading: exact where the exact value is rational; for
     // √d2, |c − √d2| = |c² − d2| / (c + √d2) with the root rounded.
+    // The relative error is 0 for 0 against 0 and infinite against 0.
+    let relative = |f: &dyn Fn() -> f64| match (d2.is_zero(), cv.is_zero()) {
+        (true, true) => 0.0,
+        (true, false) => f64::INFINITY,
+        _ => f(),
+    };
     let (abs_err, rel) = if is_root {
         let c2 = &cv * &cv;
         let num = rational_to_f64(&(&c2 - d2).abs());
-        let den = claimed_f.abs() + exact_f;
+        let den = (claimed_f + exact_f).abs();
         let abs_err = if num == 0.0 { 0.0 } else { num / den };
-        let rel = if d2.is_zero() {
-            if cv.is_zero() {
-                0.0
-            } else {
-                f64::INFINITY
-            }
-        } else {
-            // |c − √d²|/√d² = (|c² − d²|/d²) / (c/√d² + 1).
+        // |c − √d²|/√d² = (|c² − d²|/d²) / (c/√d² + 1).
+        let rel = relative(&|| {
             let qv = rational_to_f64(&((&c2 - d2).abs() / d2));
             let s = rational_to_f64(&(&c2 / d2)).sqrt();
             qv / (s + 1.0)
-        };
+        });
         (abs_err, rel)
     } else {
-        let rel = if d2.is_zero() {
-            if cv.is_zero() {
-                0.0
-            } else {
-                f64::INFINITY
-            }
-        } else {
-            rational_to_f64(&((&cv - d2).abs() / d2))
-        };
+        let rel = relative(&|| rational_to_f64(&((&cv - d2).abs() / d2)));
         (rational_to_f64(&(&cv - d2).abs()), rel)
     };
     let ulps = if is_root {

@@ -1,10 +1,8 @@
 //! `exact-collision check-parry`: parry3d (f32 and f64) against the exact
 //! answers, on a protocol file or on generated hard cases.
 use exact_collision::check_parry::{case_from_query, check, check_random, Options, Report};
-use exact_collision::number::parse_exact;
 use exact_collision::protocol::Tolerances;
 use num_rational::BigRational;
-use num_traits::Signed;
 use serde_json::Value;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -23,10 +21,10 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Absolute tolerance (default per engine: see docs/check-parry.md).
-    #[arg(long, value_name = "TOL", value_parser = tolerance)]
+    #[arg(long, value_name = "TOL", value_parser = super::verify::tolerance)]
     abs: Option<BigRational>,
     /// Relative tolerance (default per engine).
-    #[arg(long, value_name = "TOL", value_parser = tolerance)]
+    #[arg(long, value_name = "TOL", value_parser = super::verify::tolerance)]
     rel: Option<BigRational>,
     /// Do not shrink the disagreements.
     #[arg(long)]
@@ -35,14 +33,6 @@ pub struct Args {
     /// with parry's claim to FILE, ready for `exact-collision verify`.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-}
-
-fn tolerance(s: &str) -> Result<BigRational, String> {
-    let t = parse_exact(s)?;
-    if t.is_negative() {
-        return Err(format!("a tolerance must be non-negative, got {s}"));
-    }
-    Ok(t)
 }
 
 /// Print the table and every disagreement; Ok(false) when parry disagrees

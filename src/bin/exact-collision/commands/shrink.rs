@@ -1,10 +1,8 @@
 //! `exact-collision shrink LINE`: reduce a query whose claim disagrees to a
 //! smaller one on which the same claim still disagrees.
-use exact_collision::number::parse_exact;
 use exact_collision::protocol::{answer_value_with, Tolerances};
 use exact_collision::shrink::{line_len, shrink_claim};
 use num_rational::BigRational;
-use num_traits::Signed;
 use serde_json::Value;
 use std::io::{self, BufRead};
 
@@ -15,19 +13,11 @@ pub struct Args {
     /// standard input.
     line: String,
     /// Absolute tolerance, as for `verify --abs`.
-    #[arg(long, value_name = "TOL", value_parser = tolerance)]
+    #[arg(long, value_name = "TOL", value_parser = super::verify::tolerance)]
     abs: Option<BigRational>,
     /// Relative tolerance, as for `verify --rel`.
-    #[arg(long, value_name = "TOL", value_parser = tolerance)]
+    #[arg(long, value_name = "TOL", value_parser = super::verify::tolerance)]
     rel: Option<BigRational>,
-}
-
-fn tolerance(s: &str) -> Result<BigRational, String> {
-    let t = parse_exact(s)?;
-    if t.is_negative() {
-        return Err(format!("a tolerance must be non-negative, got {s}"));
-    }
-    Ok(t)
 }
 
 /// Print the shrunk line on standard output, the sizes on standard error.

@@ -49,7 +49,7 @@ pub struct Args {
 }
 
 /// A tolerance from the command line: a non-negative exact number.
-fn tolerance(s: &str) -> Result<BigRational, String> {
+pub fn tolerance(s: &str) -> Result<BigRational, String> {
     let t = parse_exact(s)?;
     if t.is_negative() {
         return Err(format!("a tolerance must be non-negative, got {s}"));
@@ -239,16 +239,12 @@ impl Summary {
     }
 
     fn table(&self) -> String {
-        let mut t = vec![[
-            "op".to_string(),
-            "field".into(),
-            "category".into(),
-            "agree".into(),
-            "disagree".into(),
-            "failed".into(),
-        ]];
+        let mut t: Vec<Vec<String>> =
+            vec![["op", "field", "category", "agree", "disagree", "failed"]
+                .map(String::from)
+                .to_vec()];
         for ((op, field, cat), r) in &self.rows {
-            t.push([
+            t.push(vec![
                 op.clone(),
                 field.clone(),
                 if cat.is_empty() {
@@ -261,23 +257,7 @@ impl Summary {
                 r.failed.to_string(),
             ]);
         }
-        let w: Vec<usize> = (0..6)
-            .map(|i| t.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut s = String::new();
-        for r in &t {
-            let cells: Vec<String> = (0..6)
-                .map(|i| {
-                    if i < 3 {
-                        format!("{:<w$}", r[i], w = w[i])
-                    } else {
-                        format!("{:>w$}", r[i], w = w[i])
-                    }
-                })
-                .collect();
-            s.push_str(cells.join("  ").trim_end());
-            s.push('\n');
-        }
+        let mut s = exact_collision::report::text_table(&t, 3);
         if !self.worst.is_empty() {
             s.push_str(
                 "worst disagreements (by error in ulps of the claim; wrong decisions first):\n",
