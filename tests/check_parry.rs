@@ -134,3 +134,31 @@ fn parry_nonlinear_toi_misses_rotating_cuboids() {
         }
     }
 }
+
+#[test]
+fn protocol_file_lines_become_parry_cases() {
+    use exact_collision::cases::Geom;
+    use exact_collision::check_parry::case_from_query;
+    let line: Value = serde_json::from_str(r#"{"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"box","center":[1,2,3],"half_axes":[[0.6,0.8,0],[-1.6,1.2,0],[0,0,3]]}}"#).unwrap();
+    let c = case_from_query(&line).unwrap();
+    assert_eq!(
+        c.a,
+        Geom::Tri([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    );
+    let Geom::Box(b) = c.b else { panic!() };
+    // Extents |h_i| = 1, 2, 3; the rotation by the angle with cos 0.6 about
+    // z, as a float quaternion: its exact half-axes are within 1e-15 of the
+    // given ones.
+    assert_eq!((b.he, b.t), ([1.0, 2.0, 3.0], [1.0, 2.0, 3.0]));
+    let h = b.half_axes().unwrap();
+    let want = [[0.6, 0.8, 0.0], [-1.6, 1.2, 0.0], [0.0, 0.0, 3.0]];
+    for i in 0..3 {
+        for (j, x) in [&h[i].x, &h[i].y, &h[i].z].into_iter().enumerate() {
+            let x = exact_collision::scalar::rational_to_f64(x);
+            assert!((x - want[i][j]).abs() < 1e-15, "{i} {j} {x}");
+        }
+    }
+    // Other ops and shapes are not cases.
+    let other: Value = serde_json::from_str(r#"{"op":"ccd_vf","t0":[],"t1":[]}"#).unwrap();
+    assert!(case_from_query(&other).is_none());
+}
