@@ -8,16 +8,18 @@
 //! or the edges given as degenerate triangles) finds no contact at rational times
 //! before it and finds contact when the time is rational.
 
+mod common;
+
+use common::mathematica_root;
 use exact_collision::ccd::points::{exact, exact_f64, filter, first_contact_f64, Kind};
 use exact_collision::ccd::PointCcd;
 use exact_collision::ccd::TimeKind;
 use exact_collision::ccd::{ccd_ee, ccd_vf, PointCcdAnswer};
-use exact_collision::poly::{isolate_roots, sign_of_poly_at, Poly, RealRoot};
+use exact_collision::poly::{sign_of_poly_at, Poly, RealRoot};
 use exact_collision::query::triangle_triangle::intersects;
 use exact_collision::{Triangle, Vec3};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Signed;
 
 /// The queries of a CSV file in the benchmark's format (8 rows per query,
 /// x, y, z as numerator,denominator pairs), with the ground truth of the 7th
@@ -375,32 +377,6 @@ fn shared_datasets_match_ground_truth() {
             assert_eq!((fp, fneg), (0, 0), "{file}");
         }
     }
-}
-
-/// Mathematica's earliest root t* (`tests/data/ccd-simulation/.../*_earliest.json`):
-/// a rational, or the k-th real root of an integer polynomial.
-fn mathematica_root(spec: &serde_json::Value) -> RealRoot {
-    if let Some(r) = spec.get("rational") {
-        let (n, d) = r.as_str().unwrap().split_once('/').unwrap();
-        return RealRoot::Exact(BigRational::new(n.parse().unwrap(), d.parse().unwrap()));
-    }
-    let coeffs: Vec<BigInt> = spec["poly"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap().parse().unwrap())
-        .collect();
-    let k = spec["real_root"].as_u64().unwrap() as usize;
-    // Every real root lies in [−B, B], B = 1 + max |cᵢ/c_d| (Cauchy).
-    let lead = BigRational::from_integer(coeffs.last().unwrap().clone());
-    let bound = coeffs
-        .iter()
-        .map(|c| (BigRational::from_integer(c.clone()) / &lead).abs())
-        .max()
-        .unwrap()
-        + BigRational::from_integer(1.into());
-    let roots = isolate_roots(&Poly::from_bigints(&coeffs), &-bound.clone(), &bound);
-    roots.isolated()[k].value.clone()
 }
 
 /// Every reported time of a colliding cloth-funnel query contains Mathematica's

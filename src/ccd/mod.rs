@@ -51,6 +51,7 @@ pub mod plot;
 pub mod points;
 pub mod sat;
 pub mod sgm;
+pub mod step;
 pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};

@@ -1,7 +1,10 @@
 //! Generators for the hard cases, shared by the property tests.
 #![allow(dead_code)]
 
+use exact_collision::poly::{isolate_roots, Poly, RealRoot};
+use num_bigint::BigInt;
 use num_rational::BigRational;
+use num_traits::Signed;
 use proptest::prelude::*;
 
 /// A double a few ulps away from `x` (k steps of next_up / next_down).
@@ -150,4 +153,30 @@ pub fn cases(light: u32, heavy_cases: u32) -> u32 {
     } else {
         light
     }
+}
+
+/// Mathematica's earliest root t* (`tests/data/ccd-simulation/.../*_earliest.json`):
+/// a rational, or the k-th real root of an integer polynomial.
+pub fn mathematica_root(spec: &serde_json::Value) -> RealRoot {
+    if let Some(r) = spec.get("rational") {
+        let (n, d) = r.as_str().unwrap().split_once('/').unwrap();
+        return RealRoot::Exact(BigRational::new(n.parse().unwrap(), d.parse().unwrap()));
+    }
+    let coeffs: Vec<BigInt> = spec["poly"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().parse().unwrap())
+        .collect();
+    let k = spec["real_root"].as_u64().unwrap() as usize;
+    // Every real root lies in [−B, B], B = 1 + max |cᵢ/c_d| (Cauchy).
+    let lead = BigRational::from_integer(coeffs.last().unwrap().clone());
+    let bound = coeffs
+        .iter()
+        .map(|c| (BigRational::from_integer(c.clone()) / &lead).abs())
+        .max()
+        .unwrap()
+        + BigRational::from_integer(1.into());
+    let roots = isolate_roots(&Poly::from_bigints(&coeffs), &-bound.clone(), &bound);
+    roots.isolated()[k].value.clone()
 }

@@ -56,6 +56,10 @@ enum Cmd {
     /// all cores: one JSON line per query, then a summary with the ground truth
     /// compared and the per-query time distribution.
     CcdCsv(commands::ccd_csv::Args),
+    /// Exact continuous collision for a whole simulation step: two frames of a
+    /// mesh (PLY, OBJ or STL), every vertex moving linearly; collision-free or
+    /// the certified earliest time of impact and its pair.
+    Step(commands::step::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
         Cmd::Mesh(a) => commands::mesh::run(&a),
         Cmd::Ccd(a) => commands::ccd::run(&a),
         Cmd::CcdCsv(a) => commands::ccd_csv::run(&a),
+        Cmd::Step(a) => commands::step::run(&a),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -9,4 +9,5 @@ pub mod demo;
 pub mod mesh;
 pub mod query;
 pub mod shrink;
+pub mod step;
 pub mod verify;

@@ -1,0 +1,188 @@
+//! `exact-collision step A B`: exact continuous collision for a whole
+//! simulation step (docs/step.md).
+
+use exact_collision::ccd::step::{
+    answer, broad_phase, read::read_step, Collision, PairKind, StepMesh,
+};
+use exact_collision::protocol::time_value;
+use exact_collision::query::stats::CCD_POINTS;
+use indicatif::{ProgressBar, ProgressStyle};
+use num_rational::BigRational;
+use serde_json::{json, Map, Value};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Two frames of a mesh (PLY, OBJ or STL, same connectivity); every vertex
+/// moves linearly from A (t = 0) to B (t = 1).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The mesh at t = 0.
+    a: PathBuf,
+    /// The mesh at t = 1 (same vertex count and faces).
+    b: PathBuf,
+    /// List every colliding pair with its time of impact.
+    #[arg(long)]
+    all: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// The largest width of a reported time interval (an exact rational).
+    #[arg(long, default_value = "1/1000000000000")]
+    tolerance: String,
+}
+
+fn pair_value(m: &StepMesh, c: &Collision) -> Value {
+    match c.kind {
+        PairKind::VertexFace => json!({
+            "kind": "vf",
+            "vertex": c.a,
+            "face": c.b,
+            "face_vertices": m.faces[c.b as usize],
+        }),
+        PairKind::EdgeEdge => json!({
+            "kind": "ee",
+            "edges": [c.a, c.b],
+            "edge_vertices": [m.edges[c.a as usize], m.edges[c.b as usize]],
+        }),
+    }
+}
+
+fn pair_text(m: &StepMesh, c: &Collision) -> String {
+    match c.kind {
+        PairKind::VertexFace => {
+            format!("vertex {} – face {} {:?}", c.a, c.b, m.faces[c.b as usize])
+        }
+        PairKind::EdgeEdge => format!(
+            "edge {} {:?} – edge {} {:?}",
+            c.a, m.edges[c.a as usize], c.b, m.edges[c.b as usize]
+        ),
+    }
+}
+
+fn time_text(c: &Collision) -> String {
+    let t = &c.toi;
+    if t.lo == t.hi {
+        format!("t = {} (≈ {})", t.lo, t.f64)
+    } else {
+        let poly: Vec<String> = t.poly.iter().map(|c| c.to_string()).collect();
+        format!(
+            "t in ({}, {}) (≈ {}), the root of [{}] (ascending powers) there",
+            t.lo,
+            t.hi,
+            t.f64,
+            poly.join(", ")
+        )
+    }
+}
+
+fn progress(len: u64) -> ProgressBar {
+    if len < 100_000 {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} ({eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb.set_message("narrow");
+    pb
+}
+
+/// Run `exact-collision step …`. Ok(true) on an answer (collision-free or
+/// not); an error for unreadable or mismatched meshes.
+pub fn run(args: &Args) -> std::io::Result<bool> {
+    let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
+    let tolerance: BigRational = exact_collision::number::parse_exact(&args.tolerance)
+        .map_err(|e| invalid(format!("--tolerance: {e}")))?;
+    if tolerance <= BigRational::from_integer(0.into()) {
+        return Err(invalid("--tolerance: must be positive".into()));
+    }
+    let start = Instant::now();
+    let mesh = read_step(&args.a, &args.b).map_err(|e| invalid(e.to_string()))?;
+    let read_ms = start.elapsed().as_secs_f64() * 1e3;
+    let start = Instant::now();
+    let cands = broad_phase(&mesh);
+    let broad_ms = start.elapsed().as_secs_f64() * 1e3;
+    let start = Instant::now();
+    let before = CCD_POINTS.get();
+    let pb = progress((cands.vf.len() + cands.ee.len()) as u64);
+    let ans =
+        answer(&mesh, &cands, &tolerance, &|n| pb.inc(n)).map_err(|e| invalid(e.to_string()))?;
+    pb.finish_and_clear();
+    let narrow_ms = start.elapsed().as_secs_f64() * 1e3;
+    let after = CCD_POINTS.get();
+    let (filter, exact) = (after.0 - before.0, after.1 - before.1);
+    let count = |k: PairKind| ans.collisions.iter().filter(|c| c.kind == k).count();
+    let (cvf, cee) = (count(PairKind::VertexFace), count(PairKind::EdgeEdge));
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+    if args.json {
+        let mut m = Map::new();
+        m.insert("collision_free".into(), json!(ans.collision_free()));
+        if let Some(e) = ans.earliest() {
+            m.insert("toi".into(), time_value(&e.toi));
+            m.insert("pair".into(), pair_value(&mesh, e));
+        }
+        m.insert("vertices".into(), json!(mesh.vertex_count()));
+        m.insert("faces".into(), json!(mesh.faces.len()));
+        m.insert("edges".into(), json!(mesh.edges.len()));
+        m.insert("candidates_vf".into(), json!(ans.candidates_vf));
+        m.insert("candidates_ee".into(), json!(ans.candidates_ee));
+        m.insert("colliding_vf".into(), json!(cvf));
+        m.insert("colliding_ee".into(), json!(cee));
+        m.insert("filter_decided".into(), json!(filter));
+        m.insert("exact".into(), json!(exact));
+        m.insert(
+            "time_ms".into(),
+            json!({"read": r3(read_ms), "broad": r3(broad_ms), "narrow": r3(narrow_ms)}),
+        );
+        if args.all {
+            let pairs: Vec<Value> = ans
+                .collisions
+                .iter()
+                .map(|c| {
+                    let mut p = pair_value(&mesh, c);
+                    p["toi"] = time_value(&c.toi);
+                    p
+                })
+                .collect();
+            m.insert("pairs".into(), Value::Array(pairs));
+        }
+        writeln!(out, "{}", Value::Object(m))?;
+        return Ok(true);
+    }
+    writeln!(
+        out,
+        "{} vertices, {} faces, {} edges (read in {:.1} ms)",
+        mesh.vertex_count(),
+        mesh.faces.len(),
+        mesh.edges.len(),
+        read_ms
+    )?;
+    writeln!(
+        out,
+        "broad phase: {} vertex-face and {} edge-edge candidates ({:.1} ms)",
+        ans.candidates_vf, ans.candidates_ee, broad_ms
+    )?;
+    writeln!(
+        out,
+        "narrow phase: {cvf} vertex-face and {cee} edge-edge pairs collide ({narrow_ms:.1} ms; {filter} decided by the float filter, {exact} exactly)"
+    )?;
+    match ans.earliest() {
+        None => writeln!(out, "collision-free")?,
+        Some(e) => writeln!(
+            out,
+            "not collision-free: earliest time of impact {}, {}",
+            time_text(e),
+            pair_text(&mesh, e)
+        )?,
+    }
+    if args.all {
+        for c in &ans.collisions {
+            writeln!(out, "{}: {}", pair_text(&mesh, c), time_text(c))?;
+        }
+    }
+    Ok(true)
+}

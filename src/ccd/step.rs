@@ -1,0 +1,412 @@
+//! Exact continuous collision for a whole simulation step: every vertex of a
+//! mesh moves linearly from its position in frame A (t = 0) to frame B (t = 1);
+//! is the step collision-free, and if not, what is the earliest time of impact?
+//!
+//! # Method
+//!
+//! 1. **Broad phase** ([`broad_phase`], `step/broad.rs`): every vertex's box at
+//!    the times j/4 and j/16 (exact at t = 0 and 1, outward-rounded enclosures
+//!    between), elements' and hierarchy nodes' boxes as unions (min/max of
+//!    doubles: exact). A bounding volume hierarchy pairs vertices with faces
+//!    and edges with edges, dropping a pair only when, on every time slab, some
+//!    axis has one strictly below the other at both ends of the slab. Pairs
+//!    that share a vertex are skipped (they touch at the shared vertex at every
+//!    time; a simulation excludes them the same way).
+//! 2. **Narrow phase** ([`narrow_phase`]): every candidate pair through the
+//!    exact point CCD of [`super::points`] (float filter with a proven error
+//!    bound, exact integer method when the filter cannot decide), on all cores.
+//! 3. **Earliest time** ([`earliest`]): the certified times are compared
+//!    exactly ([`cmp_time`]): disjoint intervals decide at once, overlapping
+//!    ones are compared as real algebraic numbers (refinement by exact signs,
+//!    equality by a polynomial gcd). Ties (the same exact time) go to the
+//!    vertex–face pair before the edge–edge pair, then to the smaller ids.
+//!
+//! # Why no colliding pair is lost
+//!
+//! On a slab [t_j, t_{j+1}] every vertex moves linearly, and a point of an
+//! element is a convex combination of its vertices; so along an axis, a point
+//! of element a is at most the interpolation of a's largest coordinates at the
+//! slab's ends, and a point of b at least the interpolation of b's smallest. If
+//! a is strictly below b at both ends, it is strictly below at every time of
+//! the slab: they cannot touch there. Only comparisons of exact doubles decide
+//! (the data, or outward-rounded bounds of the true positions), with a strict
+//! `<`, so a pair that touches in some slab is never dropped. Every reported
+//! pair is then decided exactly. See docs/step.md.
+//!
+//! ```
+//! use exact_collision::ccd::step::{step, StepMesh};
+//! // A triangle in z = 0 and a lone vertex falling through it from z = 1 to z = −1.
+//! let a = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.25, 0.25, 1.0]];
+//! let mut b = a.clone();
+//! b[3][2] = -1.0;
+//! let mesh = StepMesh::new(a, b, vec![[0, 1, 2]]).unwrap();
+//! let answer = step(&mesh, &exact_collision::ccd::default_tolerance(), &|_| {}).unwrap();
+//! assert_eq!(answer.candidates_vf, 1);
+//! let first = answer.earliest().unwrap();
+//! assert_eq!((first.a, first.b), (3, 0)); // vertex 3, face 0
+//! assert_eq!(first.toi.lo, num_rational::BigRational::new(1.into(), 2.into()));
+//! ```
+
+mod broad;
+pub mod read;
+
+pub use broad::{broad_phase, SLABS};
+
+use super::points::{first_contact_f64, Kind};
+use super::{ContactTime, PointCcdAnswer};
+use crate::query::QueryError;
+use num_rational::BigRational;
+use rayon::prelude::*;
+use std::cmp::Ordering;
+
+/// One simulation step: the vertex positions at t = 0 and t = 1, the faces
+/// (triangles, vertex indices) and the edges (derived from the faces).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepMesh {
+    /// Positions at t = 0.
+    pub t0: Vec<[f64; 3]>,
+    /// Positions at t = 1.
+    pub t1: Vec<[f64; 3]>,
+    /// Triangles.
+    pub faces: Vec<[u32; 3]>,
+    /// Edges `[i, j]`, i < j, each once, sorted by (j, i): the order of libigl's
+    /// `igl::edges`, which the CCD simulation dataset's element ids follow.
+    pub edges: Vec<[u32; 2]>,
+}
+
+/// Why a step cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The two frames have different vertex counts.
+    VertexCount(usize, usize),
+    /// The two frames have different face counts (from the file readers).
+    FaceCount(usize, usize),
+    /// The two frames have different faces (from the file readers): the first
+    /// face that differs.
+    Connectivity(usize),
+    /// A face names a vertex that does not exist.
+    Index {
+        /// The face.
+        face: usize,
+        /// The vertex index it names.
+        vertex: u64,
+    },
+    /// A face names one vertex twice.
+    DegenerateFace(usize),
+    /// A coordinate is not finite (frame 0 or 1, vertex).
+    NotFinite(u8, usize),
+    /// More than 2³² − 1 vertices.
+    TooLarge,
+    /// A file cannot be read or parsed.
+    File(String),
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::VertexCount(a, b) => {
+                write!(f, "the frames have different vertex counts: {a} and {b}")
+            }
+            StepError::FaceCount(a, b) => {
+                write!(f, "the frames have different face counts: {a} and {b}")
+            }
+            StepError::Connectivity(i) => {
+                write!(f, "the frames have different faces (first at face {i})")
+            }
+            StepError::Index { face, vertex } => {
+                write!(f, "face {face} names vertex {vertex}, which does not exist")
+            }
+            StepError::DegenerateFace(i) => write!(f, "face {i} names a vertex twice"),
+            StepError::NotFinite(fr, v) => {
+                write!(
+                    f,
+                    "vertex {v} of frame {fr} has a coordinate that is not finite"
+                )
+            }
+            StepError::TooLarge => write!(f, "more than 2^32 - 1 vertices"),
+            StepError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl StepMesh {
+    /// A step from the two frames' positions and the faces; the edges are
+    /// derived. Errors: different vertex counts, a face index out of range or
+    /// repeated within a face, a coordinate that is not finite.
+    ///
+    /// ```
+    /// use exact_collision::ccd::step::{StepError, StepMesh};
+    /// let p = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    /// let m = StepMesh::new(p.clone(), p.clone(), vec![[0, 1, 2]]).unwrap();
+    /// assert_eq!(m.edges, vec![[0, 1], [0, 2], [1, 2]]);
+    /// let short = StepMesh::new(p.clone(), p[..2].to_vec(), vec![]);
+    /// assert_eq!(short.unwrap_err(), StepError::VertexCount(3, 2));
+    /// ```
+    pub fn new(
+        t0: Vec<[f64; 3]>,
+        t1: Vec<[f64; 3]>,
+        faces: Vec<[u32; 3]>,
+    ) -> Result<StepMesh, StepError> {
+        if t0.len() != t1.len() {
+            return Err(StepError::VertexCount(t0.len(), t1.len()));
+        }
+        if t0.len() > u32::MAX as usize {
+            return Err(StepError::TooLarge);
+        }
+        for (fr, pts) in [(0u8, &t0), (1, &t1)] {
+            if let Some(v) = pts.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+                return Err(StepError::NotFinite(fr, v));
+            }
+        }
+        let n = t0.len() as u64;
+        for (i, f) in faces.iter().enumerate() {
+            if let Some(&v) = f.iter().find(|&&v| v as u64 >= n) {
+                return Err(StepError::Index {
+                    face: i,
+                    vertex: v as u64,
+                });
+            }
+            if f[0] == f[1] || f[1] == f[2] || f[0] == f[2] {
+                return Err(StepError::DegenerateFace(i));
+            }
+        }
+        let edges = edges_of(&faces);
+        Ok(StepMesh {
+            t0,
+            t1,
+            faces,
+            edges,
+        })
+    }
+
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.t0.len()
+    }
+}
+
+/// The edges of the faces in libigl's `igl::edges` order: each undirected edge
+/// once as `[i, j]` with i < j, sorted by j, then i.
+fn edges_of(faces: &[[u32; 3]]) -> Vec<[u32; 2]> {
+    let mut e: Vec<(u32, u32)> = faces
+        .iter()
+        .flat_map(|f| [(f[0], f[1]), (f[1], f[2]), (f[2], f[0])])
+        .map(|(a, b)| (a.max(b), a.min(b)))
+        .collect();
+    e.par_sort_unstable();
+    e.dedup();
+    e.into_iter().map(|(j, i)| [i, j]).collect()
+}
+
+/// The candidate pairs of the broad phase, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Candidates {
+    /// (vertex, face) pairs, the vertex not in the face.
+    pub vf: Vec<(u32, u32)>,
+    /// (edge, edge) pairs, first < second, sharing no vertex (edge ids index
+    /// [`StepMesh::edges`]).
+    pub ee: Vec<(u32, u32)>,
+}
+
+/// Which two elements a colliding pair names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PairKind {
+    /// `a` is a vertex, `b` a face.
+    VertexFace,
+    /// `a` and `b` are edges (`a < b`).
+    EdgeEdge,
+}
+
+/// A colliding pair and its first time of contact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collision {
+    /// Vertex–face or edge–edge.
+    pub kind: PairKind,
+    /// The vertex (vf) or the first edge (ee).
+    pub a: u32,
+    /// The face (vf) or the second edge (ee).
+    pub b: u32,
+    /// The certified first contact of the pair.
+    pub toi: ContactTime,
+}
+
+/// The eight points of a candidate in the point CCD's order ([`Kind`]): its
+/// four vertices at t = 0, then at t = 1.
+pub fn pair_points(m: &StepMesh, kind: PairKind, a: u32, b: u32) -> [[f64; 3]; 8] {
+    let ids: [u32; 4] = match kind {
+        PairKind::VertexFace => {
+            let f = m.faces[b as usize];
+            [a, f[0], f[1], f[2]]
+        }
+        PairKind::EdgeEdge => {
+            let (ea, eb) = (m.edges[a as usize], m.edges[b as usize]);
+            [ea[0], ea[1], eb[0], eb[1]]
+        }
+    };
+    let mut p = [[0.0; 3]; 8];
+    for (k, &v) in ids.iter().enumerate() {
+        p[k] = m.t0[v as usize];
+        p[k + 4] = m.t1[v as usize];
+    }
+    p
+}
+
+/// The narrow phase: every candidate through the exact point CCD, on all
+/// cores; the colliding pairs sorted by (kind, a, b). `progress` is called with
+/// the number of candidates answered since its last call (in chunks).
+pub fn narrow_phase(
+    m: &StepMesh,
+    c: &Candidates,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Collision>, QueryError> {
+    let all: Vec<(PairKind, u32, u32)> =
+        c.vf.iter()
+            .map(|&(a, b)| (PairKind::VertexFace, a, b))
+            .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
+            .collect();
+    let hits: Result<Vec<Vec<Collision>>, QueryError> = all
+        .par_chunks(256)
+        .map(|chunk| {
+            let mut out = Vec::new();
+            for &(kind, a, b) in chunk {
+                let k = match kind {
+                    PairKind::VertexFace => Kind::VertexFace,
+                    PairKind::EdgeEdge => Kind::EdgeEdge,
+                };
+                if let PointCcdAnswer::Hit(toi) =
+                    first_contact_f64(k, &pair_points(m, kind, a, b), tolerance)?
+                {
+                    out.push(Collision { kind, a, b, toi });
+                }
+            }
+            progress(chunk.len() as u64);
+            Ok(out)
+        })
+        .collect();
+    Ok(hits?.into_iter().flatten().collect())
+}
+
+/// Exact order of two certified times: disjoint enclosures decide at once;
+/// overlapping ones are compared as real algebraic numbers (exact signs,
+/// equality by a gcd; see [`crate::poly::RealRoot::compare`]). `None` when a
+/// certificate that has to be used does not verify (never for the point CCD's
+/// times).
+///
+/// ```
+/// use exact_collision::ccd::step::cmp_time;
+/// use exact_collision::ccd::{ContactTime, TimeKind};
+/// use num_bigint::BigInt;
+/// use num_rational::BigRational;
+/// use std::cmp::Ordering;
+/// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+/// let root = |poly: &[i64], lo, hi| ContactTime {
+///     kind: TimeKind::Root, lo, hi, poly: poly.iter().map(|&c| BigInt::from(c)).collect(), f64: 0.0,
+/// };
+/// // √2/2, the root of 2t² − 1, given in two different cells, is one number.
+/// let a = root(&[-1, 0, 2], q(1, 2), q(1, 1));
+/// let b = root(&[-1, 0, 2], q(11, 16), q(3, 4));
+/// assert_eq!(cmp_time(&a, &b), Some(Ordering::Equal));
+/// let c = root(&[-1, 2], q(1, 2), q(1, 2)); // exactly 1/2
+/// assert_eq!(cmp_time(&c, &a), Some(Ordering::Less));
+/// let wrong = root(&[-1, 0, 2], q(3, 4), q(1, 1)); // no root of 2t² − 1 there
+/// assert_eq!(cmp_time(&wrong, &a), None); // overlaps a: the certificate is needed
+/// ```
+pub fn cmp_time(a: &ContactTime, b: &ContactTime) -> Option<Ordering> {
+    // lo ≤ ρ ≤ hi for both (open cells when lo < hi).
+    if a.lo == a.hi && b.lo == b.hi {
+        return Some(a.lo.cmp(&b.lo));
+    }
+    if a.hi < b.lo || (a.hi == b.lo && (a.lo < a.hi || b.lo < b.hi)) {
+        return Some(Ordering::Less);
+    }
+    if b.hi < a.lo || (b.hi == a.lo && (a.lo < a.hi || b.lo < b.hi)) {
+        return Some(Ordering::Greater);
+    }
+    let (mut x, mut y) = (a.to_real_root()?, b.to_real_root()?);
+    Some(x.compare(&mut y))
+}
+
+/// The earliest collision (`None` if there is none): the least time by
+/// [`cmp_time`]; ties (the same exact time) to vertex–face before edge–edge,
+/// then to the smaller (a, b). An error names a pair whose time certificate
+/// does not verify (never for the narrow phase's answers).
+pub fn earliest(collisions: &[Collision]) -> Result<Option<&Collision>, QueryError> {
+    let mut best: Option<&Collision> = None;
+    for c in collisions {
+        let Some(b) = best else {
+            best = Some(c);
+            continue;
+        };
+        let o = cmp_time(&c.toi, &b.toi).ok_or_else(|| {
+            QueryError::Unsupported(format!(
+                "the time certificate of {:?} ({}, {}) or of {:?} ({}, {}) does not verify",
+                c.kind, c.a, c.b, b.kind, b.a, b.b
+            ))
+        })?;
+        if o.then_with(|| (c.kind, c.a, c.b).cmp(&(b.kind, b.a, b.b))) == Ordering::Less {
+            best = Some(c);
+        }
+    }
+    Ok(best)
+}
+
+/// The answer for a whole step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepAnswer {
+    /// Vertex–face candidates of the broad phase.
+    pub candidates_vf: usize,
+    /// Edge–edge candidates of the broad phase.
+    pub candidates_ee: usize,
+    /// Every colliding pair with its first contact, sorted by (kind, a, b).
+    pub collisions: Vec<Collision>,
+    /// Index of the earliest collision in `collisions` ([`earliest`]'s rule).
+    pub earliest: Option<usize>,
+}
+
+impl StepAnswer {
+    /// The earliest collision, `None` when the step is collision-free.
+    pub fn earliest(&self) -> Option<&Collision> {
+        self.earliest.map(|i| &self.collisions[i])
+    }
+
+    /// Whether no pair touches during the step.
+    pub fn collision_free(&self) -> bool {
+        self.collisions.is_empty()
+    }
+}
+
+/// The whole step: [`broad_phase`], [`narrow_phase`], [`earliest`].
+/// Errors: a tolerance that is not positive.
+pub fn step(
+    m: &StepMesh,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<StepAnswer, QueryError> {
+    let c = broad_phase(m);
+    answer(m, &c, tolerance, progress)
+}
+
+/// [`step`] after the broad phase.
+pub fn answer(
+    m: &StepMesh,
+    c: &Candidates,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<StepAnswer, QueryError> {
+    let collisions = narrow_phase(m, c, tolerance, progress)?;
+    let earliest = earliest(&collisions)?.map(|e| {
+        collisions
+            .iter()
+            .position(|c| std::ptr::eq(c, e))
+            .expect("from the same slice")
+    });
+    Ok(StepAnswer {
+        candidates_vf: c.vf.len(),
+        candidates_ee: c.ee.len(),
+        collisions,
+        earliest,
+    })
+}
