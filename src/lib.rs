@@ -25,7 +25,10 @@
 //! speaks it.
 
 pub mod audit;
+pub mod cases;
 pub mod ccd;
+#[cfg(feature = "parry")]
+pub mod check_parry;
 pub mod demo;
 pub mod dyadic;
 mod ergonomics;
@@ -37,9 +40,11 @@ pub mod poly;
 pub mod predicates;
 pub mod protocol;
 pub mod query;
+pub mod report;
 pub mod ring;
 pub mod scalar;
 pub mod shape;
+pub mod shrink;
 pub mod sign;
 pub mod sqrt;
 pub mod vector;

@@ -1,9 +1,11 @@
 //! The seed documents' algorithms **as published**: plain floats and their ε,
 //! transcribed faithfully and kept only to measure them against the exact crate
 //! (`tests/box_audit.rs` and `tests/triangle_catalogue.rs` count their
-//! disagreements on fixed samples). Nothing else in the crate calls them; never
-//! use them for answers.
+//! disagreements on fixed samples; [`run`] audits them on the hard-case
+//! generators for `exact-collision audit`). Nothing else in the crate calls
+//! them; never use them for answers.
 
+pub mod run;
 pub mod seed000;
 pub mod seed002;
 pub mod seed003;

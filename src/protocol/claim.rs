@@ -1,53 +1,151 @@
 //! Judging another engine's claimed answer against the exact one.
 //!
+//! Every decision below is exact: the claimed value (a JSON number is its
+//! double's exact dyadic value; a string an exact rational) is compared with
+//! the exact answer in rational arithmetic, never in floats.
+//!
+//! **Tolerances.** A numeric claim agrees when
+//! |claim − exact| ≤ max(abs, rel·|exact|). `abs` and `rel` come from the
+//! claim's `abs_tol` / `rel_tol` (non-negative numbers or exact strings), else
+//! from the caller's [`Tolerances`] (`verify --abs/--rel`), else from the
+//! defaults: distances (`distance_f64`, `distance_squared`,
+//! `distance_squared_f64`, numeric `closest`) abs 0, rel 1e-9; times
+//! (`t_enter`, `t_exit`, `toi` and their `_f64`) abs 1e-9, rel 0.
+//!
 //! - A boolean claim (`intersect`, `hit`) agrees when it is equal.
-//! - An exact-string claim (`distance_squared`) agrees when it is the same rational.
-//! - A float claim about a distance (`distance_f64`, `distance_squared_f64`, or a
-//!   number for `distance_squared`) agrees when its relative error against the
-//!   exact value is at most `claim.rel_tol` (default 1e-9), or when it is the
-//!   correctly rounded double of the exact value (the answer's own `_f64` field:
-//!   this covers subnormal distances and 0 where the value underflows); zero
-//!   against a nonzero distance agrees only in that underflow case. The detail
-//!   gives the relative error against the exact value.
+//! - An exact-string claim of `distance_squared` agrees when it is the same
+//!   rational.
+//! - A float claim about a distance agrees by the tolerance rule, or when it is
+//!   the correctly rounded double of the exact value (the answer's own `_f64`
+//!   field: this covers subnormal distances and 0 where the value underflows).
+//!   `distance_f64` is compared with the exact √(distance²) by squaring
+//!   exactly, with the signs taken care of (no float square root decides).
 //! - `intersect` claimed on a `distance` query is judged by the exact squared
 //!   distance (the shapes meet exactly when it is 0).
-//! - A float claim about a time (`t_enter_f64`, `t_exit_f64`, `toi_f64`) agrees
-//!   when it lies within `claim.abs_tol` (default 1e-9) of the certified
-//!   interval.
-//!
+//! - A float claim about a time (`t_enter_f64`, `t_exit_f64`, `toi_f64`) is
+//!   judged against the exact root: the certified interval [lo, hi] is split
+//!   exactly at the points where the tolerance rule changes truth (c ± abs,
+//!   c/(1 ± rel)), using the sign of the root's polynomial, until the rule is
+//!   constant on the piece that holds the root.
 //! - A certificate claim is checked exactly against the query's shapes: a
 //!   `witness` agrees when it lies in both shapes; a `separating_axis` when it
 //!   separates them (max over a of L·p < min over b of L·p, or the same with a
 //!   and b swapped); `closest` `[[pa], [pb]]` when, given as exact strings, pa is
 //!   in a, pb in b and |pa − pb|² is the exact squared distance — given as
-//!   numbers, when |pa − pb|² is within `rel_tol` of it (rounded points need not
-//!   lie exactly in the shapes).
+//!   numbers, when |pa − pb|² agrees with it by the distance tolerance rule
+//!   (rounded points need not lie exactly in the shapes).
 //! - A time object (`t_enter`, `t_exit`, `toi`, as this crate writes them) agrees
 //!   when its `kind` is `start`/`end` and so is the exact one, or when its `f64`
-//!   (else the midpoint of its `lo`, `hi`) is within `abs_tol` of the interval.
+//!   (else the midpoint of its `lo`, `hi`) agrees as a time.
 //! - `feature` agrees when kind and both names are equal; it is not judged when
 //!   several planes are zero at t_enter (the protocol allows any of them).
 //! - `"inf"` / `"-inf"` claims agree with values that overflow a double.
 //! - Fields that are not judged (`contact`, `degenerate`, `id`, anything unknown)
-//!   are listed in the detail and do not change the verdict; a claim with no
-//!   judged field disagrees.
+//!   are listed in the detail and do not change the verdict.
 //!
-//! The `detail` says by how much the claim is off.
+//! Errors (the line is answered `{"error": …}`, not "disagree"): a tolerance
+//! that is not a non-negative number (naming `claim.abs_tol` / `claim.rel_tol`),
+//! and a claim with no field to judge.
+//!
+//! The detail of a numeric field gives the absolute error and the error in
+//! units in the last place of the claimed double.
 
 use super::parse::{Op, Query};
 use crate::number::{exact_string, read_number};
 use crate::scalar::rational_to_f64;
 use crate::shape::Shape;
+use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::Vec3;
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 use serde_json::{Map, Value};
+use std::cmp::Ordering;
 
-const DEFAULT_REL_TOL: f64 = 1e-9;
-const DEFAULT_ABS_TOL: f64 = 1e-9;
+/// Tolerances given by the caller (`verify --abs/--rel`): they replace the
+/// defaults; a claim's own `abs_tol` / `rel_tol` replace them in turn.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tolerances {
+    /// The absolute tolerance, if given.
+    pub abs: Option<BigRational>,
+    /// The relative tolerance, if given.
+    pub rel: Option<BigRational>,
+}
+
+/// The verdict on one claimed field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldVerdict {
+    /// The claimed field's name (`distance_f64`, `intersect`, …).
+    pub field: String,
+    /// Whether the claim agrees with the exact answer.
+    pub agrees: bool,
+    /// By how much, in words.
+    pub detail: String,
+    /// |claim − exact| (nearest double; for irrational exact values, within a
+    /// few ulps), for numeric fields.
+    pub abs_error: Option<f64>,
+    /// `abs_error` in units in the last place of the claimed double.
+    pub ulps: Option<f64>,
+}
+
+impl FieldVerdict {
+    /// How bad a disagreement is, for ranking: the error in ulps of the claim,
+    /// infinite for a wrong decision or certificate.
+    pub fn badness(&self) -> f64 {
+        self.ulps.unwrap_or(f64::INFINITY)
+    }
+}
+
+/// The verdict on a whole claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// Every judged field agrees.
+    pub agrees: bool,
+    /// The judged fields, in claim order.
+    pub fields: Vec<FieldVerdict>,
+    /// Fields of the claim that are not judged.
+    pub not_judged: Vec<String>,
+}
+
+impl Verdict {
+    /// The answer's `detail` text: each field's detail, then the fields not judged.
+    pub fn detail(&self) -> String {
+        let mut d: Vec<String> = self.fields.iter().map(|f| f.detail.clone()).collect();
+        if !self.not_judged.is_empty() {
+            d.push(format!("not judged: {}", self.not_judged.join(", ")));
+        }
+        d.join("; ")
+    }
+}
 
 fn exact_of(v: &Value) -> Option<BigRational> {
     read_number(v).ok()
+}
+
+fn q(x: f64) -> BigRational {
+    BigRational::from_float(x).unwrap_or_else(BigRational::zero)
+}
+
+/// The unit in the last place of the double `c` (2⁻¹⁰⁷⁴ at 0 and for subnormals).
+fn ulp(c: f64) -> BigRational {
+    let bits = c.abs().to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64;
+    let k = if e == 0 { -1074 } else { e - 1075 };
+    let two = BigInt::from(2);
+    if k >= 0 {
+        BigRational::from_integer(num_traits::pow(two, k as usize))
+    } else {
+        BigRational::new(BigInt::one(), num_traits::pow(two, (-k) as usize))
+    }
+}
+
+/// `err` (exact) and its size in ulps of the claimed double `c`.
+fn error_of(err: &BigRational, c: f64) -> (f64, f64) {
+    (rational_to_f64(err), rational_to_f64(&(err / ulp(c))))
+}
+
+fn fmt_err(abs: f64, ulps: f64) -> String {
+    format!("abs error {abs:.3e} ({ulps:.3e} ulps of the claim)")
 }
 
 /// A claimed value that may be the protocol's `"inf"`/`"-inf"` overflow form.
@@ -94,41 +192,191 @@ fn separates(l: &Vec3<BigRational>, a: &Shape<BigRational>, b: &Shape<BigRationa
     ahi < blo || bhi < alo
 }
 
-/// Judge `claim` against the exact `answer` to `q`: (agrees, detail).
-pub fn judge(claim: &Map<String, Value>, answer: &Map<String, Value>, q: &Query) -> (bool, String) {
-    let rel_tol = claim
-        .get("rel_tol")
-        .and_then(Value::as_f64)
-        .unwrap_or(DEFAULT_REL_TOL);
-    let abs_tol = claim
-        .get("abs_tol")
-        .and_then(Value::as_f64)
-        .unwrap_or(DEFAULT_ABS_TOL);
-    let mut all = true;
-    let mut details = Vec::new();
-    let mut skipped = Vec::new();
-    let mut judged = 0;
+/// A claim's own tolerance field: a non-negative number or exact string.
+fn tolerance_field(claim: &Map<String, Value>, k: &str) -> Result<Option<BigRational>, String> {
+    match claim.get(k) {
+        None => Ok(None),
+        Some(v) => match read_number(v) {
+            Ok(t) if t.is_negative() => Err(format!(
+                "claim.{k}: a tolerance must be non-negative, got {}",
+                exact_string(&t)
+            )),
+            Ok(t) => Ok(Some(t)),
+            Err(e) => Err(format!(
+                "claim.{k}: expected a non-negative number, got {v} ({e})"
+            )),
+        },
+    }
+}
+
+/// The two kinds of numeric field, with their default tolerances.
+#[derive(Clone, Copy)]
+enum Kind {
+    Distance,
+    Time,
+}
+
+/// The tolerances in force for one claim.
+struct Tol {
+    abs: Option<BigRational>,
+    rel: Option<BigRational>,
+}
+
+impl Tol {
+    /// (abs, rel) for a field of `kind`.
+    fn get(&self, kind: Kind) -> (BigRational, BigRational) {
+        let (abs, rel) = match kind {
+            Kind::Distance => (BigRational::zero(), q(1e-9)),
+            Kind::Time => (q(1e-9), BigRational::zero()),
+        };
+        (
+            self.abs.clone().unwrap_or(abs),
+            self.rel.clone().unwrap_or(rel),
+        )
+    }
+}
+
+/// |c − e| ≤ max(abs, rel·|e|), exactly.
+fn within(c: &BigRational, e: &BigRational, (abs, rel): &(BigRational, BigRational)) -> bool {
+    let d = (c - e).abs();
+    &d <= abs || d <= rel * e.abs()
+}
+
+/// The sign of a·√d2 − c (d2 ≥ 0), exactly.
+fn cmp_scaled_sqrt(a: &BigRational, d2: &BigRational, c: &BigRational) -> Ordering {
+    let ls = if d2.is_zero() { 0 } else { sign(a) };
+    let cs = sign(c);
+    if ls != cs {
+        return ls.cmp(&cs);
+    }
+    if ls == 0 {
+        return Ordering::Equal;
+    }
+    let m = (a * a * d2).cmp(&(c * c));
+    if ls > 0 {
+        m
+    } else {
+        m.reverse()
+    }
+}
+
+fn sign(x: &BigRational) -> i8 {
+    if x.is_positive() {
+        1
+    } else if x.is_negative() {
+        -1
+    } else {
+        0
+    }
+}
+
+/// |c − √d2| ≤ max(abs, rel·√d2), exactly.
+fn within_sqrt(c: &BigRational, d2: &BigRational, (abs, rel): &(BigRational, BigRational)) -> bool {
+    let one = BigRational::one();
+    // c − abs ≤ √d2 ≤ c + abs
+    let by_abs = cmp_scaled_sqrt(&one, d2, &(c - abs)) != Ordering::Less
+        && cmp_scaled_sqrt(&one, d2, &(c + abs)) != Ordering::Greater;
+    // (1 − rel)·√d2 ≤ c ≤ (1 + rel)·√d2
+    let by_rel = cmp_scaled_sqrt(&(&one - rel), d2, c) != Ordering::Greater
+        && cmp_scaled_sqrt(&(&one + rel), d2, c) != Ordering::Less;
+    by_abs || by_rel
+}
+
+fn horner(p: &[BigInt], x: &BigRational) -> BigRational {
+    p.iter().rev().fold(BigRational::zero(), |acc, c| {
+        acc * x + BigRational::from_integer(c.clone())
+    })
+}
+
+/// Whether the exact time t (the root of `poly` isolated by [lo, hi], or lo
+/// itself when lo = hi or there is no polynomial) satisfies
+/// |c − t| ≤ max(abs, rel·|t|); `None` when the interval does not isolate a
+/// sign change (not a certified root).
+fn time_within(
+    c: &BigRational,
+    lo: &BigRational,
+    hi: &BigRational,
+    poly: &[BigInt],
+    tol: &(BigRational, BigRational),
+) -> Option<bool> {
+    let holds = |t: &BigRational| within(c, t, tol);
+    if lo == hi || poly.is_empty() {
+        return (lo == hi).then(|| holds(lo));
+    }
+    let (plo, phi) = (horner(poly, lo), horner(poly, hi));
+    if plo.is_zero() {
+        return Some(holds(lo));
+    }
+    if phi.is_zero() {
+        return Some(holds(hi));
+    }
+    if sign(&plo) == sign(&phi) {
+        return None;
+    }
+    // The rule changes truth only where |c − t| = abs or |c − t| = rel·|t|.
+    let (abs, rel) = tol;
+    let one = BigRational::one();
+    let mut cuts = vec![c - abs, c + abs, c / (&one + rel)];
+    if rel != &one {
+        cuts.push(c / (&one - rel));
+    }
+    let (mut l, mut h) = (lo.clone(), hi.clone());
+    for x in cuts {
+        if x <= l || x >= h {
+            continue;
+        }
+        let px = horner(poly, &x);
+        if px.is_zero() {
+            return Some(holds(&x));
+        }
+        if sign(&px) == sign(&plo) {
+            l = x; // the sign change (the root) is above x
+        } else {
+            h = x;
+        }
+    }
+    // No cut inside (l, h): the rule is constant there; t is inside.
+    Some(holds(&((l + h) / BigRational::from_integer(2.into()))))
+}
+
+/// Judge `claim` against the exact `answer` to `q`, with the caller's default
+/// tolerances `tol`. An error (a bad tolerance, nothing to judge) names the field.
+pub fn judge(
+    claim: &Map<String, Value>,
+    answer: &Map<String, Value>,
+    q: &Query,
+    tol: &Tolerances,
+) -> Result<Verdict, String> {
+    let t = Tol {
+        abs: tolerance_field(claim, "abs_tol")?.or_else(|| tol.abs.clone()),
+        rel: tolerance_field(claim, "rel_tol")?.or_else(|| tol.rel.clone()),
+    };
+    let mut fields = Vec::new();
+    let mut not_judged = Vec::new();
     for (k, c) in claim {
         if k == "rel_tol" || k == "abs_tol" {
             continue;
         }
-        match judge_field(k, c, answer, q, rel_tol, abs_tol) {
-            Some((ok, d)) => {
-                judged += 1;
-                all &= ok;
-                details.push(d);
-            }
-            None => skipped.push(k.as_str()),
+        match judge_field(k, c, answer, q, &t) {
+            Some(v) => fields.push(v),
+            None => not_judged.push(k.clone()),
         }
     }
-    if !skipped.is_empty() {
-        details.push(format!("not judged: {}", skipped.join(", ")));
+    if fields.is_empty() {
+        return Err(if not_judged.is_empty() {
+            "claim: no field to judge (the claim is empty)".into()
+        } else {
+            format!(
+                "claim: no field to judge (not judged: {})",
+                not_judged.join(", ")
+            )
+        });
     }
-    if judged == 0 {
-        details.insert(0, "the claim has no field to judge".into());
-        return (false, details.join("; "));
-    }
-    (all, details.join("; "))
+    Ok(Verdict {
+        agrees: fields.iter().all(|f| f.agrees),
+        fields,
+        not_judged,
+    })
 }
 
 /// The shapes of a static query.
@@ -139,23 +387,33 @@ fn shapes(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
     }
 }
 
+fn verdict(k: &str, agrees: bool, detail: String) -> FieldVerdict {
+    FieldVerdict {
+        field: k.to_string(),
+        agrees,
+        detail,
+        abs_error: None,
+        ulps: None,
+    }
+}
+
 /// Certificates, time objects and features; `None` for fields not judged.
 fn judge_structured(
     k: &str,
     c: &Value,
     answer: &Map<String, Value>,
     q: &Query,
-    rel_tol: f64,
-    abs_tol: f64,
-) -> Option<(bool, String)> {
+    tol: &Tol,
+) -> Option<FieldVerdict> {
     Some(match k {
         "witness" => {
             let (a, b) = shapes(q)?;
             match point(c) {
-                None => (false, format!("{k}: claim is not a point")),
+                None => verdict(k, false, format!("{k}: claim is not a point")),
                 Some(p) => {
                     let (ina, inb) = (a.contains(&p), b.contains(&p));
-                    (
+                    verdict(
+                        k,
                         ina && inb,
                         format!("{k}: in a {ina}, in b {inb} (decided exactly)"),
                     )
@@ -165,10 +423,11 @@ fn judge_structured(
         "separating_axis" => {
             let (a, b) = shapes(q)?;
             match point(c) {
-                None => (false, format!("{k}: claim is not a vector")),
+                None => verdict(k, false, format!("{k}: claim is not a vector")),
                 Some(l) => {
                     let ok = separates(&l, a, b);
-                    (
+                    verdict(
+                        k,
                         ok,
                         format!(
                             "{k}: {} (decided exactly)",
@@ -183,14 +442,19 @@ fn judge_structured(
             let d2 = answer.get("distance_squared").and_then(exact_of)?;
             let pts = c.as_array().filter(|v| v.len() == 2);
             let Some((pa, pb)) = pts.and_then(|v| Some((point(&v[0])?, point(&v[1])?))) else {
-                return Some((false, format!("{k}: claim is not a pair of points")));
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a pair of points"),
+                ));
             };
             let diff = pa.sub(&pb);
             let c2 = diff.dot(&diff);
             if all_strings(c) {
                 let (ina, inb) = (a.contains(&pa), b.contains(&pb));
                 let ok = ina && inb && c2 == d2;
-                (
+                verdict(
+                    k,
                     ok,
                     format!(
                         "{k}: pa in a {ina}, pb in b {inb}, |pa − pb|² {} the exact distance² (decided exactly)",
@@ -198,9 +462,9 @@ fn judge_structured(
                     ),
                 )
             } else {
-                let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
-                let ok = (&c2 - &d2).abs() <= &tol * &d2;
-                (
+                let ok = within(&c2, &d2, &tol.get(Kind::Distance));
+                verdict(
+                    k,
                     ok,
                     format!(
                         "{k}: |pa − pb|² = {:e} against the exact {:e} (numbers: containment not judged)",
@@ -212,10 +476,15 @@ fn judge_structured(
         }
         "t_enter" | "t_exit" | "toi" => {
             let Some(t) = c.as_object() else {
-                return Some((false, format!("{k}: claim is not a time object")));
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a time object"),
+                ));
             };
             let Some(ours) = answer.get(k).and_then(Value::as_object) else {
-                return Some((
+                return Some(verdict(
+                    k,
                     false,
                     format!("{k}: the exact answer has no {k} (no contact)"),
                 ));
@@ -226,7 +495,8 @@ fn judge_structured(
                 && (matches!(kind, Some("start" | "end"))
                     || matches!(our_kind, Some("start" | "end")))
             {
-                return Some((
+                return Some(verdict(
+                    k,
                     kind == our_kind,
                     format!("{k}: kind {kind:?}, exact {our_kind:?}"),
                 ));
@@ -239,9 +509,11 @@ fn judge_structured(
                 )))
             });
             match value {
-                None => (false, format!("{k}: no f64 or lo/hi in the claim")),
+                None => verdict(k, false, format!("{k}: no f64 or lo/hi in the claim")),
                 Some(v) => {
-                    return judge_field(&format!("{k}_f64"), &v, answer, q, rel_tol, abs_tol)
+                    let mut f = judge_field(&format!("{k}_f64"), &v, answer, q, tol)?;
+                    f.field = k.to_string();
+                    f
                 }
             }
         }
@@ -251,7 +523,8 @@ fn judge_structured(
                 return None;
             }
             let same = ["kind", "a", "b"].iter().all(|f| c.get(f) == ours.get(f));
-            (
+            verdict(
+                k,
                 same,
                 format!(
                     "{k}: {}",
@@ -267,14 +540,172 @@ fn judge_structured(
     })
 }
 
+/// A claimed distance-like number against the exact squared distance `d2`.
+fn judge_distance(k: &str, c: &Value, d2: &BigRational, tol: &Tol) -> FieldVerdict {
+    let is_root = k == "distance_f64";
+    let cv = match claimed(c) {
+        None => return verdict(k, false, format!("{k}: claim is not a number")),
+        Some(Claimed::Inf(pos)) => {
+            // Agrees when the exact value is past the double range.
+            let exact_f = if is_root {
+                sqrt_nearest_f64(d2)
+            } else {
+                rational_to_f64(d2)
+            };
+            let ok = pos && exact_f.is_infinite();
+            return verdict(k, ok, format!("{k}: claimed {c}, exact {exact_f:e}"));
+        }
+        Some(Claimed::Value(v)) => v,
+    };
+    if k == "distance_squared" && c.is_string() {
+        return if &cv == d2 {
+            verdict(k, true, format!("{k}: exactly {}", exact_string(d2)))
+        } else {
+            let err = (&cv - d2).abs();
+            FieldVerdict {
+                abs_error: Some(rational_to_f64(&err)),
+                ..verdict(
+                    k,
+                    false,
+                    format!(
+                        "{k}: claimed {}, exact {}, off by {}",
+                        exact_string(&cv),
+                        exact_string(d2),
+                        exact_string(&(&cv - d2))
+                    ),
+                )
+            }
+        };
+    }
+    let claimed_f = rational_to_f64(&cv);
+    let exact_f = if is_root {
+        sqrt_nearest_f64(d2)
+    } else {
+        rational_to_f64(d2)
+    };
+    let t = tol.get(Kind::Distance);
+    // A number equal to the correctly rounded double of the exact value (the
+    // answer's own `_f64` field, 0 where that underflows) always agrees.
+    let nearest = !c.is_string() && claimed_f == exact_f;
+    let ok = nearest
+        || if is_root {
+            within_sqrt(&cv, d2, &t)
+        } else {
+            within(&cv, d2, &t)
+        };
+    // The errors, for reading: exact where the exact value is rational; for
+    // √d2, |c − √d2| = |c² − d2| / (c + √d2) with the root rounded.
+    // The relative error is 0 for 0 against 0 and infinite against 0.
+    let relative = |f: &dyn Fn() -> f64| match (d2.is_zero(), cv.is_zero()) {
+        (true, true) => 0.0,
+        (true, false) => f64::INFINITY,
+        _ => f(),
+    };
+    let (abs_err, rel) = if is_root {
+        let c2 = &cv * &cv;
+        let num = rational_to_f64(&(&c2 - d2).abs());
+        let den = (claimed_f + exact_f).abs();
+        let abs_err = if num == 0.0 { 0.0 } else { num / den };
+        // |c − √d²|/√d² = (|c² − d²|/d²) / (c/√d² + 1).
+        let rel = relative(&|| {
+            let qv = rational_to_f64(&((&c2 - d2).abs() / d2));
+            let s = rational_to_f64(&(&c2 / d2)).sqrt();
+            qv / (s + 1.0)
+        });
+        (abs_err, rel)
+    } else {
+        let rel = relative(&|| rational_to_f64(&((&cv - d2).abs() / d2)));
+        (rational_to_f64(&(&cv - d2).abs()), rel)
+    };
+    let ulps = if is_root {
+        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
+    } else {
+        error_of(&(&cv - d2).abs(), claimed_f).1
+    };
+    let mut detail = format!(
+        "{k}: claimed {claimed_f:e}, exact ≈ {exact_f:e}, relative error {}, {}",
+        if rel == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{rel:.3e}")
+        },
+        fmt_err(abs_err, ulps)
+    );
+    if nearest && rel != 0.0 {
+        detail.push_str(" (the correctly rounded double of the exact value)");
+    }
+    FieldVerdict {
+        field: k.to_string(),
+        agrees: ok,
+        detail,
+        abs_error: Some(abs_err),
+        ulps: Some(ulps),
+    }
+}
+
+/// A claimed time against the exact one (the answer's certified interval).
+fn judge_time(k: &str, c: &Value, answer: &Map<String, Value>, tol: &Tol) -> FieldVerdict {
+    let field = k.trim_end_matches("_f64");
+    let Some(cv) = exact_of(c) else {
+        return verdict(k, false, format!("{k}: claim is not a number"));
+    };
+    let Some(t) = answer.get(field).and_then(Value::as_object) else {
+        return verdict(
+            k,
+            false,
+            format!("{k}: the exact answer has no {field} (no contact)"),
+        );
+    };
+    let (Some(lo), Some(hi)) = (
+        t.get("lo").and_then(exact_of),
+        t.get("hi").and_then(exact_of),
+    ) else {
+        return verdict(k, false, format!("{k}: no interval in the answer"));
+    };
+    let poly: Vec<BigInt> = t
+        .get("poly")
+        .and_then(Value::as_array)
+        .map(|p| {
+            p.iter()
+                .filter_map(|c| c.as_str().and_then(|s| s.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(ok) = time_within(&cv, &lo, &hi, &poly, &tol.get(Kind::Time)) else {
+        return verdict(
+            k,
+            false,
+            format!("{k}: the answer's interval isolates no root"),
+        );
+    };
+    // The error, for reading: against the exact time's nearest double.
+    let claimed_f = rational_to_f64(&cv);
+    let exact_f = t
+        .get("f64")
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| rational_to_f64(&((&lo + &hi) / BigRational::from_integer(2.into()))));
+    let (abs_err, ulps) = error_of(&(&cv - q(exact_f)).abs(), claimed_f);
+    FieldVerdict {
+        field: k.to_string(),
+        agrees: ok,
+        detail: format!(
+            "{k}: claimed {claimed_f}, exact in [{}, {}], {} (decided exactly)",
+            rational_to_f64(&lo),
+            rational_to_f64(&hi),
+            fmt_err(abs_err, ulps)
+        ),
+        abs_error: Some(abs_err),
+        ulps: Some(ulps),
+    }
+}
+
 fn judge_field(
     k: &str,
     c: &Value,
     answer: &Map<String, Value>,
     q: &Query,
-    rel_tol: f64,
-    abs_tol: f64,
-) -> Option<(bool, String)> {
+    tol: &Tol,
+) -> Option<FieldVerdict> {
     Some(match k {
         // A distance answer settles `intersect` too: the shapes meet exactly
         // when the squared distance is 0.
@@ -284,145 +715,35 @@ fn judge_field(
                 .and_then(exact_of)
                 .map(|d2| d2.is_zero());
             match (c.as_bool(), meet) {
-                (Some(cb), Some(ab)) if cb == ab => (
+                (Some(cb), Some(ab)) if cb == ab => verdict(
+                    k,
                     true,
                     format!("{k}: {ab} as claimed (from the exact distance)"),
                 ),
-                (Some(cb), Some(ab)) => (
+                (Some(cb), Some(ab)) => verdict(
+                    k,
                     false,
                     format!("{k}: claimed {cb}, exact answer {ab} (from the exact distance)"),
                 ),
-                (None, _) => (false, format!("{k}: claim is not a boolean")),
-                (Some(_), None) => (false, format!("{k}: this answer has no distance")),
+                (None, _) => verdict(k, false, format!("{k}: claim is not a boolean")),
+                (Some(_), None) => verdict(k, false, format!("{k}: this answer has no distance")),
             }
         }
         "intersect" | "hit" => match (c.as_bool(), answer.get(k).and_then(Value::as_bool)) {
-            (Some(cb), Some(ab)) if cb == ab => (true, format!("{k}: {ab} as claimed")),
-            (Some(cb), Some(ab)) => (false, format!("{k}: claimed {cb}, exact answer {ab}")),
-            (None, _) => (false, format!("{k}: claim is not a boolean")),
-            (Some(_), None) => (false, format!("{k}: not part of this answer")),
+            (Some(cb), Some(ab)) if cb == ab => verdict(k, true, format!("{k}: {ab} as claimed")),
+            (Some(cb), Some(ab)) => {
+                verdict(k, false, format!("{k}: claimed {cb}, exact answer {ab}"))
+            }
+            (None, _) => verdict(k, false, format!("{k}: claim is not a boolean")),
+            (Some(_), None) => verdict(k, false, format!("{k}: not part of this answer")),
         },
         "distance_squared" | "distance_squared_f64" | "distance_f64" => {
-            let Some(d2) = answer.get("distance_squared").and_then(exact_of) else {
-                return Some((false, format!("{k}: this answer has no distance")));
-            };
-            let cv = match claimed(c) {
-                None => return Some((false, format!("{k}: claim is not a number"))),
-                Some(Claimed::Inf(pos)) => {
-                    // Agrees when the exact value is past the double range.
-                    let exact_f = if k == "distance_f64" {
-                        crate::sqrt::sqrt_nearest_f64(&d2)
-                    } else {
-                        rational_to_f64(&d2)
-                    };
-                    let ok = pos && exact_f.is_infinite();
-                    return Some((ok, format!("{k}: claimed {c}, exact {exact_f:e}")));
-                }
-                Some(Claimed::Value(v)) => v,
-            };
-            if k == "distance_squared" && c.is_string() {
-                return Some(if cv == d2 {
-                    (true, format!("{k}: exactly {}", exact_string(&d2)))
-                } else {
-                    (
-                        false,
-                        format!(
-                            "{k}: claimed {}, exact {}, off by {}",
-                            exact_string(&cv),
-                            exact_string(&d2),
-                            exact_string(&(&cv - &d2))
-                        ),
-                    )
-                });
+            match answer.get("distance_squared").and_then(exact_of) {
+                Some(d2) => judge_distance(k, c, &d2, tol),
+                None => verdict(k, false, format!("{k}: this answer has no distance")),
             }
-            let (claimed, exact_f) = if k == "distance_f64" {
-                (rational_to_f64(&cv), crate::sqrt::sqrt_nearest_f64(&d2))
-            } else {
-                (rational_to_f64(&cv), rational_to_f64(&d2))
-            };
-            // Relative error, computed exactly on the squared quantity where it can be.
-            // A number equal to the correctly rounded double of the exact value (the
-            // answer's own `_f64` field, 0 where that underflows) always agrees.
-            let nearest = !c.is_string() && claimed == exact_f;
-            let ok = nearest
-                || if k == "distance_f64" {
-                    // |c − d| ≤ tol·d  ⇔  (1−tol)²·d² ≤ c² ≤ (1+tol)²·d², c ≥ 0.
-                    let c2 = &cv * &cv;
-                    let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
-                    let one = BigRational::from_integer(1.into());
-                    let lo = (&one - &tol) * (&one - &tol) * &d2;
-                    let hi = (&one + &tol) * (&one + &tol) * &d2;
-                    !cv.is_negative() && lo <= c2 && c2 <= hi
-                } else {
-                    let tol = BigRational::from_float(rel_tol).unwrap_or_else(BigRational::zero);
-                    (&cv - &d2).abs() <= &tol * &d2
-                };
-            // The relative error of the claimed value against the exact one (not
-            // against its rounding): exact rationals, then one conversion.
-            let rel = if d2.is_zero() {
-                if cv.is_zero() {
-                    0.0
-                } else {
-                    f64::INFINITY
-                }
-            } else if k == "distance_f64" {
-                // |c − √d²|/√d² = (|c² − d²|/d²) / (c/√d² + 1).
-                let c2 = &cv * &cv;
-                let q = rational_to_f64(&((&c2 - &d2).abs() / &d2));
-                let s = rational_to_f64(&(&c2 / &d2)).sqrt();
-                q / (s + 1.0)
-            } else {
-                rational_to_f64(&((&cv - &d2).abs() / &d2))
-            };
-            let mut detail = format!(
-                "{k}: claimed {claimed:e}, exact ≈ {exact_f:e}, relative error {}",
-                if rel == 0.0 {
-                    "0".to_string()
-                } else {
-                    format!("{rel:.3e}")
-                }
-            );
-            if nearest && rel != 0.0 {
-                detail.push_str(" (the correctly rounded double of the exact value)");
-            }
-            (ok, detail)
         }
-        "t_enter_f64" | "t_exit_f64" | "toi_f64" => {
-            let field = k.trim_end_matches("_f64");
-            let Some(cv) = exact_of(c) else {
-                return Some((false, format!("{k}: claim is not a number")));
-            };
-            let Some(t) = answer.get(field).and_then(Value::as_object) else {
-                return Some((
-                    false,
-                    format!("{k}: the exact answer has no {field} (no contact)"),
-                ));
-            };
-            let (Some(lo), Some(hi)) = (
-                t.get("lo").and_then(exact_of),
-                t.get("hi").and_then(exact_of),
-            ) else {
-                return Some((false, format!("{k}: no interval in the answer")));
-            };
-            let off = if cv < lo {
-                &lo - &cv
-            } else if cv > hi {
-                &cv - &hi
-            } else {
-                BigRational::zero()
-            };
-            let tol = BigRational::from_float(abs_tol).unwrap_or_else(BigRational::zero);
-            let offf = rational_to_f64(&off);
-            (
-                off <= tol,
-                format!(
-                    "{k}: claimed {}, exact in [{}, {}], off by {offf:.3e}",
-                    rational_to_f64(&cv),
-                    rational_to_f64(&lo),
-                    rational_to_f64(&hi)
-                ),
-            )
-        }
-        _ => return judge_structured(k, c, answer, q, rel_tol, abs_tol),
+        "t_enter_f64" | "t_exit_f64" | "toi_f64" => judge_time(k, c, answer, tol),
+        _ => return judge_structured(k, c, answer, q, tol),
     })
 }

@@ -9,6 +9,7 @@ mod lean;
 mod parse;
 mod scale;
 
+pub use claim::{FieldVerdict, Tolerances, Verdict};
 pub use parse::{
     parse_motion, parse_poly, parse_query, parse_shape, trim, Op, ParseError, Query, ScalarKind,
 };
@@ -160,6 +161,29 @@ pub fn answer_invalid_utf8(line_no: usize) -> Answer {
 
 /// Answer one query already read as JSON.
 pub fn answer_value(v: &Value) -> Answer {
+    answer_value_with(v, &Tolerances::default()).0
+}
+
+/// Answer one query already read as JSON, judging its claim (if any) with the
+/// caller's default tolerances `tol` (a claim's own `abs_tol`/`rel_tol` win);
+/// the claim's verdict comes back too. A claim that cannot be judged (a bad
+/// tolerance, no field to judge) makes the answer an error.
+///
+/// ```
+/// use exact_collision::protocol::{answer_value_with, Tolerances};
+/// use num_rational::BigRational;
+/// let v: serde_json::Value = serde_json::from_str(r#"{"op":"distance",
+///   "a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},
+///   "b":{"type":"triangle","v":[[0,0,1],[1,0,1],[0,1,1]]},
+///   "claim":{"distance_f64":1.001}}"#).unwrap();
+/// let (a, verdict) = answer_value_with(&v, &Tolerances::default());
+/// assert_eq!(a.value["verdict"], "disagree");
+/// let loose = Tolerances { abs: Some(BigRational::new(1.into(), 100.into())), rel: None };
+/// let (a, verdict) = answer_value_with(&v, &loose);
+/// assert_eq!(a.value["verdict"], "agree");
+/// assert!(verdict.unwrap().fields[0].ulps.unwrap() > 4.0e12);
+/// ```
+pub fn answer_value_with(v: &Value, tol: &Tolerances) -> (Answer, Option<Verdict>) {
     let id = v.as_object().and_then(|o| o.get("id")).cloned();
     let mut out = Map::new();
     if let Some(id) = &id {
@@ -168,44 +192,51 @@ pub fn answer_value(v: &Value) -> Answer {
     fields::echo(v, &mut out);
     // The inputs were rounded to the query's scalar type while parsing; every
     // query is then answered exactly (so decisions are exact on every path), and
-    // the f64/f32 paths round the computed values at the end.
+    // the f64/f32 paths round the computed values at the end. The claim is
+    // judged against the exact values, before any rounding.
     let result = parse_query(v)
         .map_err(|e| e.to_string())
-        .and_then(|q| Ok((run(&q)?, q)));
+        .and_then(|q| Ok((run(&q)?, q)))
+        .and_then(|(fields, q)| {
+            let verdict = match &q.claim {
+                Some(c) => Some(claim::judge(c, &fields, &q, tol)?),
+                None => None,
+            };
+            Ok((fields, q, verdict))
+        });
     match result {
-        Ok((fields, q)) => {
-            let mut agrees = None;
-            let mut verdict = None;
-            if let Some(c) = &q.claim {
-                // Judged against the exact values, before any rounding.
-                let (ok, detail) = claim::judge(c, &fields, &q);
-                verdict = Some((ok, detail));
-                agrees = Some(ok);
-            }
+        Ok((fields, q, verdict)) => {
             out.extend(fields);
             if q.scalar != ScalarKind::Exact {
                 round_answer(&mut out, q.scalar);
             }
-            if let Some((ok, detail)) = verdict {
+            if let Some(v) = &verdict {
                 out.insert(
                     "verdict".into(),
-                    Value::String(if ok { "agree" } else { "disagree" }.into()),
+                    Value::String(if v.agrees { "agree" } else { "disagree" }.into()),
                 );
-                out.insert("detail".into(), Value::String(detail));
+                out.insert("detail".into(), Value::String(v.detail()));
             }
-            Answer {
-                value: Value::Object(out),
-                ok: true,
-                agrees,
-            }
+            let agrees = verdict.as_ref().map(|v| v.agrees);
+            (
+                Answer {
+                    value: Value::Object(out),
+                    ok: true,
+                    agrees,
+                },
+                verdict,
+            )
         }
         Err(e) => {
             out.insert("error".into(), Value::String(e));
-            Answer {
-                value: Value::Object(out),
-                ok: false,
-                agrees: None,
-            }
+            (
+                Answer {
+                    value: Value::Object(out),
+                    ok: false,
+                    agrees: None,
+                },
+                None,
+            )
         }
     }
 }

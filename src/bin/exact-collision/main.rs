@@ -33,6 +33,18 @@ enum Cmd {
     /// verdicts, then a summary on standard error. Exit status 1 if any claim
     /// disagrees or any line failed.
     Verify(commands::verify::Args),
+    /// Reduce a query whose claim disagrees to a smaller one on which the same
+    /// claim still disagrees (fewer bits, simple numbers, axis-aligned boxes).
+    Shrink(commands::shrink::Args),
+    /// Run the as-published seed algorithms (Nathan's cuboid and triangle
+    /// tests, the cube listing, Eberly's box table) against the exact answers
+    /// on generated hard cases; print the table of their errors.
+    Audit(commands::audit::Args),
+    /// Check parry3d (f32 and f64) against the exact answers on a protocol
+    /// file or generated hard cases: intersection tests, distances, linear and
+    /// nonlinear time of impact; every disagreement shrunk.
+    #[cfg(feature = "parry")]
+    CheckParry(commands::check_parry::Args),
     /// Print the seed documents' worked examples, answered exactly (the default).
     Demo,
     /// Two STL meshes: every intersecting triangle pair and the exact minimum
@@ -57,6 +69,10 @@ fn main() -> ExitCode {
         Cmd::Demo => commands::demo::run(),
         Cmd::Query(a) => commands::query::run(&a),
         Cmd::Verify(a) => commands::verify::run(&a),
+        Cmd::Shrink(a) => commands::shrink::run(&a),
+        Cmd::Audit(a) => commands::audit::run(&a),
+        #[cfg(feature = "parry")]
+        Cmd::CheckParry(a) => commands::check_parry::run(&a),
         Cmd::Mesh(a) => commands::mesh::run(&a),
         Cmd::Ccd(a) => commands::ccd::run(&a),
         Cmd::CcdCsv(a) => commands::ccd_csv::run(&a),

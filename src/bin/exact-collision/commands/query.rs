@@ -55,19 +55,20 @@ impl Chunk {
         &self.buf[start..self.ends[i]]
     }
 
-    /// Answer lines `range` in order into one buffer.
-    fn answer(&self, range: std::ops::Range<usize>) -> (Vec<u8>, Vec<LineOutcome>) {
+    /// Answer lines `range` in order into one buffer, with `f` (a line, its
+    /// number, the output).
+    fn answer<T>(&self, range: std::ops::Range<usize>, f: &AnswerFn<'_, T>) -> (Vec<u8>, Vec<T>) {
         let mut out = Vec::with_capacity(256 * range.len());
         let outcomes = range
-            .map(|i| answer_bytes(self.line(i), self.first + i, &mut out))
+            .map(|i| f(self.line(i), self.first + i, &mut out))
             .collect();
         (out, outcomes)
     }
 
     /// Every line's answer, in order, on the current rayon pool or here.
-    fn answer_all(&self, parallel: bool) -> Vec<(Vec<u8>, Vec<LineOutcome>)> {
+    fn answer_all<T: Send>(&self, parallel: bool, f: &AnswerFn<'_, T>) -> Vec<(Vec<u8>, Vec<T>)> {
         let n = self.ends.len();
-        let task = |k: usize| self.answer(k * TASK_LINES..((k + 1) * TASK_LINES).min(n));
+        let task = |k: usize| self.answer(k * TASK_LINES..((k + 1) * TASK_LINES).min(n), f);
         let tasks = n.div_ceil(TASK_LINES);
         if parallel {
             (0..tasks).into_par_iter().map(task).collect()
@@ -141,6 +142,10 @@ fn progress(len: Option<u64>) -> ProgressBar {
     }
 }
 
+/// How one line is answered: its bytes, its number (from 1), the output to
+/// append the answer to; what it returns is handed to the caller in order.
+pub type AnswerFn<'a, T> = dyn Fn(&[u8], usize, &mut Vec<u8>) -> T + Sync + 'a;
+
 /// Stream the lines of `input`, print each answer in input order, call `seen`
 /// on each. Lines are answered in chunks on `opts.jobs` threads (a reader
 /// thread reads the next chunk meanwhile), so memory stays bounded.
@@ -148,7 +153,18 @@ pub fn stream(
     input: Box<dyn BufRead + Send>,
     len: Option<u64>,
     opts: &RunOpts,
-    mut seen: impl FnMut(LineOutcome),
+    seen: impl FnMut(LineOutcome),
+) -> io::Result<()> {
+    stream_with(input, len, opts, &answer_bytes, seen)
+}
+
+/// [`stream`] with another line answerer `f` (`verify` judges claims with it).
+pub fn stream_with<T: Send>(
+    input: Box<dyn BufRead + Send>,
+    len: Option<u64>,
+    opts: &RunOpts,
+    f: &AnswerFn<'_, T>,
+    mut seen: impl FnMut(T),
 ) -> io::Result<()> {
     let jobs = opts
         .jobs
@@ -158,7 +174,7 @@ pub fn stream(
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let bar = progress(len);
     let mut lines = 0usize;
-    let mut emit = |c: &Chunk, answers: Vec<(Vec<u8>, Vec<LineOutcome>)>| -> io::Result<()> {
+    let mut emit = |c: &Chunk, answers: Vec<(Vec<u8>, Vec<T>)>| -> io::Result<()> {
         for (text, outcomes) in answers {
             out.write_all(&text)?;
             outcomes.into_iter().for_each(&mut seen);
@@ -177,7 +193,7 @@ pub fn stream(
             let mut first = 1;
             while let Some(c) = read_chunk(&mut input, first)? {
                 first += c.ends.len();
-                let answers = c.answer_all(false);
+                let answers = c.answer_all(false, f);
                 emit(&c, answers)?;
             }
             return Ok(());
@@ -209,7 +225,7 @@ pub fn stream(
             });
             for c in rx {
                 let c = c?;
-                let answers = pool.install(|| c.answer_all(true));
+                let answers = pool.install(|| c.answer_all(true, f));
                 emit(&c, answers)?;
             }
             Ok(())

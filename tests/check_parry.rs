@@ -1,0 +1,164 @@
+//! `check-parry` (feature `parry`): the fixed-seed table is a snapshot, and
+//! the three parry errors the project knows of are found and kept by
+//! shrinking. Each asserted finding is a disagreement with an exact answer
+//! that the test re-derives from the finding's own protocol line.
+#![cfg(feature = "parry")]
+
+use exact_collision::cases::{generate, spinning, Case, Rng};
+use exact_collision::check_parry::{check, check_random, Check, Options};
+use exact_collision::protocol::{answer_value_with, Tolerances};
+use exact_collision::shrink::line_len;
+use serde_json::Value;
+
+/// The exact answer to a line (its claim judged with default tolerances).
+fn exact(line: &Value) -> Value {
+    answer_value_with(line, &Tolerances::default()).0.value
+}
+
+#[test]
+fn fixed_seed_table() {
+    let r = check_random(48, 7, &Options::default());
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("check_parry_table", r.table());
+    });
+    // Every finding's line disagrees when rerun through the protocol (its
+    // claim is parry's answer) — except nonlinear ones, whose claim is the
+    // implied "no contact at t" and which disagree too.
+    for f in &r.findings {
+        assert_eq!(exact(&f.line)["verdict"], "disagree", "{}", f.line);
+    }
+}
+
+#[test]
+fn parry_f64_calls_parallel_triangles_1e_15_apart_touching() {
+    // Triangles in z = 0 and z = 1e-15 (the double), overlapping in plan.
+    let mut rng = Rng(3);
+    let cases: Vec<Case> = (0..40)
+        .map(|_| generate("tri_parallel", &mut rng))
+        .collect();
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: true,
+            ..Default::default()
+        },
+    );
+    let hit = r.findings.iter().find(|f| {
+        f.engine == "parry3d-f64"
+            && f.shrunk["claim"]["intersect"] == true
+            && f.shrunk["claim"]["distance_f64"] == 0.0
+    });
+    let f = hit.expect("parry3d-f64 says intersecting at distance 0 on a parallel pair");
+    for line in [&f.line, &f.shrunk] {
+        let a = exact(line);
+        assert_eq!(a["verdict"], "disagree");
+        let d = a["distance_f64"].as_f64().unwrap();
+        assert!(d > 0.0 && d < 1e-11, "a gap of 1e-15 or so: {a}");
+    }
+    assert!(line_len(&f.shrunk) <= line_len(&f.line));
+}
+
+#[test]
+fn parry_f32_distance_on_coplanar_triangles_sharing_a_vertex() {
+    let mut rng = Rng(11);
+    let cases: Vec<Case> = (0..60)
+        .map(|_| generate("tri_coplanar", &mut rng))
+        .collect();
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: true,
+            ..Default::default()
+        },
+    );
+    let found: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| {
+            f.engine == "parry3d-f32"
+                && f.line["claim"]["intersect"] == true
+                && f.line["claim"]["distance_f64"].as_f64().unwrap() > 1e-4
+        })
+        .collect();
+    assert!(!found.is_empty(), "{}", r.table());
+    for f in found {
+        // The triangles share a vertex: exact distance 0, parry's own
+        // intersection test agrees, its distance is ≥ 1e-4.
+        let a = exact(&f.line);
+        assert_eq!(a["distance_squared"], "0", "{a}");
+        let (va, vb) = (&f.line["a"]["v"], &f.line["b"]["v"]);
+        assert!(va
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| vb.as_array().unwrap().contains(p)));
+        // Shrunk, it is the same failure: intersecting as claimed, distance
+        // wrong, and no larger.
+        let s = exact(&f.shrunk);
+        assert_eq!(s["distance_squared"], "0", "{s}");
+        assert_eq!(f.shrunk["claim"]["intersect"], true);
+        assert!(f.shrunk["claim"]["distance_f64"].as_f64().unwrap() > 1e-5);
+        assert!(line_len(&f.shrunk) <= line_len(&f.line));
+    }
+}
+
+#[test]
+fn parry_nonlinear_toi_misses_rotating_cuboids() {
+    let mut rng = Rng(5);
+    let spins: Vec<_> = (0..12).map(|_| spinning(&mut rng)).collect();
+    let r = check(
+        &[],
+        &spins,
+        &Options {
+            shrink: true,
+            ..Default::default()
+        },
+    );
+    for engine in ["parry3d-f32", "parry3d-f64"] {
+        let misses: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.engine == engine && f.check == Check::NonlinearToi)
+            .collect();
+        assert!(!misses.is_empty(), "{engine}: {}", r.table());
+        for f in misses {
+            // The line: the boxes at parry's own pose at t, claimed apart;
+            // exactly they intersect (a certificate: the witness).
+            for line in [&f.line, &f.shrunk] {
+                let a = exact(line);
+                assert_eq!(a["intersect"], true, "{a}");
+                assert_eq!(a["verdict"], "disagree");
+            }
+        }
+    }
+}
+
+#[test]
+fn protocol_file_lines_become_parry_cases() {
+    use exact_collision::cases::Geom;
+    use exact_collision::check_parry::case_from_query;
+    let line: Value = serde_json::from_str(r#"{"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"box","center":[1,2,3],"half_axes":[[0.6,0.8,0],[-1.6,1.2,0],[0,0,3]]}}"#).unwrap();
+    let c = case_from_query(&line).unwrap();
+    assert_eq!(
+        c.a,
+        Geom::Tri([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    );
+    let Geom::Box(b) = c.b else { panic!() };
+    // Extents |h_i| = 1, 2, 3; the rotation by the angle with cos 0.6 about
+    // z, as a float quaternion: its exact half-axes are within 1e-15 of the
+    // given ones.
+    assert_eq!((b.he, b.t), ([1.0, 2.0, 3.0], [1.0, 2.0, 3.0]));
+    let h = b.half_axes().unwrap();
+    let want = [[0.6, 0.8, 0.0], [-1.6, 1.2, 0.0], [0.0, 0.0, 3.0]];
+    for i in 0..3 {
+        for (j, x) in [&h[i].x, &h[i].y, &h[i].z].into_iter().enumerate() {
+            let x = exact_collision::scalar::rational_to_f64(x);
+            assert!((x - want[i][j]).abs() < 1e-15, "{i} {j} {x}");
+        }
+    }
+    // Other ops and shapes are not cases.
+    let other: Value = serde_json::from_str(r#"{"op":"ccd_vf","t0":[],"t1":[]}"#).unwrap();
+    assert!(case_from_query(&other).is_none());
+}
