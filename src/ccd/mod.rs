@@ -42,6 +42,7 @@
 //! assert_eq!(t_exit.lo, BigRational::new(7.into(), 10.into()));
 //! ```
 
+pub mod bench_csv;
 pub mod float;
 mod fpoly;
 pub mod guided;

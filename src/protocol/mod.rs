@@ -71,8 +71,8 @@ pub struct LineOutcome {
 /// assert_eq!(lean, general);
 /// assert!(lean.starts_with(br#"{"id":1,"distance_squared":"4","#));
 /// ```
-pub fn answer_bytes(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcome {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
+pub fn answer_bytes(raw: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcome {
+    let line = raw.strip_suffix(b"\r").unwrap_or(raw);
     if let Ok(text) = std::str::from_utf8(line) {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if let Some(ok) = lean::answer_line(text, out) {
@@ -85,7 +85,8 @@ pub fn answer_bytes(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutco
         }
     }
     LINES.fallback();
-    answer_bytes_general(line, line_no, out)
+    // The general path drops the one final `\r` itself (not a second one).
+    answer_bytes_general(raw, line_no, out)
 }
 
 /// [`answer_bytes`] on the general path alone: the line read into a
