@@ -30,6 +30,7 @@ pub mod demo;
 pub mod dyadic;
 mod fixed;
 pub mod interval;
+pub mod limits;
 pub mod mesh;
 pub mod number;
 pub mod poly;

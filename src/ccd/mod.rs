@@ -415,9 +415,10 @@ fn answer<T>(
 /// same answer; [`crate::query::stats::CCD_BOXES`] counts which one did.
 ///
 /// Errors: a motion whose denominator (|q|²) or linear-part determinant vanishes
-/// somewhere on `t_range`; a motion or coefficient over the default [`Limits`].
+/// somewhere on `t_range`; a motion or coefficient over the [`Limits`] in force
+/// ([`crate::limits::ccd_limits`]: the defaults unless the program raised them).
 pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
-    ccd_with_limits(q, &Limits::default())
+    ccd_with_limits(q, &crate::limits::ccd_limits())
 }
 
 /// [`ccd`] with other [`Limits`] than the default ones: an error naming the limit

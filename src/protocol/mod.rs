@@ -75,7 +75,8 @@ pub fn answer_bytes(raw: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcom
     let line = raw.strip_suffix(b"\r").unwrap_or(raw);
     if let Ok(text) = std::str::from_utf8(line) {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if let Some(ok) = lean::answer_line(text, out) {
+        // One budget for the line's exact numbers (crate::limits).
+        if let Some(ok) = crate::limits::with_line_budget(|| lean::answer_line(text, out)) {
             out.push(b'\n');
             return LineOutcome {
                 ok,
@@ -144,6 +145,26 @@ pub fn answer_line(line: &str, line_no: usize) -> Answer {
     }
 }
 
+/// Answer an input line longer than `limit` bytes (the line itself was not
+/// kept; docs/limits.md).
+///
+/// ```
+/// use exact_collision::protocol::answer_overlong;
+/// let a = answer_overlong(4, 1 << 20);
+/// assert_eq!(a.value["line"], 4);
+/// assert!(a.value["error"].as_str().unwrap().contains("--max-line-bytes"));
+/// ```
+pub fn answer_overlong(line_no: usize, limit: u64) -> Answer {
+    let e = format!(
+        "line longer than the limit of {limit} bytes, not read (raise it with --max-line-bytes; docs/limits.md)"
+    );
+    Answer {
+        value: json!({"line": line_no, "error": e}),
+        ok: false,
+        agrees: None,
+    }
+}
+
 /// Answer an input line that is not valid UTF-8 (so not JSON).
 pub fn answer_invalid_utf8(line_no: usize) -> Answer {
     Answer {
@@ -153,8 +174,13 @@ pub fn answer_invalid_utf8(line_no: usize) -> Answer {
     }
 }
 
-/// Answer one query already read as JSON.
+/// Answer one query already read as JSON. Its exact strings share one budget
+/// of [`crate::limits::max_input_bits`].
 pub fn answer_value(v: &Value) -> Answer {
+    crate::limits::with_line_budget(|| answer_value_within_budget(v))
+}
+
+fn answer_value_within_budget(v: &Value) -> Answer {
     let id = v.as_object().and_then(|o| o.get("id")).cloned();
     let mut out = Map::new();
     if let Some(id) = &id {

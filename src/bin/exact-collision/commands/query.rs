@@ -1,12 +1,13 @@
 //! `exact-collision query [FILE]`: answer a JSON Lines file, one answer per
 //! line, in input order, on every core.
-use exact_collision::protocol::{answer_bytes, LineOutcome, LINES};
+use super::limits::LimitOpts;
+use exact_collision::protocol::{answer_bytes, answer_overlong, LineOutcome, LINES};
 use exact_collision::query::stats;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 
 /// Answer a JSON Lines file (standard input by default).
@@ -30,6 +31,8 @@ pub struct RunOpts {
     /// exhaustive exact fallback).
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    pub limits: LimitOpts,
 }
 
 /// Lines read and answered as one batch: the bound on memory whatever the
@@ -47,6 +50,11 @@ struct Chunk {
     first: usize,
     /// Input bytes consumed, line breaks included (for the progress bar).
     consumed: u64,
+    /// The lines (indices) longer than `max_line`: kept empty, answered with
+    /// an error.
+    overlong: Vec<usize>,
+    /// The line-length limit.
+    max_line: u64,
 }
 
 impl Chunk {
@@ -59,7 +67,21 @@ impl Chunk {
     fn answer(&self, range: std::ops::Range<usize>) -> (Vec<u8>, Vec<LineOutcome>) {
         let mut out = Vec::with_capacity(256 * range.len());
         let outcomes = range
-            .map(|i| answer_bytes(self.line(i), self.first + i, &mut out))
+            .map(|i| {
+                if self.overlong.binary_search(&i).is_ok() {
+                    let a = answer_overlong(self.first + i, self.max_line);
+                    // Writing to a Vec cannot fail.
+                    let _ = serde_json::to_writer(&mut out, &a.value);
+                    out.push(b'\n');
+                    LineOutcome {
+                        ok: false,
+                        agrees: None,
+                        lean: false,
+                    }
+                } else {
+                    answer_bytes(self.line(i), self.first + i, &mut out)
+                }
+            })
             .collect();
         (out, outcomes)
     }
@@ -77,37 +99,126 @@ impl Chunk {
     }
 }
 
+/// Append the next line to `buf` without its `\n`, keeping at most `max`
+/// bytes of it: a longer line is consumed to its end but not kept (`buf` is
+/// left as it was), so memory stays bounded whatever the input. Returns the
+/// bytes consumed (0 at the end of the input) and whether the line was longer
+/// than `max`.
+pub fn read_line_bounded(
+    input: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    max: u64,
+) -> io::Result<(u64, bool)> {
+    let start = buf.len();
+    let (mut consumed, mut over) = (0u64, false);
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        let (take, done) = match avail.iter().position(|&c| c == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if !over {
+            let content = &avail[..take - done as usize];
+            if (buf.len() - start + content.len()) as u64 > max {
+                over = true;
+                buf.truncate(start);
+            } else {
+                buf.extend_from_slice(content);
+            }
+        }
+        input.consume(take);
+        consumed += take as u64;
+        if done {
+            break;
+        }
+    }
+    Ok((consumed, over))
+}
+
 /// Read the next chunk (`None` at the end). Lines are split on bytes, so that a
 /// line that is not UTF-8 is answered with an error of its own instead of
-/// ending the stream.
-fn read_chunk(input: &mut dyn BufRead, first: usize) -> io::Result<Option<Chunk>> {
+/// ending the stream; a line longer than `max_line` is not kept.
+fn read_chunk(input: &mut dyn BufRead, first: usize, max_line: u64) -> io::Result<Option<Chunk>> {
     let mut c = Chunk {
         buf: Vec::new(),
         ends: Vec::new(),
         first,
         consumed: 0,
+        overlong: Vec::new(),
+        max_line,
     };
     while c.ends.len() < CHUNK_LINES && c.buf.len() < CHUNK_BYTES {
-        let n = input.read_until(b'\n', &mut c.buf)?;
+        let (n, over) = read_line_bounded(input, &mut c.buf, max_line)?;
         if n == 0 {
             break;
         }
-        c.consumed += n as u64;
-        if c.buf.last() == Some(&b'\n') {
-            c.buf.pop();
+        c.consumed += n;
+        if over {
+            c.overlong.push(c.ends.len());
         }
         c.ends.push(c.buf.len());
     }
     Ok((!c.ends.is_empty()).then_some(c))
 }
 
+/// A file's reader whose errors name the file.
+struct Named<R> {
+    inner: R,
+    path: PathBuf,
+}
+
+impl<R> Named<R> {
+    fn err(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+    }
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| self.err(e))
+    }
+}
+
+impl<R: BufRead> BufRead for Named<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        // (Two steps: the borrow checker does not see through the match.)
+        if let Err(e) = self.inner.fill_buf() {
+            return Err(self.err(e));
+        }
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n)
+    }
+}
+
+/// `path: error` for an error about a file.
+pub fn path_error(path: &Path, e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(format!("{}: {e}", path.display()))
+}
+
 /// Open `file` (standard input for `None` or `-`), with its length when known.
 pub fn open(file: Option<&PathBuf>) -> io::Result<(Box<dyn BufRead + Send>, Option<u64>)> {
     Ok(match file {
         Some(p) if p.as_os_str() != "-" => {
-            let f = std::fs::File::open(p)?;
-            let len = f.metadata().ok().map(|m| m.len());
-            (Box::new(io::BufReader::with_capacity(1 << 16, f)), len)
+            let f = std::fs::File::open(p).map_err(|e| path_error(p, e))?;
+            let meta = f.metadata().map_err(|e| path_error(p, e))?;
+            if meta.is_dir() {
+                return Err(path_error(p, "is a directory, not a file of queries"));
+            }
+            let inner = io::BufReader::with_capacity(1 << 16, f);
+            let named = Named {
+                inner,
+                path: p.clone(),
+            };
+            (Box::new(named), Some(meta.len()))
         }
         _ => (Box::new(io::BufReader::new(io::stdin())), None),
     })
@@ -150,6 +261,8 @@ pub fn stream(
     opts: &RunOpts,
     mut seen: impl FnMut(LineOutcome),
 ) -> io::Result<()> {
+    opts.limits.apply();
+    let max_line = opts.limits.max_line_bytes;
     let jobs = opts
         .jobs
         .or_else(|| std::thread::available_parallelism().ok())
@@ -175,7 +288,7 @@ pub fn stream(
             // One thread: read, answer and write in turn.
             let mut input = input;
             let mut first = 1;
-            while let Some(c) = read_chunk(&mut input, first)? {
+            while let Some(c) = read_chunk(&mut input, first, max_line)? {
                 first += c.ends.len();
                 let answers = c.answer_all(false);
                 emit(&c, answers)?;
@@ -193,7 +306,7 @@ pub fn stream(
                 let mut input = input;
                 let mut first = 1;
                 loop {
-                    let c = match read_chunk(&mut input, first) {
+                    let c = match read_chunk(&mut input, first, max_line) {
                         Ok(Some(c)) => c,
                         Ok(None) => break,
                         Err(e) => {
