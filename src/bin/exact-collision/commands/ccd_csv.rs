@@ -41,6 +41,9 @@ pub struct Args {
     /// Print only the summary lines.
     #[arg(long)]
     summary_only: bool,
+    /// The longest CSV line, in bytes (docs/limits.md).
+    #[arg(long, value_name = "BYTES", default_value_t = super::limits::DEFAULT_MAX_LINE_BYTES)]
+    max_line_bytes: u64,
 }
 
 /// One query as read.
@@ -89,8 +92,10 @@ fn read(
     path: &Path,
     truth: Option<&PathBuf>,
     tolerance: &BigRational,
+    max_line: u64,
 ) -> std::io::Result<Vec<Query>> {
     let file = std::fs::File::open(path).map_err(|e| bad(path, e))?;
+    let file = super::limits::BoundedLines::new(file, max_line);
     let rows = read_rows(std::io::BufReader::new(file)).map_err(|e| bad(path, e))?;
     if rows.len() % 8 != 0 {
         return Err(bad(
@@ -101,7 +106,7 @@ fn read(
     let n = rows.len() / 8;
     let truths: Vec<Option<bool>> = match truth {
         Some(t) => {
-            let text = std::fs::read_to_string(t)?;
+            let text = std::fs::read_to_string(t).map_err(|e| bad(t, e))?;
             let v: Vec<bool> = serde_json::from_str(&text).map_err(|e| bad(t, e))?;
             if v.len() != n {
                 return Err(bad(t, format!("{} booleans for {n} queries", v.len())));
@@ -173,7 +178,7 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     let mut all_ok = true;
     for (fi, path) in args.files.iter().enumerate() {
         let kind = kind_of(path, args.kind.as_deref())?;
-        let queries = read(path, args.truth.get(fi), &tolerance)?;
+        let queries = read(path, args.truth.get(fi), &tolerance, args.max_line_bytes)?;
         let tag = path
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())

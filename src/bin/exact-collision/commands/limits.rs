@@ -44,3 +44,49 @@ impl LimitOpts {
         });
     }
 }
+
+/// A reader that fails on a line longer than `max` bytes (the `\n` not
+/// counted), naming the line and the option: for readers that buffer a whole
+/// record (the CSV reader), so that one endless line cannot exhaust memory.
+pub struct BoundedLines<R> {
+    inner: R,
+    max: u64,
+    run: u64,
+    line: u64,
+}
+
+impl<R> BoundedLines<R> {
+    /// `inner`, with lines of at most `max` bytes.
+    pub fn new(inner: R, max: u64) -> Self {
+        BoundedLines {
+            inner,
+            max,
+            run: 0,
+            line: 1,
+        }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for BoundedLines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &c in &buf[..n] {
+            if c == b'\n' {
+                self.run = 0;
+                self.line += 1;
+            } else {
+                self.run += 1;
+                if self.run > self.max {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!(
+                            "line {} longer than the limit of {} bytes (raise it with --max-line-bytes; docs/limits.md)",
+                            self.line, self.max
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
+}
