@@ -80,11 +80,19 @@ fn boxed(center: [&str; 3], axes: [[&str; 3]; 3]) -> String {
 fn row1_huge_exponents_are_refused_by_the_input_bits_limit() {
     let a = boxed(
         ["1e10000", "1e-10000", "3e9999"],
-        [["1e-10000", "1e10000", "0"], ["0", "1e-9999", "1"], ["7e10000", "0", "1e-10000"]],
+        [
+            ["1e-10000", "1e10000", "0"],
+            ["0", "1e-9999", "1"],
+            ["7e10000", "0", "1e-10000"],
+        ],
     );
     let b = boxed(
         ["-1e10000", "2e-10000", "1e9998"],
-        [["3e-10000", "0", "1e10000"], ["1e10000", "1e-10000", "0"], ["0", "5e9999", "1e-9999"]],
+        [
+            ["3e-10000", "0", "1e10000"],
+            ["1e10000", "1e-10000", "0"],
+            ["0", "5e9999", "1e-9999"],
+        ],
     );
     let line = format!(r#"{{"id":1,"op":"distance","a":{a},"b":{b}}}"#);
     assert!(line.len() < 400);
@@ -92,7 +100,10 @@ fn row1_huge_exponents_are_refused_by_the_input_bits_limit() {
     assert_eq!(code, 1);
     assert_eq!(v["id"], 1);
     let e = error(&v);
-    assert!(e.contains("16384 bits") && e.contains("--max-input-bits"), "{e}");
+    assert!(
+        e.contains("16384 bits") && e.contains("--max-input-bits"),
+        "{e}"
+    );
     // The first number alone is 1e10000 (33,220 bits): the error names it.
     assert!(e.starts_with("a.center[0]:"), "{e}");
 }
@@ -103,7 +114,10 @@ fn row1_huge_exponents_are_refused_by_the_input_bits_limit() {
 #[test]
 fn exact_inputs_within_the_limit_are_answered_and_the_option_raises_it() {
     // Two unit boxes 1e-30 apart along x: distance² = 1e-60, by hand.
-    let a = boxed(["0", "0", "0"], [["1", "0", "0"], ["0", "1", "0"], ["0", "0", "1"]]);
+    let a = boxed(
+        ["0", "0", "0"],
+        [["1", "0", "0"], ["0", "1", "0"], ["0", "0", "1"]],
+    );
     let b = boxed(
         ["2.000000000000000000000000000001e0", "0", "0"],
         [["1", "0", "0"], ["0", "1", "0"], ["0", "0", "1"]],
@@ -138,7 +152,10 @@ fn row2_long_fractions_are_refused() {
     assert_eq!(code, 1);
     assert_eq!(v["id"], "pq");
     let e = error(&v);
-    assert!(e.contains("--max-input-bits") && e.starts_with("a.v[0][0]"), "{e}");
+    assert!(
+        e.contains("--max-input-bits") && e.starts_with("a.v[0][0]"),
+        "{e}"
+    );
 }
 
 fn unit_box(c: i64) -> String {
@@ -185,7 +202,10 @@ fn row3_motion_degree_and_coefficients_are_limited_and_the_options_raise_them() 
     );
     let (v, _) = between(&[], &line);
     assert!(error(&v).contains("--max-motion-degree"), "{v}");
-    let (v, code) = between(&["--max-motion-degree", "9", "--max-degree-bits", "100"], &line);
+    let (v, code) = between(
+        &["--max-motion-degree", "9", "--max-degree-bits", "100"],
+        &line,
+    );
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["hit"], false, "{v}");
 }
@@ -226,7 +246,10 @@ fn row5_line_length_limit_boundary() {
     assert_eq!(ans[0]["distance_squared"], "4");
     assert_eq!(ans[1]["line"], 2);
     let e = error(&ans[1]);
-    assert!(e.contains(&format!("limit of {n} bytes")) && e.contains("--max-line-bytes"), "{e}");
+    assert!(
+        e.contains(&format!("limit of {n} bytes")) && e.contains("--max-line-bytes"),
+        "{e}"
+    );
     // The CRLF line is n + 1 bytes with its \r: the \r does not count as
     // content, but it is a byte of the line as read; it is over the limit.
     assert_eq!(ans[2]["line"], 3, "{out}");
@@ -331,11 +354,19 @@ fn row9_tied_parallel_meshes_are_pruned() {
         c.distance_squared,
         BigRational::new(1.into(), (1u64 << 20).into())
     );
-    assert!(evaluated <= 64, "{evaluated} exact pairs for 7,200 × 7,200 triangles");
+    assert!(
+        evaluated <= 64,
+        "{evaluated} exact pairs for 7,200 × 7,200 triangles"
+    );
     // Ties do not hide a strictly closer pair: lower one triangle of b.
     let mut b2 = b.clone();
     let k = 4321;
-    b2.triangles[k] = Triangle::new(b2.triangles[k].v.clone().map(|p| Vec3::new(p.x, p.y, 1.0 / 2048.0)));
+    b2.triangles[k] = Triangle::new(
+        b2.triangles[k]
+            .v
+            .clone()
+            .map(|p| Vec3::new(p.x, p.y, 1.0 / 2048.0)),
+    );
     let bb2 = Bvh::new(&b2);
     let (_, j, c) = min_distance(&a, &ba, &b2, &bb2, &mut || {})
         .unwrap()
@@ -385,7 +416,10 @@ fn row10_truncated_binary_stl_with_a_solid_header() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cut.stl") && err.contains("truncated"), "{err}");
+    assert!(
+        err.contains("cut.stl") && err.contains("truncated"),
+        "{err}"
+    );
     // An ASCII STL still reads as ASCII.
     let ascii = "solid t\nfacet normal 0 0 1\n outer loop\n  vertex 0 0 0\n  vertex 1 0 0\n  vertex 0 1 0\n endloop\nendfacet\nendsolid t\n";
     assert_eq!(parse_stl(ascii.as_bytes()).unwrap().triangles.len(), 1);
@@ -415,9 +449,15 @@ fn row11_file_errors_name_the_path() {
         ),
     )
     .unwrap();
-    let (code, out, err) = run(&["ccd", q.to_str().unwrap(), "--plot", "/nonexistent/x.svg"], b"");
+    let (code, out, err) = run(
+        &["ccd", q.to_str().unwrap(), "--plot", "/nonexistent/x.svg"],
+        b"",
+    );
     assert_eq!(code, 2);
-    assert!(out.contains("\"hit\":true"), "answered before the plot: {out}");
+    assert!(
+        out.contains("\"hit\":true"),
+        "answered before the plot: {out}"
+    );
     assert!(err.contains("/nonexistent/x.svg"), "{err}");
     let (code, _, err) = run(&["ccd", "/nonexistent/q.json"], b"");
     assert_eq!(code, 2);
@@ -433,7 +473,10 @@ fn row12_ccd_file_with_another_query_is_an_error() {
     let (code, out, err) = run(&["ccd", q.to_str().unwrap()], b"");
     assert_eq!(code, 2);
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("intersect.json") && err.contains("\"intersect\""), "{err}");
+    assert!(
+        err.contains("intersect.json") && err.contains("\"intersect\""),
+        "{err}"
+    );
 }
 
 /// Fuzzing finding (answer_line): a line ending in two `\r` lost both on the
