@@ -504,3 +504,45 @@ fn fuzz_finding_two_carriage_returns() {
     answer_bytes(b"\"cd\r\r", 1, &mut out);
     assert!(String::from_utf8_lossy(&out).contains("control character"));
 }
+
+/// The input budget gives the same answer on the lean and the general line
+/// paths (the lean path may read a string twice, and then falls back to the
+/// general path, which words the answer): lines on both sides of the limit,
+/// with strings that are doubles ("0.5") before strings that are not.
+#[test]
+fn the_input_budget_is_the_same_on_both_line_paths() {
+    let mut refused = 0;
+    for k in (150..420).step_by(9) {
+        let n = |i: usize| format!("\"{}e-{k}\"", i + 1);
+        let v = |o: usize| {
+            format!(
+                "[[\"0.5\",{},{}],[{},\"0.25\",{}],[{},{},\"2\"]]",
+                n(o),
+                n(o + 1),
+                n(o + 2),
+                n(o + 3),
+                n(o + 4),
+                n(o + 5)
+            )
+        };
+        let line = format!(
+            r#"{{"id":{k},"op":"distance","a":{{"type":"triangle","v":{}}},"b":{{"type":"triangle","v":{}}}}}"#,
+            v(0),
+            v(6)
+        );
+        let (mut lean, mut general) = (Vec::new(), Vec::new());
+        let a = answer_bytes(line.as_bytes(), 1, &mut lean);
+        let b = answer_bytes_general(line.as_bytes(), 1, &mut general);
+        assert_eq!(a.ok, b.ok, "{line}");
+        assert_eq!(
+            String::from_utf8_lossy(&lean),
+            String::from_utf8_lossy(&general)
+        );
+        refused += !a.ok as usize;
+        if !a.ok {
+            assert!(String::from_utf8_lossy(&lean).contains("--max-input-bits"));
+        }
+    }
+    // 12 strings of about 3.3·k bits: the limit falls inside the range.
+    assert!(refused > 0 && refused < 30, "{refused}");
+}
