@@ -110,36 +110,19 @@ pub fn read_line_bounded(
     max: u64,
 ) -> io::Result<(u64, bool)> {
     let start = buf.len();
-    let (mut consumed, mut over) = (0u64, false);
-    loop {
-        let avail = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            break;
-        }
-        let (take, done) = match avail.iter().position(|&c| c == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (avail.len(), false),
-        };
-        if !over {
-            let content = &avail[..take - done as usize];
-            if (buf.len() - start + content.len()) as u64 > max {
-                over = true;
-                buf.truncate(start);
-            } else {
-                buf.extend_from_slice(content);
-            }
-        }
-        input.consume(take);
-        consumed += take as u64;
-        if done {
-            break;
-        }
+    // At most max + 1 bytes: the line and its `\n`, or proof that it is longer.
+    let n = input.take(max.saturating_add(1)).read_until(b'\n', buf)? as u64;
+    if buf.last() == Some(&b'\n') && buf.len() > start {
+        buf.pop();
+        return Ok((n, false));
     }
-    Ok((consumed, over))
+    if n <= max {
+        return Ok((n, false)); // The last line, without a `\n`.
+    }
+    // Longer than max: drop what was kept, skip the rest without keeping it.
+    buf.truncate(start);
+    let rest = input.skip_until(b'\n')? as u64;
+    Ok((n + rest, true))
 }
 
 /// Read the next chunk (`None` at the end). Lines are split on bytes, so that a
