@@ -546,3 +546,45 @@ fn the_input_budget_is_the_same_on_both_line_paths() {
     // 12 strings of about 3.3·k bits: the limit falls inside the range.
     assert!(refused > 0 && refused < 30, "{refused}");
 }
+
+/// The separating-axis test compares projections without reducing them
+/// (docs/limits.md): it agrees with the reduced extents on wide exact inputs
+/// (numerators and denominators of hundreds of bits, axes with fractions).
+#[test]
+fn unreduced_separation_agrees_with_reduced_extents() {
+    use exact_collision::query::polytope::{separates, Polytope};
+    use exact_collision::{Obb, Shape};
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut q = move |scale: i64| {
+        let d = (next() % 1_000_003 + 1) as i64;
+        let n = scale * d + (next() % 2_000_001) as i64 - 1_000_000;
+        // Wide: times 10^60 / (10^60 + 7), coprime to most factors.
+        let big = num_bigint::BigInt::from(10).pow(60);
+        BigRational::new(n * &big, d * (&big + 7))
+    };
+    let mut checked = (0, 0);
+    for _ in 0..200 {
+        let mut v = |s: i64| Vec3::new(q(s), q(s), q(s));
+        let tri = Shape::Triangle(Triangle::new([v(0), v(1), v(-1)]));
+        let boxed = Obb::new(v(1), [v(1), v(0), v(-1)]).map(Shape::Box);
+        let Ok(b) = boxed else { continue };
+        let (pa, pb) = (Polytope::new(&tri), Polytope::new(&b));
+        let l = v(1);
+        let (amin, amax) = pa.extent(&l);
+        let (bmin, bmax) = pb.extent(&l);
+        let want = amax < bmin || bmax < amin;
+        assert_eq!(separates(&pa, &pb, &l), want);
+        if want {
+            checked.0 += 1;
+        } else {
+            checked.1 += 1;
+        }
+    }
+    assert!(checked.0 > 10 && checked.1 > 10, "{checked:?}");
+}
