@@ -34,6 +34,7 @@ pub mod dyadic;
 mod ergonomics;
 mod fixed;
 pub mod interval;
+pub mod limits;
 pub mod mesh;
 pub mod number;
 pub mod poly;

@@ -98,6 +98,8 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
             }
         }
     };
+    // Bounded work per line (crate::limits): a line's exact strings share one budget.
+    crate::limits::charge(value.numer().bits() + value.denom().bits())?;
     Ok(if neg { -value } else { value })
 }
 

@@ -160,7 +160,7 @@ impl CcdQuery {
                 return input_err(
                     &format!("{name}.shape"),
                     format!(
-                        "a coordinate of {big} bits exceeds the limit of {} bits (ccd::Limits::max_coefficient_bits)",
+                        "a coordinate of {big} bits exceeds the limit of {} bits (ccd::Limits::max_coefficient_bits, raised with --max-coefficient-bits)",
                         limits.max_coefficient_bits
                     ),
                 );
@@ -211,7 +211,8 @@ pub enum Motion {
 
 impl Motion {
     /// v ↦ q(t)·v·q̄(t)/|q(t)|² + translation(t), q = (w, x, y, z). An error if q is the
-    /// zero polynomial, or if the motion is over the default [`Limits`].
+    /// zero polynomial, or if the motion is over the [`Limits`] in force
+    /// ([`crate::limits::ccd_limits`]).
     ///
     /// ```
     /// use exact_collision::ccd::Motion;
@@ -234,14 +235,14 @@ impl Motion {
             q: q.map(nonempty),
             translation: translation.map(nonempty),
         };
-        m.check(&Limits::default())?;
+        m.check(&crate::limits::ccd_limits())?;
         Ok(m)
     }
 
     /// x ↦ ([x 1]·M(t))/denominator(t) with `rows` the four rows of M's first three
     /// columns (row-vector convention; the fourth row is the translation). An error if
-    /// the denominator is the zero polynomial, or if the motion is over the default
-    /// [`Limits`].
+    /// the denominator is the zero polynomial, or if the motion is over the
+    /// [`Limits`] in force ([`crate::limits::ccd_limits`]).
     ///
     /// ```
     /// use exact_collision::ccd::Motion;
@@ -260,7 +261,7 @@ impl Motion {
             rows: rows.map(|r| r.map(nonempty)),
             denominator: nonempty(denominator),
         };
-        m.check(&Limits::default())?;
+        m.check(&crate::limits::ccd_limits())?;
         Ok(m)
     }
 
@@ -313,7 +314,7 @@ impl Motion {
             return input_err(
                 what,
                 format!(
-                    "motion degree {d} exceeds the limit of {} (ccd::Limits::max_motion_degree; a quaternion curve of degree k with a translation of degree m has degree 2k + m)",
+                    "motion degree {d} exceeds the limit of {} (ccd::Limits::max_motion_degree, raised with --max-motion-degree; a quaternion curve of degree k with a translation of degree m has degree 2k + m)",
                     limits.max_motion_degree
                 ),
             );
@@ -327,7 +328,7 @@ impl Motion {
             return input_err(
                 what,
                 format!(
-                    "a coefficient of {big} bits exceeds the limit of {} bits (ccd::Limits::max_coefficient_bits)",
+                    "a coefficient of {big} bits exceeds the limit of {} bits (ccd::Limits::max_coefficient_bits, raised with --max-coefficient-bits)",
                     limits.max_coefficient_bits
                 ),
             );
@@ -336,7 +337,7 @@ impl Motion {
             return input_err(
                 what,
                 format!(
-                    "motion degree {d} with coefficients of {big} bits exceeds the limit degree × bits ≤ {} (ccd::Limits::max_degree_bits)",
+                    "motion degree {d} with coefficients of {big} bits exceeds the limit degree × bits ≤ {} (ccd::Limits::max_degree_bits, raised with --max-degree-bits)",
                     limits.max_degree_bits
                 ),
             );

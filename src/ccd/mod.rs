@@ -42,6 +42,7 @@
 //! assert_eq!(t_exit.lo, BigRational::new(7.into(), 10.into()));
 //! ```
 
+pub mod bench_csv;
 pub mod float;
 mod fpoly;
 pub mod guided;
@@ -415,9 +416,10 @@ fn answer<T>(
 /// same answer; [`crate::query::stats::CCD_BOXES`] counts which one did.
 ///
 /// Errors: a motion whose denominator (|q|²) or linear-part determinant vanishes
-/// somewhere on `t_range`; a motion or coefficient over the default [`Limits`].
+/// somewhere on `t_range`; a motion or coefficient over the [`Limits`] in force
+/// ([`crate::limits::ccd_limits`]: the defaults unless the program raised them).
 pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
-    ccd_with_limits(q, &Limits::default())
+    ccd_with_limits(q, &crate::limits::ccd_limits())
 }
 
 /// [`ccd`] with other [`Limits`] than the default ones: an error naming the limit

@@ -135,21 +135,41 @@ pub fn min_distance<S: Scalar>(
     if a.triangles.is_empty() || b.triangles.is_empty() {
         return Ok(None);
     }
-    // Best-first over node pairs, keyed by the certified lower bound.
-    let mut heap: BinaryHeap<Reverse<(OrdF64, usize, usize)>> = BinaryHeap::new();
-    heap.push(Reverse((
-        OrdF64(box_gap_squared(bva.node_box(0), bvb.node_box(0))),
+    // Best-first over node pairs, keyed by the certified lower bound; among
+    // equal bounds the pair pushed last first (depth first), so that tied
+    // pairs (two parallel meshes: every pair at the same distance) reach a
+    // leaf, and so a best pair, after a few steps instead of a whole level
+    // of the trees at a time.
+    let mut heap: BinaryHeap<Reverse<(OrdF64, Reverse<u64>, usize, usize)>> = BinaryHeap::new();
+    let mut seq = 0u64;
+    let mut push = |heap: &mut BinaryHeap<_>, g: f64, na: usize, nb: usize| {
+        seq += 1;
+        heap.push(Reverse((OrdF64(g), Reverse(seq), na, nb)));
+    };
+    push(
+        &mut heap,
+        box_gap_squared(bva.node_box(0), bvb.node_box(0)),
         0,
         0,
-    )));
+    );
     let mut best: Option<(usize, usize, Closest<BigRational>)> = None;
-    while let Some(Reverse((OrdF64(lb), na, nb))) = heap.pop() {
+    while let Some(Reverse((OrdF64(lb), _, na, nb))) = heap.pop() {
         if let Some((_, _, c)) = &best {
             // Every remaining pair is at least lb away: done if lb ≥ best.
             // (An overflowed bound still says "at least f64::MAX".)
             let lbq = BigRational::from_float(if lb.is_finite() { lb } else { f64::MAX });
             if lbq.is_some_and(|l| l >= c.distance_squared) {
                 break;
+            }
+            // lb is rounded down, so a pair tied with the best is not pruned
+            // above: the boxes' exact gap decides. No pair inside boxes at
+            // least `best` apart can be strictly closer, so they are skipped
+            // (the heap is ordered by the rounded bounds, so later pairs may
+            // still be closer: skip, not stop).
+            if box_gap_squared_exact(bva.node_box(na), bvb.node_box(nb))
+                .is_some_and(|g| g >= c.distance_squared)
+            {
+                continue;
             }
         }
         match (bva.children(na), bvb.children(nb)) {
@@ -178,19 +198,38 @@ pub fn min_distance<S: Scalar>(
                     let (l, r) = ca.expect("inner");
                     for c in [l, r] {
                         let g = box_gap_squared(bva.node_box(c), bvb.node_box(nb));
-                        heap.push(Reverse((OrdF64(g), c, nb)));
+                        push(&mut heap, g, c, nb);
                     }
                 } else {
                     let (l, r) = cb.expect("inner");
                     for c in [l, r] {
                         let g = box_gap_squared(bva.node_box(na), bvb.node_box(c));
-                        heap.push(Reverse((OrdF64(g), na, c)));
+                        push(&mut heap, g, na, c);
                     }
                 }
             }
         }
     }
     Ok(best)
+}
+
+/// The exact squared gap between two boxes (the squared distance between the
+/// nearest points of the two closed boxes), from their exact double bounds;
+/// `None` if a bound is not finite.
+fn box_gap_squared_exact(p: &Aabb, q: &Aabb) -> Option<BigRational> {
+    let mut s = BigRational::from_integer(0.into());
+    for k in 0..3 {
+        let (lo, hi) = if q.lo[k] > p.hi[k] {
+            (p.hi[k], q.lo[k])
+        } else if p.lo[k] > q.hi[k] {
+            (q.hi[k], p.lo[k])
+        } else {
+            continue;
+        };
+        let g = BigRational::from_float(hi)? - BigRational::from_float(lo)?;
+        s += &g * &g;
+    }
+    Some(s)
 }
 
 /// A finite, non-NaN f64 with a total order (for the heap).

@@ -35,7 +35,12 @@ pub fn parse_stl(bytes: &[u8]) -> Result<Mesh<f64>, StlError> {
     let count = (bytes.len() >= 84)
         .then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
     let binary_size_ok = count.is_some_and(|n| 84 + 50 * n == bytes.len() as u64);
-    let looks_ascii = bytes.starts_with(b"solid ") && !binary_size_ok;
+    // Some binary writers start the header with "solid" too: a file that is
+    // not plain text is binary whatever its first bytes say.
+    let text = bytes
+        .iter()
+        .all(|&c| matches!(c, b'\t' | b'\n' | b'\r' | 0x0c | b' '..=b'~'));
+    let looks_ascii = bytes.starts_with(b"solid") && !binary_size_ok && text;
     if !binary_size_ok && !looks_ascii {
         return Err(StlError(match count {
             None => format!(
@@ -43,8 +48,13 @@ pub fn parse_stl(bytes: &[u8]) -> Result<Mesh<f64>, StlError> {
                 bytes.len()
             ),
             Some(n) => format!(
-                "truncated or corrupt binary STL: the header announces {n} triangles \
+                "truncated or corrupt binary STL{}: the header announces {n} triangles \
                  (84 + 50·{n} = {} bytes) but the file has {} bytes",
+                if bytes.starts_with(b"solid") {
+                    " (its header starts with \"solid\" but the file is not text)"
+                } else {
+                    ""
+                },
                 84 + 50 * n,
                 bytes.len()
             ),

@@ -73,11 +73,12 @@ pub struct LineOutcome {
 /// assert_eq!(lean, general);
 /// assert!(lean.starts_with(br#"{"id":1,"distance_squared":"4","#));
 /// ```
-pub fn answer_bytes(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcome {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
+pub fn answer_bytes(raw: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcome {
+    let line = raw.strip_suffix(b"\r").unwrap_or(raw);
     if let Ok(text) = std::str::from_utf8(line) {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if let Some(ok) = lean::answer_line(text, out) {
+        // One budget for the line's exact numbers (crate::limits).
+        if let Some(ok) = crate::limits::with_line_budget(|| lean::answer_line(text, out)) {
             out.push(b'\n');
             return LineOutcome {
                 ok,
@@ -87,7 +88,8 @@ pub fn answer_bytes(line: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutco
         }
     }
     LINES.fallback();
-    answer_bytes_general(line, line_no, out)
+    // The general path drops the one final `\r` itself (not a second one).
+    answer_bytes_general(raw, line_no, out)
 }
 
 /// [`answer_bytes`] on the general path alone: the line read into a
@@ -150,6 +152,26 @@ pub fn answer_line(line: &str, line_no: usize) -> Answer {
     }
 }
 
+/// Answer an input line longer than `limit` bytes (the line itself was not
+/// kept; docs/limits.md).
+///
+/// ```
+/// use exact_collision::protocol::answer_overlong;
+/// let a = answer_overlong(4, 1 << 20);
+/// assert_eq!(a.value["line"], 4);
+/// assert!(a.value["error"].as_str().unwrap().contains("--max-line-bytes"));
+/// ```
+pub fn answer_overlong(line_no: usize, limit: u64) -> Answer {
+    let e = format!(
+        "line longer than the limit of {limit} bytes, not read (raise it with --max-line-bytes; docs/limits.md)"
+    );
+    Answer {
+        value: json!({"line": line_no, "error": e}),
+        ok: false,
+        agrees: None,
+    }
+}
+
 /// Answer an input line that is not valid UTF-8 (so not JSON).
 pub fn answer_invalid_utf8(line_no: usize) -> Answer {
     Answer {
@@ -159,7 +181,8 @@ pub fn answer_invalid_utf8(line_no: usize) -> Answer {
     }
 }
 
-/// Answer one query already read as JSON.
+/// Answer one query already read as JSON. Its exact strings share one budget
+/// of [`crate::limits::max_input_bits`].
 pub fn answer_value(v: &Value) -> Answer {
     answer_value_with(v, &Tolerances::default()).0
 }
@@ -184,6 +207,10 @@ pub fn answer_value(v: &Value) -> Answer {
 /// assert!(verdict.unwrap().fields[0].ulps.unwrap() > 4.0e12);
 /// ```
 pub fn answer_value_with(v: &Value, tol: &Tolerances) -> (Answer, Option<Verdict>) {
+    crate::limits::with_line_budget(|| answer_value_within_budget(v, tol))
+}
+
+fn answer_value_within_budget(v: &Value, tol: &Tolerances) -> (Answer, Option<Verdict>) {
     let id = v.as_object().and_then(|o| o.get("id")).cloned();
     let mut out = Map::new();
     if let Some(id) = &id {

@@ -259,9 +259,50 @@ pub fn separates(a: &Polytope, b: &Polytope, l: &Vec3<Q>) -> bool {
     if is_zero(l) {
         return false;
     }
-    let (amin, amax) = a.extent(l);
-    let (bmin, bmax) = b.extent(l);
-    amax < bmin || bmax < amin
+    let (amin, amax) = extent_unreduced(a, l);
+    let (bmin, bmax) = extent_unreduced(b, l);
+    frac_lt(&amax, &bmin) || frac_lt(&bmax, &amin)
+}
+
+/// A fraction n/d, d > 0, not reduced.
+type Frac = (num_bigint::BigInt, num_bigint::BigInt);
+
+/// n1/d1 < n2/d2 (d1, d2 > 0), by cross multiplication.
+fn frac_lt(a: &Frac, b: &Frac) -> bool {
+    &a.0 * &b.1 < &b.0 * &a.1
+}
+
+/// [`Polytope::extent`] without reducing anything: the axis scaled to
+/// integers (a positive factor: the order of the projections is kept), each
+/// projection one fraction over the product of the vertex's denominators, the
+/// min and max chosen by cross multiplication. Reducing every product and sum
+/// to lowest terms (a gcd each) was almost all the time of separating-axis
+/// tests on wide exact inputs (docs/limits.md).
+fn extent_unreduced(p: &Polytope, l: &Vec3<Q>) -> (Frac, Frac) {
+    let (lx, ly, lz) = (l.x.denom(), l.y.denom(), l.z.denom());
+    let li = [
+        l.x.numer() * ly * lz,
+        l.y.numer() * lx * lz,
+        l.z.numer() * lx * ly,
+    ];
+    let proj = |v: &Vec3<Q>| -> Frac {
+        let (dx, dy, dz) = (v.x.denom(), v.y.denom(), v.z.denom());
+        let n = v.x.numer() * &li[0] * dy * dz
+            + v.y.numer() * &li[1] * dx * dz
+            + v.z.numer() * &li[2] * dx * dy;
+        (n, dx * dy * dz)
+    };
+    let mut it = p.vertices.iter().map(proj);
+    let first = it.next().expect("a polytope has a vertex");
+    it.fold((first.clone(), first), |(lo, hi), v| {
+        if frac_lt(&v, &lo) {
+            (v, hi)
+        } else if frac_lt(&hi, &v) {
+            (lo, v)
+        } else {
+            (lo, hi)
+        }
+    })
 }
 
 /// A separating axis from the candidate set, if one separates.

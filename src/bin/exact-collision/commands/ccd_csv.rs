@@ -2,12 +2,12 @@
 //! on all cores, with the ground truth compared and the time of each query
 //! measured.
 
+use exact_collision::ccd::bench_csv::read_rows;
 use exact_collision::ccd::points::{exact_f64, first_contact, first_contact_f64, Kind};
 use exact_collision::ccd::{PointCcd, PointCcdAnswer};
 use exact_collision::protocol::time_value;
 use exact_collision::query::stats::CCD_POINTS;
 use exact_collision::Vec3;
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
@@ -41,6 +41,9 @@ pub struct Args {
     /// Print only the summary lines.
     #[arg(long)]
     summary_only: bool,
+    /// The longest CSV line, in bytes (docs/limits.md).
+    #[arg(long, value_name = "BYTES", default_value_t = super::limits::DEFAULT_MAX_LINE_BYTES)]
+    max_line_bytes: u64,
 }
 
 /// One query as read.
@@ -89,47 +92,11 @@ fn read(
     path: &Path,
     truth: Option<&PathBuf>,
     tolerance: &BigRational,
+    max_line: u64,
 ) -> std::io::Result<Vec<Query>> {
-    let mut rd = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_path(path)
-        .map_err(|e| bad(path, e))?;
-    let mut rows: Vec<([BigRational; 3], Option<bool>)> = Vec::new();
-    for (line, rec) in rd.records().enumerate() {
-        let rec = rec.map_err(|e| bad(path, e))?;
-        if rec.len() != 6 && rec.len() != 7 {
-            return Err(bad(
-                path,
-                format!(
-                    "row {}: expected 6 or 7 columns, got {}",
-                    line + 1,
-                    rec.len()
-                ),
-            ));
-        }
-        let int = |i: usize| -> std::io::Result<BigInt> {
-            rec[i].trim().parse().map_err(|_| {
-                bad(
-                    path,
-                    format!("row {}, column {}: not an integer", line + 1, i + 1),
-                )
-            })
-        };
-        let q = |i: usize| -> std::io::Result<BigRational> {
-            let (n, d) = (int(i)?, int(i + 1)?);
-            if d == BigInt::from(0) {
-                return Err(bad(path, format!("row {}: zero denominator", line + 1)));
-            }
-            Ok(BigRational::new(n, d))
-        };
-        let t = if rec.len() == 7 {
-            Some(int(6)? != BigInt::from(0))
-        } else {
-            None
-        };
-        rows.push(([q(0)?, q(2)?, q(4)?], t));
-    }
+    let file = std::fs::File::open(path).map_err(|e| bad(path, e))?;
+    let file = super::limits::BoundedLines::new(file, max_line);
+    let rows = read_rows(std::io::BufReader::new(file)).map_err(|e| bad(path, e))?;
     if rows.len() % 8 != 0 {
         return Err(bad(
             path,
@@ -139,7 +106,7 @@ fn read(
     let n = rows.len() / 8;
     let truths: Vec<Option<bool>> = match truth {
         Some(t) => {
-            let text = std::fs::read_to_string(t)?;
+            let text = std::fs::read_to_string(t).map_err(|e| bad(t, e))?;
             let v: Vec<bool> = serde_json::from_str(&text).map_err(|e| bad(t, e))?;
             if v.len() != n {
                 return Err(bad(t, format!("{} booleans for {n} queries", v.len())));
@@ -211,7 +178,7 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     let mut all_ok = true;
     for (fi, path) in args.files.iter().enumerate() {
         let kind = kind_of(path, args.kind.as_deref())?;
-        let queries = read(path, args.truth.get(fi), &tolerance)?;
+        let queries = read(path, args.truth.get(fi), &tolerance, args.max_line_bytes)?;
         let tag = path
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())

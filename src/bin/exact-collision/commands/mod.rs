@@ -6,6 +6,7 @@ pub mod ccd_csv;
 #[cfg(feature = "parry")]
 pub mod check_parry;
 pub mod demo;
+pub mod limits;
 pub mod mesh;
 pub mod query;
 pub mod shrink;

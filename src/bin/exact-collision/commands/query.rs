@@ -1,12 +1,13 @@
 //! `exact-collision query [FILE]`: answer a JSON Lines file, one answer per
 //! line, in input order, on every core.
-use exact_collision::protocol::{answer_bytes, LineOutcome, LINES};
+use super::limits::LimitOpts;
+use exact_collision::protocol::{answer_bytes, answer_overlong, LineOutcome, LINES};
 use exact_collision::query::stats;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 
 /// Answer a JSON Lines file (standard input by default).
@@ -30,6 +31,8 @@ pub struct RunOpts {
     /// exhaustive exact fallback).
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    pub limits: LimitOpts,
 }
 
 /// Lines read and answered as one batch: the bound on memory whatever the
@@ -47,6 +50,11 @@ struct Chunk {
     first: usize,
     /// Input bytes consumed, line breaks included (for the progress bar).
     consumed: u64,
+    /// The lines (indices) longer than `max_line`: kept empty, answered with
+    /// an error.
+    overlong: Vec<usize>,
+    /// The line-length limit.
+    max_line: u64,
 }
 
 impl Chunk {
@@ -56,11 +64,22 @@ impl Chunk {
     }
 
     /// Answer lines `range` in order into one buffer, with `f` (a line, its
-    /// number, the output).
+    /// number, the output). A line over the length limit gets its error
+    /// answer here, and `f` is called with `None` for its outcome.
     fn answer<T>(&self, range: std::ops::Range<usize>, f: &AnswerFn<'_, T>) -> (Vec<u8>, Vec<T>) {
         let mut out = Vec::with_capacity(256 * range.len());
         let outcomes = range
-            .map(|i| f(self.line(i), self.first + i, &mut out))
+            .map(|i| {
+                if self.overlong.binary_search(&i).is_ok() {
+                    let a = answer_overlong(self.first + i, self.max_line);
+                    // Writing to a Vec cannot fail.
+                    let _ = serde_json::to_writer(&mut out, &a.value);
+                    out.push(b'\n');
+                    f(None, self.first + i, &mut out)
+                } else {
+                    f(Some(self.line(i)), self.first + i, &mut out)
+                }
+            })
             .collect();
         (out, outcomes)
     }
@@ -78,37 +97,109 @@ impl Chunk {
     }
 }
 
+/// Append the next line to `buf` without its `\n`, keeping at most `max`
+/// bytes of it: a longer line is consumed to its end but not kept (`buf` is
+/// left as it was), so memory stays bounded whatever the input. Returns the
+/// bytes consumed (0 at the end of the input) and whether the line was longer
+/// than `max`.
+pub fn read_line_bounded(
+    input: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    max: u64,
+) -> io::Result<(u64, bool)> {
+    let start = buf.len();
+    // At most max + 1 bytes: the line and its `\n`, or proof that it is longer.
+    let n = input.take(max.saturating_add(1)).read_until(b'\n', buf)? as u64;
+    if buf.last() == Some(&b'\n') && buf.len() > start {
+        buf.pop();
+        return Ok((n, false));
+    }
+    if n <= max {
+        return Ok((n, false)); // The last line, without a `\n`.
+    }
+    // Longer than max: drop what was kept, skip the rest without keeping it.
+    buf.truncate(start);
+    let rest = input.skip_until(b'\n')? as u64;
+    Ok((n + rest, true))
+}
+
 /// Read the next chunk (`None` at the end). Lines are split on bytes, so that a
 /// line that is not UTF-8 is answered with an error of its own instead of
-/// ending the stream.
-fn read_chunk(input: &mut dyn BufRead, first: usize) -> io::Result<Option<Chunk>> {
+/// ending the stream; a line longer than `max_line` is not kept.
+fn read_chunk(input: &mut dyn BufRead, first: usize, max_line: u64) -> io::Result<Option<Chunk>> {
     let mut c = Chunk {
         buf: Vec::new(),
         ends: Vec::new(),
         first,
         consumed: 0,
+        overlong: Vec::new(),
+        max_line,
     };
     while c.ends.len() < CHUNK_LINES && c.buf.len() < CHUNK_BYTES {
-        let n = input.read_until(b'\n', &mut c.buf)?;
+        let (n, over) = read_line_bounded(input, &mut c.buf, max_line)?;
         if n == 0 {
             break;
         }
-        c.consumed += n as u64;
-        if c.buf.last() == Some(&b'\n') {
-            c.buf.pop();
+        c.consumed += n;
+        if over {
+            c.overlong.push(c.ends.len());
         }
         c.ends.push(c.buf.len());
     }
     Ok((!c.ends.is_empty()).then_some(c))
 }
 
+/// A file's reader whose errors name the file.
+struct Named<R> {
+    inner: R,
+    path: PathBuf,
+}
+
+impl<R> Named<R> {
+    fn err(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+    }
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| self.err(e))
+    }
+}
+
+impl<R: BufRead> BufRead for Named<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        // (Two steps: the borrow checker does not see through the match.)
+        if let Err(e) = self.inner.fill_buf() {
+            return Err(self.err(e));
+        }
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n)
+    }
+}
+
+/// `path: error` for an error about a file.
+pub fn path_error(path: &Path, e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(format!("{}: {e}", path.display()))
+}
+
 /// Open `file` (standard input for `None` or `-`), with its length when known.
 pub fn open(file: Option<&PathBuf>) -> io::Result<(Box<dyn BufRead + Send>, Option<u64>)> {
     Ok(match file {
         Some(p) if p.as_os_str() != "-" => {
-            let f = std::fs::File::open(p)?;
-            let len = f.metadata().ok().map(|m| m.len());
-            (Box::new(io::BufReader::with_capacity(1 << 16, f)), len)
+            let f = std::fs::File::open(p).map_err(|e| path_error(p, e))?;
+            let meta = f.metadata().map_err(|e| path_error(p, e))?;
+            if meta.is_dir() {
+                return Err(path_error(p, "is a directory, not a file of queries"));
+            }
+            let inner = io::BufReader::with_capacity(1 << 16, f);
+            let named = Named {
+                inner,
+                path: p.clone(),
+            };
+            (Box::new(named), Some(meta.len()))
         }
         _ => (Box::new(io::BufReader::new(io::stdin())), None),
     })
@@ -142,9 +233,10 @@ fn progress(len: Option<u64>) -> ProgressBar {
     }
 }
 
-/// How one line is answered: its bytes, its number (from 1), the output to
+/// How one line is answered: its bytes (`None` for a line over the length
+/// limit, whose error is already written), its number (from 1), the output to
 /// append the answer to; what it returns is handed to the caller in order.
-pub type AnswerFn<'a, T> = dyn Fn(&[u8], usize, &mut Vec<u8>) -> T + Sync + 'a;
+pub type AnswerFn<'a, T> = dyn Fn(Option<&[u8]>, usize, &mut Vec<u8>) -> T + Sync + 'a;
 
 /// Stream the lines of `input`, print each answer in input order, call `seen`
 /// on each. Lines are answered in chunks on `opts.jobs` threads (a reader
@@ -155,7 +247,20 @@ pub fn stream(
     opts: &RunOpts,
     seen: impl FnMut(LineOutcome),
 ) -> io::Result<()> {
-    stream_with(input, len, opts, &answer_bytes, seen)
+    stream_with(
+        input,
+        len,
+        opts,
+        &|line, no, out| match line {
+            Some(line) => answer_bytes(line, no, out),
+            None => LineOutcome {
+                ok: false,
+                agrees: None,
+                lean: false,
+            },
+        },
+        seen,
+    )
 }
 
 /// [`stream`] with another line answerer `f` (`verify` judges claims with it).
@@ -166,6 +271,8 @@ pub fn stream_with<T: Send>(
     f: &AnswerFn<'_, T>,
     mut seen: impl FnMut(T),
 ) -> io::Result<()> {
+    opts.limits.apply();
+    let max_line = opts.limits.max_line_bytes;
     let jobs = opts
         .jobs
         .or_else(|| std::thread::available_parallelism().ok())
@@ -191,7 +298,7 @@ pub fn stream_with<T: Send>(
             // One thread: read, answer and write in turn.
             let mut input = input;
             let mut first = 1;
-            while let Some(c) = read_chunk(&mut input, first)? {
+            while let Some(c) = read_chunk(&mut input, first, max_line)? {
                 first += c.ends.len();
                 let answers = c.answer_all(false, f);
                 emit(&c, answers)?;
@@ -209,7 +316,7 @@ pub fn stream_with<T: Send>(
                 let mut input = input;
                 let mut first = 1;
                 loop {
-                    let c = match read_chunk(&mut input, first) {
+                    let c = match read_chunk(&mut input, first, max_line) {
                         Ok(Some(c)) => c,
                         Ok(None) => break,
                         Err(e) => {

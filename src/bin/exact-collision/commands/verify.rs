@@ -89,7 +89,15 @@ fn text(line: &[u8]) -> Option<&str> {
 }
 
 /// Answer one line, judging its claim with the command line's tolerances.
-fn answer(line: &[u8], no: usize, out: &mut Vec<u8>, tol: &Tolerances, shrink: bool) -> Record {
+/// `line` is `None` for a line over the length limit: its error answer is
+/// already written, and it counts as failed.
+fn answer(
+    line: Option<&[u8]>,
+    no: usize,
+    out: &mut Vec<u8>,
+    tol: &Tolerances,
+    shrink: bool,
+) -> Record {
     let mut rec = Record {
         line: no,
         ok: false,
@@ -100,6 +108,9 @@ fn answer(line: &[u8], no: usize, out: &mut Vec<u8>, tol: &Tolerances, shrink: b
         fields: Vec::new(),
         worst: Vec::new(),
         raw: None,
+    };
+    let Some(line) = line else {
+        return rec;
     };
     // Lines without a claim take the program's fast path, as in `query`.
     if !line.windows(7).any(|w| w == b"\"claim\"") {
@@ -303,7 +314,9 @@ pub fn run(args: &Args) -> io::Result<bool> {
         rel: args.rel.clone(),
     };
     let mut failures = match &args.failures {
-        Some(p) => Some(io::BufWriter::new(std::fs::File::create(p)?)),
+        Some(p) => Some(io::BufWriter::new(std::fs::File::create(p).map_err(|e| {
+            io::Error::new(e.kind(), format!("--failures {}: {e}", p.display()))
+        })?)),
         None => None,
     };
     let mut sum = Summary::default();
