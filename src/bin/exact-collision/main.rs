@@ -36,7 +36,7 @@ enum Cmd {
     /// Reduce a query whose claim disagrees to a smaller one on which the same
     /// claim still disagrees (fewer bits, simple numbers, axis-aligned boxes).
     Shrink(commands::shrink::Args),
-    /// Run the as-published seed algorithms (Nathan's cuboid and triangle
+    /// Run published float algorithms as written (Nathan's cuboid and triangle
     /// tests, the cube listing, Eberly's box table) against the exact answers
     /// on generated hard cases; print the table of their errors.
     Audit(commands::audit::Args),
@@ -45,7 +45,7 @@ enum Cmd {
     /// nonlinear time of impact; every disagreement shrunk.
     #[cfg(feature = "parry")]
     CheckParry(commands::check_parry::Args),
-    /// Print the seed documents' worked examples, answered exactly (the default).
+    /// Print worked examples from the algorithms' source documents, answered exactly (the default).
     Demo,
     /// Two STL meshes: every intersecting triangle pair and the exact minimum
     /// distance.
