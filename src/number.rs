@@ -31,6 +31,9 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
             "exact number longer than {MAX_EXACT_LEN} characters"
         ));
     }
+    if let Some(v) = small_integer_or_fraction(s.as_bytes()) {
+        return Ok(v);
+    }
     let bad = || {
         format!(
             "not a number: {:?} (expected an integer, decimal, scientific or p/q string)",
@@ -112,28 +115,59 @@ fn small_fraction(p: &str, q: &str) -> Option<Option<BigRational>> {
     if p.len() > U128_DIGITS || q.len() > U128_DIGITS {
         return None;
     }
-    let (n, d) = (digits_u128(p), digits_u128(q));
+    let (n, d) = (digit_run(p.as_bytes(), 0)?.0, digit_run(q.as_bytes(), 0)?.0);
     Some((d != 0).then(|| lowest_terms(n, d)))
 }
 
-/// The value of a nonempty ASCII digit string of at most [`U128_DIGITS`]
-/// digits (the caller checks both). The first 19 digits accumulate in a `u64`
-/// (10¹⁹ < 2⁶⁴), the rest in a `u128` that cannot overflow (10³⁸ < 2¹²⁸), so
-/// no digit costs an overflow check.
-fn digits_u128(t: &str) -> u128 {
-    debug_assert!(t.len() <= U128_DIGITS && t.bytes().all(|c| c.is_ascii_digit()));
-    let b = t.as_bytes();
-    let head = b.len().min(19);
+/// The common forms `[+-]d…` and `[+-]d…/d…` with at most [`U128_DIGITS`]
+/// digits on each side and a nonzero denominator (how a double is written as
+/// an exact fraction), in lowest terms, in one pass over the bytes with
+/// machine integers. `None` for everything else: the general grammar then
+/// reads it (or reports the error).
+fn small_integer_or_fraction(b: &[u8]) -> Option<BigRational> {
+    let (neg, start) = match b.first()? {
+        b'-' => (true, 1),
+        b'+' => (false, 1),
+        _ => (false, 0),
+    };
+    let (n, i) = digit_run(b, start)?;
+    let d = match b.get(i) {
+        None => 1,
+        Some(b'/') => {
+            let (d, j) = digit_run(b, i + 1)?;
+            if j != b.len() || d == 0 {
+                return None;
+            }
+            d
+        }
+        Some(_) => return None,
+    };
+    let v = lowest_terms(n, d);
+    Some(if neg { -v } else { v })
+}
+
+/// The digits of `b` from `start`: their value and where they end, when there
+/// are 1 to [`U128_DIGITS`] of them (`None` otherwise). The first 19 digits
+/// accumulate in a `u64` (10¹⁹ < 2⁶⁴), the rest in a `u128` that cannot
+/// overflow (10³⁸ < 2¹²⁸).
+fn digit_run(b: &[u8], start: usize) -> Option<(u128, usize)> {
+    let mut i = start;
     let mut lo: u64 = 0;
-    for &c in &b[..head] {
-        lo = lo * 10 + (c - b'0') as u64;
+    let end = (start + 19).min(b.len());
+    while i < end && b[i].is_ascii_digit() {
+        lo = lo * 10 + (b[i] - b'0') as u64;
+        i += 1;
     }
     let mut m = lo as u128;
-    for &c in &b[head..] {
-        m = m * 10 + (c - b'0') as u128;
+    let end = (start + U128_DIGITS).min(b.len());
+    while i < end && b[i].is_ascii_digit() {
+        m = m * 10 + (b[i] - b'0') as u128;
+        i += 1;
     }
-    m
+    let more = b.get(i).is_some_and(u8::is_ascii_digit);
+    (i > start && !more).then_some((m, i))
 }
+
 
 /// `int.frac × 10^e` (`e` already counts the fraction's digits) in lowest
 /// terms when the digits and the power of ten fit a `u128`, else `None`.
@@ -392,6 +426,18 @@ mod tests {
             let want = BigRational::new(BigInt::from(n), BigInt::from(d));
             assert_eq!(got.numer(), want.numer(), "{n}/{d}");
             assert_eq!(got.denom(), want.denom(), "{n}/{d}");
+        }
+        // Signs, leading zeros and the 38/39-digit hand-over of the one-pass
+        // reader, against values written out by hand.
+        assert_eq!(r("+3/6"), "1/2");
+        assert_eq!(r("-0/5"), "0");
+        assert_eq!(r("007/014"), "1/2");
+        assert_eq!(r("-0000000000000000000000000000000000000012"), "-12");
+        let nines = "9".repeat(39);
+        assert_eq!(r(&format!("{nines}/3")), format!("{}3", "3".repeat(38)));
+        assert_eq!(r(&format!("-3/{nines}")), format!("-1/{}3", "3".repeat(38)));
+        for bad in ["3/", "/3", "+-1", "1/0", "1/00", "2/3x", "1//2", "-/2"] {
+            assert!(parse_exact(bad).is_err(), "{bad:?} should be rejected");
         }
     }
 }
