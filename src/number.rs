@@ -168,7 +168,6 @@ fn digit_run(b: &[u8], start: usize) -> Option<(u128, usize)> {
     (i > start && !more).then_some((m, i))
 }
 
-
 /// `int.frac × 10^e` (`e` already counts the fraction's digits) in lowest
 /// terms when the digits and the power of ten fit a `u128`, else `None`.
 fn small_decimal(int: &str, frac: &str, e: i64) -> Option<BigRational> {

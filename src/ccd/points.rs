@@ -285,7 +285,11 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
         Some(v) => {
             let z = v.trailing_zeros();
             let odd = v >> z;
-            (z as u64, odd, (64 - odd.unsigned_abs().leading_zeros()) as u64)
+            (
+                z as u64,
+                odd,
+                (64 - odd.unsigned_abs().leading_zeros()) as u64,
+            )
         }
         None => {
             let nz = n.trailing_zeros()?;
@@ -304,7 +308,7 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
         return None;
     }
     let m = odd as f64; // exact: at most 53 bits
-                                  // m·2^e with e split in two steps, each an exact power of two.
+                        // m·2^e with e split in two steps, each an exact power of two.
     let (e1, e2) = (e / 2, e - e / 2);
     let pow = |k: i64| f64::from_bits(((1023 + k) as u64) << 52);
     Some(m * pow(e1) * pow(e2))
@@ -955,14 +959,17 @@ mod tests {
         assert_eq!(exact_f64(&num_traits::pow(two.clone(), 1024)), None);
         assert_eq!(exact_f64(&num_traits::pow(two.recip(), 1075)), None);
         assert_eq!(exact_f64(&num_traits::pow(two.recip(), 1074)), None);
-        assert_eq!(exact_f64(&num_traits::pow(two.recip(), 1022)), Some(f64::MIN_POSITIVE));
+        assert_eq!(
+            exact_f64(&num_traits::pow(two.recip(), 1022)),
+            Some(f64::MIN_POSITIVE)
+        );
         assert_eq!(
             exact_f64(&BigRational::from_integer(((1i64 << 53) + 1).into())),
             None
         );
         assert_eq!(
             exact_f64(&BigRational::from_integer(i64::MIN.into())),
-            Some(-9.223372036854775808e18)
+            Some(-(2f64.powi(63)))
         );
     }
 
