@@ -31,6 +31,9 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
             "exact number longer than {MAX_EXACT_LEN} characters"
         ));
     }
+    if let Some(v) = small_integer_or_fraction(s.as_bytes()) {
+        return Ok(v);
+    }
     let bad = || {
         format!(
             "not a number: {:?} (expected an integer, decimal, scientific or p/q string)",
@@ -114,8 +117,78 @@ fn small_fraction(p: &str, q: &str) -> Option<Option<BigRational>> {
     if p.len() > U128_DIGITS || q.len() > U128_DIGITS {
         return None;
     }
-    let (n, d): (u128, u128) = (p.parse().ok()?, q.parse().ok()?);
+    let (n, d) = (digit_run(p.as_bytes(), 0)?.0, digit_run(q.as_bytes(), 0)?.0);
     Some((d != 0).then(|| lowest_terms(n, d)))
+}
+
+/// The common forms `[+-]d…` and `[+-]d…/d…` with at most [`U128_DIGITS`]
+/// digits on each side and a nonzero denominator (how a double is written as
+/// an exact fraction), in lowest terms, in one pass over the bytes with
+/// machine integers. `None` for everything else: the general grammar then
+/// reads it (or reports the error).
+fn small_integer_or_fraction(b: &[u8]) -> Option<BigRational> {
+    let (neg, start) = match b.first()? {
+        b'-' => (true, 1),
+        b'+' => (false, 1),
+        _ => (false, 0),
+    };
+    let (n, i) = digit_run(b, start)?;
+    let d = match b.get(i) {
+        None => 1,
+        Some(b'/') => {
+            let (d, j) = digit_run(b, i + 1)?;
+            if j != b.len() || d == 0 {
+                return None;
+            }
+            d
+        }
+        Some(_) => return None,
+    };
+    let v = lowest_terms(n, d);
+    Some(if neg { -v } else { v })
+}
+
+/// The digits of `b` from `start`: their value and where they end, when there
+/// are 1 to [`U128_DIGITS`] of them (`None` otherwise). Eight digits at a time
+/// where eight are there ([`eight_digits`]), then one at a time; the `u128`
+/// cannot overflow (10³⁸ < 2¹²⁸).
+fn digit_run(b: &[u8], start: usize) -> Option<(u128, usize)> {
+    let end = (start + U128_DIGITS).min(b.len());
+    let mut i = start;
+    let mut m: u128 = 0;
+    while i + 8 <= end {
+        let Some(v) = eight_digits(b[i..i + 8].try_into().ok()?) else {
+            break;
+        };
+        m = m * 100_000_000 + v as u128;
+        i += 8;
+    }
+    while i < end && b[i].is_ascii_digit() {
+        m = m * 10 + (b[i] - b'0') as u128;
+        i += 1;
+    }
+    let more = b.get(i).is_some_and(u8::is_ascii_digit);
+    (i > start && !more).then_some((m, i))
+}
+
+/// The value of eight ASCII digits (first digit most significant), `None` if
+/// any byte is not a digit. Branch-free on one `u64` (the SWAR method of
+/// D. Lemire's fast_float, "Number Parsing at a Gigabyte per Second",
+/// Software: Practice and Experience 51(8), 2021): a byte is a digit iff
+/// neither `byte + 0x46` nor `byte − 0x30` sets its top bit; then pairs,
+/// quads and the eight are combined by three multiplications.
+fn eight_digits(c: [u8; 8]) -> Option<u32> {
+    let v = u64::from_le_bytes(c);
+    let sub = v.wrapping_sub(0x3030_3030_3030_3030);
+    if (v.wrapping_add(0x4646_4646_4646_4646) | sub) & 0x8080_8080_8080_8080 != 0 {
+        return None;
+    }
+    let v = sub.wrapping_mul(10).wrapping_add(sub >> 8);
+    let v = (v & 0x0000_00ff_0000_00ff)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((v >> 16) & 0x0000_00ff_0000_00ff).wrapping_mul(1 + (10_000 << 32)))
+        >> 32;
+    Some(v as u32)
 }
 
 /// `int.frac × 10^e` (`e` already counts the fraction's digits) in lowest
@@ -137,9 +210,32 @@ fn small_decimal(int: &str, frac: &str, e: i64) -> Option<BigRational> {
 }
 
 /// n/d (d > 0) reduced by their gcd, in machine integers.
+///
+/// Common powers of two come off by shifts first (a double written as a
+/// fraction has a power-of-two denominator, so then no gcd is left to do); the
+/// odd parts' gcd runs in `u64` when both fit.
 fn lowest_terms(n: u128, d: u128) -> BigRational {
-    let g = num_integer::Integer::gcd(&n, &d);
-    BigRational::new_raw(BigInt::from(n / g), BigInt::from(d / g))
+    if n == 0 {
+        return BigRational::new_raw(BigInt::zero(), BigInt::one());
+    }
+    let z = n.trailing_zeros().min(d.trailing_zeros());
+    let (n, d) = (n >> z, d >> z);
+    let g = if d.is_power_of_two() || n.is_power_of_two() {
+        1
+    } else if let (Ok(a), Ok(b)) = (u64::try_from(n), u64::try_from(d)) {
+        num_integer::Integer::gcd(&a, &b) as u128
+    } else {
+        num_integer::Integer::gcd(&n, &d)
+    };
+    BigRational::new_raw(big(n / g), big(d / g))
+}
+
+/// A `BigInt` from a `u128`, through the cheaper `u64` conversion when it fits.
+fn big(v: u128) -> BigInt {
+    match u64::try_from(v) {
+        Ok(s) => BigInt::from(s),
+        Err(_) => BigInt::from(v),
+    }
 }
 
 fn short(s: &str) -> String {
@@ -318,5 +414,77 @@ mod tests {
             "340282366920938463463374607431768211455"
         );
         assert!(parse_exact("00000000000000000000000000000000000000/0").is_err());
+    }
+
+    /// `eight_digits` against the byte-by-byte value, on every 8-byte window
+    /// of digit strings with one byte possibly replaced by a non-digit
+    /// neighbour of the digit range ('/', ':', and bytes with the top bit set).
+    #[test]
+    fn eight_digits_matches_digit_by_digit() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for k in 0..5000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut c = seed.to_le_bytes().map(|x| b'0' + x % 10);
+            if k % 3 == 0 {
+                c[(seed >> 8) as usize % 8] = [b'/', b':', 0xb0, 0x00, b' '][k % 5];
+            }
+            let want = c
+                .iter()
+                .all(u8::is_ascii_digit)
+                .then(|| c.iter().fold(0u32, |a, &d| a * 10 + (d - b'0') as u32));
+            assert_eq!(eight_digits(c), want, "{c:?}");
+        }
+        assert_eq!(eight_digits(*b"99999999"), Some(99_999_999));
+        assert_eq!(eight_digits(*b"00000000"), Some(0));
+        assert_eq!(eight_digits(*b"12345678"), Some(12_345_678));
+    }
+
+    /// Fractions whose numerator and denominator share powers of two (the
+    /// shift path) or odd factors (the gcd path), in `u64` and `u128` range:
+    /// the result is in lowest terms, with the very numerator and denominator
+    /// `BigRational::new` (an independent big-integer reduction) gives.
+    #[test]
+    fn fractions_come_out_in_lowest_terms() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2000 {
+            let odd = |x: u64| (x | 1) as u128;
+            let (a, b, c) = (next(), next(), next());
+            let n = match a % 4 {
+                0 => 0,
+                1 => (odd(a) >> (b % 40)) << (c % 70),
+                2 => (b as u128) << (a % 60),
+                _ => odd(b) * (c % 1000 + 1) as u128,
+            };
+            let d = match c % 3 {
+                0 => 1u128 << (a % 127),
+                1 => (odd(c) >> (a % 50)) << (b % 60),
+                _ => odd(a) * (b % 1000 + 1) as u128,
+            };
+            let d = d.max(1);
+            let got = parse_exact(&format!("{n}/{d}")).unwrap();
+            let want = BigRational::new(BigInt::from(n), BigInt::from(d));
+            assert_eq!(got.numer(), want.numer(), "{n}/{d}");
+            assert_eq!(got.denom(), want.denom(), "{n}/{d}");
+        }
+        // Signs, leading zeros and the 38/39-digit hand-over of the one-pass
+        // reader, against values written out by hand.
+        assert_eq!(r("+3/6"), "1/2");
+        assert_eq!(r("-0/5"), "0");
+        assert_eq!(r("007/014"), "1/2");
+        assert_eq!(r("-0000000000000000000000000000000000000012"), "-12");
+        let nines = "9".repeat(39);
+        assert_eq!(r(&format!("{nines}/3")), format!("{}3", "3".repeat(38)));
+        assert_eq!(r(&format!("-3/{nines}")), format!("-1/{}3", "3".repeat(38)));
+        for bad in ["3/", "/3", "+-1", "1/0", "1/00", "2/3x", "1//2", "-/2"] {
+            assert!(parse_exact(bad).is_err(), "{bad:?} should be rejected");
+        }
     }
 }

@@ -581,9 +581,10 @@ fn point_ccd(t: &LineText, kind: ScalarKind) -> Option<PointCcd> {
 /// positive, 10⁻¹² when absent.
 fn tolerance(t: &LineText) -> Option<BigRational> {
     match t.tolerance.0 {
-        None => Some(BigRational::new(
+        // 1/10¹² is in lowest terms: no gcd needed.
+        None => Some(BigRational::new_raw(
             1.into(),
-            num_traits::pow(BigInt::from(10), 12),
+            BigInt::from(1_000_000_000_000u64),
         )),
         Some(n) => {
             BigRational::read(tok(&n)?, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)
