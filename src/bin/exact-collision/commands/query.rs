@@ -127,9 +127,11 @@ pub fn read_line_bounded(
 /// line that is not UTF-8 is answered with an error of its own instead of
 /// ending the stream; a line longer than `max_line` is not kept.
 fn read_chunk(input: &mut dyn BufRead, first: usize, max_line: u64) -> io::Result<Option<Chunk>> {
+    // Reserved up front: growing by doubling copies the chunk several times
+    // (pages never touched cost no memory).
     let mut c = Chunk {
-        buf: Vec::new(),
-        ends: Vec::new(),
+        buf: Vec::with_capacity(CHUNK_BYTES),
+        ends: Vec::with_capacity(CHUNK_LINES),
         first,
         consumed: 0,
         overlong: Vec::new(),
