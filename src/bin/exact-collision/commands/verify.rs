@@ -314,9 +314,9 @@ pub fn run(args: &Args) -> io::Result<bool> {
         rel: args.rel.clone(),
     };
     let mut failures = match &args.failures {
-        Some(p) => Some(io::BufWriter::new(std::fs::File::create(p).map_err(|e| {
-            io::Error::new(e.kind(), format!("--failures {}: {e}", p.display()))
-        })?)),
+        Some(p) => Some(io::BufWriter::new(std::fs::File::create(p).map_err(
+            |e| io::Error::new(e.kind(), format!("--failures {}: {e}", p.display())),
+        )?)),
         None => None,
     };
     let mut sum = Summary::default();
