@@ -1,4 +1,4 @@
-//! CCD benchmarks: seed 001's three examples and a random workload of rotating
+//! CCD benchmarks: Albocher et al.'s three examples and a random workload of rotating
 //! boxes (degree-1 quaternion curves, both boxes moving), exact and certified.
 //!
 //! cargo bench --bench ccd

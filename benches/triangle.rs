@@ -79,7 +79,7 @@ mod float_gd {
         }
         None
     }
-    /// Coplanar pairs are answered "false" (as seed 004 does): the comparison
+    /// Coplanar pairs are answered "false" (as Nathan's strategy does): the comparison
     /// is about the common, non-coplanar path.
     pub fn intersects(a: &[F3; 3], b: &[F3; 3]) -> bool {
         let sa = [0, 1, 2].map(|i| sgn(orient(b[0], b[1], b[2], a[i])));

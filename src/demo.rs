@@ -1,4 +1,7 @@
-//! The seed documents' worked examples, answered through the protocol.
+//! Worked examples from the algorithms' source documents (Nathan's cuboid and
+//! triangle notes, the "Cube intersection algorithm" article, the OBB
+//! separating-axis test, Albocher et al.'s box CCD), answered through the
+//! protocol.
 //!
 //! `exact-collision demo` (and `cargo run --release` with no arguments) prints
 //! them as a table. Each example is a protocol query, so what the demo shows is
@@ -15,13 +18,13 @@ pub struct Example {
     pub title: &'static str,
     /// The query (one JSON object).
     pub query: &'static str,
-    /// What the seed document says the answer is.
+    /// What the source document says the answer is.
     pub expected: &'static str,
 }
 
 const UNIT_CUBE: &str = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]}"#;
 
-/// The examples, in seed order.
+/// The examples: the number convention, then the source documents' examples.
 pub fn examples() -> Vec<Example> {
     vec![
         Example {
@@ -31,32 +34,32 @@ pub fn examples() -> Vec<Example> {
             expected: "distance² = (0.1 − 1/10)² > 0",
         },
         Example {
-            source: "seed 002",
+            source: "cube intersection article",
             title: "unit cube vs the same cube moved by (−0.9, −0.9, −0.9)",
             query: const_format_cube(0),
             expected: "intersect",
         },
         Example {
-            source: "seed 002",
+            source: "cube intersection article",
             title: "unit cube vs the same cube moved by (−1.1, −1.1, −1.1)",
             query: const_format_cube(1),
             expected: "no intersection",
         },
         Example {
-            source: "seed 003",
+            source: "OBB separating axes",
             title: "two unit boxes touching face to face (closed sets: touching intersects)",
             query: r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":[2,0,0],"half_axes":[[0,1,0],[-1,0,0],[0,0,1]]}}"#,
             expected: "intersect (touching)",
         },
         Example {
-            source: "seed 000",
+            source: "Nathan 2014, cuboids",
             title: "two z-rotated prisms, plan views 1/10 apart",
             query: r#"{"op":"distance","a":{"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[0,1]},"b":{"type":"prism","base":[["1.1",0],["2.1",1],["2.1",0],["1.1",1]],"z":["0.5",2]}}"#,
             expected: "distance² = 1/100",
         },
         Example {
-            source: "seed 004",
-            title: "coplanar triangles sharing one vertex (the case seed 004 skips)",
+            source: "Nathan 2015, triangles",
+            title: "coplanar triangles sharing one vertex (the case Nathan's strategy skips)",
             query: r#"{"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"triangle","v":[[1,0,0],[2,0,0],[2,1,0]]}}"#,
             expected: "intersect at (1, 0, 0)",
         },
@@ -66,9 +69,9 @@ pub fn examples() -> Vec<Example> {
     .collect()
 }
 
-// ---- seed 001 (continuous collision of boxes) --------------------------------
+// ---- Albocher et al. (continuous collision of boxes) --------------------------
 
-/// Seed 001, Eq. (6): the paper's linear motion. The paper does not give the box
+/// Albocher et al., Eq. (6): the paper's linear motion. The paper does not give the box
 /// sizes; here box a is the static cube of half-size 5 and box b has half-sizes
 /// (2, 2, 2.58), chosen so that the FV constraint is close to the paper's
 /// 28.68 − 60.68·t (t ≈ 0.47).
@@ -85,19 +88,19 @@ pub const SEED001_DEGREE4: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","cen
 fn seed001_examples() -> Vec<Example> {
     vec![
         Example {
-            source: "seed 001",
+            source: "Albocher et al. 2006",
             title: "linear motion of Eq. (6) (box sizes not in the paper: a half 5, b half (2, 2, 2.58))",
             query: SEED001_LINEAR,
             expected: "FV contact, t_enter ≈ 0.47 (paper: root of 28.68 − 60.68t), then an FV exit",
         },
         Example {
-            source: "seed 001",
+            source: "Albocher et al. 2006",
             title: "2nd-degree rotational motion through the box",
             query: SEED001_DEGREE2,
             expected: "an entry and an exit time (the paper's own data, 0.654 / 0.889, is not published)",
         },
         Example {
-            source: "seed 001",
+            source: "Albocher et al. 2006",
             title: "4th-degree motion past the box, inside the bounding spheres",
             query: SEED001_DEGREE4,
             expected: "no collision",
@@ -106,7 +109,7 @@ fn seed001_examples() -> Vec<Example> {
 }
 
 const fn const_format_cube(i: usize) -> &'static str {
-    // The seed's Python: s1 = cube − 0.9, s2 = cube − 1.1 (decimal strings, exact).
+    // The article's Python: s1 = cube − 0.9, s2 = cube − 1.1 (decimal strings, exact).
     const A: &str = concat!(
         r#"{"op":"intersect","a":"#,
         r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]}"#,
@@ -166,8 +169,9 @@ pub fn summarize(v: &Value) -> String {
 /// The demo as text: one block per example.
 pub fn render() -> String {
     let _ = UNIT_CUBE;
-    let mut out =
-        String::from("exact-collision: the seed documents' worked examples, answered exactly\n\n");
+    let mut out = String::from(
+        "exact-collision: worked examples from the algorithms' source documents, answered exactly\n\n",
+    );
     for ex in examples() {
         let q: Value = serde_json::from_str(ex.query).expect("demo queries are valid JSON");
         let a = answer_value(&q);

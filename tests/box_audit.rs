@@ -1,4 +1,4 @@
-//! The as-published seed algorithms (`audit`) against the exact crate on a fixed
+//! The published float algorithms as written (`audit`) against the exact crate on a fixed
 //! sample of near-touching configurations; disagreement counts are snapshotted.
 //!
 //! Each configuration moves shape b along a direction d by k·2⁻⁴⁰ (exact in
@@ -55,7 +55,7 @@ fn audit_disagreements_are_snapshotted() {
     let mut rng = Lcg(0x5eed_0003);
     let n = 40;
 
-    // ---- seed 003: unit axes (rotation normalised in f64), extents 1/2, 1, 2
+    // ---- Eberly's OBB table: unit axes (rotation normalised in f64), extents 1/2, 1, 2
     let (mut d003, mut asym003, mut total003) = (0, 0, 0);
     for _ in 0..n {
         let mk = |rng: &mut Lcg| {
@@ -122,7 +122,7 @@ fn audit_disagreements_are_snapshotted() {
         }
     }
 
-    // ---- seed 002: integer cubes (edges R(q) columns), b moved along d
+    // ---- the cube listing: integer cubes (edges R(q) columns), b moved along d
     let (mut d002, mut total002) = (0, 0);
     for _ in 0..n {
         let mk = |rng: &mut Lcg, base: [i64; 3]| {
@@ -187,7 +187,7 @@ fn audit_disagreements_are_snapshotted() {
         }
     }
 
-    // ---- seed 000: rectangles rotated about z by (a² − b², 2ab), z ranges
+    // ---- Nathan's cuboids: rectangles rotated about z by (a² − b², 2ab), z ranges
     let (mut d000, mut total000) = (0, 0);
     for _ in 0..n {
         let mk = |rng: &mut Lcg| {

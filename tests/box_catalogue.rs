@@ -48,21 +48,21 @@ fn catalogue() -> Vec<Entry> {
         |c: [&str; 3]| json!({"type":"box","center":c,"half_axes":[[1,1,0],[-1,1,0],[0,0,1]]});
     vec![
         (
-            "box face-face touching (seed 003 demo)",
+            "box face-face touching (OBB separating-axes demo)",
             unit([0., 0., 0.]),
             json!({"type":"box","center":[2,0,0],"half_axes":[[0,1,0],[-1,0,0],[0,0,1]]}),
             Some(true),
             Some("0"),
         ),
         (
-            "seed 002 unit cube vs shifted by -0.9",
+            "cube-article unit cube vs shifted by -0.9",
             cube("0"),
             cube("-0.9"),
             Some(true),
             Some("0"),
         ),
         (
-            "seed 002 unit cube vs shifted by -1.1",
+            "cube-article unit cube vs shifted by -1.1",
             cube("0"),
             cube("-1.1"),
             Some(false),
@@ -132,14 +132,14 @@ fn catalogue() -> Vec<Entry> {
             Some("0"),
         ),
         (
-            "prisms plan views 1/10 apart (seed 000 demo)",
+            "prisms plan views 1/10 apart (Nathan cuboid demo)",
             json!({"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[0,1]}),
             json!({"type":"prism","base":[["1.1",0],["2.1",1],["2.1",0],["1.1",1]],"z":["0.5",2]}),
             Some(false),
             Some("1/100"),
         ),
         (
-            "prisms with nested z ranges (seed 000's missed direction)",
+            "prisms with nested z ranges (Nathan's missed direction)",
             sq("0", "1", "2", "3"),
             sq("1/2", "3/2", "0", "10"),
             Some(true),

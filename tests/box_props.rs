@@ -1,4 +1,4 @@
-//! Property tests for box–box (seed 003): exact decisions on every path, the
+//! Property tests for box–box (separating axes): exact decisions on every path, the
 //! specialised SAT against the generic polytope path, symmetry, certificates,
 //! invariance.
 

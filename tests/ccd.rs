@@ -1,4 +1,4 @@
-//! Box CCD: seed 001's method against the separating-axis method, hand-checked
+//! Box CCD: Albocher et al.'s method against the separating-axis method, hand-checked
 //! contact times, and an exact static box test at sampled rational times.
 
 use exact_collision::ccd::guided::ccd_guided;
@@ -375,7 +375,7 @@ proptest! {
     }
 }
 
-// ---- seed 001's examples (demo entries), snapshotted ---------------------------
+// ---- Albocher et al.'s examples (demo entries), snapshotted ------------------
 
 #[test]
 fn seed001_examples_agree_and_snapshot() {

@@ -1,4 +1,4 @@
-//! Property tests for prism–prism (seed 000): the specialised 2.5-D path
+//! Property tests for prism–prism (Nathan's cuboids): the specialised 2.5-D path
 //! against the generic polytope path, symmetry, certificates, f64 = exact.
 
 mod box_gen;

@@ -1,7 +1,7 @@
 //! A named catalogue of triangle pairs, each answer checked against a value
 //! worked out by hand (in the comment beside it), its certificate checked
 //! exactly, then the full protocol answer pinned as an insta snapshot.
-//! Also: how often seed 004 as published disagrees with the exact answer on a
+//! Also: how often Nathan's triangle strategy as published disagrees with the exact answer on a
 //! fixed sample.
 
 use exact_collision::audit::seed004;
@@ -289,7 +289,7 @@ impl Rng {
     }
 }
 
-/// Seed 004 as published versus the exact answer, on a fixed sample of 2000
+/// Nathan's triangle strategy as published versus the exact answer, on a fixed sample of 2000
 /// pairs of four kinds (500 each): uniform grid triangles, shared vertex,
 /// shared edge, coplanar. Pinned counts; each disagreement is a real one,
 /// because the exact answer is checked by its certificate here too.

@@ -1,4 +1,4 @@
-//! Seed 000 (P. Nathan, "Notes on Cuboid-Cuboid Collision Detection", 2014) as
+//! P. Nathan, "Notes on Cuboid-Cuboid Collision Detection", 2014, as
 //! published: f64, comparisons widened by ε = single-precision machine epsilon
 //! (`A ≤ x ≤ B` as `A − ε < x < B + ε`), the one-directional z test, the
 //! bounding circle with R = |P0 − C|, 16 edge–edge tests, the vertex–edge
@@ -13,7 +13,7 @@
 //! assert!(!intersect(&a, &b)); // the published z test misses a's range containing b's
 //! ```
 
-/// Single-precision machine epsilon, as the seed suggests.
+/// Single-precision machine epsilon, as the note suggests.
 pub const EPS: f64 = f32::EPSILON as f64;
 
 /// A cuboid: four plan-view vertices (anti-clockwise) and a z range.

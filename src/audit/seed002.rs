@@ -1,4 +1,4 @@
-//! Seed 002 ("Cube intersection algorithm", the Python listing) as published,
+//! The "Cube intersection algorithm" article's Python listing as published,
 //! in f64, transcribing what it means: `edge_face_intersect` uses the undefined
 //! `r` where it means the edge parameter `t2`, and takes the edge's end point
 //! `b` where it means the direction `b − a`. The sphere shortcuts (circumscribed:
@@ -38,7 +38,7 @@ fn norm(a: P) -> f64 {
     dot(a, a).sqrt()
 }
 
-/// The seed's unit cube (a..h) moved by (s, s, s), as in its `start()`.
+/// The article's unit cube (a..h) moved by (s, s, s), as in its `start()`.
 pub fn unit_cube_shifted(s: f64) -> [P; 8] {
     [
         [0., 0., 0.],

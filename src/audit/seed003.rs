@@ -1,10 +1,11 @@
-//! Seed 003 as published: the OBB separating-axis test with Eberly's simplified
+//! The OBB overlap test as published: the separating-axis test with Eberly's simplified
 //! tabulated formulas (D. Eberly, "Dynamic Collision Detection using Oriented
 //! Bounding Boxes", Geometric Tools, 1999/2002), in f64 with an ε added to every
 //! |c_ij| and the "parallel axes" cut-off `|c_ij| ≥ 1 − ε` that skips the
 //! edge×edge axes (and so answers "intersect" when no face axis separates).
-//! Orthonormal axes only. Seed 003 itself warns that the simplified edge×edge
-//! formulas are not commutative.
+//! Orthonormal axes only. The "Overlap criterion for cubes" note that
+//! cites the table warns that the simplified edge×edge formulas are not
+//! commutative.
 //!
 //! ```
 //! use exact_collision::audit::seed003::{intersect, Box3};

@@ -1,5 +1,5 @@
-//! Seed 004 (P. Nathan, "Triangle – Triangle Collision Detection Strategy",
-//! 2015) as published: f64, ε comparisons, bounding-sphere cull, no coplanar
+//! P. Nathan, "Triangle – Triangle Collision Detection Strategy",
+//! 2015, as published: f64, ε comparisons, bounding-sphere cull, no coplanar
 //! case. For comparison with [`crate::query::triangle_triangle`] only.
 //!
 //! Transcription notes (where the document leaves a choice):
@@ -111,7 +111,7 @@ fn edges_against(t1: &PreTriangle, t2: &PreTriangle, eps: f64) -> Option<V> {
     None
 }
 
-/// Seed 004, steps 1–3, as published, with tolerance `eps`.
+/// Nathan's strategy, steps 1–3, as published, with tolerance `eps`.
 ///
 /// ```
 /// use exact_collision::audit::seed004::{triangle_triangle, EPS};

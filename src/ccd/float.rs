@@ -1,4 +1,4 @@
-//! The float path (S = f64): seed 001's pipeline with `f64` coefficients and a
+//! The float path (S = f64): Albocher et al.'s pipeline with `f64` coefficients and a
 //! fast root finder.
 //!
 //! The relative motion, homogeneous intervals and constraint polynomials are the

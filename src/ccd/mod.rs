@@ -1,4 +1,4 @@
-//! Continuous collision detection: boxes under rational motion (seed 001) and
+//! Continuous collision detection: boxes under rational motion (Albocher et al.) and
 //! points under linear motion (`ccd_vf`, `ccd_ee`).
 //!
 //! # The idea
@@ -10,7 +10,7 @@
 //! reported as an isolating interval of a square-free integer polynomial: a
 //! certificate anyone can check with exact sign evaluations.
 //!
-//! [`ccd`] follows seed 001 (Albocher, Sarel, Choi, Elber, Wang, *Efficient
+//! [`ccd`] follows Albocher, Sarel, Choi, Elber, Wang (*Efficient
 //! Continuous Collision Detection for Bounding Boxes under Rational Motion*, ICRA
 //! 2006): relative motion into box a's frame, homogeneous intervals from the signs
 //! of box b's normal and edge components, the 30 Minkowski-sum planes per interval
@@ -108,7 +108,7 @@ pub struct ContactTime {
     pub f64: f64,
 }
 
-/// Which Minkowski-sum plane is zero at the contact (seed 001's terms).
+/// Which Minkowski-sum plane is zero at the contact (Albocher et al.'s terms).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Feature {
     /// "FV", "VF" or "EE".

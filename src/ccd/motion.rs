@@ -7,7 +7,7 @@
 //! x ↦ (x·L(t) + T(t)) / d(t)        L: 3×3, T: 1×3, d: polynomials in t
 //! ```
 //!
-//! seed 001's row-vector, post-multiplication convention (translation in the last
+//! Albocher et al.'s row-vector, post-multiplication convention (translation in the last
 //! row of the 4×4 matrix). A quaternion curve q(t) = (w, x, y, z) becomes
 //! L = R(q)ᵀ, T = |q|²·translation, d = |q|², with R(q) the unnormalised rotation
 //! matrix (R·Rᵀ = |q|⁴·I).

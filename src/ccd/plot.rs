@@ -1,5 +1,5 @@
-//! A drawing of seed 001's constraint functions over t, for `exact-collision
-//! ccd --plot`.
+//! A drawing of the Minkowski-sum constraint functions (Albocher et al.) over t,
+//! for `exact-collision ccd --plot`.
 //!
 //! The plot shows, for each of the 30 Minkowski-sum planes, the signed distance
 //! D_i(t) = min_b n̂·x − max_a n̂·x in box a's unit-cube frame (the paper's D_i up
@@ -48,7 +48,7 @@ pub fn plot_svg(sgm: &Sgm, t0: &BigRational, t1: &BigRational, times: &[f64]) ->
             root.fill(&WHITE)?;
             let mut chart = ChartBuilder::on(&root)
                 .caption(
-                    "seed 001 constraints D_i(t): contact iff max D_i ≤ 0",
+                    "Minkowski-sum plane constraints D_i(t): contact iff max D_i ≤ 0",
                     ("sans-serif", 18),
                 )
                 .margin(12)

@@ -14,7 +14,7 @@
 //! (everything multiplied by |d_a·d_b| > 0). A zero axis is vacuous. The absolute
 //! values are resolved by cutting time at every root of every L·A_k, L·B_k, L·Δ:
 //! on each piece f_L = Σ ±L·A_k + Σ ±L·B_k ∓ L·Δ is one polynomial and contact is
-//! f_L ≥ 0 for all 15 axes, swept with the same certified cells as seed 001's method.
+//! f_L ≥ 0 for all 15 axes, swept with the same certified cells as Albocher et al.'s method.
 
 use super::motion::{cross, dot, PVec, RatAffine};
 use super::sweep::{first_contact, Period};

@@ -1,4 +1,4 @@
-//! Seed 001's method: the Minkowski sum of the two boxes through their spherical
+//! Albocher et al.'s method: the Minkowski sum of the two boxes through their spherical
 //! Gauss maps (Albocher, Sarel, Choi, Elber, Wang, ICRA 2006).
 //!
 //! Everything happens in box a's *unit-cube frame*: the affine map that sends a to
@@ -378,7 +378,7 @@ impl Zs {
     }
 }
 
-/// The precomputed polynomials of seed 001's method.
+/// The precomputed polynomials of Albocher et al.'s method.
 pub struct Sgm {
     rel: Relative,
     /// Face normals of b (cofactors): N_k = G_k+1 × G_k+2.

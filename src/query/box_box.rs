@@ -1,5 +1,5 @@
 //! Box–box (parallelepiped–parallelepiped): the exact 15-axis separating-axis
-//! test (seed 003), with a semi-static float filter.
+//! test, with a semi-static float filter.
 //!
 //! A box is `{ c + s0·h0 + s1·h1 + s2·h2 : |si| ≤ 1 }`; the half-axes need not be
 //! unit or orthogonal. Its face normals are the cross products `h1×h2`, `h2×h0`,
@@ -10,7 +10,7 @@
 //! ```
 //!
 //! and L separates exactly when (Gottschalk, Lin, Manocha 1996, "the basic
-//! formula" of seed 003)
+//! formula" rather than Eberly's simplified table)
 //!
 //! ```text
 //! f(L) = |L·T| − Σi |L·ai| − Σj |L·bj|  > 0,      T = cb − ca.

@@ -2,7 +2,7 @@
 //!
 //! The grammar of this module: `query/<shape1>_<shape2>.rs` holds the specialised
 //! algorithm of one pair (triangle–triangle: Guigue–Devillers; box–box: the
-//! 15-axis SAT; prism–prism: seed 000's 2.5-D test), and `polytope.rs` the generic
+//! 15-axis SAT; prism–prism: Nathan's 2.5-D test), and `polytope.rs` the generic
 //! exact convex-polytope path that answers every other pair (triangle–box,
 //! box–prism, …) and cross-checks the specialised ones in the tests. The dispatch
 //! is an exhaustive `match` on the pair of kinds, so a missing pair is a compile

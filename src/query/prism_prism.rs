@@ -1,11 +1,12 @@
-//! Prism–prism (seed 000): z-rotated cuboids as a z range and a convex
-//! plan-view quadrilateral, answered exactly.
+//! Prism–prism (P. Nathan, "Notes on Cuboid-Cuboid Collision Detection", 2014):
+//! z-rotated cuboids as a z range and a convex plan-view quadrilateral, answered
+//! exactly.
 //!
 //! Two prisms intersect exactly when their z ranges overlap *and* their plan
-//! views intersect. The steps follow seed 000, with every comparison exact:
+//! views intersect. The steps follow Nathan's note, with every comparison exact:
 //!
 //! 1. **Z test**: `za_min ≤ zb_max and zb_min ≤ za_max` (this covers both
-//!    containment directions, which the seed's written test misses).
+//!    containment directions, which the note's written test misses).
 //! 2. **Bounding-circle cull**: centroid C (mean of the four vertices) and
 //!    radius R (farthest vertex); the pair is rejected only when
 //!    `|C_b − C_a| > R_a + R_b` is *certain*: evaluated in interval arithmetic
@@ -24,7 +25,7 @@
 //! use exact_collision::query::prism_prism;
 //! use exact_collision::{Prism, Vec2};
 //! let sq = |x: f64, y: f64, z0: f64, z1: f64| Prism::new([Vec2::new(x, y), Vec2::new(x + 1., y), Vec2::new(x + 1., y + 1.), Vec2::new(x, y + 1.)], z0, z1).unwrap();
-//! // b's z range lies inside a's: the seed's one-directional z test misses this.
+//! // b's z range lies inside a's: the note's one-directional z test misses this.
 //! assert!(prism_prism::overlaps(&sq(0., 0., 0., 10.), &sq(0.5, 0.5, 4., 5.)));
 //! assert_eq!(prism_prism::distance(&sq(0., 0., 0., 1.), &sq(2., 0., 3., 4.)).distance_squared, 5.0);
 //! ```
@@ -113,7 +114,7 @@ pub fn plans_meet<S: Scalar>(a: &[Vec2<S>; 4], b: &[Vec2<S>; 4]) -> bool {
     a.iter().any(|p| in_quad(b, p)) || b.iter().any(|p| in_quad(a, p))
 }
 
-/// Whether the closed prisms share a point, decided exactly (seed 000's
+/// Whether the closed prisms share a point, decided exactly (Nathan's
 /// strategy, steps 1–3).
 pub fn overlaps<S: Scalar>(a: &Prism<S>, b: &Prism<S>) -> bool {
     z_overlap(a, b) && !circles_disjoint(a, b) && plans_meet(&a.base, &b.base)

@@ -11,8 +11,8 @@
 //! 2. If all of `a` lies in the plane of `b` (and neither triangle is degenerate),
 //!    the triangles are **coplanar**: they are projected onto the coordinate plane
 //!    that keeps them non-degenerate, and a 2-D separating-axis test on the six
-//!    edge lines decides (18 `orient2d` signs). Seed 004 skips this case; it is
-//!    answered here.
+//!    edge lines decides (18 `orient2d` signs). Nathan's strategy (2015) skips
+//!    this case; it is answered here.
 //! 3. Otherwise each triangle meets the line L = plane(a) ∩ plane(b) in a segment.
 //!    After relabelling each triangle so that its first vertex is alone on its
 //!    side of the other's plane, the two segments overlap iff
@@ -447,7 +447,7 @@ pub fn intersects<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> bool {
 /// use num_rational::BigRational;
 /// let q = |x: i32, y: i32, z: i32| Vec3::new(x, y, z).map(|c| BigRational::from_integer((*c).into()));
 /// let a = Triangle::new([q(0, 0, 0), q(4, 0, 0), q(0, 4, 0)]);
-/// // Coplanar, overlapping: seed 004 skips this case.
+/// // Coplanar, overlapping: Nathan's strategy skips this case.
 /// let b = Triangle::new([q(1, 1, 0), q(5, 1, 0), q(1, 5, 0)]);
 /// let ans = intersect(&a, &b).unwrap();
 /// assert!(ans.intersects());
@@ -911,7 +911,7 @@ fn crossing_witness(
 /// The set `a ∩ b`, exactly (then rounded to `S` on the float paths): `None` if
 /// disjoint, else a point, a segment, or (coplanar triangles) a convex polygon.
 ///
-/// Seed 004's "collision point", generalised: every point of the set is a
+/// Nathan's "collision point", generalised: every point of the set is a
 /// witness.
 ///
 /// ```

@@ -2,7 +2,8 @@
 //!
 //! # The idea
 //!
-//! Seed 004's decomposition, made exact and complete. If the triangles meet
+//! Nathan's decomposition ("Triangle – Triangle Collision Detection
+//! Strategy", 2015), made exact and complete. If the triangles meet
 //! (decided by [`intersects`](super::triangle_triangle::intersects)) the distance
 //! is 0 and both closest points are a common point. Otherwise the closest pair
 //! of two disjoint convex polytopes is realised by a vertex and a face, or by
@@ -19,8 +20,8 @@
 //!
 //! Every candidate is the distance of an actual pair of points of the two
 //! triangles, so the least valid candidate is the distance. All arithmetic is
-//! in exact rationals: seed 004 clamps each edge parameter independently, which
-//! is not the segment distance in general; here the end-point candidates are
+//! in exact rationals: Nathan's strategy clamps each edge parameter
+//! independently, which is not the segment distance in general; here the end-point candidates are
 //! always taken as well.
 //!
 //! The vector `a − b` of the answer points from triangle b to triangle a, seed

@@ -4,10 +4,11 @@ use crate::scalar::Scalar;
 use crate::sign::Sign;
 use crate::vector::Vec3;
 
-/// Seed 002's cube: eight labelled vertices a..h (a, b, c, d one face in order
-/// around it; e, f, g, h above a, b, c, d). Any parallelepiped is accepted: with
-/// u = b − a, v = d − a, w = e − a the constructor checks, exactly,
-/// c = a+u+v, f = a+u+w, g = a+u+v+w, h = a+v+w, and that u, v, w span a volume.
+/// A cube as the "Cube intersection algorithm" article gives it: eight labelled
+/// vertices a..h (a, b, c, d one face in order around it; e, f, g, h above
+/// a, b, c, d). Any parallelepiped is accepted: with u = b − a, v = d − a,
+/// w = e − a the constructor checks, exactly, c = a+u+v, f = a+u+w,
+/// g = a+u+v+w, h = a+v+w, and that u, v, w span a volume.
 ///
 /// ```
 /// use exact_collision::{Cube, Vec3};

@@ -30,9 +30,10 @@ pub enum Shape<S> {
     Triangle(Triangle<S>),
     /// A parallelepiped: center + three half-axes.
     Box(Obb<S>),
-    /// Seed 000's z-extruded convex quadrilateral.
+    /// A z-extruded convex quadrilateral (Nathan's z-rotated cuboid, generalised).
     Prism(Prism<S>),
-    /// Seed 002's eight labelled vertices (a parallelepiped).
+    /// Eight labelled vertices (a parallelepiped), as in the "Cube intersection
+    /// algorithm" article.
     Cube(Cube<S>),
 }
 

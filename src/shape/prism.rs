@@ -4,11 +4,12 @@ use crate::scalar::Scalar;
 use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 
-/// Seed 000's z-rotated cuboid, generalised: a convex quadrilateral in the x-y
+/// The z-rotated cuboid of P. Nathan, "Notes on Cuboid-Cuboid Collision
+/// Detection" (2014), generalised: a convex quadrilateral in the x-y
 /// plane (the plan view) extruded from `zmin` to `zmax`.
 ///
 /// The constructor accepts the four vertices in any order and re-winds them
-/// anti-clockwise (seed 000's vertex re-ordering), deciding with exact
+/// anti-clockwise (the note's vertex re-ordering), deciding with exact
 /// orientation tests. `zmin = zmax` is accepted (a flat quadrilateral).
 ///
 /// ```

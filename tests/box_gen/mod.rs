@@ -210,7 +210,7 @@ pub fn any_shape() -> impl Strategy<Value = Shape<Q>> {
         any_box().prop_map(Shape::Box),
         any_prism().prop_map(Shape::Prism),
         (any_rotated_box()).prop_map(|b| {
-            // the same box as seed 002's eight labelled vertices
+            // the same box as a cube's eight labelled vertices
             let v = |i: usize| b.vertex(i);
             Shape::Cube(
                 exact_collision::Cube::new([v(0), v(1), v(3), v(2), v(4), v(5), v(7), v(6)])

@@ -1,4 +1,4 @@
-//! `exact-collision audit`: the as-published algorithms of the seed documents
+//! `exact-collision audit`: published float algorithms as written
 //! against the exact answers on the hard-case generators.
 use exact_collision::audit::run::{audit, ALGORITHMS};
 use serde_json::json;

@@ -9,8 +9,8 @@ use serde_json::Value;
 use std::io::Read;
 use std::path::PathBuf;
 
-/// Answer one `ccd` query (a JSON file) and optionally plot seed 001's
-/// constraint functions over t with the contact times marked.
+/// Answer one `ccd` query (a JSON file) and optionally plot its
+/// Minkowski-sum constraint functions over t with the contact times marked.
 #[derive(clap::Args)]
 pub struct Args {
     /// The query file (one JSON object whose `op` is `ccd`).

@@ -1,5 +1,5 @@
-//! `exact-collision` (or `exact-collision demo`): the worked examples of the
-//! seed documents, answered exactly.
+//! `exact-collision` (or `exact-collision demo`): worked examples from the
+//! algorithms' source documents, answered exactly.
 
 /// Print the worked examples.
 pub fn run() -> std::io::Result<bool> {
