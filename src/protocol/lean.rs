@@ -464,7 +464,8 @@ fn answer(
 /// the answer is a success.
 pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
     let t: Obj<LineText> = serde_json::from_str(line).ok()?;
-    let t = t.0;
+    // Borrowed, not moved out: the struct is large, and each move is a copy.
+    let t = &t.0;
     let kind = match t.scalar.0 {
         None | Some("exact") => ScalarKind::Exact,
         Some("f64") => ScalarKind::F64,
