@@ -489,9 +489,9 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
             let (a, b) = (&t.a.0.as_ref()?.0, &t.b.0.as_ref()?.0);
             answer(t.op == "intersect", a, b, kind)?
         }
-        "ccd" => ccd::ccd(&box_ccd(&t, kind)?).map(Answered::Boxes),
+        "ccd" => ccd::ccd(&box_ccd(t, kind)?).map(Answered::Boxes),
         "ccd_vf" | "ccd_ee" => {
-            let q = point_ccd(&t, kind)?;
+            let q = point_ccd(t, kind)?;
             let r = if t.op == "ccd_vf" {
                 ccd::ccd_vf(&q)
             } else {
