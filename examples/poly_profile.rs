@@ -32,24 +32,7 @@ impl Rng {
     fn rot(&mut self) -> [[f64; 3]; 3] {
         let q = [0; 4].map(|_| self.gauss());
         let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let [w, x, y, z] = q.map(|v| v / n);
-        [
-            [
-                1. - 2. * (y * y + z * z),
-                2. * (x * y - w * z),
-                2. * (x * z + w * y),
-            ],
-            [
-                2. * (x * y + w * z),
-                1. - 2. * (x * x + z * z),
-                2. * (y * z - w * x),
-            ],
-            [
-                2. * (x * z - w * y),
-                2. * (y * z + w * x),
-                1. - 2. * (x * x + y * y),
-            ],
-        ]
+        exact_collision::cases::rotation_f64(q.map(|v| v / n))
     }
     fn bx(&mut self, spread: f64) -> Shape<f64> {
         let r = self.rot();

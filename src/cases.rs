@@ -62,6 +62,39 @@ pub const FAMILIES: [&str; 12] = [
     "box_tiny",
 ];
 
+/// The rotation matrix (rows) of a unit quaternion `[w, x, y, z]`, computed in
+/// doubles and so rounded: the generators' float rotations (only nearly
+/// orthogonal: a box built from it is a parallelepiped, which is what the
+/// exact path is given). For an exact rotation use
+/// [`crate::shape::Rotation`].
+///
+/// ```
+/// use exact_collision::cases::rotation_f64;
+/// let h = std::f64::consts::FRAC_1_SQRT_2;
+/// let r = rotation_f64([h, 0.0, 0.0, h]); // 90° about z
+/// assert!((r[0][1] + 1.0).abs() < 1e-15 && (r[1][0] - 1.0).abs() < 1e-15);
+/// assert_eq!(r[2][2], 1.0);
+/// ```
+pub fn rotation_f64([w, x, y, z]: [f64; 4]) -> [[f64; 3]; 3] {
+    [
+        [
+            1. - 2. * (y * y + z * z),
+            2. * (x * y - w * z),
+            2. * (x * z + w * y),
+        ],
+        [
+            2. * (x * y + w * z),
+            1. - 2. * (x * x + z * z),
+            2. * (y * z - w * x),
+        ],
+        [
+            2. * (x * z - w * y),
+            2. * (y * z + w * x),
+            1. - 2. * (x * x + y * y),
+        ],
+    ]
+}
+
 /// A small deterministic generator (SplitMix64).
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);

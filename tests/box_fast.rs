@@ -48,24 +48,7 @@ fn same(a: &Shape<f64>, b: &Shape<f64>) -> Result<(), TestCaseError> {
 /// columns are only nearly orthogonal, a parallelepiped).
 fn rot(q: [f64; 4]) -> [[f64; 3]; 3] {
     let n = q.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-6);
-    let [w, x, y, z] = q.map(|c| c / n);
-    let m = [
-        [
-            1. - 2. * (y * y + z * z),
-            2. * (x * y - w * z),
-            2. * (x * z + w * y),
-        ],
-        [
-            2. * (x * y + w * z),
-            1. - 2. * (x * x + z * z),
-            2. * (y * z - w * x),
-        ],
-        [
-            2. * (x * z - w * y),
-            2. * (y * z + w * x),
-            1. - 2. * (x * x + y * y),
-        ],
-    ];
+    let m = exact_collision::cases::rotation_f64(q.map(|c| c / n));
     [0, 1, 2].map(|j| [m[0][j], m[1][j], m[2][j]])
 }
 
