@@ -568,6 +568,9 @@ fn sign_at_isolated(
     if vanishes_at_root(f, lo, hi, &r) {
         return Ordering::Equal;
     }
+    if let Some(s) = sign_low_degree(f, lo, hi, s_lo, &r) {
+        return s;
+    }
     let (Some(kl), Some(kh)) = (pow2_exp(lo.denom()), pow2_exp(hi.denom())) else {
         let i = IsolatingInterval::new_unchecked(f.to_vec().into(), lo.clone(), hi.clone(), s_lo);
         return RealRoot::Interval(i).sign_of_integer(&r);
@@ -592,6 +595,134 @@ fn sign_at_isolated(
             s if s == s_lo => a = mid,
             _ => b = mid,
         }
+    }
+}
+
+/// A rational point num/den (den > 0), unreduced.
+type Frac = (BigInt, BigInt);
+
+/// The sign of num/den − x.
+fn cmp_frac_q((num, den): &Frac, x: &BigRational) -> Ordering {
+    (num * x.denom()).cmp(&(x.numer() * den))
+}
+
+/// The sign of p at num/den (den > 0).
+fn sign_frac(p: &[BigInt], (num, den): &Frac) -> Ordering {
+    zx::ord_of(&zx::eval_hom(p, num, den))
+}
+
+/// The exact sign of r at ρ, the only root of the square-free f in (lo, hi)
+/// (f(lo) of sign `s_lo` ≠ 0), for r of degree 1 or 2 with r(ρ) ≠ 0, in a
+/// bounded number of rational evaluations instead of bisection; `None` for
+/// other degrees (or if an assumption is found false).
+///
+/// With r's leading coefficient made positive: a linear r has its root
+/// x₀ = −r₀/r₁, and r(ρ) has the sign of ρ − x₀, which the sign of f at x₀
+/// decides (f keeps the sign s_lo left of ρ in (lo, hi), the other right of
+/// it). A quadratic r is monotone on each side of its vertex v; the sign of
+/// f at v says on which side ρ is, leaving a piece (a, b) ∋ ρ where r is
+/// monotone. If r does not change sign over it, that is the sign; otherwise r
+/// has one root x* there and r(ρ) has r(b)'s sign if x* < ρ, r(a)'s if
+/// x* > ρ, i.e. by the sign of f(x*). With s = prem(f, r) = lc(r)ᵏ·f mod r
+/// (deg s ≤ 1, lc(r) > 0), f(x*) has the sign of s(x*); for a linear s that
+/// is the side of x* relative to σ = −s₀/s₁, which the sign of r at σ
+/// decides (r monotone on (a, b)).
+fn sign_low_degree(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    s_lo: Ordering,
+    r: &[BigInt],
+) -> Option<Ordering> {
+    if !(2..=3).contains(&r.len()) {
+        return None;
+    }
+    // r with a positive leading coefficient; `flip` restores the sign.
+    let flip = r.last()?.is_negative();
+    let r: Vec<BigInt> = if flip {
+        r.iter().map(|c| -c).collect()
+    } else {
+        r.to_vec()
+    };
+    let back = |s: Ordering| if flip { s.reverse() } else { s };
+    let lo_f: Frac = (lo.numer().clone(), lo.denom().clone());
+    let hi_f: Frac = (hi.numer().clone(), hi.denom().clone());
+    // Where ρ is relative to the point p in (lo, hi): the sign of ρ − p.
+    let side_of = |p: &Frac| match sign_frac(f, p) {
+        Ordering::Equal => Ordering::Equal,
+        s if s == s_lo => Ordering::Greater,
+        _ => Ordering::Less,
+    };
+    // Whether num/den is strictly inside (lo, hi).
+    let inside = |p: &Frac| cmp_frac_q(p, lo).is_gt() && cmp_frac_q(p, hi).is_lt();
+    if r.len() == 2 {
+        let x0: Frac = (-r[0].clone(), r[1].clone());
+        let s = if cmp_frac_q(&x0, lo).is_le() {
+            Ordering::Greater
+        } else if cmp_frac_q(&x0, hi).is_ge() {
+            Ordering::Less
+        } else {
+            side_of(&x0)
+        };
+        return (s != Ordering::Equal).then(|| back(s));
+    }
+    // The monotone piece (a, b) of r that holds ρ.
+    let v: Frac = (-r[1].clone(), &r[2] << 1u32);
+    let (mut a, mut b) = (lo_f, hi_f);
+    if inside(&v) {
+        match side_of(&v) {
+            Ordering::Equal => return None,
+            Ordering::Greater => a = v,
+            Ordering::Less => b = v,
+        }
+    }
+    let (ra, rb) = (sign_frac(&r, &a), sign_frac(&r, &b));
+    if ra == rb {
+        return (ra != Ordering::Equal).then(|| back(ra));
+    }
+    if ra == Ordering::Equal {
+        return Some(back(rb));
+    }
+    if rb == Ordering::Equal {
+        return Some(back(ra));
+    }
+    // One root x* of r in (a, b): the sign of f(x*) from s = prem(f, r).
+    let mut s = zx::prem(f, &r);
+    let fx = match s.len() {
+        0 => return None,
+        1 => zx::ord_of(&s[0]),
+        2 => {
+            let sflip = s[1].is_negative();
+            if sflip {
+                s.iter_mut().for_each(|c| *c = -std::mem::take(c));
+            }
+            let sigma: Frac = (-s[0].clone(), s[1].clone());
+            let cmp_ab = |p: &Frac, q: &Frac| (&p.0 * &q.1).cmp(&(&q.0 * &p.1));
+            // The sign of x* − σ.
+            let x_vs_sigma = if cmp_ab(&sigma, &a).is_le() {
+                Ordering::Greater
+            } else if cmp_ab(&sigma, &b).is_ge() {
+                Ordering::Less
+            } else {
+                match sign_frac(&r, &sigma) {
+                    Ordering::Equal => return None,
+                    s if s == ra => Ordering::Greater,
+                    _ => Ordering::Less,
+                }
+            };
+            if sflip {
+                x_vs_sigma.reverse()
+            } else {
+                x_vs_sigma
+            }
+        }
+        _ => return None,
+    };
+    match fx {
+        Ordering::Equal => None,
+        // f(x*) of the sign left of ρ: x* < ρ, so r(ρ) has r(b)'s sign.
+        s if s == s_lo => Some(back(rb)),
+        _ => Some(back(ra)),
     }
 }
 
@@ -1140,6 +1271,74 @@ mod tests {
         let i = IsolatingInterval::verify(&Poly::from_bigints(&g), &r(1, 4), &r(3, 5)).unwrap();
         let t = canonical_time(&g, RealRoot::Interval(i), 40);
         assert_eq!((t.lo.clone(), t.hi.clone(), t.f64), (r(1, 2), r(1, 2), 0.5));
+    }
+
+    /// The closed-form sign of a linear or quadratic polynomial at an
+    /// irrational root agrees with refining the root until the polynomial has
+    /// no root left in the enclosure (`RealRoot::sign_of_integer`, an
+    /// independent method): random quadratics, and ones whose roots are
+    /// rationals just below and above the root (a few bits to 60 bits close).
+    #[test]
+    fn low_degree_sign_matches_refinement_at_irrational_roots() {
+        let mut st = 11u64;
+        // Cubics with one irrational root in (0, 1): 8x³ − k for k = 1..7 but 8,
+        // and (x² − 2)-like factors scaled into (0, 1).
+        let cubics: Vec<Vec<BigInt>> = vec![
+            [-3, 0, 0, 8].map(BigInt::from).to_vec(),
+            [-5, 0, 0, 8].map(BigInt::from).to_vec(),
+            [-1, 0, 0, 3].map(BigInt::from).to_vec(),
+            zx::mul(&[-1, 0, 2].map(BigInt::from), &[3, 1].map(BigInt::from)),
+            zx::mul(&[-2, 0, 9].map(BigInt::from), &[-5, 1].map(BigInt::from)),
+        ];
+        let mut tested = 0;
+        for f in &cubics {
+            let Roots::Isolated(roots) = isolate_roots(&Poly::from_bigints(f), &r(0, 1), &r(1, 1))
+            else {
+                panic!()
+            };
+            let RealRoot::Interval(i) = &roots[0].value else {
+                panic!("irrational root expected")
+            };
+            let (lo, hi, s_lo) = (i.lo().clone(), i.hi().clone(), i.sign_at_lo());
+            let mut fine = roots[0].value.clone();
+            for bits in [3u32, 10, 25, 40, 60] {
+                fine.refine_to_width(&BigRational::new(1.into(), BigInt::one() << bits));
+                let (a, b) = (fine.lo().clone(), fine.hi().clone());
+                for _ in 0..30 {
+                    let k = |st: &mut u64| BigInt::from((splitmix(st) % 9) as i64 - 4);
+                    let g: Vec<BigInt> = match splitmix(&mut st) % 4 {
+                        // Random linear and quadratic polynomials.
+                        0 => vec![k(&mut st), k(&mut st)],
+                        1 => vec![k(&mut st), k(&mut st), k(&mut st)],
+                        // Roots at the refined ends: (den·x − num)(…), either sign.
+                        2 => {
+                            let lin = |x: &BigRational| vec![-x.numer().clone(), x.denom().clone()];
+                            let p = zx::mul(&lin(&a), &lin(&b));
+                            if splitmix(&mut st) % 2 == 0 {
+                                p.iter().map(|c| -c).collect()
+                            } else {
+                                p
+                            }
+                        }
+                        _ => vec![-a.numer().clone(), a.denom().clone()],
+                    };
+                    let mut g = g;
+                    zx::trim(&mut g);
+                    if g.len() < 2 {
+                        continue;
+                    }
+                    let mut x = roots[0].value.clone();
+                    let want = x.sign_of_integer(&g);
+                    assert_eq!(
+                        sign_at_isolated(f, &lo, &hi, s_lo, &g),
+                        want,
+                        "{f:?} {g:?}"
+                    );
+                    tested += 1;
+                }
+            }
+        }
+        assert!(tested > 500, "{tested}");
     }
 
     /// The exact sign at an isolated root agrees with the sign at the root's
