@@ -85,7 +85,7 @@ use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
 use crate::fixed::Int;
 use crate::poly::zx;
-use crate::poly::{isolate_roots, IsolatingInterval, Poly, RealRoot, Roots};
+use crate::poly::{isolate_roots, Factored, IsolatingInterval, Poly, RealRoot, Roots};
 use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
@@ -95,6 +95,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 /// Vertex–face: vertex `t0[0]` against the triangle `t0[1..4]`.
@@ -862,14 +863,21 @@ fn exact_answer(
         }
         None => vec![(zero, one)],
     };
-    let polys: Vec<Zp> = contact
+    // Each polynomial factored once (square-free factors), its roots isolated
+    // in every range.
+    let polys: Vec<(Zp, OnceCell<Option<Factored>>)> = contact
         .terms()
-        .map(|t| terms.get(&contact, t).clone())
+        .map(|t| (terms.get(&contact, t).clone(), OnceCell::new()))
         .collect();
     for (lo, hi) in &ranges {
         let mut candidates = Vec::new();
-        for p in &polys {
-            roots_in(&p.0, lo, hi, &mut candidates);
+        for (p, f) in &polys {
+            if let Some(f) = f.get_or_init(|| Factored::new(&p.0)) {
+                candidates.extend(f.roots(lo, hi).into_iter().map(|r| Candidate {
+                    x: r.value,
+                    of: &p.0,
+                }));
+            }
         }
         candidates.sort_by(|a, b| a.x.cmp_exact(&b.x));
         let hit = first_of(kind, candidates, doubles, m, &contact, &mut terms);
@@ -1329,11 +1337,7 @@ mod tests {
                     }
                     let mut x = roots[0].value.clone();
                     let want = x.sign_of_integer(&g);
-                    assert_eq!(
-                        sign_at_isolated(f, &lo, &hi, s_lo, &g),
-                        want,
-                        "{f:?} {g:?}"
-                    );
+                    assert_eq!(sign_at_isolated(f, &lo, &hi, s_lo, &g), want, "{f:?} {g:?}");
                     tested += 1;
                 }
             }
