@@ -752,7 +752,10 @@ pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) 
 
 /// The pieces of [lo, hi] (in order, adjacent ones merged), bisected down to
 /// [`UNDECIDED_DEPTH`] levels, on which interval arithmetic does not prove the
-/// contact condition false; appended to `out`.
+/// contact condition false; appended to `out`. The search stops at the first
+/// piece on which the condition certainly holds (appended whole; `true` is
+/// returned): the first contact is then at most its start, so nothing after it
+/// is needed.
 pub(crate) fn undecided(
     kind: Kind,
     pts: &[[f64; 3]; 8],
@@ -760,18 +763,26 @@ pub(crate) fn undecided(
     hi: f64,
     depth: u32,
     out: &mut Vec<(f64, f64)>,
-) {
+) -> bool {
+    let push = |out: &mut Vec<(f64, f64)>| match out.last_mut() {
+        Some(last) if last.1 == lo => last.1 = hi,
+        _ => out.push((lo, hi)),
+    };
     match contact_interval(kind, pts, lo, hi) {
-        Some(false) => {}
-        _ if depth < UNDECIDED_DEPTH => {
-            let mid = 0.5 * (lo + hi);
-            undecided(kind, pts, lo, mid, depth + 1, out);
-            undecided(kind, pts, mid, hi, depth + 1, out);
+        Some(false) => false,
+        Some(true) => {
+            push(out);
+            true
         }
-        _ => match out.last_mut() {
-            Some(last) if last.1 == lo => last.1 = hi,
-            _ => out.push((lo, hi)),
-        },
+        None if depth < UNDECIDED_DEPTH => {
+            let mid = 0.5 * (lo + hi);
+            undecided(kind, pts, lo, mid, depth + 1, out)
+                || undecided(kind, pts, mid, hi, depth + 1, out)
+        }
+        None => {
+            push(out);
+            false
+        }
     }
 }
 
