@@ -80,6 +80,7 @@
 
 mod filter;
 mod formula;
+mod wide;
 
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
@@ -97,6 +98,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cell::OnceCell;
 use std::cmp::Ordering;
+use wide::W;
 
 /// Vertex–face: vertex `t0[0]` against the triangle `t0[1..4]`.
 pub fn vf(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
@@ -438,6 +440,9 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
     if width > FIXED_BITS {
         return coplanarity(kind, &coords_f64(p)).1;
     }
+    if width <= wide::NARROW_BITS {
+        return narrow_coplanarity(kind, &parts, e0);
+    }
     let x = parts.map(|r| {
         r.map(|v| {
             v.map_or(Int::from_i128(0), |(m, e)| {
@@ -449,6 +454,36 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
     let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
     let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
     let d = [0, 1, 2].map(|j| [0, 1, 2].map(|i| d[j][i].sub(&r0[j][i])));
+    let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
+    let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
+    let c = [
+        dot(&x00, c0),
+        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
+        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
+        dot(&x11, dc),
+    ];
+    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
+    zx::trim(&mut v);
+    v
+}
+
+/// [`exact_coplanarity`] for aligned coordinates at most
+/// [`wide::NARROW_BITS`] wide: the same blossom formula, the differences in
+/// `i128`, the products in [`wide::W`].
+fn narrow_coplanarity(kind: Kind, parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> Vec<BigInt> {
+    let x = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+    let (base, idx) = kind.frame();
+    let r0: [[i128; 3]; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i] - x[base][i]));
+    let d: [[i128; 3]; 3] =
+        [0, 1, 2].map(|j| [0, 1, 2].map(|i| x[4 + idx[j]][i] - x[4 + base][i] - r0[j][i]));
+    let cross = |u: &[i128; 3], v: &[i128; 3]| {
+        [
+            W::mul_i128(u[1], v[2]).sub(&W::mul_i128(u[2], v[1])),
+            W::mul_i128(u[2], v[0]).sub(&W::mul_i128(u[0], v[2])),
+            W::mul_i128(u[0], v[1]).sub(&W::mul_i128(u[1], v[0])),
+        ]
+    };
+    let dot = |u: &[W; 3], v: &[i128; 3]| u[0].mul(v[0]).add(&u[1].mul(v[1])).add(&u[2].mul(v[2]));
     let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
     let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
     let c = [
@@ -1230,6 +1265,37 @@ mod tests {
                 assert_eq!(exact_coplanarity(kind, &p), c, "case {case}");
             }
         }
+    }
+
+    /// The narrow (i128 / 384-bit) cubic equals the `BigInt` product on
+    /// coordinates of at most 120 aligned bits, including ones at the bound.
+    #[test]
+    fn narrow_cubic_matches_bigint_product() {
+        let mut s = 77u64;
+        let mut tested = 0;
+        for case in 0..600 {
+            let mut p = random_points(&mut s);
+            if case % 3 == 0 {
+                // Spread 2¹¹⁹ .. 2⁻¹ (with 53-bit mantissas): at the bound.
+                p[(case / 3) % 8][case % 3] = 2f64.powi(66) * (1.0 - f64::EPSILON);
+            }
+            let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+            let flat = parts.iter().flatten().flatten();
+            let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
+            let width = flat
+                .map(|&(m, e)| 64 - m.unsigned_abs().leading_zeros() as i64 + e - e0)
+                .max()
+                .unwrap_or(0);
+            if width > wide::NARROW_BITS {
+                continue;
+            }
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let (_, c) = coplanarity(kind, &coords_f64(&p));
+                assert_eq!(narrow_coplanarity(kind, &parts, e0), c, "case {case}");
+                tested += 1;
+            }
+        }
+        assert!(tested > 300, "{tested}");
     }
 
     /// The fixed-width content division gives zx::primitive's result.
