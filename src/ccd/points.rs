@@ -389,8 +389,15 @@ impl Arith for Zp {
 
 /// The frame A, B, C (`formula.rs`) as linear polynomials in t, and c.
 fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
+    let frame = frame_polys(kind, x);
+    let c = dot(&cross(&frame[0], &frame[1]), &frame[2]).0;
+    (frame, c)
+}
+
+/// The frame A, B, C (`formula.rs`) as linear polynomials in t.
+fn frame_polys(kind: Kind, x: &[[BigInt; 3]; 8]) -> [V3<Zp>; 3] {
     let (base, idx) = kind.frame();
-    let frame = idx.map(|j| {
+    idx.map(|j| {
         [0, 1, 2].map(|i| {
             let r0 = &x[j][i] - &x[base][i];
             let r1 = &x[4 + j][i] - &x[4 + base][i];
@@ -399,9 +406,7 @@ fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
             zx::trim(&mut v);
             Zp(v)
         })
-    });
-    let c = dot(&cross(&frame[0], &frame[1]), &frame[2]).0;
-    (frame, c)
+    })
 }
 
 impl Arith for Int {
@@ -553,7 +558,7 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     };
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
-    let (frame, _) = coplanarity(kind, &coords_f64(p));
+    let frame = frame_polys(kind, &coords_f64(p));
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
     contact.holds(&mut |term| {
         filter::interval_sign(&quick.term(term))

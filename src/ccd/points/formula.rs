@@ -56,6 +56,12 @@ pub(crate) fn cross<T: Arith>(u: &V3<T>, v: &V3<T>) -> V3<T> {
     ]
 }
 
+/// Component j of u × v alone.
+pub(crate) fn cross_component<T: Arith>(u: &V3<T>, v: &V3<T>, j: usize) -> T {
+    let (a, b) = ((j + 1) % 3, (j + 2) % 3);
+    u[a].mul(&v[b]).sub(&u[b].mul(&v[a]))
+}
+
 pub(crate) fn dot<T: Arith>(u: &V3<T>, v: &V3<T>) -> T {
     u[0].mul(&v[0]).add(&u[1].mul(&v[1])).add(&u[2].mul(&v[2]))
 }
@@ -190,7 +196,7 @@ impl<'a, T: Arith> Contact<'a, T> {
             },
             Term::SegmentCross(i, j) => {
                 let (u, w) = self.segment(i);
-                cross(&u, &w)[j].clone()
+                cross_component(&u, &w, j)
             }
             Term::SegmentDot(i) => {
                 let (u, w) = self.segment(i);
