@@ -562,7 +562,7 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
     contact.holds(&mut |term| {
         filter::interval_sign(&quick.term(term))
-            .or_else(|| Some(sign_at_root(&mut x, &f, &contact.term(term).0)))
+            .or_else(|| Some(contact.term_sign(term, &mut |p| sign_at_root(&mut x, &f, &p.0))))
     })
 }
 
@@ -1301,6 +1301,36 @@ mod tests {
             }
         }
         assert!(tested > 300, "{tested}");
+    }
+
+    /// A term's sign from its parts (`Contact::term_sign`) equals the sign of
+    /// the whole term polynomial, at rational times, on random and degenerate
+    /// (shared-coordinate, collinear) frames.
+    #[test]
+    fn term_sign_by_parts_matches_whole_terms() {
+        let mut s = 5u64;
+        let mut checked = 0;
+        for case in 0..200 {
+            let mut p = random_points(&mut s);
+            if case % 4 == 0 {
+                // Coplanar all along (z = 0) and an edge collinear with a point.
+                p.iter_mut().for_each(|q| q[2] = 0.0);
+                p[2] = p[0];
+            }
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let frame = frame_polys(kind, &coords_f64(&p));
+                let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+                for t in [r(0, 1), r(1, 3), r(1, 2), r(7, 8), r(1, 1)] {
+                    for term in contact.terms() {
+                        let want = zx::sign_at(&contact.term(term).0, &t);
+                        let got = contact.term_sign(term, &mut |q| zx::sign_at(&q.0, &t));
+                        assert_eq!(got, want, "case {case} {kind:?} {term:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10000, "{checked}");
     }
 
     /// The fixed-width content division gives zx::primitive's result.

@@ -181,16 +181,7 @@ impl<'a, T: Arith> Contact<'a, T> {
                 // line b: ((b1 − b0) × (p − b0))·n; opposite sides or on the line:
                 // −s(p)·s(p′) ≥ 0.
                 Kind::EdgeEdge => {
-                    let n = self.normal();
-                    let (s0, s1) = if i == 0 {
-                        (dot(&cross(a, b), n), dot(&cross(a, c), n))
-                    } else {
-                        let db = sub3(c, b);
-                        (
-                            dot(&cross(&db, &neg3(b)), n),
-                            dot(&cross(&db, &sub3(a, b)), n),
-                        )
-                    };
+                    let (s0, s1) = self.sides(i);
                     s0.mul(&s1).neg()
                 }
             },
@@ -202,6 +193,55 @@ impl<'a, T: Arith> Contact<'a, T> {
                 let (u, w) = self.segment(i);
                 dot(&u, &w)
             }
+        }
+    }
+
+    /// ee: the sides s(p), s(p′) of inside test i (its term is −s(p)·s(p′)).
+    fn sides(&self, i: usize) -> (T, T) {
+        let (a, b, c) = (self.a, self.b, self.c);
+        let n = self.normal();
+        if i == 0 {
+            (dot(&cross(a, b), n), dot(&cross(a, c), n))
+        } else {
+            let db = sub3(c, b);
+            (
+                dot(&cross(&db, &neg3(b)), n),
+                dot(&cross(&db, &sub3(a, b)), n),
+            )
+        }
+    }
+
+    /// The exact sign of one term from an exact sign oracle for values, asked
+    /// about smaller values where the term is built of them: |n|² is positive
+    /// iff a component of n is nonzero, and the ee inside test −s(p)·s(p′) has
+    /// the negated product of the two sides' signs. Other terms are asked
+    /// about whole.
+    pub(crate) fn term_sign(&self, t: Term, sign: &mut impl FnMut(&T) -> Ordering) -> Ordering {
+        match (t, self.kind) {
+            (Term::Normal2, _) => {
+                if self.normal().iter().any(|x| sign(x) != Ordering::Equal) {
+                    Ordering::Greater
+                } else {
+                    Ordering::Equal
+                }
+            }
+            (Term::Inside(i), Kind::EdgeEdge) => {
+                let (s0, s1) = self.sides(i);
+                match sign(&s0) {
+                    Ordering::Equal => Ordering::Equal,
+                    a => {
+                        let b = sign(&s1);
+                        if b == Ordering::Equal {
+                            Ordering::Equal
+                        } else if a == b {
+                            Ordering::Less
+                        } else {
+                            Ordering::Greater
+                        }
+                    }
+                }
+            }
+            _ => sign(&self.term(t)),
         }
     }
 
