@@ -246,6 +246,14 @@ fn level(tol: &BigRational) -> Result<u32, QueryError> {
         ));
     }
     let (n, d) = (tol.numer(), tol.denom());
+    if let (Some(n), Some(d)) = (n.to_u64(), d.to_u64()) {
+        // In machine integers (the usual tolerances): n·2ᵐ ≥ d in u128.
+        let mut m = (d.ilog2().saturating_sub(n.ilog2())).saturating_sub(1);
+        while u128::from(n) << m < u128::from(d) {
+            m += 1;
+        }
+        return Ok(m);
+    }
     let mut m = (d.bits().saturating_sub(n.bits())).saturating_sub(1);
     while (n << m) < *d {
         m += 1;
@@ -277,6 +285,19 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
     let (n, d) = (x.numer(), x.denom());
     if n.is_zero() {
         return Some(0.0);
+    }
+    if let (Some(v), Some(dv)) = (n.to_i64(), d.to_u128()) {
+        // Machine integers (most inputs): v/2ᵏ with k ≤ 127 is a normal double
+        // iff v's odd part has at most 53 bits; the product is then exact.
+        if !dv.is_power_of_two() {
+            return None;
+        }
+        let odd = v >> v.trailing_zeros();
+        if 64 - odd.unsigned_abs().leading_zeros() > 53 {
+            return None;
+        }
+        let k = i64::from(dv.trailing_zeros());
+        return Some(v as f64 * f64::from_bits(((1023 - k) as u64) << 52));
     }
     let dz = d.trailing_zeros()?;
     if d.bits() != dz + 1 {
@@ -1348,6 +1369,33 @@ mod tests {
             primitive(&mut a);
             zx::primitive(&mut b);
             assert_eq!(a, b);
+        }
+    }
+
+    /// m₀ is the least m with 2⁻ᵐ ≤ tolerance, in machine integers and in
+    /// big ones alike (checked against the definition directly).
+    #[test]
+    fn level_is_the_least_power_of_two_below_the_tolerance() {
+        let mut s = 17u64;
+        for k in 0..3000 {
+            let (n, d) = match k % 3 {
+                0 => (
+                    1 + splitmix(&mut s) % 1000,
+                    1 + splitmix(&mut s) % (1 << 50),
+                ),
+                1 => (1 + splitmix(&mut s), 1 + splitmix(&mut s)),
+                _ => (1 + splitmix(&mut s) % 7, 1u64 << (splitmix(&mut s) % 63)),
+            };
+            let tol = BigRational::new(n.into(), d.into());
+            let m = level(&tol).unwrap();
+            let p = |m: u32| BigRational::new(BigInt::one(), BigInt::one() << m);
+            assert!(p(m) <= tol, "{n}/{d}: {m}");
+            assert!(m == 0 || p(m - 1) > tol, "{n}/{d}: {m}");
+            // The same value with a numerator and denominator beyond u64
+            // (unreduced): the big-integer path.
+            let big = BigInt::one() << 70u32;
+            let tol2 = BigRational::new_raw(BigInt::from(n) * &big, BigInt::from(d) * &big);
+            assert_eq!(level(&tol2).unwrap(), m);
         }
     }
 
