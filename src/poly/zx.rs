@@ -364,11 +364,19 @@ pub(crate) fn affine_to_unit(a: &[BigInt], lo: &BigRational, hi: &BigRational) -
     scale(&mut r, &BigInt::one(), den);
     taylor_shift(&mut r, num);
     // u/den = w t  ⇒  u = (den · w) t.
-    let w = hi - lo;
-    let m = BigRational::new(w.numer() * den, w.denom().clone());
-    scale(&mut r, m.numer(), m.denom());
-    // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
-    // dyadic ranges put most of the common factor there.
+    let pow2 = |d: &BigInt| d.trailing_zeros().filter(|&z| d.bits() == z + 1);
+    if let (Some(e), Some(f)) = (pow2(den), pow2(hi.denom())) {
+        // Dyadic ends: den·w = wn / 2^(E − e) with w = wn / 2^E, in lowest terms by
+        // shifting out the common powers of two (no gcd; the same m as below).
+        let big = e.max(f);
+        let wn = (hi.numer() << (big - f)) - (num << (big - e));
+        let z = wn.trailing_zeros().unwrap_or(0).min(big - e);
+        scale(&mut r, &(wn >> z), &(BigInt::one() << (big - e - z)));
+    } else {
+        let w = hi - lo;
+        let m = BigRational::new(w.numer() * den, w.denom().clone());
+        scale(&mut r, m.numer(), m.denom());
+    }
     // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
     // dyadic ranges put most of the common factor there.
     remove_pow2_content(&mut r);
@@ -727,6 +735,47 @@ mod tests {
             assert_eq!(big_gcd(&a, &a), a.gcd(&a));
             let m = &a * big(20);
             assert_eq!(big_gcd(&m, &a), m.gcd(&a));
+        }
+    }
+
+    #[test]
+    /// The dyadic shortcut of `affine_to_unit` gives the rational formula's
+    /// polynomial (computed here with `BigRational` arithmetic).
+    fn affine_to_unit_dyadic_matches_rational() {
+        let q = |n: i64, d: u32| BigRational::new(n.into(), BigInt::one() << d);
+        let a = z(&[3, -7, 0, 11, -2]);
+        for (lo, hi) in [
+            (q(0, 0), q(1, 0)),
+            (q(1, 2), q(3, 2)),
+            (q(-5, 3), q(7, 10)),
+            (q(1, 52), q(3, 60)),
+            (q(5, 0), q(21, 2)),
+        ] {
+            let got = affine_to_unit(&a, &lo, &hi);
+            // Reference: den^d·a(lo + w·t) has the coefficients of the same
+            // polynomial up to a positive factor; compare after making both
+            // primitive.
+            let w = &hi - &lo;
+            let mut want: Vec<BigRational> = vec![BigRational::zero(); a.len()];
+            // Horner in rationals: p(t) = Σ a_i (lo + w t)^i.
+            let mut pw: Vec<BigRational> = vec![BigRational::one()];
+            for c in &a {
+                for (k, x) in pw.iter().enumerate() {
+                    want[k] += x * BigRational::from_integer(c.clone());
+                }
+                let mut next = vec![BigRational::zero(); pw.len() + 1];
+                for (k, x) in pw.iter().enumerate() {
+                    next[k] += x * &lo;
+                    next[k + 1] += x * &w;
+                }
+                pw = next;
+            }
+            let l = want.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+            let mut want: Vec<BigInt> = want.iter().map(|x| x.numer() * (&l / x.denom())).collect();
+            let mut got = got;
+            primitive(&mut want);
+            primitive(&mut got);
+            assert_eq!(got, want, "{lo} {hi}");
         }
     }
 
