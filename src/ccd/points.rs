@@ -398,7 +398,15 @@ impl Arith for Zp {
         Zp(v)
     }
     fn sub(&self, o: &Self) -> Self {
-        self.add(&o.neg())
+        let mut v = self.0.clone();
+        if v.len() < o.0.len() {
+            v.resize(o.0.len(), BigInt::zero());
+        }
+        for (x, y) in v.iter_mut().zip(&o.0) {
+            *x -= y;
+        }
+        zx::trim(&mut v);
+        Zp(v)
     }
     fn mul(&self, o: &Self) -> Self {
         Zp(zx::mul(&self.0, &o.0))

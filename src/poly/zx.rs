@@ -409,8 +409,85 @@ pub(crate) fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
 }
 
 /// Gcd over `ℚ[x]` of two integer polynomials, returned primitive with positive leading
-/// coefficient (primitive pseudo-remainder sequence). Empty if both are zero.
+/// coefficient. Empty if both are zero.
+///
+/// The subresultant pseudo-remainder sequence (Collins; Brown and Traub, "On Euclid's
+/// algorithm and the theory of subresultants", J. ACM 18, 1971; Knuth, *The Art of Computer
+/// Programming* vol. 2, §4.6.1, Algorithm C): each remainder is divided exactly by a known
+/// factor g·h^δ instead of by its content, which would need a gcd of its coefficients; the
+/// coefficients still grow only linearly. The last nonzero remainder is made primitive once.
 pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let (mut a, mut b) = if a.len() >= b.len() {
+        (a.to_vec(), b.to_vec())
+    } else {
+        (b.to_vec(), a.to_vec())
+    };
+    trim(&mut a);
+    trim(&mut b);
+    primitive(&mut a);
+    primitive(&mut b);
+    if b.is_empty() {
+        return a;
+    }
+    let (mut g, mut h) = (BigInt::one(), BigInt::one());
+    loop {
+        let delta = (a.len() - b.len()) as u32;
+        let r = prem_full(&a, &b);
+        if r.is_empty() {
+            primitive(&mut b);
+            return b;
+        }
+        if r.len() == 1 {
+            return vec![BigInt::one()];
+        }
+        a = std::mem::replace(&mut b, r);
+        let div = &g * num_traits::pow(h.clone(), delta as usize);
+        for c in b.iter_mut() {
+            *c = &*c / &div;
+        }
+        g = a.last().expect("nonzero").clone();
+        h = match delta {
+            0 => h,
+            1 => g.clone(),
+            _ => {
+                num_traits::pow(g.clone(), delta as usize) / num_traits::pow(h, delta as usize - 1)
+            }
+        };
+    }
+}
+
+/// The pseudo-remainder `lc(b)^(deg a − deg b + 1) · a mod b` (the exact power, which the
+/// subresultant sequence needs; `deg a ≥ deg b`, `b` nonzero).
+fn prem_full(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let db = b.len() - 1;
+    let lb = &b[db];
+    let mut e = a.len() - b.len() + 1;
+    let mut r = a.to_vec();
+    while r.len() > db {
+        let dr = r.len() - 1;
+        let lr = r[dr].clone();
+        for c in r.iter_mut() {
+            *c *= lb;
+        }
+        for (i, bc) in b.iter().enumerate() {
+            r[dr - db + i] -= &lr * bc;
+        }
+        trim(&mut r);
+        e -= 1;
+    }
+    if e > 0 && !r.is_empty() {
+        let f = num_traits::pow(lb.clone(), e);
+        for c in r.iter_mut() {
+            *c *= &f;
+        }
+    }
+    r
+}
+
+/// The primitive pseudo-remainder sequence gcd (content removed at every step): the
+/// reference the subresultant [`gcd`] is tested against.
+#[cfg(test)]
+fn gcd_primitive_prs(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
     let (mut a, mut b) = if a.len() >= b.len() {
         (a.to_vec(), b.to_vec())
     } else {
@@ -776,6 +853,48 @@ mod tests {
             primitive(&mut want);
             primitive(&mut got);
             assert_eq!(got, want, "{lo} {hi}");
+        }
+    }
+
+    /// The subresultant gcd equals the primitive-sequence gcd on products of
+    /// random factors (common factors of several degrees, repeated factors,
+    /// coprime pairs, large coefficients).
+    #[test]
+    fn subresultant_gcd_matches_primitive_sequence() {
+        let mut s = 0x243f6a8885a308d3u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut poly = |deg: u64, bits: u32| -> Vec<BigInt> {
+            let mut p: Vec<BigInt> = (0..=deg)
+                .map(|_| {
+                    (BigInt::from(next() as i64) << (next() % u64::from(bits.max(1)))) >> 20u32
+                })
+                .collect();
+            if p.last().is_some_and(|c| c.is_zero()) {
+                *p.last_mut().unwrap() = BigInt::one();
+            }
+            p
+        };
+        for k in 0..300u64 {
+            let common = poly(k % 4, 200);
+            let mut a = mul(&common, &poly(1 + k % 5, 64));
+            let mut b = mul(&common, &poly(k % 3, 300));
+            if k % 5 == 0 {
+                a = mul(&a, &common);
+            }
+            if k % 7 == 0 {
+                b = mul(&b, &b);
+            }
+            trim(&mut a);
+            trim(&mut b);
+            assert_eq!(gcd(&a, &b), gcd_primitive_prs(&a, &b), "{k}");
+            assert_eq!(gcd(&b, &a), gcd_primitive_prs(&b, &a), "{k}");
+            let d = derivative(&a);
+            assert_eq!(gcd(&a, &d), gcd_primitive_prs(&a, &d), "{k}");
         }
     }
 
