@@ -116,6 +116,8 @@ pub(crate) struct Contact<'a, T> {
     b: &'a V3<T>,
     c: &'a V3<T>,
     n: OnceCell<V3<T>>,
+    /// The point-on-segment vectors (u, w), each built when first asked for.
+    segs: [OnceCell<(V3<T>, V3<T>)>; 4],
 }
 
 impl<'a, T: Arith> Contact<'a, T> {
@@ -127,6 +129,7 @@ impl<'a, T: Arith> Contact<'a, T> {
             b,
             c,
             n: OnceCell::new(),
+            segs: Default::default(),
         }
     }
 
@@ -147,7 +150,11 @@ impl<'a, T: Arith> Contact<'a, T> {
     }
 
     /// (u, w) = (p − x, q − x) of point-on-segment test i.
-    fn segment(&self, i: usize) -> (V3<T>, V3<T>) {
+    fn segment(&self, i: usize) -> &(V3<T>, V3<T>) {
+        self.segs[i].get_or_init(|| self.build_segment(i))
+    }
+
+    fn build_segment(&self, i: usize) -> (V3<T>, V3<T>) {
         let (a, b, c) = (self.a, self.b, self.c);
         match (self.kind, i) {
             // vf: v on f0f1, f1f2, f2f0.
@@ -187,11 +194,11 @@ impl<'a, T: Arith> Contact<'a, T> {
             },
             Term::SegmentCross(i, j) => {
                 let (u, w) = self.segment(i);
-                cross_component(&u, &w, j)
+                cross_component(u, w, j)
             }
             Term::SegmentDot(i) => {
                 let (u, w) = self.segment(i);
-                dot(&u, &w)
+                dot(u, w)
             }
         }
     }
