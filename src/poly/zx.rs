@@ -235,6 +235,19 @@ pub(crate) fn eval_hom(a: &[BigInt], num: &BigInt, den: &BigInt) -> BigInt {
         return BigInt::zero();
     };
     let mut acc = last.clone();
+    if let Some(e) = den
+        .trailing_zeros()
+        .filter(|&z| z > 0 && den.bits() == z + 1)
+    {
+        // den = 2^e (dyadic points, the usual case): the powers of den are shifts.
+        for (k, c) in rest.iter().rev().enumerate() {
+            acc *= num;
+            if !c.is_zero() {
+                acc += c << (e * (k as u64 + 1));
+            }
+        }
+        return acc;
+    }
     if den.is_one() {
         for c in rest.iter().rev() {
             acc *= num;
@@ -895,6 +908,33 @@ mod tests {
             assert_eq!(gcd(&b, &a), gcd_primitive_prs(&b, &a), "{k}");
             let d = derivative(&a);
             assert_eq!(gcd(&a, &d), gcd_primitive_prs(&a, &d), "{k}");
+        }
+    }
+
+    /// The shift path of `eval_hom` (power-of-two denominators) gives
+    /// den^d·a(num/den), checked against rational evaluation.
+    #[test]
+    fn eval_hom_dyadic_matches_rational_value() {
+        let a = z(&[5, -3, 0, 7, -11, 2]);
+        for (num, e) in [
+            (3i64, 1u32),
+            (-7, 4),
+            (1, 60),
+            (123456789, 40),
+            (0, 3),
+            (-1, 0),
+        ] {
+            let den = BigInt::one() << e;
+            let x = BigRational::new(num.into(), den.clone());
+            // Σ aᵢ·xⁱ in rationals, independently of eval_hom.
+            let value = a.iter().rev().fold(BigRational::zero(), |acc, c| {
+                acc * &x + BigRational::from_integer(c.clone())
+            });
+            let want = value * BigRational::from_integer(num_traits::pow(den.clone(), 5));
+            assert_eq!(
+                BigRational::from_integer(eval_hom(&a, &num.into(), &den)),
+                want
+            );
         }
     }
 
