@@ -247,6 +247,7 @@ pub(crate) enum Tight {
 
 /// A piece [lo, hi] of the time range: its frames, the Bernstein coefficients
 /// of c and the (certain, nonzero) signs of c at its ends.
+#[derive(Clone)]
 struct Piece {
     lo: f64,
     hi: f64,
@@ -630,6 +631,14 @@ impl<'a> Filter<'a> {
             return None;
         }
         let mut hit = self.contact_on(l, h);
+        // ρ is the piece's only root and lies in the cell: the finer searches
+        // (`tight`) look in the cell's part of the piece only (the same bracket
+        // of ρ, found with fewer signs of c).
+        let p = &Piece {
+            lo: p.lo.max(l),
+            hi: p.hi.min(h),
+            ..p.clone()
+        };
         let mut tight = None;
         if hit.is_none() {
             // A narrower enclosure of ρ: between adjacent doubles.
