@@ -922,25 +922,38 @@ fn exact_answer(
     if contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))) == Some(true) {
         return PointCcdAnswer::Hit(ContactTime::at_start());
     }
-    let ranges: Vec<(BigRational, BigRational)> = match doubles {
+    let ranges: Vec<(BigRational, BigRational, Option<(f64, f64)>)> = match doubles {
         Some(p) => {
             let mut v = Vec::new();
             filter::undecided(kind, p, 0.0, 1.0, 0, &mut v);
             v.iter()
-                .map(|&(a, b)| (filter::rational(a), filter::rational(b)))
+                .map(|&(a, b)| (filter::rational(a), filter::rational(b), Some((a, b))))
                 .collect()
         }
-        None => vec![(zero, one)],
+        None => vec![(zero, one, None)],
     };
-    // Each polynomial factored once (square-free factors), its roots isolated
-    // in every range.
-    let polys: Vec<(Zp, OnceCell<Option<Factored>>)> = contact
+    // Each polynomial factored once (square-free factors), when first needed,
+    // its roots isolated in every range.
+    let polys: Vec<(Term, Zp, OnceCell<Option<Factored>>)> = contact
         .terms()
-        .map(|t| (terms.get(&contact, t).clone(), OnceCell::new()))
+        .map(|t| (t, terms.get(&contact, t).clone(), OnceCell::new()))
         .collect();
-    for (lo, hi) in &ranges {
+    for (lo, hi, range) in &ranges {
+        // With doubles, a polynomial whose interval value over the range has a
+        // certain sign has no root there (and is not factored for it).
+        let iv = range
+            .zip(doubles)
+            .map(|((a, b), p)| filter::interval_frame(kind, p, a, b));
+        let quick = iv.as_ref().map(|v| Contact::new(kind, &v[0], &v[1], &v[2]));
         let mut candidates = Vec::new();
-        for (p, f) in &polys {
+        for (t, p, f) in &polys {
+            let rootless = quick
+                .as_ref()
+                .and_then(|q| filter::interval_sign(&q.term(*t)))
+                .is_some_and(Ordering::is_ne);
+            if rootless {
+                continue;
+            }
             if let Some(f) = f.get_or_init(|| Factored::new(&p.0)) {
                 candidates.extend(f.roots(lo, hi).into_iter().map(|r| Candidate {
                     x: r.value,
