@@ -934,9 +934,9 @@ fn exact_answer(
     };
     // Each polynomial factored once (square-free factors), when first needed,
     // its roots isolated in every range.
-    let polys: Vec<(Term, Zp, OnceCell<Option<Factored>>)> = contact
+    let polys: Vec<(Term, OnceCell<Zp>, OnceCell<Option<Factored>>)> = contact
         .terms()
-        .map(|t| (t, terms.get(&contact, t).clone(), OnceCell::new()))
+        .map(|t| (t, OnceCell::new(), OnceCell::new()))
         .collect();
     for (lo, hi, range) in &ranges {
         // With doubles, a polynomial whose interval value over the range has a
@@ -954,6 +954,7 @@ fn exact_answer(
             if rootless {
                 continue;
             }
+            let p = p.get_or_init(|| terms.get(&contact, *t).clone());
             if let Some(f) = f.get_or_init(|| Factored::new(&p.0)) {
                 candidates.extend(f.roots(lo, hi).into_iter().map(|r| Candidate {
                     x: r.value,
