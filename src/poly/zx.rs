@@ -73,72 +73,17 @@ pub(crate) fn content(a: &[BigInt]) -> BigInt {
 }
 
 /// gcd(|a|, |b|): the fixed-width gcd ([`crate::fixed::gcd`], a few word
-/// operations per 30 bits) when both fit it; larger numbers are first brought
-/// below its width by Lehmer's method ([`lehmer_reduce`]).
+/// operations per 30 bits) when both fit it, Lehmer's method above
+/// (`query::triangle_triangle_distance::gcd_lehmer`) instead of num-bigint's
+/// bitwise gcd.
 fn big_gcd(a: &BigInt, b: &BigInt) -> BigInt {
-    const FIT: u64 = 64 * (crate::fixed::L as u64 - 1);
     if a.is_zero() || b.is_zero() {
         return a.gcd(b);
     }
-    let (a, b) = if a.bits() > FIT || b.bits() > FIT {
-        let (a, b) = lehmer_reduce(a.magnitude().clone(), b.magnitude().clone(), FIT);
-        if b.is_zero() {
-            return BigInt::from(a);
-        }
-        (BigInt::from(a), BigInt::from(b))
-    } else {
-        (a.clone(), b.clone())
-    };
-    let n = |x: &BigInt| crate::fixed::Nat::from_biguint(x.magnitude());
-    BigInt::from(crate::fixed::gcd(&n(&a), &n(&b)).to_biguint())
-}
-
-/// Euclid's algorithm on `(a, b)` (gcd unchanged) until the smaller is zero or both are at
-/// most `fit` bits wide, `(larger, smaller)` returned. Lehmer's method (Knuth, *The Art of
-/// Computer Programming* vol. 2, §4.5.2, Algorithm L): the quotients are found from the
-/// leading 62 bits of both numbers while two bracketing estimates agree, and their product
-/// is applied to the full numbers at once, so a pass costs a few multiplications by words
-/// instead of one long division per quotient; a full division step when no quotient is
-/// certain.
-fn lehmer_reduce(
-    mut a: num_bigint::BigUint,
-    mut b: num_bigint::BigUint,
-    fit: u64,
-) -> (num_bigint::BigUint, num_bigint::BigUint) {
-    use num_bigint::BigUint;
-    if a < b {
-        std::mem::swap(&mut a, &mut b);
-    }
-    while !b.is_zero() && a.bits() > fit {
-        let sh = a.bits().saturating_sub(62);
-        let top = |x: &BigUint| -> i128 { i128::from(u64::try_from(x >> sh).expect("62 bits")) };
-        let (mut x, mut y) = (top(&a), top(&b));
-        let (mut ca, mut cb, mut cc, mut cd) = (1i128, 0i128, 0i128, 1i128);
-        loop {
-            if y + cc <= 0 || y + cd <= 0 {
-                break;
-            }
-            let q = (x + ca) / (y + cc);
-            if q != (x + cb) / (y + cd) {
-                break;
-            }
-            (ca, cc) = (cc, ca - q * cc);
-            (cb, cd) = (cd, cb - q * cd);
-            (x, y) = (y, x - q * y);
-        }
-        if cb == 0 {
-            let r = &a % &b;
-            a = std::mem::replace(&mut b, r);
-            continue;
-        }
-        // (a, b) ← (A·a + B·b, C·a + D·b): both non-negative (Knuth's invariant).
-        let (ai, bi) = (BigInt::from(a), BigInt::from(b));
-        let na = &ai * ca + &bi * cb;
-        let nb = &ai * cc + &bi * cd;
-        a = na.into_parts().1;
-        b = nb.into_parts().1;
-    }
-    (a, b)
+    BigInt::from(crate::query::triangle_triangle_distance::gcd_lehmer(
+        a.magnitude(),
+        b.magnitude(),
+    ))
 }
 
 /// Divides by the (positive) content, keeping the sign of the polynomial.
