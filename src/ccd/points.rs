@@ -922,7 +922,9 @@ fn exact_answer(
     if contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))) == Some(true) {
         return PointCcdAnswer::Hit(ContactTime::at_start());
     }
-    let ranges: Vec<(BigRational, BigRational, Option<(f64, f64)>)> = match doubles {
+    // Each range exactly, and as doubles when the coordinates are doubles.
+    type Range = (BigRational, BigRational, Option<(f64, f64)>);
+    let ranges: Vec<Range> = match doubles {
         Some(p) => {
             let mut v = Vec::new();
             filter::undecided(kind, p, 0.0, 1.0, 0, &mut v);

@@ -349,9 +349,15 @@ pub(crate) fn descartes_interval(a: &[BigInt], lo: &BigRational, hi: &BigRationa
 
 /// Pseudo-remainder of `a` by `b` (nonzero): `lc(b)^k · a mod b` for some k ≥ 0.
 pub(crate) fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    prem_steps(a, b).0
+}
+
+/// [`prem`] and its k (the number of multiplications by lc(b)).
+fn prem_steps(a: &[BigInt], b: &[BigInt]) -> (Vec<BigInt>, usize) {
     let mut r = a.to_vec();
     let db = b.len() - 1;
     let lb = &b[db];
+    let mut k = 0;
     while r.len() > db {
         let dr = r.len() - 1;
         let lr = r[dr].clone();
@@ -362,8 +368,9 @@ pub(crate) fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
             r[dr - db + i] -= &lr * bc;
         }
         trim(&mut r);
+        k += 1;
     }
-    r
+    (r, k)
 }
 
 /// Gcd over `ℚ[x]` of two integer polynomials, returned primitive with positive leading
@@ -417,24 +424,10 @@ pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
 /// The pseudo-remainder `lc(b)^(deg a − deg b + 1) · a mod b` (the exact power, which the
 /// subresultant sequence needs; `deg a ≥ deg b`, `b` nonzero).
 fn prem_full(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
-    let db = b.len() - 1;
-    let lb = &b[db];
-    let mut e = a.len() - b.len() + 1;
-    let mut r = a.to_vec();
-    while r.len() > db {
-        let dr = r.len() - 1;
-        let lr = r[dr].clone();
-        for c in r.iter_mut() {
-            *c *= lb;
-        }
-        for (i, bc) in b.iter().enumerate() {
-            r[dr - db + i] -= &lr * bc;
-        }
-        trim(&mut r);
-        e -= 1;
-    }
+    let (mut r, k) = prem_steps(a, b);
+    let e = a.len() - b.len() + 1 - k;
     if e > 0 && !r.is_empty() {
-        let f = num_traits::pow(lb.clone(), e);
+        let f = num_traits::pow(b[b.len() - 1].clone(), e);
         for c in r.iter_mut() {
             *c *= &f;
         }
