@@ -614,10 +614,10 @@ fn pow2_exp(d: &BigInt) -> Option<u64> {
 /// leading coefficient) in (lo, hi), f(lo) of sign `s_lo` ≠ 0. `g` is reduced
 /// modulo f first (lc(f)ᵏ·g = q·f + r: the same sign at ρ, and deg r < deg f);
 /// r(ρ) = 0 iff gcd(f, r) changes sign over (lo, hi) (it divides f, whose only
-/// root there is ρ); otherwise (lo, hi) is bisected around ρ, in integers over
-/// powers of two (no gcd), until r keeps one sign on it (ends of one sign and
-/// no root inside: none for degree 1, the vertex's sign for degree 2, Descartes'
-/// rule above).
+/// root there is ρ); otherwise a remainder of degree 1 or 2 gets its sign in
+/// closed form ([`sign_low_degree`]), and a higher one by bisecting (lo, hi)
+/// around ρ, in integers over powers of two (no gcd), until r keeps one sign on
+/// it (ends of one sign and no root inside: Descartes' rule).
 fn sign_at_isolated(
     f: &[BigInt],
     lo: &BigRational,

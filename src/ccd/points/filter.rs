@@ -58,7 +58,8 @@
 //!    true there is a **hit** at ρ, certainly false moves on to the next root;
 //!    undecided, it is tried on the two doubles around ρ, then decided exactly
 //!    at ρ (`points.rs`: the condition's integer polynomials reduced modulo c,
-//!    their signs at ρ by a gcd and refinement);
+//!    a zero decided by a gcd, the sign of a remainder of degree ≤ 2 in closed
+//!    form, of a higher one by refinement);
 //! 5. the reported `f64`: ρ between adjacent doubles by bisection on their bit
 //!    patterns, then the exact sign of c at their midpoint.
 //!
