@@ -238,6 +238,228 @@ fn big(v: u128) -> BigInt {
     }
 }
 
+/// A JSON number's text read as `str::parse::<f64>` reads it (the correctly
+/// rounded double, ties to even), faster for the usual forms: at most 19
+/// significant digits and a decimal exponent the integer paths below cover.
+/// Anything else (and any text that is not a JSON number) goes to
+/// `str::parse`. The value is the same bit for bit (tests below compare the
+/// two on random and edge-case texts).
+///
+/// Why by hand: the program reads about 24 numbers per query line, and
+/// `str::parse` spends ~270 instructions on each (its general digit scan);
+/// the lean line path already knows the text is a JSON number.
+pub(crate) fn json_f64(t: &str) -> Option<f64> {
+    if let Some((neg, w, e)) = decimal_parts(t.as_bytes()) {
+        if let Some(x) = decimal_to_f64(w, e) {
+            return Some(if neg { -x } else { x });
+        }
+    }
+    t.parse().ok()
+}
+
+/// A JSON number `-?int(.frac)?([eE][+-]?exp)?` as its sign, the integer
+/// `w` of its significant digits (at most 19) and the decimal exponent `e`
+/// (value = w·10ᵉ); `None` for other texts or more digits.
+fn decimal_parts(b: &[u8]) -> Option<(bool, u64, i32)> {
+    let (neg, mut i) = match b.first()? {
+        b'-' => (true, 1),
+        _ => (false, 0),
+    };
+    let mut w: u64 = 0;
+    // Significant digits taken (leading zeros are not).
+    let mut sig = 0u32;
+    let mut e: i32 = 0;
+    let start = i;
+    while let Some(&c) = b.get(i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        if w != 0 || c != b'0' {
+            sig += 1;
+            w = w.wrapping_mul(10) + (c - b'0') as u64;
+        }
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let f = i;
+        loop {
+            // Eight digits at a time once the leading zeros are past and
+            // while the mantissa has room for them.
+            if w != 0 && sig + 8 <= 19 && i + 8 <= b.len() {
+                if let Some(v) = eight_digits(b[i..i + 8].try_into().ok()?) {
+                    w = w * 100_000_000 + v as u64;
+                    sig += 8;
+                    e -= 8;
+                    i += 8;
+                    continue;
+                }
+            }
+            match b.get(i) {
+                Some(&c) if c.is_ascii_digit() => {
+                    if w != 0 || c != b'0' {
+                        sig += 1;
+                        w = w.wrapping_mul(10) + (c - b'0') as u64;
+                    }
+                    e -= 1;
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        if i == f {
+            return None;
+        }
+    }
+    if sig > 19 {
+        return None;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        let eneg = match b.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let s = i;
+        let mut x: i32 = 0;
+        while let Some(&c) = b.get(i) {
+            if !c.is_ascii_digit() || i - s >= 6 {
+                break;
+            }
+            x = x * 10 + (c - b'0') as i32;
+            i += 1;
+        }
+        if i == s {
+            return None;
+        }
+        e += if eneg { -x } else { x };
+    }
+    (i == b.len()).then_some((neg, w, e))
+}
+
+/// Powers of ten that are doubles exactly (10²² < 2⁵³·2²²).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The double nearest w·10ᵉ (ties to even) where integer arithmetic gives it
+/// exactly; `None` elsewhere (the caller parses the text).
+///
+/// - w ≤ 2⁵³ and |e| ≤ 22: w and 10^|e| are doubles, and one IEEE
+///   multiplication or division rounds their exact product or quotient
+///   correctly (W. D. Clinger, "How to Read Floating Point Numbers
+///   Accurately", PLDI 1990).
+/// - e ≥ 0 and w·10ᵉ < 2¹²⁸: an integer, and Rust's `u128 as f64` rounds to
+///   nearest, ties to even.
+/// - −27 ≤ e < 0: w·10ᵉ = (w/5ᵏ)·2⁻ᵏ with k = −e, 5ᵏ < 2⁶³; the quotient
+///   of w·2ˢ by 5ᵏ (s filling 127 bits) has at least 64 bits, and is rounded
+///   to 53 with its remainder as the sticky bit.
+fn decimal_to_f64(w: u64, e: i32) -> Option<f64> {
+    if w == 0 {
+        return Some(0.0);
+    }
+    if w <= 1 << 53 && (-22..=22).contains(&e) {
+        let m = w as f64;
+        return Some(if e < 0 {
+            m / POW10[(-e) as usize]
+        } else {
+            m * POW10[e as usize]
+        });
+    }
+    if e >= 0 {
+        let n = (w as u128).checked_mul(10u128.checked_pow(e as u32)?)?;
+        return Some(n as f64);
+    }
+    let k = e.unsigned_abs();
+    if k > 27 {
+        return None;
+    }
+    let d = 5u64.pow(k) as u128;
+    let s = 127 - (64 - w.leading_zeros());
+    let n = (w as u128) << s;
+    let (q, r) = (n / d, n % d);
+    // q ≥ 2¹²⁶/2⁶³: at least 64 bits; keep 53.
+    let extra = 75 - q.leading_zeros();
+    let mut m = (q >> extra) as u64;
+    let rest = q & ((1u128 << extra) - 1);
+    let half = 1u128 << (extra - 1);
+    if rest > half || (rest == half && (r != 0 || m & 1 == 1)) {
+        m += 1;
+    }
+    // value = m·2^(extra − s − k); m in [2⁵², 2⁵³] (2⁵³ after rounding up).
+    let mut exp = extra as i32 - s as i32 - k as i32 + 52;
+    if m == 1 << 53 {
+        m >>= 1;
+        exp += 1;
+    }
+    if !(-1022..=1023).contains(&exp) {
+        return None;
+    }
+    Some(f64::from_bits(
+        ((exp + 1023) as u64) << 52 | (m & ((1 << 52) - 1)),
+    ))
+}
+
+/// A string `[+-]digits` or `[+-]digits/digits` (at most [`U128_DIGITS`]
+/// digits each side) whose value is exactly a double with a power-of-two
+/// denominator as written: that double (+0 for zero), with the line's budget
+/// charged as [`parse_exact`] charges it (`Some(Err)` when that fails).
+/// `None`, and nothing charged, for every other string: [`parse_exact`]
+/// then reads it.
+///
+/// Such a value is p·2⁻ᵏ with p < 2¹²⁸ and k < 128: always in the normal
+/// range, and a double iff p's odd part has at most 53 bits. No big integer,
+/// no gcd: the lowest terms are p/2ᵏ with their common twos shifted off.
+pub(crate) fn dyadic_string(s: &str) -> Option<Result<f64, String>> {
+    let b = s.as_bytes();
+    let (neg, start) = match b.first()? {
+        b'-' => (true, 1),
+        b'+' => (false, 1),
+        _ => (false, 0),
+    };
+    let (p, i) = digit_run(b, start)?;
+    let q = match b.get(i) {
+        None => 1,
+        Some(b'/') => {
+            let (q, j) = digit_run(b, i + 1)?;
+            if j != b.len() || !q.is_power_of_two() {
+                return None;
+            }
+            q
+        }
+        Some(_) => return None,
+    };
+    if p == 0 {
+        // 0/1: no numerator bits, one denominator bit.
+        return Some(crate::limits::charge(1).map(|()| 0.0));
+    }
+    let (zp, k) = (p.trailing_zeros(), q.trailing_zeros());
+    let odd = p >> zp;
+    if odd >> 53 != 0 {
+        return None;
+    }
+    let c = zp.min(k);
+    let bits = (128 - (p >> c).leading_zeros()) + (k - c + 1);
+    if let Err(e) = crate::limits::charge(bits as u64) {
+        return Some(Err(e));
+    }
+    // odd·2^(zp − k), both factors doubles, the product exact (|zp − k| < 128).
+    let pow = f64::from_bits(((1023 + zp as i64 - k as i64) as u64) << 52);
+    let x = odd as f64 * pow;
+    Some(Ok(if neg { -x } else { x }))
+}
+
 fn short(s: &str) -> String {
     if s.len() > 40 {
         format!(
@@ -486,5 +708,182 @@ mod tests {
         for bad in ["3/", "/3", "+-1", "1/0", "1/00", "2/3x", "1//2", "-/2"] {
             assert!(parse_exact(bad).is_err(), "{bad:?} should be rejected");
         }
+    }
+
+    /// A small deterministic generator for the tests below (xorshift64).
+    struct Xs(u64);
+    impl Xs {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn digits(&mut self, n: u64) -> String {
+            (0..n)
+                .map(|_| char::from(b'0' + self.below(10) as u8))
+                .collect()
+        }
+    }
+
+    /// `json_f64` gives `str::parse::<f64>`'s double bit for bit: on random
+    /// doubles written every way Rust writes them (shortest round trip,
+    /// scientific, fixed with 0–25 decimals), on random JSON number texts
+    /// (up to 30 digits, exponents up to ±400), on exact ties between two
+    /// doubles (written with a fraction, so the division path rounds them),
+    /// and on the edge cases of the double range.
+    #[test]
+    fn json_f64_is_str_parse() {
+        let check = |t: &str| {
+            let want = t.parse::<f64>().unwrap();
+            let got = json_f64(t).unwrap();
+            assert_eq!(got.to_bits(), want.to_bits(), "{t}: {got:e} vs {want:e}");
+        };
+        for t in [
+            "0", "-0", "-0.0", "0.0", "0e0", "0E-5", "-0e+7", "1", "-1", "0.1", "0.5", "1e22",
+            "1e23", "9007199254740993", "9007199254740992", "9007199254740993.0",
+            "18014398509481986.0", "18014398509481990.0", "18014398509481986.00",
+            "1e308", "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+            "2.2250738585072014e-308", "2.2250738585072011e-308", "2.225073858507201e-308",
+            "4.9e-324", "5e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-320",
+            "1e-400", "1e400", "123456789012345678901234567890", "0.000000000000000000000000001",
+            "1234567890123456789", "12345678901234567890", "9999999999999999999e-27",
+            "9999999999999999999e-28", "1.0000000000000000000", "0.30000000000000004",
+            "-2.7750260493480905", "0.04461439913652132", "1e000001", "1E+22", "7e-27",
+            "18446744073709551615", "18446744073709551615e-19", "1e38", "1e39",
+            "340282366920938463463374607431768211455",
+        ] {
+            check(t);
+        }
+        let mut r = Xs(0x51_7cc1_b727_220a);
+        let (mut ordinary, mut ties) = (0u32, 0u32);
+        for _ in 0..200_000 {
+            // A random finite double (all exponents, subnormals included).
+            let x = f64::from_bits(r.next());
+            if x.is_finite() {
+                check(&format!("{x:?}"));
+                check(&format!("{x:e}"));
+                check(&format!("{:.*e}", r.below(20) as usize, x));
+                if x.abs() < 1e30 {
+                    check(&format!("{:.*}", r.below(26) as usize, x));
+                }
+            }
+            // A double of ordinary size (the inputs engines send).
+            let y = (r.next() >> 11) as f64 / (1u64 << 53) as f64 * 8.0 - 4.0;
+            let y = y * [1.0, 1e-3, 1e3, 1e-12, 1e15][r.below(5) as usize];
+            check(&format!("{y:?}"));
+            check(&format!("{y:e}"));
+            // (The fast paths, not `str::parse`, decide these: counted.)
+            let t = format!("{y:?}");
+            ordinary += decimal_parts(t.as_bytes())
+                .and_then(|(_, w, e)| decimal_to_f64(w, e))
+                .is_some() as u32;
+            check(&format!("{:.*}", r.below(26) as usize, y));
+            // A random JSON number text.
+            let mut t = String::new();
+            if r.below(2) == 0 {
+                t.push('-');
+            }
+            let n = r.below(21);
+            if n == 0 {
+                t.push('0');
+            } else {
+                t.push(char::from(b'1' + r.below(9) as u8));
+                t += &r.digits(n - 1);
+            }
+            if r.below(2) == 0 {
+                t.push('.');
+                let f = 1 + r.below(30);
+                t += &r.digits(f);
+            }
+            if r.below(2) == 0 {
+                t.push(['e', 'E'][r.below(2) as usize]);
+                t += ["", "+", "-"][r.below(3) as usize];
+                let top = [30, 400][r.below(2) as usize];
+                t += &format!("{}", r.below(top));
+            }
+            check(&t);
+            // An exact tie between two doubles (and its neighbours), written
+            // with a fraction: the division path's rounding.
+            let bits = 54 + r.below(6);
+            let n = (r.next() | 1 << 63) >> (64 - bits);
+            let s = bits - 53;
+            let tie = (n >> s << s) | 1 << (s - 1);
+            for v in [tie - 1, tie, tie + 1] {
+                check(&format!("{v}.0"));
+                check(&format!("{v}0e-1"));
+                ties += decimal_parts(format!("{v}.0").as_bytes())
+                    .and_then(|(_, w, e)| decimal_to_f64(w, e))
+                    .is_some() as u32;
+            }
+        }
+        // (A fifth of them are of size 1e-12, whose 17 digits need 10⁻²⁸ and
+        // up: `str::parse` reads those.)
+        assert!(ordinary > 159_000, "{ordinary} of 200000 on the fast paths");
+        assert!(ties > 590_000, "{ties} of 600000 on the division path");
+    }
+
+    /// `dyadic_string` gives the double `parse_exact` gives for every plain
+    /// integer or p/q string that is one (and nothing for the rest), and
+    /// charges the line's budget exactly what `parse_exact` charges (the bits
+    /// of the lowest-terms numerator and denominator, computed here by
+    /// `BigRational`).
+    #[test]
+    fn dyadic_string_is_parse_exact() {
+        use crate::limits::{charge, max_input_bits, with_line_budget};
+        let check = |t: &str| {
+            let q = parse_exact(t).ok();
+            let want = q.as_ref().and_then(|q| {
+                let f = f64::from_rational(q);
+                (f.is_finite() && f.to_rational() == *q).then_some(f + 0.0)
+            });
+            let cost = q.map(|q| q.numer().bits() + q.denom().bits());
+            with_line_budget(|| match dyadic_string(t) {
+                Some(Ok(f)) => {
+                    assert_eq!(Some(f.to_bits()), want.map(f64::to_bits), "{t}");
+                    // Exactly `cost` was charged: the rest fits, one more bit does not.
+                    let cost = cost.unwrap();
+                    assert!(charge(max_input_bits() - cost).is_ok(), "{t}");
+                    assert!(charge(1).is_err(), "{t}");
+                }
+                Some(Err(e)) => panic!("{t}: {e}"),
+                None => {
+                    // Nothing charged.
+                    assert!(charge(max_input_bits()).is_ok(), "{t}");
+                    // Only strings that are not plain dyadic doubles are left.
+                    // (A denominator that is not a power of two as written,
+                    // like 3/6, is left to `parse_exact`'s gcd.)
+                    let plain = t.bytes().all(|c| c.is_ascii_digit() || b"+-/".contains(&c));
+                    let q = t.split_once('/').map_or(Some(1), |(_, q)| q.parse::<u128>().ok());
+                    let two = q.is_some_and(u128::is_power_of_two);
+                    assert!(want.is_none() || !plain || !two || t.len() > 38, "{t} left over");
+                }
+            });
+        };
+        for t in [
+            "0", "-0", "+0", "0/1", "-0/8", "0/3", "1/0", "1", "-1", "+7", "3/8", "6/8", "-6/16",
+            "1/3", "3/6", "9007199254740993", "9007199254740992", "18014398509481986/2",
+            "73/2305843009213693952", "1/170141183460469231731687303715884105728",
+            "340282366920938463463374607431768211455", "340282366920938463463374607431768211456",
+            "3900231685776981/4503599627370496", "-5348868689029467/324518553658426726783156020576256",
+            "007/014", "1/2/3", "1.5", "1e3", "", "-", "/2", "2/",
+        ] {
+            check(t);
+        }
+        let mut r = Xs(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let m = r.next() >> r.below(64);
+            let (a, b) = (r.below(70), r.below(128));
+            let p = (m as u128) << a.min(127 - (64 - m.leading_zeros()) as u64);
+            let sign = ["", "-", "+"][r.below(3) as usize];
+            check(&format!("{sign}{p}/{}", 1u128 << b));
+            check(&format!("{sign}{p}"));
+            check(&format!("{sign}{p}/{}", r.below(1000)));
+        }
+        // Outside a line nothing is charged, and the budget does not bind.
+        assert_eq!(dyadic_string("3/4").unwrap().unwrap(), 0.75);
     }
 }
