@@ -239,112 +239,124 @@ fn big(v: u128) -> BigInt {
 }
 
 /// A JSON number's text read as `str::parse::<f64>` reads it (the correctly
-/// rounded double, ties to even), faster for the usual forms: at most 19
-/// significant digits and a decimal exponent the integer paths below cover.
-/// Anything else (and any text that is not a JSON number) goes to
-/// `str::parse`. The value is the same bit for bit (tests below compare the
-/// two on random and edge-case texts).
-///
-/// Why by hand: the program reads about 24 numbers per query line, and
-/// `str::parse` spends ~270 instructions on each (its general digit scan);
-/// the lean line path already knows the text is a JSON number.
-pub(crate) fn json_f64(t: &str) -> Option<f64> {
-    if let Some((neg, w, e)) = decimal_parts(t.as_bytes()) {
-        if let Some(x) = decimal_to_f64(w, e) {
-            return Some(if neg { -x } else { x });
-        }
-    }
-    t.parse().ok()
+/// rounded double, ties to even); `None` when `t` is not exactly one JSON
+/// number. See [`json_number`].
+#[cfg(test)]
+fn json_f64(t: &str) -> Option<f64> {
+    let mut i = 0;
+    let x = json_number(t, &mut i)?;
+    (i == t.len()).then_some(x)
 }
 
-/// A JSON number `-?int(.frac)?([eE][+-]?exp)?` as its sign, the integer
-/// `w` of its significant digits (at most 19) and the decimal exponent `e`
-/// (value = w·10ᵉ); `None` for other texts or more digits.
-fn decimal_parts(b: &[u8]) -> Option<(bool, u64, i32)> {
-    let (neg, mut i) = match b.first()? {
-        b'-' => (true, 1),
-        _ => (false, 0),
-    };
-    let mut w: u64 = 0;
-    // Significant digits taken (leading zeros are not).
-    let mut sig = 0u32;
-    let mut e: i32 = 0;
-    let start = i;
-    while let Some(&c) = b.get(i) {
-        if !c.is_ascii_digit() {
-            break;
-        }
-        if w != 0 || c != b'0' {
-            sig += 1;
-            w = w.wrapping_mul(10) + (c - b'0') as u64;
-        }
-        i += 1;
+/// The JSON number that starts at byte `*i` of `s`
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, the longest such
+/// text), read as `str::parse::<f64>` reads its text: the correctly rounded
+/// double (±∞ past the range), the same bit for bit (tests below compare the
+/// two on random and edge-case texts). `*i` moves past it; `None` (and `*i`
+/// unspecified) where no number starts.
+///
+/// One pass checks the grammar and gathers the significant digits (at most
+/// 19, eight at a time where eight are there); integer arithmetic then gives
+/// the double ([`decimal_to_f64`]), and `str::parse` reads the rest (more
+/// digits, exponents that path does not cover). Why by hand: the program
+/// reads about 24 numbers per query line, and a separate grammar check plus
+/// `str::parse`'s general digit scan cost ~450 instructions a number.
+pub(crate) fn json_number(s: &str, i: &mut usize) -> Option<f64> {
+    let b = s.as_bytes();
+    let start = *i;
+    let neg = b.get(*i) == Some(&b'-');
+    if neg {
+        *i += 1;
     }
-    if i == start {
-        return None;
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        let f = i;
-        loop {
-            // Eight digits at a time once the leading zeros are past and
-            // while the mantissa has room for them.
-            if w != 0 && sig + 8 <= 19 && i + 8 <= b.len() {
-                if let Some(v) = eight_digits(b[i..i + 8].try_into().ok()?) {
-                    w = w * 100_000_000 + v as u64;
-                    sig += 8;
-                    e -= 8;
-                    i += 8;
-                    continue;
-                }
-            }
-            match b.get(i) {
-                Some(&c) if c.is_ascii_digit() => {
-                    if w != 0 || c != b'0' {
-                        sig += 1;
-                        w = w.wrapping_mul(10) + (c - b'0') as u64;
-                    }
-                    e -= 1;
-                    i += 1;
-                }
-                _ => break,
-            }
+    let (mut w, mut sig, mut e) = (0u64, 0u32, 0i32);
+    match b.get(*i)? {
+        b'0' => *i += 1,
+        b'1'..=b'9' => {
+            take_digits(b, i, &mut w, &mut sig);
+            // Digits dropped past 19 still count in the exponent; the
+            // text is parsed then anyway.
         }
-        if i == f {
+        _ => return None,
+    }
+    if b.get(*i) == Some(&b'.') {
+        *i += 1;
+        let n = take_digits(b, i, &mut w, &mut sig);
+        if n == 0 {
             return None;
         }
+        e -= n as i32;
     }
-    if sig > 19 {
-        return None;
-    }
-    if let Some(b'e' | b'E') = b.get(i) {
-        i += 1;
-        let eneg = match b.get(i) {
+    if let Some(b'e' | b'E') = b.get(*i) {
+        *i += 1;
+        let eneg = match b.get(*i) {
             Some(b'-') => {
-                i += 1;
+                *i += 1;
                 true
             }
             Some(b'+') => {
-                i += 1;
+                *i += 1;
                 false
             }
             _ => false,
         };
-        let s = i;
+        let s0 = *i;
         let mut x: i32 = 0;
-        while let Some(&c) = b.get(i) {
-            if !c.is_ascii_digit() || i - s >= 6 {
+        while let Some(&c) = b.get(*i) {
+            if !c.is_ascii_digit() {
                 break;
             }
-            x = x * 10 + (c - b'0') as i32;
-            i += 1;
+            // Past six digits the value no longer matters here: the text
+            // is parsed instead (sig is made to fail below).
+            if *i - s0 < 6 {
+                x = x * 10 + (c - b'0') as i32;
+            } else {
+                sig = u32::MAX;
+            }
+            *i += 1;
         }
-        if i == s {
+        if *i == s0 {
             return None;
         }
         e += if eneg { -x } else { x };
     }
-    (i == b.len()).then_some((neg, w, e))
+    if sig <= 19 {
+        if let Some(x) = decimal_to_f64(w, e) {
+            return Some(if neg { -x } else { x });
+        }
+    }
+    s[start..*i].parse().ok()
+}
+
+/// The digits at `b[*i..]`, taken: the significant ones (leading zeros
+/// skipped while `w` is 0) accumulated into `w`, counted in `sig` (exact
+/// while at most 19; `w` is meaningless past that). Returns how many digits
+/// were taken.
+#[inline(always)]
+fn take_digits(b: &[u8], i: &mut usize, w: &mut u64, sig: &mut u32) -> usize {
+    let s = *i;
+    loop {
+        if *w != 0 && *sig <= 11 {
+            if let Some(c) = b.get(*i..*i + 8) {
+                if let Some(v) = eight_digits(c.try_into().expect("eight bytes")) {
+                    *w = *w * 100_000_000 + v as u64;
+                    *sig += 8;
+                    *i += 8;
+                    continue;
+                }
+            }
+        }
+        match b.get(*i) {
+            Some(&c) if c.is_ascii_digit() => {
+                let d = (c - b'0') as u64;
+                if *w != 0 || d != 0 {
+                    *sig = sig.saturating_add(1);
+                    *w = w.wrapping_mul(10).wrapping_add(d);
+                }
+                *i += 1;
+            }
+            _ => return *i - s,
+        }
+    }
 }
 
 /// Powers of ten that are doubles exactly (10²² < 2⁵³·2²²).
@@ -735,6 +747,36 @@ mod tests {
     /// (up to 30 digits, exponents up to ±400), on exact ties between two
     /// doubles (written with a fraction, so the division path rounds them),
     /// and on the edge cases of the double range.
+    /// Whether `json_number`'s integer paths (not `str::parse`) read `t`.
+    fn fast(t: &str) -> bool {
+        let (mut i, b) = (0, t.as_bytes());
+        let neg = t.starts_with('-') as usize;
+        i += neg;
+        let (mut w, mut sig) = (0, 0);
+        let n = take_digits(b, &mut i, &mut w, &mut sig);
+        let mut e = 0;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            e = -(take_digits(b, &mut i, &mut w, &mut sig) as i32);
+        }
+        n > 0 && i == t.len() && sig <= 19 && decimal_to_f64(w, e).is_some()
+    }
+
+    /// `json_f64` takes exactly the texts JSON calls numbers (serde_json's
+    /// reader is the reference): the others are `None`.
+    #[test]
+    fn json_number_grammar_is_json() {
+        for t in [
+            "0", "-0", "1", "-1", "10", "0.5", "-0.5", "1e5", "1E5", "1e+5", "1e-5", "1.5e-05",
+            "01", "-01", "00", "+1", ".5", "1.", "-", "", "1e", "1e+", "1.e5", "-.5", "0x10", "1 ",
+            " 1", "1.5.5", "1e5e5", "NaN", "inf", "--1", "1_000", "١", "0.0000", "123456789e1234567",
+        ] {
+            let json = serde_json::from_str::<serde_json::Number>(t).is_ok()
+                && t.trim() == t;
+            assert_eq!(json_f64(t).is_some(), json, "{t:?}");
+        }
+    }
+
     #[test]
     fn json_f64_is_str_parse() {
         let check = |t: &str| {
@@ -777,10 +819,7 @@ mod tests {
             check(&format!("{y:?}"));
             check(&format!("{y:e}"));
             // (The fast paths, not `str::parse`, decide these: counted.)
-            let t = format!("{y:?}");
-            ordinary += decimal_parts(t.as_bytes())
-                .and_then(|(_, w, e)| decimal_to_f64(w, e))
-                .is_some() as u32;
+            ordinary += fast(&format!("{y:?}")) as u32;
             check(&format!("{:.*}", r.below(26) as usize, y));
             // A random JSON number text.
             let mut t = String::new();
@@ -815,9 +854,7 @@ mod tests {
             for v in [tie - 1, tie, tie + 1] {
                 check(&format!("{v}.0"));
                 check(&format!("{v}0e-1"));
-                ties += decimal_parts(format!("{v}.0").as_bytes())
-                    .and_then(|(_, w, e)| decimal_to_f64(w, e))
-                    .is_some() as u32;
+                ties += fast(&format!("{v}.0")) as u32;
             }
         }
         // (A fifth of them are of size 1e-12, whose 17 digits need 10⁻²⁸ and

@@ -34,7 +34,8 @@ use crate::ccd::{
     self, CcdAnswer, CcdQuery, ContactTime, Motion, MovingBox, PointCcd, PointCcdAnswer,
     PolyCoeffs, TimeKind,
 };
-use crate::number::parse_exact;
+use crate::ccd::points::{first_contact_f64, Kind};
+use crate::number::{dyadic_string, json_number, parse_exact};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
 use crate::scalar::{rational_to_f64, Scalar};
@@ -45,140 +46,81 @@ use crate::vector::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign as BigSign};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
-use std::marker::PhantomData;
 
-/// A field that may be absent. Unlike `Option`, a JSON `null` is a present
-/// value (and then fails to read as `T`), as the general path sees it.
-struct Present<T>(Option<T>);
-
-impl<T> Default for Present<T> {
-    fn default() -> Self {
-        Present(None)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Present<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        T::deserialize(d).map(|t| Present(Some(t)))
-    }
-}
-
-/// A JSON object read as `T` (derived structs would also read an array).
-struct Obj<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = T;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-            }
-        }
-        d.deserialize_map(V(PhantomData)).map(Obj)
-    }
-}
-
-/// A JSON value that is not an array or an object, as written: a number's
-/// place, read later by [`tok`]. (serde_json skips a raw value without its
-/// nesting limit, so a nested one is refused here, where the general path may
-/// refuse it for its depth.)
+/// One number as written: a JSON number (its double, read while scanning:
+/// every scalar type's reading starts from it), or the text inside a string
+/// without escapes.
 #[derive(Clone, Copy)]
-struct Leaf<'a>(&'a RawValue);
+enum Tok<'a> {
+    Number(f64),
+    String(&'a str),
+}
 
-impl<'de: 'a, 'a> Deserialize<'de> for Leaf<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(d)?;
-        match raw.get().as_bytes().first() {
-            Some(b'[' | b'{') | None => Err(serde::de::Error::custom("a nested value")),
-            _ => Ok(Leaf(raw)),
-        }
+impl Default for Tok<'_> {
+    /// A placeholder of the scanner's arrays, overwritten before use.
+    fn default() -> Self {
+        Tok::Number(0.0)
     }
 }
 
-/// A number as written (a JSON number or a string), read later by [`tok`].
-type N<'a> = Leaf<'a>;
+/// A number as written.
+type N<'a> = Tok<'a>;
 /// Three numbers.
 type P3<'a> = [N<'a>; 3];
+/// A polynomial in t as written: its coefficients (a bare number is one).
+type Poly<'a> = Vec<Tok<'a>>;
 
-/// The fields of an `intersect`, `distance`, `ccd_vf` or `ccd_ee` line that
-/// the lean path reads.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The fields of a line that the lean path reads.
+#[derive(Default)]
 struct LineText<'a> {
-    #[serde(default, borrow)]
-    id: Present<&'a RawValue>,
-    op: &'a str,
-    #[serde(default, borrow)]
-    scalar: Present<&'a str>,
-    #[serde(default, borrow)]
-    a: Present<Obj<ShapeText<'a>>>,
-    #[serde(default, borrow)]
-    b: Present<Obj<ShapeText<'a>>>,
-    #[serde(default, borrow)]
-    t0: Present<Box<[P3<'a>; 4]>>,
-    #[serde(default, borrow)]
-    t1: Present<Box<[P3<'a>; 4]>>,
-    #[serde(default, borrow)]
-    tolerance: Present<N<'a>>,
-    #[serde(default, borrow)]
-    t_range: Present<[N<'a>; 2]>,
+    /// The id's JSON text (not an array or an object).
+    id: Option<&'a str>,
+    op: Option<&'a str>,
+    scalar: Option<&'a str>,
+    a: Option<ShapeText<'a>>,
+    b: Option<ShapeText<'a>>,
+    t0: Option<[P3<'a>; 4]>,
+    t1: Option<[P3<'a>; 4]>,
+    tolerance: Option<N<'a>>,
+    t_range: Option<[N<'a>; 2]>,
 }
 
 /// A SHAPE object's fields (every kind's; which are used depends on `type`),
 /// or a `ccd` op's moving box.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Default)]
 struct ShapeText<'a> {
-    #[serde(default, rename = "type", borrow)]
-    ty: Present<&'a str>,
+    ty: Option<&'a str>,
     // A `ccd` op's `a`, `b`: the box (or cube) and its motion; the general
     // path reads a `null` motion as none, as `Option` does (but a `null`
     // motion is still a field, refused where a motion is not one).
-    #[serde(default, borrow)]
-    shape: Present<Box<Obj<ShapeText<'a>>>>,
-    #[serde(default, borrow)]
-    motion: Present<Option<Box<Obj<MotionText<'a>>>>>,
-    #[serde(default, borrow)]
-    v: Present<[P3<'a>; 3]>,
-    #[serde(default, borrow)]
-    center: Present<P3<'a>>,
-    #[serde(default, borrow)]
-    half_axes: Present<[P3<'a>; 3]>,
-    // The less common fields are boxed: serde moves a struct's values by
-    // value, several times over, so a smaller struct parses faster.
-    #[serde(default, borrow)]
-    axes: Present<Box<[P3<'a>; 3]>>,
-    #[serde(default, borrow)]
-    half_extents: Present<Box<P3<'a>>>,
-    #[serde(default, borrow)]
-    base: Present<Box<[[N<'a>; 2]; 4]>>,
-    #[serde(default, borrow)]
-    z: Present<Box<[N<'a>; 2]>>,
-    #[serde(default, borrow)]
-    vertices: Present<Box<[P3<'a>; 8]>>,
+    shape: Option<Box<ShapeText<'a>>>,
+    motion: Option<Option<Box<MotionText<'a>>>>,
+    v: Option<[P3<'a>; 3]>,
+    center: Option<P3<'a>>,
+    half_axes: Option<[P3<'a>; 3]>,
+    // The less common fields are boxed: a smaller struct is cheaper to set up.
+    axes: Option<Box<[P3<'a>; 3]>>,
+    half_extents: Option<Box<P3<'a>>>,
+    base: Option<Box<[[N<'a>; 2]; 4]>>,
+    z: Option<Box<[N<'a>; 2]>>,
+    vertices: Option<Box<[P3<'a>; 8]>>,
 }
 
 impl ShapeText<'_> {
     /// Which fields are present, one bit each (`F_*`).
     fn present(&self) -> u16 {
         let bit = |p: bool, b: u16| if p { b } else { 0 };
-        bit(self.ty.0.is_some(), F_TYPE)
-            | bit(self.shape.0.is_some(), F_SHAPE)
-            | bit(self.motion.0.is_some(), F_MOTION)
-            | bit(self.v.0.is_some(), F_V)
-            | bit(self.center.0.is_some(), F_CENTER)
-            | bit(self.half_axes.0.is_some(), F_HALF_AXES)
-            | bit(self.axes.0.is_some(), F_AXES)
-            | bit(self.half_extents.0.is_some(), F_HALF_EXTENTS)
-            | bit(self.base.0.is_some(), F_BASE)
-            | bit(self.z.0.is_some(), F_Z)
-            | bit(self.vertices.0.is_some(), F_VERTICES)
+        bit(self.ty.is_some(), F_TYPE)
+            | bit(self.shape.is_some(), F_SHAPE)
+            | bit(self.motion.is_some(), F_MOTION)
+            | bit(self.v.is_some(), F_V)
+            | bit(self.center.is_some(), F_CENTER)
+            | bit(self.half_axes.is_some(), F_HALF_AXES)
+            | bit(self.axes.is_some(), F_AXES)
+            | bit(self.half_extents.is_some(), F_HALF_EXTENTS)
+            | bit(self.base.is_some(), F_BASE)
+            | bit(self.z.is_some(), F_Z)
+            | bit(self.vertices.is_some(), F_VERTICES)
     }
 
     /// Whether every present field is one of `allowed` (the general path
@@ -202,29 +144,268 @@ const F_VERTICES: u16 = 1 << 10;
 
 /// A MOTION object's fields (both forms'; which are used depends on which
 /// form is given).
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Default)]
 struct MotionText<'a> {
-    #[serde(default, borrow)]
-    matrix: Present<[Vec<Poly<'a>>; 4]>,
-    #[serde(default, borrow)]
-    denominator: Present<Poly<'a>>,
-    #[serde(default, borrow)]
-    quaternion: Present<[Poly<'a>; 4]>,
-    #[serde(default, borrow)]
-    translation: Present<[Poly<'a>; 3]>,
+    matrix: Option<[Vec<Poly<'a>>; 4]>,
+    denominator: Option<Poly<'a>>,
+    quaternion: Option<[Poly<'a>; 4]>,
+    translation: Option<[Poly<'a>; 3]>,
 }
 
-/// A polynomial in t as written: a number or an array of numbers, read later
-/// by [`poly`]. (An object is refused here; a nested array by [`poly`].)
-struct Poly<'a>(&'a RawValue);
+/// `slot` set to `v`, or nothing if it was already set (a duplicate key).
+fn set<T>(slot: &mut Option<T>, v: T) -> Option<()> {
+    if slot.is_some() {
+        return None;
+    }
+    *slot = Some(v);
+    Some(())
+}
 
-impl<'de: 'a, 'a> Deserialize<'de> for Poly<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(d)?;
-        match raw.get().as_bytes().first() {
-            Some(b'{') | None => Err(serde::de::Error::custom("an object")),
-            _ => Ok(Poly(raw)),
+/// The lean path's reader: a line scanned byte by byte into [`LineText`],
+/// borrowing its text. It takes a strict subset of JSON, the shapes of a
+/// query line and nothing else, and returns `None` on anything outside it
+/// (the general path, serde_json's full reader, then answers the line):
+///
+/// - JSON syntax exactly: white space is `' '`, `\t`, `\n`, `\r`; numbers
+///   follow JSON's grammar (no leading zeros, no `+`, no bare `.`); a string
+///   holds no control character; nothing follows the object.
+/// - Keys and strings without escapes (the id excepted: its escapes are
+///   checked by serde_json when it is written, [`write_id`]).
+/// - Known keys only, each at most once (the general path refuses unknown
+///   and duplicate fields, or ignores an unknown one at a depth its nesting
+///   limit may refuse); objects where objects go, arrays of exactly the
+///   protocol's length where arrays go, a number or a string where a number
+///   goes (`null` only as a `ccd` motion).
+///
+/// Why by hand: serde's derived visitors cost about 12k instructions per box
+/// line (a `RawValue` per number, large structs moved by value); this reads
+/// the line once, in about a fifth of that.
+struct Scan<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Scan<'a> {
+    /// The next byte after white space (not taken).
+    fn peek(&mut self) -> Option<u8> {
+        let b = self.s.as_bytes();
+        while let Some(&c) = b.get(self.i) {
+            if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                return Some(c);
+            }
+            self.i += 1;
+        }
+        None
+    }
+
+    /// Take `c` (after white space).
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// A string: its text between the quotes, and whether it has escapes
+    /// (skipped here, unchecked: the caller refuses them or has serde_json
+    /// read them).
+    fn string(&mut self) -> Option<(&'a str, bool)> {
+        self.eat(b'"')?;
+        let b = self.s.as_bytes();
+        let start = self.i;
+        let mut escaped = false;
+        loop {
+            match *b.get(self.i)? {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    self.i += 2;
+                }
+                c if c < 0x20 => return None,
+                _ => self.i += 1,
+            }
+        }
+        let t = self.s.get(start..self.i)?;
+        self.i += 1;
+        Some((t, escaped))
+    }
+
+    /// A string without escapes.
+    fn plain(&mut self) -> Option<&'a str> {
+        match self.string()? {
+            (t, false) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A JSON number: its text and its double (as `str::parse` reads the
+    /// text; ±∞ past the range), [`json_number`].
+    fn number(&mut self) -> Option<(&'a str, f64)> {
+        let start = self.i;
+        let x = json_number(self.s, &mut self.i)?;
+        Some((&self.s[start..self.i], x))
+    }
+
+    /// A number's place: a JSON number or a string without escapes.
+    fn leaf(&mut self) -> Option<Tok<'a>> {
+        match self.peek()? {
+            b'"' => Some(Tok::String(self.plain()?)),
+            b'-' | b'0'..=b'9' => Some(Tok::Number(self.number()?.1)),
+            _ => None,
+        }
+    }
+
+    /// `true`, `false` or `null` as written.
+    fn literal(&mut self) -> Option<&'a str> {
+        self.peek()?;
+        let rest = &self.s[self.i..];
+        let w = ["true", "false", "null"]
+            .into_iter()
+            .find(|w| rest.starts_with(w))?;
+        self.i += w.len();
+        Some(w)
+    }
+
+    /// The id's JSON text: a string (escapes and all), a number or a literal.
+    fn id(&mut self) -> Option<&'a str> {
+        let start = match self.peek()? {
+            b'"' => {
+                let start = self.i;
+                self.string()?;
+                start
+            }
+            b'-' | b'0'..=b'9' => return Some(self.number()?.0),
+            _ => return self.literal(),
+        };
+        Some(&self.s[start..self.i])
+    }
+
+    /// An array of exactly `K` elements, each read by `f`.
+    fn arr<T: Default, const K: usize>(
+        &mut self,
+        mut f: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<[T; K]> {
+        self.eat(b'[')?;
+        let mut out: [T; K] = std::array::from_fn(|_| T::default());
+        for (j, o) in out.iter_mut().enumerate() {
+            if j > 0 {
+                self.eat(b',')?;
+            }
+            *o = f(self)?;
+        }
+        self.eat(b']')?;
+        Some(out)
+    }
+
+    /// An array of any length, each element read by `f`.
+    fn list<T>(&mut self, mut f: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(out);
+        }
+        loop {
+            out.push(f(self)?);
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(out);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Three numbers.
+    fn p3(&mut self) -> Option<P3<'a>> {
+        self.arr(Self::leaf)
+    }
+
+    /// An object: `f` reads each member's value after its key.
+    fn object(&mut self, mut f: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let k = self.plain()?;
+            self.eat(b':')?;
+            f(self, k)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The whole line, or nothing.
+    fn line(s: &'a str) -> Option<LineText<'a>> {
+        let mut c = Scan { s, i: 0 };
+        let mut t = LineText::default();
+        c.object(|c, k| match k {
+            "id" => set(&mut t.id, c.id()?),
+            "op" => set(&mut t.op, c.plain()?),
+            "scalar" => set(&mut t.scalar, c.plain()?),
+            "a" => set(&mut t.a, c.shape(true)?),
+            "b" => set(&mut t.b, c.shape(true)?),
+            "t0" => set(&mut t.t0, c.arr(Self::p3)?),
+            "t1" => set(&mut t.t1, c.arr(Self::p3)?),
+            "tolerance" => set(&mut t.tolerance, c.leaf()?),
+            "t_range" => set(&mut t.t_range, c.arr(Self::leaf)?),
+            _ => None,
+        })?;
+        c.peek().is_none().then_some(t)
+    }
+
+    /// A SHAPE object, or (`outer`: a line's `a`, `b`) a `ccd` moving box.
+    fn shape(&mut self, outer: bool) -> Option<ShapeText<'a>> {
+        let mut t = ShapeText::default();
+        self.object(|c, k| match k {
+            "type" => set(&mut t.ty, c.plain()?),
+            "shape" if outer => set(&mut t.shape, Box::new(c.shape(false)?)),
+            "motion" if outer => {
+                let m = match c.peek()? {
+                    b'n' => (c.literal()? == "null").then_some(None)?,
+                    _ => Some(Box::new(c.motion()?)),
+                };
+                set(&mut t.motion, m)
+            }
+            "v" => set(&mut t.v, c.arr(Self::p3)?),
+            "center" => set(&mut t.center, c.p3()?),
+            "half_axes" => set(&mut t.half_axes, c.arr(Self::p3)?),
+            "axes" => set(&mut t.axes, Box::new(c.arr(Self::p3)?)),
+            "half_extents" => set(&mut t.half_extents, Box::new(c.p3()?)),
+            "base" => set(&mut t.base, Box::new(c.arr(|c| c.arr(Self::leaf))?)),
+            "z" => set(&mut t.z, Box::new(c.arr(Self::leaf)?)),
+            "vertices" => set(&mut t.vertices, Box::new(c.arr(Self::p3)?)),
+            _ => None,
+        })?;
+        Some(t)
+    }
+
+    /// A MOTION object.
+    fn motion(&mut self) -> Option<MotionText<'a>> {
+        let mut t = MotionText::default();
+        self.object(|c, k| match k {
+            "matrix" => set(&mut t.matrix, c.arr(|c| c.list(Self::poly))?),
+            "denominator" => set(&mut t.denominator, c.poly()?),
+            "quaternion" => set(&mut t.quaternion, c.arr(Self::poly)?),
+            "translation" => set(&mut t.translation, c.arr(Self::poly)?),
+            _ => None,
+        })?;
+        Some(t)
+    }
+
+    /// A polynomial: a number, or an array of numbers (empty is read here
+    /// and refused by [`poly`]).
+    fn poly(&mut self) -> Option<Poly<'a>> {
+        match self.peek()? {
+            b'[' => self.list(Self::leaf),
+            _ => Some(vec![self.leaf()?]),
         }
     }
 }
@@ -232,39 +413,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for Poly<'a> {
 /// A polynomial's coefficients as the general path's `parse_poly` reads
 /// them (each rounded to the query's scalar type), or nothing.
 fn poly(p: &Poly, kind: ScalarKind) -> Option<PolyCoeffs> {
-    let t = p.0.get();
-    if t.starts_with('[') {
-        let cs: Vec<Leaf> = serde_json::from_str(t).ok()?;
-        if cs.is_empty() {
-            return None;
-        }
-        cs.iter()
-            .map(|c| BigRational::read(tok(c)?, kind))
-            .collect()
-    } else {
-        Some(vec![BigRational::read(tok(&Leaf(p.0))?, kind)?])
+    if p.is_empty() {
+        return None;
     }
-}
-
-/// One number as written: a JSON number's text, or the text inside a string
-/// without escapes.
-#[derive(Clone, Copy)]
-enum Tok<'a> {
-    Number(&'a str),
-    String(&'a str),
-}
-
-/// The number in `raw`; `None` for other values and strings with escapes.
-fn tok<'a>(raw: &Leaf<'a>) -> Option<Tok<'a>> {
-    let t = raw.0.get();
-    match t.as_bytes().first()? {
-        b'"' => {
-            let s = &t[1..t.len() - 1];
-            (!s.contains('\\')).then_some(Tok::String(s))
-        }
-        b'-' | b'0'..=b'9' => Some(Tok::Number(t)),
-        _ => None,
-    }
+    p.iter().map(|&c| BigRational::read(c, kind)).collect()
 }
 
 /// Every element read, or nothing.
@@ -289,9 +441,9 @@ trait Number: Scalar {
 }
 
 /// A JSON number's double: the one nearest its text (correctly rounded, as
-/// the general path reads it), finite.
-fn json_double(t: &str) -> Option<f64> {
-    finite(t.parse().ok()?)
+/// the general path's `str::parse` reads it), finite.
+fn json_double(x: f64) -> Option<f64> {
+    finite(x)
 }
 
 impl Number for f64 {
@@ -301,8 +453,16 @@ impl Number for f64 {
             (Tok::Number(t), ScalarKind::F32) => {
                 finite(f32::from_rational(&json_double(t)?.to_rational()) as f64)
             }
-            (Tok::String(s), ScalarKind::Exact) => exact_double(&parse_exact(s).ok()?),
-            (Tok::String(s), ScalarKind::F64) => finite(f64::from_rational(&parse_exact(s).ok()?)),
+            // A p/q string that is a double: read without big integers (its
+            // own double: exact, and the f64 rounding of a double is itself).
+            (Tok::String(s), ScalarKind::Exact) => match dyadic_string(s) {
+                Some(r) => r.ok(),
+                None => exact_double(&parse_exact(s).ok()?),
+            },
+            (Tok::String(s), ScalarKind::F64) => match dyadic_string(s) {
+                Some(r) => r.ok(),
+                None => finite(f64::from_rational(&parse_exact(s).ok()?)),
+            },
             (Tok::String(s), ScalarKind::F32) => {
                 finite(f32::from_rational(&parse_exact(s).ok()?) as f64)
             }
@@ -364,20 +524,20 @@ impl<S: Scalar> Spec<S> {
 /// Read a shape's numbers as the general path's `parse_shape` does, or
 /// nothing where it would report an error (or `T` cannot hold a number).
 fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
-    let n = |x: &N| T::read(tok(x)?, kind);
+    let n = |x: &N| T::read(*x, kind);
     let p3 = |p: &P3| all(p, n);
     // Each type's fields only (strict fields: the general path refuses the
     // others).
     let only = |allowed: u16| t.only(allowed).then_some(());
-    Some(match t.ty.0? {
+    Some(match t.ty? {
         "triangle" => {
             only(F_TYPE | F_V)?;
-            Spec::Triangle(all(t.v.0.as_ref()?, p3)?)
+            Spec::Triangle(all(t.v.as_ref()?, p3)?)
         }
         "box" => {
             only(F_TYPE | F_CENTER | F_HALF_AXES | F_AXES | F_HALF_EXTENTS)?;
-            let center = p3(t.center.0.as_ref()?)?;
-            let half = match (&t.half_axes.0, &t.axes.0, &t.half_extents.0) {
+            let center = p3(t.center.as_ref()?)?;
+            let half = match (&t.half_axes, t.axes.as_deref(), t.half_extents.as_deref()) {
                 (Some(h), None, None) => all(h, p3)?,
                 (None, Some(ax), Some(he)) => {
                     let axes = all(ax, p3)?;
@@ -394,13 +554,13 @@ fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
         "prism" => {
             only(F_TYPE | F_BASE | F_Z)?;
             Spec::Prism(
-                all(t.base.0.as_ref()?, |p| all(p, n))?,
-                all(t.z.0.as_ref()?, n)?,
+                all(t.base.as_deref()?, |p| all(p, n))?,
+                all(t.z.as_deref()?, n)?,
             )
         }
         "cube" => {
             only(F_TYPE | F_VERTICES)?;
-            Spec::Cube(all(t.vertices.0.as_ref()?, p3)?)
+            Spec::Cube(all(t.vertices.as_deref()?, p3)?)
         }
         _ => return None,
     })
@@ -463,46 +623,57 @@ fn answer(
 /// untouched) when the line is for the general path. `Some(ok)` says whether
 /// the answer is a success.
 pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
-    let t: Obj<LineText> = serde_json::from_str(line).ok()?;
-    // Borrowed, not moved out: the struct is large, and each move is a copy.
-    let t = &t.0;
-    let kind = match t.scalar.0 {
+    let t = &Scan::line(line)?;
+    let kind = match t.scalar {
         None | Some("exact") => ScalarKind::Exact,
         Some("f64") => ScalarKind::F64,
         Some("f32") => ScalarKind::F32,
         Some(_) => return None,
     };
     let mut id = Vec::new();
-    if let Some(raw) = t.id.0 {
+    if let Some(raw) = t.id {
         write_id(&mut id, raw)?;
     }
     // The fields of other ops: the general path's error (strict fields).
     let statics =
-        t.t0.0.is_none() && t.t1.0.is_none() && t.tolerance.0.is_none() && t.t_range.0.is_none();
-    let points = t.a.0.is_none() && t.b.0.is_none() && t.t_range.0.is_none();
-    let boxes = t.t0.0.is_none() && t.t1.0.is_none();
-    let result = match t.op {
+        t.t0.is_none() && t.t1.is_none() && t.tolerance.is_none() && t.t_range.is_none();
+    let points = t.a.is_none() && t.b.is_none() && t.t_range.is_none();
+    let boxes = t.t0.is_none() && t.t1.is_none();
+    let op = t.op?;
+    let result = match op {
         "intersect" | "distance" if !statics => return None,
         "ccd" if !boxes => return None,
         "ccd_vf" | "ccd_ee" if !points => return None,
         "intersect" | "distance" => {
-            let (a, b) = (&t.a.0.as_ref()?.0, &t.b.0.as_ref()?.0);
-            answer(t.op == "intersect", a, b, kind)?
+            let (a, b) = (t.a.as_ref()?, t.b.as_ref()?);
+            answer(op == "intersect", a, b, kind)?
         }
         "ccd" => ccd::ccd(&box_ccd(t, kind)?).map(Answered::Boxes),
         "ccd_vf" | "ccd_ee" => {
-            let q = point_ccd(t, kind)?;
-            let r = if t.op == "ccd_vf" {
-                ccd::ccd_vf(&q)
-            } else {
-                ccd::ccd_ee(&q)
+            let vf = op == "ccd_vf";
+            let r = match point_doubles(t, kind) {
+                // Every coordinate a double in the normal range (or zero):
+                // what `ccd::ccd_vf` / `ccd_ee` hand to the same method
+                // after finding that in the rationals.
+                Some(p) => {
+                    let k = if vf { Kind::VertexFace } else { Kind::EdgeEdge };
+                    first_contact_f64(k, &p, &tolerance(t)?)
+                }
+                None => {
+                    let q = point_ccd(t, kind)?;
+                    if vf {
+                        ccd::ccd_vf(&q)
+                    } else {
+                        ccd::ccd_ee(&q)
+                    }
+                }
             };
             r.map(Answered::Points)
         }
         _ => return None,
     };
     out.push(b'{');
-    if t.id.0.is_some() {
+    if t.id.is_some() {
         out.extend_from_slice(b"\"id\":");
         out.extend_from_slice(&id);
         out.push(b',');
@@ -568,27 +739,47 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
 /// geometry) and positive, 10⁻¹² when absent.
 fn point_ccd(t: &LineText, kind: ScalarKind) -> Option<PointCcd> {
     let p3 = |p: &P3| {
-        let [x, y, z] = all(p, |n| BigRational::read(tok(n)?, kind))?;
+        let [x, y, z] = all(p, |&n| BigRational::read(n, kind))?;
         Some(Vec3::new(x, y, z))
     };
     Some(PointCcd {
-        t0: all(t.t0.0.as_ref()?, p3)?,
-        t1: all(t.t1.0.as_ref()?, p3)?,
+        t0: all(t.t0.as_ref()?, p3)?,
+        t1: all(t.t1.as_ref()?, p3)?,
         tolerance: tolerance(t)?,
     })
+}
+
+/// A `ccd_vf` / `ccd_ee` query's 24 coordinates (rows `t0` then `t1`) when
+/// every one, rounded to the query's scalar type, is a double in the normal
+/// range or zero: the inputs on which `ccd::ccd_vf` / `ccd_ee` take
+/// [`first_contact_f64`]'s method (`ccd::points::exact_f64` accepts these),
+/// read here without rationals. `None` otherwise (`f32`, a value that is not
+/// a double, a subnormal): [`point_ccd`] reads the query.
+fn point_doubles(t: &LineText, kind: ScalarKind) -> Option<[[f64; 3]; 8]> {
+    if kind == ScalarKind::F32 {
+        return None;
+    }
+    let (t0, t1) = (t.t0.as_ref()?, t.t1.as_ref()?);
+    let mut out = [[0.0; 3]; 8];
+    for (o, p) in out.iter_mut().zip(t0.iter().chain(t1)) {
+        for (x, &n) in o.iter_mut().zip(p) {
+            *x = f64::read(n, kind).filter(|x| *x == 0.0 || x.is_normal())?;
+        }
+    }
+    Some(out)
 }
 
 /// The tolerance as the general path reads it: exact (it is not geometry),
 /// positive, 10⁻¹² when absent.
 fn tolerance(t: &LineText) -> Option<BigRational> {
-    match t.tolerance.0 {
+    match t.tolerance {
         // 1/10¹² is in lowest terms: no gcd needed.
         None => Some(BigRational::new_raw(
             1.into(),
             BigInt::from(1_000_000_000_000u64),
         )),
         Some(n) => {
-            BigRational::read(tok(&n)?, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)
+            BigRational::read(n, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)
         }
     }
 }
@@ -597,27 +788,26 @@ fn tolerance(t: &LineText) -> Option<BigRational> {
 /// box) and motion with numbers rounded to the query's scalar type, the time
 /// range rounded too and in order (default [0, 1]), the tolerance exact.
 fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
-    let moving = |m: &Obj<ShapeText>| -> Option<MovingBox> {
-        let m = &m.0;
+    let moving = |m: &ShapeText| -> Option<MovingBox> {
         if !m.only(F_SHAPE | F_MOTION) {
             return None;
         }
-        let shape = match spec::<BigRational>(&m.shape.0.as_ref()?.0, kind)?.build()? {
+        let shape = match spec::<BigRational>(m.shape.as_deref()?, kind)?.build()? {
             Shape::Box(b) => b,
             Shape::Cube(c) => c.obb().clone(),
             _ => return None,
         };
-        let motion = match &m.motion.0 {
+        let motion = match &m.motion {
             None | Some(None) => Motion::Identity,
-            Some(Some(mt)) => motion(&mt.0, kind)?,
+            Some(Some(mt)) => motion(mt, kind)?,
         };
         Some(MovingBox { shape, motion })
     };
-    let (a, b) = (moving(t.a.0.as_ref()?)?, moving(t.b.0.as_ref()?)?);
-    let t_range = match &t.t_range.0 {
+    let (a, b) = (moving(t.a.as_ref()?)?, moving(t.b.as_ref()?)?);
+    let t_range = match &t.t_range {
         None => (BigRational::zero(), BigRational::one()),
         Some([lo, hi]) => {
-            let r = |n: &N| BigRational::read(tok(n)?, kind);
+            let r = |&n: &N| BigRational::read(n, kind);
             let (lo, hi) = (r(lo)?, r(hi)?);
             (lo <= hi).then_some((lo, hi))?
         }
@@ -633,13 +823,13 @@ fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
 /// A MOTION as the general path's `parse_motion` reads it, or nothing.
 fn motion(m: &MotionText, kind: ScalarKind) -> Option<Motion> {
     let p = |x: &Poly| poly(x, kind);
-    match (&m.matrix.0, &m.quaternion.0) {
+    match (&m.matrix, &m.quaternion) {
         // A matrix with a translation, a quaternion with a denominator:
         // conflicting fields, the general path's error.
-        (Some(_), None) if m.translation.0.is_some() => None,
-        (None, Some(_)) if m.denominator.0.is_some() => None,
+        (Some(_), None) if m.translation.is_some() => None,
+        (None, Some(_)) if m.denominator.is_some() => None,
         (Some(rows_text), None) => {
-            let denominator = match &m.denominator.0 {
+            let denominator = match &m.denominator {
                 Some(d) => p(d)?,
                 None => vec![BigRational::one()],
             };
@@ -668,7 +858,7 @@ fn motion(m: &MotionText, kind: ScalarKind) -> Option<Motion> {
         }
         (None, Some(q)) => {
             let q = all(q, p)?;
-            let translation = match &m.translation.0 {
+            let translation = match &m.translation {
                 Some(tr) => all(tr, p)?,
                 None => std::array::from_fn(|_| vec![BigRational::zero()]),
             };
@@ -722,8 +912,7 @@ fn write_string(out: &mut Vec<u8>, s: &str) {
 /// The id as the general path writes it (its `Value`, serialized); `None` for
 /// an array or an object (the general path reads those, nesting limit and
 /// all).
-fn write_id(out: &mut Vec<u8>, raw: &RawValue) -> Option<()> {
-    let t = raw.get();
+fn write_id(out: &mut Vec<u8>, t: &str) -> Option<()> {
     let plain = match t.as_bytes().first()? {
         b'[' | b'{' => return None,
         b'"' => !t.contains('\\'),
