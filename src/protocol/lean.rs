@@ -35,7 +35,7 @@ use crate::ccd::{
     PolyCoeffs, TimeKind,
 };
 use crate::ccd::points::{first_contact_f64, Kind};
-use crate::number::{dyadic_string, json_number, parse_exact};
+use crate::number::{dyadic_at, json_number, parse_exact};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
 use crate::scalar::{rational_to_f64, Scalar};
@@ -49,11 +49,12 @@ use num_traits::{One, ToPrimitive, Zero};
 
 /// One number as written: a JSON number (its double, read while scanning:
 /// every scalar type's reading starts from it), or the text inside a string
-/// without escapes.
+/// without escapes with, when that text is a plain p/q (or integer) whose
+/// value is a double, that double (NaN otherwise; [`dyadic_at`]).
 #[derive(Clone, Copy)]
 enum Tok<'a> {
     Number(f64),
-    String(&'a str),
+    String(&'a str, f64),
 }
 
 impl Default for Tok<'_> {
@@ -152,6 +153,19 @@ struct MotionText<'a> {
     translation: Option<[Poly<'a>; 3]>,
 }
 
+/// The bytes of `v` (little-endian: the first byte lowest) that end a plain
+/// run of string text, `"`, `\` or a control character, each flagged by its
+/// top bit. The lowest flag is exact (the classic zero-byte test: a borrow
+/// can only make false flags above a true one), which is the one used.
+fn special(v: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let quote = zero(v ^ (ONES * b'"' as u64));
+    let backslash = zero(v ^ (ONES * b'\\' as u64));
+    let control = v.wrapping_sub(ONES * 0x20) & !v;
+    (quote | backslash | control) & 0x8080_8080_8080_8080
+}
+
 /// `slot` set to `v`, or nothing if it was already set (a duplicate key).
 fn set<T>(slot: &mut Option<T>, v: T) -> Option<()> {
     if slot.is_some() {
@@ -212,6 +226,15 @@ impl<'a> Scan<'a> {
         let start = self.i;
         let mut escaped = false;
         loop {
+            // Eight bytes at a time up to the first that is special.
+            while let Some(c) = b.get(self.i..self.i + 8) {
+                let m = special(u64::from_le_bytes(c.try_into().expect("eight bytes")));
+                if m != 0 {
+                    self.i += (m.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.i += 8;
+            }
             match *b.get(self.i)? {
                 b'"' => break,
                 b'\\' => {
@@ -246,7 +269,19 @@ impl<'a> Scan<'a> {
     /// A number's place: a JSON number or a string without escapes.
     fn leaf(&mut self) -> Option<Tok<'a>> {
         match self.peek()? {
-            b'"' => Some(Tok::String(self.plain()?)),
+            b'"' => {
+                // A plain p/q that is a double, read in one pass; other
+                // strings as text.
+                let b = self.s.as_bytes();
+                let start = self.i + 1;
+                if let Some((x, end)) = dyadic_at(b, start) {
+                    if b.get(end) == Some(&b'"') {
+                        self.i = end + 1;
+                        return Some(Tok::String(&self.s[start..end], x));
+                    }
+                }
+                Some(Tok::String(self.plain()?, f64::NAN))
+            }
             b'-' | b'0'..=b'9' => Some(Tok::Number(self.number()?.1)),
             _ => None,
         }
@@ -455,15 +490,12 @@ impl Number for f64 {
             }
             // A p/q string that is a double: read without big integers (its
             // own double: exact, and the f64 rounding of a double is itself).
-            (Tok::String(s), ScalarKind::Exact) => match dyadic_string(s) {
-                Some(r) => r.ok(),
-                None => exact_double(&parse_exact(s).ok()?),
-            },
-            (Tok::String(s), ScalarKind::F64) => match dyadic_string(s) {
-                Some(r) => r.ok(),
-                None => finite(f64::from_rational(&parse_exact(s).ok()?)),
-            },
-            (Tok::String(s), ScalarKind::F32) => {
+            (Tok::String(_, x), ScalarKind::Exact | ScalarKind::F64) if !x.is_nan() => Some(x),
+            (Tok::String(s, _), ScalarKind::Exact) => exact_double(&parse_exact(s).ok()?),
+            (Tok::String(s, _), ScalarKind::F64) => {
+                finite(f64::from_rational(&parse_exact(s).ok()?))
+            }
+            (Tok::String(s, _), ScalarKind::F32) => {
                 finite(f32::from_rational(&parse_exact(s).ok()?) as f64)
             }
         }
@@ -477,7 +509,7 @@ impl Number for BigRational {
     fn read(t: Tok, kind: ScalarKind) -> Option<BigRational> {
         let x = match t {
             Tok::Number(t) => json_double(t)?.to_rational(),
-            Tok::String(s) => parse_exact(s).ok()?,
+            Tok::String(s, _) => parse_exact(s).ok()?,
         };
         kind.round(&x)
     }
@@ -1050,4 +1082,46 @@ fn write_distance(out: &mut Vec<u8>, c: &Closest<BigRational>, kind: ScalarKind)
     write_float(out, sqrt_nearest_f64(d2));
     out.extend_from_slice(b",\"closest\":");
     write_points(out, [&c.a, &c.b], kind);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `special`'s lowest flag is the first byte that is `"`, `\` or a
+    /// control character (checked byte by byte), on random words made of
+    /// those, their neighbours and UTF-8 bytes, and it flags nothing in a word
+    /// of plain text.
+    #[test]
+    fn special_finds_the_first_special_byte() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let pool = [
+            b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xa9, b'0',
+            b'/', b'a', 0x01, 0xff,
+        ];
+        for _ in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let c: [u8; 8] = std::array::from_fn(|k| pool[(seed >> (k * 5)) as usize % pool.len()]);
+            let want = c.iter().position(|&x| x == b'"' || x == b'\\' || x < 0x20);
+            let m = special(u64::from_le_bytes(c));
+            let got = (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
+            assert_eq!(got, want, "{c:?}");
+        }
+    }
+
+    /// The scanner takes strings with every kind of content up to the
+    /// closing quote, refuses control characters, and skips escapes.
+    #[test]
+    fn scanner_strings() {
+        let s = |t: &str| Scan { s: t, i: 0 }.string().map(|(x, e)| (x.to_string(), e));
+        assert_eq!(s(r#""""#), Some((String::new(), false)));
+        assert_eq!(s(r#""abcdefghijklmnop" "#), Some(("abcdefghijklmnop".into(), false)));
+        assert_eq!(s(r#""caf\u00e9 \"q\" é日本""#), Some((r#"caf\u00e9 \"q\" é日本"#.into(), true)));
+        assert_eq!(s("\"abcdefgh\u{1}ijk\""), None);
+        assert_eq!(s("\"abcdefghijk\tl\""), None);
+        assert_eq!(s(r#""abcdefghijk\"#), None);
+        assert_eq!(s(r#""abc"#), None);
+    }
 }
