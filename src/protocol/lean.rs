@@ -1,40 +1,45 @@
 //! The lean line path: a line of any op (`intersect`, `distance`, `ccd`,
-//! `ccd_vf`, `ccd_ee`) read into typed values (serde derive on borrowed structs, no
-//! `serde_json::Value` tree), answered, and written straight to bytes.
+//! `ccd_vf`, `ccd_ee`) scanned by hand into typed values ([`Scan`], borrowing
+//! the line's text; no `serde_json::Value` tree), answered, and written
+//! straight to bytes.
 //!
 //! It stands in front of the general path ([`super::answer_line`]) and answers
 //! only the lines it reads exactly as the general path does; every other line
 //! (errors of any kind, claims, unknown fields, escapes where a
-//! borrowed string is wanted, duplicate keys, an `id` that is an array or an
-//! object) makes it return `None`, and the general path answers that line. So
-//! every error message and every odd line is still produced by one parser, and
-//! the lean path can only be wrong by answering a line differently, which the
-//! tests (tests/protocol.rs) compare byte for byte on generated lines of every
-//! kind and on the throughput corpus.
+//! plain string is wanted, duplicate keys, an `id` that is an array or an
+//! object, anything outside the JSON subset [`Scan`] takes) makes it return
+//! `None`, and the general path answers that line. So every error message and
+//! every odd line is still produced by one parser, and the lean path can only
+//! be wrong by answering a line differently, which the tests
+//! (tests/protocol.rs) compare byte for byte on generated lines of every kind,
+//! on mutated lines and on the throughput corpus.
 //!
 //! Why each rule keeps the two paths equal:
-//! - Objects only: a derived struct would also read a JSON array,
-//!   positionally; [`Obj`] reads a map or nothing.
+//! - Objects where objects go, arrays of the protocol's length where arrays
+//!   go, nothing else.
 //! - Unknown fields are refused: the general path ignores them, but skipping
 //!   a value here would skip it without serde_json's nesting limit (128), which
 //!   the general path enforces on the whole line.
-//! - `null` is a value, not an absent field ([`Present`]).
-//! - Each number is taken as its raw JSON text: a JSON number's text is read
-//!   with `str::parse::<f64>` (correctly rounded), as the general path reads
-//!   it; a string goes through [`parse_exact`], the general path's grammar.
+//! - `null` is a value, not an absent field (it is refused, except as a `ccd`
+//!   motion, which the general path reads as none).
+//! - A JSON number is read to the double `str::parse::<f64>` gives its text
+//!   (correctly rounded), as the general path reads it
+//!   ([`crate::number`]'s `json_number`, bit-identical); a string goes through
+//!   [`parse_exact`], the general path's grammar, unless it is a plain p/q
+//!   whose value is a double, read straight to it (`dyadic_at`).
 //! - The `id` is written as its raw text when that text is what serializing the
 //!   general path's `Value` gives back (a number without an exponent, a string
 //!   without escapes, `true`, `false`, `null`); otherwise it is read as a
 //!   `Value` and written the same way the general path writes it.
-//! - A place where a number goes refuses an array or an object ([`Leaf`]).
+//! - A place where a number goes refuses an array or an object.
 
 use super::trim;
 use super::{axis_scale, rounded_f64, ScalarKind, LINES};
+use crate::ccd::points::{first_contact_f64, Kind};
 use crate::ccd::{
     self, CcdAnswer, CcdQuery, ContactTime, Motion, MovingBox, PointCcd, PointCcdAnswer,
     PolyCoeffs, TimeKind,
 };
-use crate::ccd::points::{first_contact_f64, Kind};
 use crate::number::{dyadic_at, json_number, parse_exact};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
@@ -667,8 +672,7 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
         write_id(&mut id, raw)?;
     }
     // The fields of other ops: the general path's error (strict fields).
-    let statics =
-        t.t0.is_none() && t.t1.is_none() && t.tolerance.is_none() && t.t_range.is_none();
+    let statics = t.t0.is_none() && t.t1.is_none() && t.tolerance.is_none() && t.t_range.is_none();
     let points = t.a.is_none() && t.b.is_none() && t.t_range.is_none();
     let boxes = t.t0.is_none() && t.t1.is_none();
     let op = t.op?;
@@ -810,9 +814,7 @@ fn tolerance(t: &LineText) -> Option<BigRational> {
             1.into(),
             BigInt::from(1_000_000_000_000u64),
         )),
-        Some(n) => {
-            BigRational::read(n, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)
-        }
+        Some(n) => BigRational::read(n, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive),
     }
 }
 
@@ -1115,10 +1117,20 @@ mod tests {
     /// closing quote, refuses control characters, and skips escapes.
     #[test]
     fn scanner_strings() {
-        let s = |t: &str| Scan { s: t, i: 0 }.string().map(|(x, e)| (x.to_string(), e));
+        let s = |t: &str| {
+            Scan { s: t, i: 0 }
+                .string()
+                .map(|(x, e)| (x.to_string(), e))
+        };
         assert_eq!(s(r#""""#), Some((String::new(), false)));
-        assert_eq!(s(r#""abcdefghijklmnop" "#), Some(("abcdefghijklmnop".into(), false)));
-        assert_eq!(s(r#""caf\u00e9 \"q\" é日本""#), Some((r#"caf\u00e9 \"q\" é日本"#.into(), true)));
+        assert_eq!(
+            s(r#""abcdefghijklmnop" "#),
+            Some(("abcdefghijklmnop".into(), false))
+        );
+        assert_eq!(
+            s(r#""caf\u00e9 \"q\" é日本""#),
+            Some((r#"caf\u00e9 \"q\" é日本"#.into(), true))
+        );
         assert_eq!(s("\"abcdefgh\u{1}ijk\""), None);
         assert_eq!(s("\"abcdefghijk\tl\""), None);
         assert_eq!(s(r#""abcdefghijk\"#), None);
