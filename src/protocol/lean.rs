@@ -171,6 +171,15 @@ fn special(v: u64) -> u64 {
     (quote | backslash | control) & 0x8080_8080_8080_8080
 }
 
+/// `slot` set to a default value to be filled in, or nothing if it was
+/// already set (a duplicate key).
+fn fresh<T: Default>(slot: &mut Option<T>) -> Option<&mut T> {
+    if slot.is_some() {
+        return None;
+    }
+    Some(slot.insert(T::default()))
+}
+
 /// `slot` set to `v`, or nothing if it was already set (a duplicate key).
 fn set<T>(slot: &mut Option<T>, v: T) -> Option<()> {
     if slot.is_some() {
@@ -355,11 +364,6 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// Three numbers.
-    fn p3(&mut self) -> Option<P3<'a>> {
-        self.arr(Self::leaf)
-    }
-
     /// An object: `f` reads each member's value after its key.
     fn object(&mut self, mut f: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
@@ -382,31 +386,31 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// The whole line, or nothing.
-    fn line(s: &'a str) -> Option<LineText<'a>> {
+    /// The whole line into `t` (default on entry), or nothing. (Filled in
+    /// place: the structs are large, and each move is a copy.)
+    fn line(s: &'a str, t: &mut LineText<'a>) -> Option<()> {
         let mut c = Scan { s, i: 0 };
-        let mut t = LineText::default();
         c.object(|c, k| match k {
             "id" => set(&mut t.id, c.id()?),
             "op" => set(&mut t.op, c.plain()?),
             "scalar" => set(&mut t.scalar, c.plain()?),
-            "a" => set(&mut t.a, c.shape(true)?),
-            "b" => set(&mut t.b, c.shape(true)?),
-            "t0" => set(&mut t.t0, c.arr(Self::p3)?),
-            "t1" => set(&mut t.t1, c.arr(Self::p3)?),
+            "a" => c.shape(fresh(&mut t.a)?, true),
+            "b" => c.shape(fresh(&mut t.b)?, true),
+            "t0" => c.arr_into(fresh(&mut t.t0)?, Self::p3_into),
+            "t1" => c.arr_into(fresh(&mut t.t1)?, Self::p3_into),
             "tolerance" => set(&mut t.tolerance, c.leaf()?),
-            "t_range" => set(&mut t.t_range, c.arr(Self::leaf)?),
+            "t_range" => c.arr_into(fresh(&mut t.t_range)?, Self::leaf_into),
             _ => None,
         })?;
-        c.peek().is_none().then_some(t)
+        c.peek().is_none().then_some(())
     }
 
-    /// A SHAPE object, or (`outer`: a line's `a`, `b`) a `ccd` moving box.
-    fn shape(&mut self, outer: bool) -> Option<ShapeText<'a>> {
-        let mut t = ShapeText::default();
+    /// A SHAPE object into `t`, or (`outer`: a line's `a`, `b`) a `ccd`
+    /// moving box.
+    fn shape(&mut self, t: &mut ShapeText<'a>, outer: bool) -> Option<()> {
         self.object(|c, k| match k {
             "type" => set(&mut t.ty, c.plain()?),
-            "shape" if outer => set(&mut t.shape, Box::new(c.shape(false)?)),
+            "shape" if outer => c.shape(fresh(&mut t.shape)?, false),
             "motion" if outer => {
                 let m = match c.peek()? {
                     b'n' => (c.literal()? == "null").then_some(None)?,
@@ -414,17 +418,43 @@ impl<'a> Scan<'a> {
                 };
                 set(&mut t.motion, m)
             }
-            "v" => set(&mut t.v, c.arr(Self::p3)?),
-            "center" => set(&mut t.center, c.p3()?),
-            "half_axes" => set(&mut t.half_axes, c.arr(Self::p3)?),
-            "axes" => set(&mut t.axes, Box::new(c.arr(Self::p3)?)),
-            "half_extents" => set(&mut t.half_extents, Box::new(c.p3()?)),
-            "base" => set(&mut t.base, Box::new(c.arr(|c| c.arr(Self::leaf))?)),
-            "z" => set(&mut t.z, Box::new(c.arr(Self::leaf)?)),
-            "vertices" => set(&mut t.vertices, Box::new(c.arr(Self::p3)?)),
+            "v" => c.arr_into(fresh(&mut t.v)?, Self::p3_into),
+            "center" => c.p3_into(fresh(&mut t.center)?),
+            "half_axes" => c.arr_into(fresh(&mut t.half_axes)?, Self::p3_into),
+            "axes" => c.arr_into(fresh(&mut t.axes)?, Self::p3_into),
+            "half_extents" => c.p3_into(fresh(&mut t.half_extents)?),
+            "base" => c.arr_into(fresh(&mut t.base)?, |c, o| c.arr_into(o, Self::leaf_into)),
+            "z" => c.arr_into(fresh(&mut t.z)?, Self::leaf_into),
+            "vertices" => c.arr_into(fresh(&mut t.vertices)?, Self::p3_into),
             _ => None,
-        })?;
-        Some(t)
+        })
+    }
+
+    /// An array of exactly `K` elements, each read into its place by `f`.
+    fn arr_into<T, const K: usize>(
+        &mut self,
+        out: &mut [T; K],
+        mut f: impl FnMut(&mut Self, &mut T) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'[')?;
+        for (j, o) in out.iter_mut().enumerate() {
+            if j > 0 {
+                self.eat(b',')?;
+            }
+            f(self, o)?;
+        }
+        self.eat(b']')
+    }
+
+    /// A number into its place.
+    fn leaf_into(&mut self, out: &mut N<'a>) -> Option<()> {
+        *out = self.leaf()?;
+        Some(())
+    }
+
+    /// Three numbers into their place.
+    fn p3_into(&mut self, out: &mut P3<'a>) -> Option<()> {
+        self.arr_into(out, Self::leaf_into)
     }
 
     /// A MOTION object.
@@ -660,7 +690,9 @@ fn answer(
 /// untouched) when the line is for the general path. `Some(ok)` says whether
 /// the answer is a success.
 pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
-    let t = &Scan::line(line)?;
+    let mut text = LineText::default();
+    Scan::line(line, &mut text)?;
+    let t = &text;
     let kind = match t.scalar {
         None | Some("exact") => ScalarKind::Exact,
         Some("f64") => ScalarKind::F64,
