@@ -455,12 +455,18 @@ pub(crate) fn dyadic_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
     };
     let mut w = 0u64;
     let n = take_digits(b, &mut i, &mut w);
-    let p = match n {
+    // p's odd part and its power of two (in u64 when p has at most 19 digits).
+    let (odd, zp) = match n {
         0 => return None,
-        1..=19 => w as u128,
+        1..=19 => {
+            let z = w.trailing_zeros() % 64;
+            (w >> z, z)
+        }
         _ => {
             let mut j = i - n;
-            digits128(b, &mut j)?
+            let p = digits128(b, &mut j)?;
+            let z = p.trailing_zeros() % 128;
+            (u64::try_from(p >> z).ok()?, z)
         }
     };
     let k = if b.get(i) == Some(&b'/') {
@@ -471,17 +477,15 @@ pub(crate) fn dyadic_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
     } else {
         0
     };
-    if p == 0 {
+    if odd == 0 {
         return Some((0.0, i));
     }
-    let zp = p.trailing_zeros();
-    let odd = p >> zp;
     if odd >> 53 != 0 {
         return None;
     }
     // odd·2^(zp − k), both factors doubles, the product exact (|zp − k| < 128).
     let pow = f64::from_bits(((1023 + zp as i64 - k as i64) as u64) << 52);
-    let x = odd as u64 as f64 * pow;
+    let x = odd as f64 * pow;
     Some((if neg { -x } else { x }, i))
 }
 
