@@ -427,10 +427,12 @@ fn decimal_to_f64(w: u64, e: i32) -> Option<f64> {
     ))
 }
 
-/// A string `[+-]digits` or `[+-]digits/digits` (at most [`U128_DIGITS`]
-/// digits each side) whose value is exactly a double with a power-of-two
-/// denominator as written: that double (+0 for zero). `None` for every other
-/// string: [`parse_exact`] then reads it. Like [`parse_exact`] on these
+/// The text `[+-]digits` or `[+-]digits/digits` that starts at `b[i]` (at
+/// most [`U128_DIGITS`] digits each side, running as far as this grammar
+/// does) whose value is exactly a double with a power-of-two
+/// denominator as written: that double (+0 for zero) and where the text
+/// ends (the caller checks what follows). `None` for every other string:
+/// [`parse_exact`] then reads it. Like [`parse_exact`] on these
 /// forms, it charges no line budget.
 ///
 /// Such a value is p·2⁻ᵏ with p < 2¹²⁸ and k < 128: always in the normal
@@ -439,14 +441,6 @@ fn decimal_to_f64(w: u64, e: i32) -> Option<f64> {
 /// written. The denominator is not even read as a number: it is compared
 /// with the decimal text of the one power of two of its length and first
 /// digit ([`POW2_DEC`]).
-#[cfg(test)]
-fn dyadic(t: &[u8]) -> Option<f64> {
-    dyadic_at(t, 0).and_then(|(x, end)| (end == t.len()).then_some(x))
-}
-
-/// [`dyadic`] on the text that starts at `b[i]` and runs as far as the
-/// grammar does: the double and where the text ends (the caller checks what
-/// follows), or `None`.
 pub(crate) fn dyadic_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
     let (neg, mut i) = match b.get(i)? {
         b'-' => (true, i + 1),
@@ -1075,8 +1069,9 @@ mod tests {
         assert_eq!(pow2_exponent(b"x"), None);
     }
 
+    /// `dyadic_at` on a whole string.
     fn dyadic_test(s: &str) -> Option<f64> {
-        dyadic(s.as_bytes())
+        dyadic_at(s.as_bytes(), 0).and_then(|(x, end)| (end == s.len()).then_some(x))
     }
 
     /// `dyadic` gives the double `parse_exact` gives for every plain

@@ -206,8 +206,10 @@ fn set<T>(slot: &mut Option<T>, v: T) -> Option<()> {
 ///   goes (`null` only as a `ccd` motion).
 ///
 /// Why by hand: serde's derived visitors cost about 12k instructions per box
-/// line (a `RawValue` per number, large structs moved by value); this reads
-/// the line once, in about a fifth of that.
+/// line of the throughput corpus before any number was read (a `RawValue`
+/// per number, large structs moved by value), and `str::parse` another 6.4k;
+/// this scanner takes about 4.7k, and reads the 24 numbers in the same pass
+/// (about 6.3k: [`json_number`]). Measured with callgrind.
 struct Scan<'a> {
     s: &'a str,
     i: usize,
