@@ -519,11 +519,29 @@ fn pow2_exponent(q: &[u8]) -> Option<u32> {
     while k < 128 && POW2_DEC[k].1 as usize == len {
         let (digits, _) = &POW2_DEC[k];
         if digits[39 - len] == q[0] {
-            return (&digits[39 - len..] == q).then_some(k as u32);
+            return same_bytes(&digits[39 - len..], q).then_some(k as u32);
         }
         k += 1;
     }
     None
+}
+
+/// Whether `a` and `b` (of equal length) hold the same bytes: eight at a
+/// time, inline (the library's `bcmp` call costs more on these short texts).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if u64::from_le_bytes(x.try_into().expect("eight bytes"))
+            != u64::from_le_bytes(y.try_into().expect("eight bytes"))
+        {
+            return false;
+        }
+    }
+    ca.remainder()
+        .iter()
+        .zip(cb.remainder())
+        .all(|(x, y)| x == y)
 }
 
 /// 2ᵏ in decimal for k < 128: the digits right-aligned in 39 bytes, and

@@ -217,8 +217,14 @@ struct Scan<'a> {
 
 impl<'a> Scan<'a> {
     /// The next byte after white space (not taken).
+    #[inline(always)]
     fn peek(&mut self) -> Option<u8> {
         let b = self.s.as_bytes();
+        // Every byte above the space is not white space: the common case.
+        let c = *b.get(self.i)?;
+        if c > b' ' {
+            return Some(c);
+        }
         while let Some(&c) = b.get(self.i) {
             if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 return Some(c);
@@ -229,6 +235,7 @@ impl<'a> Scan<'a> {
     }
 
     /// Take `c` (after white space).
+    #[inline(always)]
     fn eat(&mut self, c: u8) -> Option<()> {
         (self.peek()? == c).then(|| self.i += 1)
     }
