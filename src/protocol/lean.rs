@@ -840,7 +840,16 @@ fn point_doubles(t: &LineText, kind: ScalarKind) -> Option<[[f64; 3]; 8]> {
     let mut out = [[0.0; 3]; 8];
     for (o, p) in out.iter_mut().zip(t0.iter().chain(t1)) {
         for (x, &n) in o.iter_mut().zip(p) {
-            *x = f64::read(n, kind).filter(|x| *x == 0.0 || x.is_normal())?;
+            let v = match n {
+                // Already a double (the two usual cases, read while scanning).
+                Tok::Number(v) => v,
+                Tok::String(_, v) if !v.is_nan() => v,
+                _ => f64::read(n, kind)?,
+            };
+            if !(v == 0.0 || v.is_normal()) {
+                return None;
+            }
+            *x = v + 0.0;
         }
     }
     Some(out)
