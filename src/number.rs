@@ -238,6 +238,371 @@ fn big(v: u128) -> BigInt {
     }
 }
 
+/// A JSON number's text read as `str::parse::<f64>` reads it (the correctly
+/// rounded double, ties to even); `None` when `t` is not exactly one JSON
+/// number. See [`json_number`].
+#[cfg(test)]
+fn json_f64(t: &str) -> Option<f64> {
+    let mut i = 0;
+    let x = json_number(t, &mut i)?;
+    (i == t.len()).then_some(x)
+}
+
+/// The JSON number that starts at byte `*i` of `s`
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, the longest such
+/// text), read as `str::parse::<f64>` reads its text: the correctly rounded
+/// double (±∞ past the range), the same bit for bit (tests below compare the
+/// two on random and edge-case texts). `*i` moves past it; `None` (and `*i`
+/// unspecified) where no number starts.
+///
+/// One pass checks the grammar and gathers the digits (eight at a time
+/// where eight are there); when they number at most 19, integer arithmetic
+/// gives the double ([`decimal_to_f64`]), and `str::parse` reads the rest
+/// (more digits, exponents that path does not cover). Why by hand: the program
+/// reads about 24 numbers per query line, and a separate grammar check plus
+/// `str::parse`'s general digit scan cost ~450 instructions a number.
+pub(crate) fn json_number(s: &str, i: &mut usize) -> Option<f64> {
+    let b = s.as_bytes();
+    let start = *i;
+    let neg = b.get(*i) == Some(&b'-');
+    if neg {
+        *i += 1;
+    }
+    // Every digit goes into w (leading zeros too: they leave the value
+    // alone); `digits` counts them, and w is exact while it is at most 19.
+    let (mut w, mut e) = (0u64, 0i32);
+    let mut digits = match b.get(*i)? {
+        b'0' => {
+            *i += 1;
+            0
+        }
+        b'1'..=b'9' => take_digits(b, i, &mut w),
+        _ => return None,
+    };
+    if b.get(*i) == Some(&b'.') {
+        *i += 1;
+        // After a 0 integer part, the fraction's leading zeros only move
+        // the exponent (0.000123 has three digits).
+        let mut zeros = 0;
+        if w == 0 {
+            while b.get(*i + zeros) == Some(&b'0') {
+                zeros += 1;
+            }
+            *i += zeros;
+        }
+        let n = take_digits(b, i, &mut w);
+        if n + zeros == 0 {
+            return None;
+        }
+        digits += n;
+        e -= (n + zeros) as i32;
+    }
+    if let Some(b'e' | b'E') = b.get(*i) {
+        *i += 1;
+        let eneg = match b.get(*i) {
+            Some(b'-') => {
+                *i += 1;
+                true
+            }
+            Some(b'+') => {
+                *i += 1;
+                false
+            }
+            _ => false,
+        };
+        let s0 = *i;
+        let mut x: i32 = 0;
+        while let Some(&c) = b.get(*i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            // Past six digits the value no longer matters here: the text
+            // is parsed instead.
+            if *i - s0 < 6 {
+                x = x * 10 + (c - b'0') as i32;
+            } else {
+                digits = usize::MAX;
+            }
+            *i += 1;
+        }
+        if *i == s0 {
+            return None;
+        }
+        e += if eneg { -x } else { x };
+    }
+    if digits <= 19 {
+        if let Some(x) = decimal_to_f64(w, e) {
+            return Some(if neg { -x } else { x });
+        }
+    }
+    s[start..*i].parse().ok()
+}
+
+/// The digits at `b[*i..]`, taken and accumulated into `w` (w·10ⁿ + their
+/// value, wrapping: exact while the text's digits number at most 19, all
+/// the caller uses). Returns how many digits were taken (n). Eight at a time
+/// while eight digits are there ([`eight_digits`]), then one at a time.
+#[inline(always)]
+fn take_digits(b: &[u8], i: &mut usize, w: &mut u64) -> usize {
+    let s = *i;
+    while let Some(c) = b.get(*i..*i + 8) {
+        let Some(v) = eight_digits(c.try_into().expect("eight bytes")) else {
+            break;
+        };
+        *w = w.wrapping_mul(100_000_000).wrapping_add(v as u64);
+        *i += 8;
+    }
+    while let Some(&c) = b.get(*i) {
+        let d = c.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        *w = w.wrapping_mul(10).wrapping_add(d as u64);
+        *i += 1;
+    }
+    *i - s
+}
+
+/// Powers of ten that are doubles exactly (10²² < 2⁵³·2²²).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The double nearest w·10ᵉ (ties to even) where integer arithmetic gives it
+/// exactly; `None` elsewhere (the caller parses the text).
+///
+/// - w ≤ 2⁵³ and |e| ≤ 22: w and 10^|e| are doubles, and one IEEE
+///   multiplication or division rounds their exact product or quotient
+///   correctly (W. D. Clinger, "How to Read Floating Point Numbers
+///   Accurately", PLDI 1990).
+/// - e ≥ 0 and w·10ᵉ < 2¹²⁸: an integer, and Rust's `u128 as f64` rounds to
+///   nearest, ties to even.
+/// - −27 ≤ e < 0: w·10ᵉ = (w/5ᵏ)·2⁻ᵏ with k = −e, 5ᵏ < 2⁶³; the quotient
+///   of w·2ˢ by 5ᵏ (s filling 127 bits) has at least 64 bits, and is rounded
+///   to 53 with its remainder as the sticky bit.
+fn decimal_to_f64(w: u64, e: i32) -> Option<f64> {
+    if w == 0 {
+        return Some(0.0);
+    }
+    if w <= 1 << 53 && (-22..=22).contains(&e) {
+        let m = w as f64;
+        return Some(if e < 0 {
+            m / POW10[(-e) as usize]
+        } else {
+            m * POW10[e as usize]
+        });
+    }
+    if e >= 0 {
+        let n = (w as u128).checked_mul(10u128.checked_pow(e as u32)?)?;
+        return Some(n as f64);
+    }
+    let k = e.unsigned_abs();
+    if k > 27 {
+        return None;
+    }
+    let d = 5u64.pow(k) as u128;
+    let s = 127 - (64 - w.leading_zeros());
+    let n = (w as u128) << s;
+    let (q, r) = (n / d, n % d);
+    // q ≥ 2¹²⁶/2⁶³: at least 64 bits; keep 53.
+    let extra = 75 - q.leading_zeros();
+    let mut m = (q >> extra) as u64;
+    let rest = q & ((1u128 << extra) - 1);
+    let half = 1u128 << (extra - 1);
+    if rest > half || (rest == half && (r != 0 || m & 1 == 1)) {
+        m += 1;
+    }
+    // value = m·2^(extra − s − k); m in [2⁵², 2⁵³] (2⁵³ after rounding up).
+    let mut exp = extra as i32 - s as i32 - k as i32 + 52;
+    if m == 1 << 53 {
+        m >>= 1;
+        exp += 1;
+    }
+    if !(-1022..=1023).contains(&exp) {
+        return None;
+    }
+    Some(f64::from_bits(
+        ((exp + 1023) as u64) << 52 | (m & ((1 << 52) - 1)),
+    ))
+}
+
+/// The text `[+-]digits` or `[+-]digits/digits` that starts at `b[i]` (at
+/// most [`U128_DIGITS`] digits each side, running as far as this grammar
+/// does) whose value is exactly a double with a power-of-two
+/// denominator as written: that double (+0 for zero) and where the text
+/// ends (the caller checks what follows). `None` for every other string:
+/// [`parse_exact`] then reads it. Like [`parse_exact`] on these
+/// forms, it charges no line budget.
+///
+/// Such a value is p·2⁻ᵏ with p < 2¹²⁸ and k < 128: always in the normal
+/// range, and a double iff p's odd part has at most 53 bits. No big integer,
+/// no gcd: this is how every coordinate of the CCD benchmark's files is
+/// written. The denominator is not even read as a number: it is compared
+/// with the decimal text of the one power of two of its length and first
+/// digit ([`POW2_DEC`]).
+pub(crate) fn dyadic_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
+    let (neg, mut i) = match b.get(i)? {
+        b'-' => (true, i + 1),
+        b'+' => (false, i + 1),
+        _ => (false, i),
+    };
+    let mut w = 0u64;
+    let n = take_digits(b, &mut i, &mut w);
+    // p's odd part and its power of two (in u64 when p has at most 19 digits).
+    let (odd, zp) = match n {
+        0 => return None,
+        1..=19 => {
+            let z = w.trailing_zeros() % 64;
+            (w >> z, z)
+        }
+        _ => {
+            let mut j = i - n;
+            let p = digits128(b, &mut j)?;
+            let z = p.trailing_zeros() % 128;
+            (u64::try_from(p >> z).ok()?, z)
+        }
+    };
+    let k = if b.get(i) == Some(&b'/') {
+        let end = digits_end(b, i + 1);
+        let k = pow2_exponent(&b[i + 1..end])?;
+        i = end;
+        k
+    } else {
+        0
+    };
+    if odd == 0 {
+        return Some((0.0, i));
+    }
+    if odd >> 53 != 0 {
+        return None;
+    }
+    // odd·2^(zp − k), both factors doubles, the product exact (|zp − k| < 128).
+    let pow = f64::from_bits(((1023 + zp as i64 - k as i64) as u64) << 52);
+    let x = odd as f64 * pow;
+    Some((if neg { -x } else { x }, i))
+}
+
+/// Where the run of ASCII digits that starts at `b[i]` ends. Eight bytes at
+/// a time: a byte is a digit iff neither `byte + 0x46` nor `byte − 0x30` sets
+/// its top bit, and the lowest flagged byte is exact (a carry or borrow only
+/// comes from a lower byte that is flagged itself).
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(c) = b.get(i..i + 8) {
+        let v = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        let bad = (v.wrapping_add(0x4646_4646_4646_4646) | v.wrapping_sub(0x3030_3030_3030_3030))
+            & 0x8080_8080_8080_8080;
+        if bad != 0 {
+            return i + (bad.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// k when `q` is the decimal text of 2ᵏ (at most [`U128_DIGITS`] digits, no
+/// leading zeros), else
+/// `None`. Powers of two with the same number of digits have different first
+/// digits (each is twice the one before), so length and first digit name the
+/// only candidate.
+fn pow2_exponent(q: &[u8]) -> Option<u32> {
+    let len = q.len();
+    // (Longer denominators, 2¹²⁷ has 39 digits, are for `parse_exact`: it
+    // charges the line budget for them.)
+    if len > U128_DIGITS {
+        return None;
+    }
+    let mut k = *POW2_FIRST.get(len)? as usize;
+    while k < 128 && POW2_DEC[k].1 as usize == len {
+        let (digits, _) = &POW2_DEC[k];
+        if digits[39 - len] == q[0] {
+            return same_bytes(&digits[39 - len..], q).then_some(k as u32);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Whether `a` and `b` (of equal length) hold the same bytes: eight at a
+/// time, inline (the library's `bcmp` call costs more on these short texts).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if u64::from_le_bytes(x.try_into().expect("eight bytes"))
+            != u64::from_le_bytes(y.try_into().expect("eight bytes"))
+        {
+            return false;
+        }
+    }
+    ca.remainder()
+        .iter()
+        .zip(cb.remainder())
+        .all(|(x, y)| x == y)
+}
+
+/// 2ᵏ in decimal for k < 128: the digits right-aligned in 39 bytes, and
+/// their count.
+static POW2_DEC: [([u8; 39], u8); 128] = pow2_dec();
+
+/// The least k with 2ᵏ of each digit count (0 and 40: none, past the table).
+static POW2_FIRST: [u8; 40] = pow2_first();
+
+const fn pow2_dec() -> [([u8; 39], u8); 128] {
+    let mut t = [([b'0'; 39], 0u8); 128];
+    let mut k = 0;
+    while k < 128 {
+        let mut v = 1u128 << k;
+        let mut j = 39;
+        while v > 0 {
+            j -= 1;
+            t[k].0[j] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        t[k].1 = (39 - j) as u8;
+        k += 1;
+    }
+    t
+}
+
+const fn pow2_first() -> [u8; 40] {
+    let t = pow2_dec();
+    let mut f = [128u8; 40];
+    let mut k = 128;
+    while k > 0 {
+        k -= 1;
+        f[t[k].1 as usize] = k as u8;
+    }
+    f
+}
+
+/// The digits at `b[*i..]`, taken, as a `u128`: `None` for none or more than
+/// [`U128_DIGITS`] of them. Eight at a time while eight digits are there.
+#[inline(always)]
+fn digits128(b: &[u8], i: &mut usize) -> Option<u128> {
+    let s = *i;
+    let mut m: u128 = 0;
+    while let Some(c) = b.get(*i..*i + 8) {
+        let Some(v) = eight_digits(c.try_into().expect("eight bytes")) else {
+            break;
+        };
+        m = m.wrapping_mul(100_000_000).wrapping_add(v as u128);
+        *i += 8;
+    }
+    while let Some(&c) = b.get(*i) {
+        let d = c.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        m = m.wrapping_mul(10).wrapping_add(d as u128);
+        *i += 1;
+    }
+    (*i > s && *i - s <= U128_DIGITS).then_some(m)
+}
+
 fn short(s: &str) -> String {
     if s.len() > 40 {
         format!(
@@ -486,5 +851,331 @@ mod tests {
         for bad in ["3/", "/3", "+-1", "1/0", "1/00", "2/3x", "1//2", "-/2"] {
             assert!(parse_exact(bad).is_err(), "{bad:?} should be rejected");
         }
+    }
+
+    /// A small deterministic generator for the tests below (xorshift64).
+    struct Xs(u64);
+    impl Xs {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn digits(&mut self, n: u64) -> String {
+            (0..n)
+                .map(|_| char::from(b'0' + self.below(10) as u8))
+                .collect()
+        }
+    }
+
+    /// `json_f64` gives `str::parse::<f64>`'s double bit for bit: on random
+    /// doubles written every way Rust writes them (shortest round trip,
+    /// scientific, fixed with 0–25 decimals), on random JSON number texts
+    /// (up to 30 digits, exponents up to ±400), on exact ties between two
+    /// doubles (written with a fraction, so the division path rounds them),
+    /// and on the edge cases of the double range.
+    /// Whether `json_number`'s integer paths (not `str::parse`) read `t`
+    /// (a text without exponent).
+    fn fast(t: &str) -> bool {
+        let b = t.trim_start_matches('-').as_bytes();
+        let (mut i, mut w) = (0, 0);
+        let mut n = take_digits(b, &mut i, &mut w);
+        if w == 0 {
+            n = 0;
+        }
+        let mut e = 0;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let z = if w == 0 {
+                b[i..].iter().take_while(|&&c| c == b'0').count()
+            } else {
+                0
+            };
+            i += z;
+            let f = take_digits(b, &mut i, &mut w);
+            n += f;
+            e = -((f + z) as i32);
+        }
+        i == b.len() && n <= 19 && decimal_to_f64(w, e).is_some()
+    }
+
+    #[test]
+    fn json_f64_is_str_parse() {
+        let check = |t: &str| {
+            let want = t.parse::<f64>().unwrap();
+            let got = json_f64(t).unwrap();
+            assert_eq!(got.to_bits(), want.to_bits(), "{t}: {got:e} vs {want:e}");
+        };
+        for t in [
+            "0",
+            "-0",
+            "-0.0",
+            "0.0",
+            "0e0",
+            "0E-5",
+            "-0e+7",
+            "1",
+            "-1",
+            "0.1",
+            "0.5",
+            "1e22",
+            "1e23",
+            "9007199254740993",
+            "9007199254740992",
+            "9007199254740993.0",
+            "18014398509481986.0",
+            "18014398509481990.0",
+            "18014398509481986.00",
+            "1e308",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "2.2250738585072014e-308",
+            "2.2250738585072011e-308",
+            "2.225073858507201e-308",
+            "4.9e-324",
+            "5e-324",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "1e-320",
+            "1e-400",
+            "1e400",
+            "123456789012345678901234567890",
+            "0.000000000000000000000000001",
+            "1234567890123456789",
+            "12345678901234567890",
+            "9999999999999999999e-27",
+            "9999999999999999999e-28",
+            "1.0000000000000000000",
+            "0.30000000000000004",
+            "-2.7750260493480905",
+            "0.04461439913652132",
+            "1e000001",
+            "1E+22",
+            "7e-27",
+            "18446744073709551615",
+            "18446744073709551615e-19",
+            "1e38",
+            "1e39",
+            "340282366920938463463374607431768211455",
+        ] {
+            check(t);
+        }
+        let mut r = Xs(0x51_7cc1_b727_220a);
+        let (mut ordinary, mut ties) = (0u32, 0u32);
+        for _ in 0..200_000 {
+            // A random finite double (all exponents, subnormals included).
+            let x = f64::from_bits(r.next());
+            if x.is_finite() {
+                check(&format!("{x:?}"));
+                check(&format!("{x:e}"));
+                check(&format!("{:.*e}", r.below(20) as usize, x));
+                if x.abs() < 1e30 {
+                    check(&format!("{:.*}", r.below(26) as usize, x));
+                }
+            }
+            // A double of ordinary size (the inputs engines send).
+            let y = (r.next() >> 11) as f64 / (1u64 << 53) as f64 * 8.0 - 4.0;
+            let y = y * [1.0, 1e-3, 1e3, 1e-12, 1e15][r.below(5) as usize];
+            check(&format!("{y:?}"));
+            check(&format!("{y:e}"));
+            // (The fast paths, not `str::parse`, decide these: counted.)
+            ordinary += fast(&format!("{y:?}")) as u32;
+            check(&format!("{:.*}", r.below(26) as usize, y));
+            // A random JSON number text.
+            let mut t = String::new();
+            if r.below(2) == 0 {
+                t.push('-');
+            }
+            let n = r.below(21);
+            if n == 0 {
+                t.push('0');
+            } else {
+                t.push(char::from(b'1' + r.below(9) as u8));
+                t += &r.digits(n - 1);
+            }
+            if r.below(2) == 0 {
+                t.push('.');
+                let f = 1 + r.below(30);
+                t += &r.digits(f);
+            }
+            if r.below(2) == 0 {
+                t.push(['e', 'E'][r.below(2) as usize]);
+                t += ["", "+", "-"][r.below(3) as usize];
+                let top = [30, 400][r.below(2) as usize];
+                t += &format!("{}", r.below(top));
+            }
+            check(&t);
+            // An exact tie between two doubles (and its neighbours), written
+            // with a fraction: the division path's rounding.
+            let bits = 54 + r.below(6);
+            let n = (r.next() | 1 << 63) >> (64 - bits);
+            let s = bits - 53;
+            let tie = (n >> s << s) | 1 << (s - 1);
+            for v in [tie - 1, tie, tie + 1] {
+                check(&format!("{v}.0"));
+                check(&format!("{v}0e-1"));
+                ties += fast(&format!("{v}.0")) as u32;
+            }
+        }
+        // (A fifth of them are of size 1e-12, whose 17 digits need 10⁻²⁸ and
+        // up: `str::parse` reads those.)
+        assert!(ordinary > 159_000, "{ordinary} of 200000 on the fast paths");
+        assert!(ties > 590_000, "{ties} of 600000 on the division path");
+    }
+
+    /// `digits_end` finds the end of a digit run at every offset of random
+    /// texts of digits and non-digit neighbours of the digit range
+    /// (checked byte by byte).
+    #[test]
+    fn digits_end_matches_byte_by_byte() {
+        let mut r = Xs(0x1357_9bdf_2468_ace0);
+        let pool = [
+            b'0', b'5', b'9', b'/', b':', b'"', 0xb0, 0xba, 0xff, 0x00, b' ',
+        ];
+        for _ in 0..5_000 {
+            let n = r.below(40) as usize;
+            let t: Vec<u8> = (0..n)
+                .map(|_| {
+                    if r.below(6) == 0 {
+                        pool[r.below(11) as usize]
+                    } else {
+                        b'0' + r.below(10) as u8
+                    }
+                })
+                .collect();
+            for i in 0..=n {
+                let want = i + t[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                assert_eq!(digits_end(&t, i), want, "{t:?} at {i}");
+            }
+        }
+    }
+
+    /// `pow2_exponent` names every power of two up to 38 digits by its
+    /// text (checked against `u128` arithmetic), and nothing else: not a
+    /// neighbour, not a digit changed, not a leading zero, not 2¹²⁷ (39
+    /// digits).
+    #[test]
+    fn pow2_exponent_reads_powers_of_two() {
+        for k in 0..128u32 {
+            let t = (1u128 << k).to_string();
+            let want = (t.len() <= U128_DIGITS).then_some(k);
+            assert_eq!(pow2_exponent(t.as_bytes()), want, "2^{k}");
+            for other in [(1u128 << k) + 1, (1u128 << k) - 1, 3u128 << (k.min(120))] {
+                if !other.is_power_of_two() {
+                    assert_eq!(pow2_exponent(other.to_string().as_bytes()), None, "{other}");
+                }
+            }
+            let mut bytes = t.clone().into_bytes();
+            let last = bytes.len() - 1;
+            bytes[last] = if bytes[last] == b'9' {
+                b'8'
+            } else {
+                bytes[last] + 1
+            };
+            let m: u128 = std::str::from_utf8(&bytes).unwrap().parse().unwrap();
+            if !m.is_power_of_two() {
+                assert_eq!(pow2_exponent(&bytes), None, "{m}");
+            }
+            assert_eq!(pow2_exponent(format!("0{t}").as_bytes()), None);
+        }
+        assert_eq!(pow2_exponent(b""), None);
+        assert_eq!(pow2_exponent(b"x"), None);
+    }
+
+    /// `dyadic_at` on a whole string.
+    fn dyadic_test(s: &str) -> Option<f64> {
+        dyadic_at(s.as_bytes(), 0).and_then(|(x, end)| (end == s.len()).then_some(x))
+    }
+
+    /// `dyadic` gives the double `parse_exact` gives for every plain
+    /// integer or p/q string that is one (and nothing for the rest), and
+    /// charges no line budget where `parse_exact` charges none.
+    #[test]
+    fn dyadic_is_parse_exact() {
+        use crate::limits::{charge, max_input_bits, with_line_budget};
+        let check = |t: &str| {
+            let q = parse_exact(t).ok();
+            let want = q.as_ref().and_then(|q| {
+                let f = f64::from_rational(q);
+                (f.is_finite() && f.to_rational() == *q).then_some(f + 0.0)
+            });
+            match dyadic_test(t) {
+                Some(f) => {
+                    assert_eq!(Some(f.to_bits()), want.map(f64::to_bits), "{t}");
+                    // parse_exact charges nothing for it either.
+                    with_line_budget(|| {
+                        parse_exact(t).unwrap();
+                        assert!(charge(max_input_bits()).is_ok(), "{t}");
+                    });
+                }
+                None => {
+                    // Only strings that are not plain dyadic doubles are left.
+                    // (A denominator that is not a power of two as written,
+                    // like 3/6, is left to `parse_exact`'s gcd.)
+                    let plain = t.bytes().all(|c| c.is_ascii_digit() || b"+-/".contains(&c));
+                    let q = t
+                        .split_once('/')
+                        .map_or(Some(1), |(_, q)| q.parse::<u128>().ok());
+                    let two = q.is_some_and(u128::is_power_of_two);
+                    assert!(
+                        want.is_none() || !plain || !two || t.len() > 38,
+                        "{t} left over"
+                    );
+                }
+            }
+        };
+        for t in [
+            "0",
+            "-0",
+            "+0",
+            "0/1",
+            "-0/8",
+            "0/3",
+            "1/0",
+            "1",
+            "-1",
+            "+7",
+            "3/8",
+            "6/8",
+            "-6/16",
+            "1/3",
+            "3/6",
+            "9007199254740993",
+            "9007199254740992",
+            "18014398509481986/2",
+            "73/2305843009213693952",
+            "1/170141183460469231731687303715884105728",
+            "340282366920938463463374607431768211455",
+            "340282366920938463463374607431768211456",
+            "3900231685776981/4503599627370496",
+            "-5348868689029467/324518553658426726783156020576256",
+            "007/014",
+            "1/2/3",
+            "1.5",
+            "1e3",
+            "",
+            "-",
+            "/2",
+            "2/",
+        ] {
+            check(t);
+        }
+        let mut r = Xs(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let m = r.next() >> r.below(64);
+            let (a, b) = (r.below(70), r.below(128));
+            let p = (m as u128) << a.min(127 - (64 - m.leading_zeros()) as u64);
+            let sign = ["", "-", "+"][r.below(3) as usize];
+            check(&format!("{sign}{p}/{}", 1u128 << b));
+            check(&format!("{sign}{p}"));
+            check(&format!("{sign}{p}/{}", r.below(1000)));
+        }
+        assert_eq!(dyadic_test("3/4"), Some(0.75));
+        assert_eq!(dyadic_test("-0/4").map(f64::to_bits), Some(0));
     }
 }

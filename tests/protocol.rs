@@ -678,3 +678,87 @@ fn lean_path_answers_the_throughput_files_as_the_general_path() {
         }
     }
 }
+
+/// The lean scanner against the general path on lines spoiled one byte at a
+/// time: every line of every op cut short, with a byte deleted, or with a
+/// byte put in (JSON white space and non-JSON white space, digits, signs,
+/// `.`, `e`, quotes, backslashes, brackets, a control character, a
+/// multi-byte character) at every position (every 7th without EXACT_HEAVY),
+/// and with numbers written in forms JSON refuses (leading zeros, `+`, bare
+/// `.`). Byte for byte the same answers on both paths, whichever takes them.
+#[test]
+fn lean_scanner_agrees_on_spoiled_lines() {
+    let heavy = std::env::var_os("EXACT_HEAVY").is_some();
+    let step = if heavy { 1 } else { 7 };
+    let lines = [
+        r#"{"id":1,"op":"intersect","a":{"type":"box","center":[0.5,-2.75,1e-3],"half_axes":[[0.25,0,0],[0,0.5,0],[0,0,1.5]]},"b":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]}}"#.to_string(),
+        r#"{"id":"a b","op":"distance","scalar":"f64","a":{"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[-1,"1/2"]},"b":{"type":"cube","vertices":[[0,0,2],[1,0,2],[1,1,2],[0,1,2],[0,0,3],[1,0,3],[1,1,3],[0,1,3]]}}"#.to_string(),
+        r#"{"op":"ccd_vf","t0":[["1/4","1/4","1/1"],["0/1","0/1","0/1"],["1","0","0"],["0","1","0"]],"t1":[["1/4","1/4","-3/2"],[0,0,0],[1,0,0],[0,1,0]],"tolerance":"1/1024"}"#.to_string(),
+        r#"{"id":-7,"op":"ccd_ee","t0":[[0,0,1],[1,0,1],[0.5,-1,0],[0.5,1,0]],"t1":[[0,0,-1],[1,0,-1],[0.5,-1,0],[0.5,1,0]]}"#.to_string(),
+        format!(r#"{{"op":"ccd","t_range":[0,"1/2"],"a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[1,0,0,["0","1"]],"translation":[[3,-6],0,0]}}}}}}"#),
+    ];
+    let inserts: [&[u8]; 22] = [
+        b" ",
+        b"\t",
+        b"\r",
+        b"\x0b",
+        b"\x0c",
+        "\u{a0}".as_bytes(),
+        b"0",
+        b"7",
+        b"-",
+        b"+",
+        b".",
+        b"e",
+        b"\"",
+        b"\\",
+        b",",
+        b":",
+        b"[",
+        b"]",
+        b"{",
+        b"}",
+        b"\x01",
+        "é".as_bytes(),
+    ];
+    let mut n = 0;
+    for l in &lines {
+        let b = l.as_bytes();
+        assert!(
+            same_on_both_paths(b, 1).lean,
+            "the lean path should answer {l}"
+        );
+        for i in (0..=b.len()).step_by(step) {
+            let mut variants = vec![b[..i].to_vec()];
+            if i < b.len() {
+                variants.push([&b[..i], &b[i + 1..]].concat());
+            }
+            for ins in inserts {
+                variants.push([&b[..i], ins, &b[i..]].concat());
+            }
+            for v in variants {
+                same_on_both_paths(&v, 1);
+                n += 1;
+            }
+        }
+        for (from, to) in [
+            ("0.5", "00.5"),
+            ("0.5", "+0.5"),
+            ("0.5", ".5"),
+            ("0.5", "0.5e"),
+            ("0.5", "5e-1"),
+            ("0.5", "0.50000000000000000000001"),
+            ("0,", "-0,"),
+            ("0,", "0.0E+0,"),
+            ("1/", "01/"),
+            ("1/", "+1/"),
+            ("/4", "/04"),
+            ("/4", "/3"),
+            ("\"op\"", "\"o\\u0070\""),
+            ("\"op\"", "\"op\":\"x\",\"op\""),
+        ] {
+            same_on_both_paths(l.replacen(from, to, 1).as_bytes(), 1);
+        }
+    }
+    assert!(n > 1000, "{n} spoiled lines");
+}

@@ -285,6 +285,22 @@ fn the_detail_gives_absolute_error_and_ulps() {
     assert!(d.contains("abs error 9.095e-13 (4.096e3 ulps"), "{d}");
 }
 
+#[test]
+fn a_claimed_zero_far_off_gives_a_finite_ulp_bound_not_inf() {
+    // Exact distance 1 and a claimed 0: the error 1 is 2¹⁰⁷⁴ ulps of 0, past
+    // f64::MAX ≈ 1.798e308, so the detail says "more than" that, not "inf".
+    let a = answer(&format!(
+        r#"{{"op":"distance",{},"claim":{{"distance_f64":0}}}}"#,
+        planes("1")
+    ));
+    let d = a["detail"].as_str().unwrap();
+    assert!(
+        d.contains("abs error 1.000e0 (more than 1.798e308 ulps of the claim)"),
+        "{d}"
+    );
+    assert!(!d.contains("inf"), "{d}");
+}
+
 // ---- the command: the summary table, --failures, --summary-json, shrinking
 
 fn run(args: &[&str]) -> (i32, String, String) {

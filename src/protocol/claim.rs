@@ -145,7 +145,16 @@ fn error_of(err: &BigRational, c: f64) -> (f64, f64) {
 }
 
 fn fmt_err(abs: f64, ulps: f64) -> String {
-    format!("abs error {abs:.3e} ({ulps:.3e} ulps of the claim)")
+    if ulps.is_finite() {
+        format!("abs error {abs:.3e} ({ulps:.3e} ulps of the claim)")
+    } else {
+        // Past f64::MAX ulps (a claimed 0 has ulp 2⁻¹⁰⁷⁴, so any error of 2⁻⁵¹
+        // or more): say so instead of printing "inf".
+        format!(
+            "abs error {abs:.3e} (more than {:.3e} ulps of the claim)",
+            f64::MAX
+        )
+    }
 }
 
 /// A claimed value that may be the protocol's `"inf"`/`"-inf"` overflow form.

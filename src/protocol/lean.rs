@@ -1,40 +1,46 @@
 //! The lean line path: a line of any op (`intersect`, `distance`, `ccd`,
-//! `ccd_vf`, `ccd_ee`) read into typed values (serde derive on borrowed structs, no
-//! `serde_json::Value` tree), answered, and written straight to bytes.
+//! `ccd_vf`, `ccd_ee`) scanned by hand into typed values ([`Scan`], borrowing
+//! the line's text; no `serde_json::Value` tree), answered, and written
+//! straight to bytes.
 //!
 //! It stands in front of the general path ([`super::answer_line`]) and answers
 //! only the lines it reads exactly as the general path does; every other line
 //! (errors of any kind, claims, unknown fields, escapes where a
-//! borrowed string is wanted, duplicate keys, an `id` that is an array or an
-//! object) makes it return `None`, and the general path answers that line. So
-//! every error message and every odd line is still produced by one parser, and
-//! the lean path can only be wrong by answering a line differently, which the
-//! tests (tests/protocol.rs) compare byte for byte on generated lines of every
-//! kind and on the throughput corpus.
+//! plain string is wanted, duplicate keys, an `id` that is an array or an
+//! object, anything outside the JSON subset [`Scan`] takes) makes it return
+//! `None`, and the general path answers that line. So every error message and
+//! every odd line is still produced by one parser, and the lean path can only
+//! be wrong by answering a line differently, which the tests
+//! (tests/protocol.rs) compare byte for byte on generated lines of every kind,
+//! on mutated lines and on the throughput corpus.
 //!
 //! Why each rule keeps the two paths equal:
-//! - Objects only: a derived struct would also read a JSON array,
-//!   positionally; [`Obj`] reads a map or nothing.
+//! - Objects where objects go, arrays of the protocol's length where arrays
+//!   go, nothing else.
 //! - Unknown fields are refused: the general path ignores them, but skipping
 //!   a value here would skip it without serde_json's nesting limit (128), which
 //!   the general path enforces on the whole line.
-//! - `null` is a value, not an absent field ([`Present`]).
-//! - Each number is taken as its raw JSON text: a JSON number's text is read
-//!   with `str::parse::<f64>` (correctly rounded), as the general path reads
-//!   it; a string goes through [`parse_exact`], the general path's grammar.
+//! - `null` is a value, not an absent field (it is refused, except as a `ccd`
+//!   motion, which the general path reads as none).
+//! - A JSON number is read to the double `str::parse::<f64>` gives its text
+//!   (correctly rounded), as the general path reads it
+//!   ([`crate::number`]'s `json_number`, bit-identical); a string goes through
+//!   [`parse_exact`], the general path's grammar, unless it is a plain p/q
+//!   whose value is a double, read straight to it (`dyadic_at`).
 //! - The `id` is written as its raw text when that text is what serializing the
 //!   general path's `Value` gives back (a number without an exponent, a string
 //!   without escapes, `true`, `false`, `null`); otherwise it is read as a
 //!   `Value` and written the same way the general path writes it.
-//! - A place where a number goes refuses an array or an object ([`Leaf`]).
+//! - A place where a number goes refuses an array or an object.
 
 use super::trim;
 use super::{axis_scale, rounded_f64, ScalarKind, LINES};
+use crate::ccd::points::{first_contact_f64, Kind};
 use crate::ccd::{
     self, CcdAnswer, CcdQuery, ContactTime, Motion, MovingBox, PointCcd, PointCcdAnswer,
     PolyCoeffs, TimeKind,
 };
-use crate::number::parse_exact;
+use crate::number::{dyadic_at, json_number, parse_exact};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
 use crate::scalar::{rational_to_f64, Scalar};
@@ -44,141 +50,83 @@ use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign as BigSign};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
-use std::marker::PhantomData;
+use num_traits::{One, Zero};
 
-/// A field that may be absent. Unlike `Option`, a JSON `null` is a present
-/// value (and then fails to read as `T`), as the general path sees it.
-struct Present<T>(Option<T>);
-
-impl<T> Default for Present<T> {
-    fn default() -> Self {
-        Present(None)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Present<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        T::deserialize(d).map(|t| Present(Some(t)))
-    }
-}
-
-/// A JSON object read as `T` (derived structs would also read an array).
-struct Obj<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = T;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-            }
-        }
-        d.deserialize_map(V(PhantomData)).map(Obj)
-    }
-}
-
-/// A JSON value that is not an array or an object, as written: a number's
-/// place, read later by [`tok`]. (serde_json skips a raw value without its
-/// nesting limit, so a nested one is refused here, where the general path may
-/// refuse it for its depth.)
+/// One number as written: a JSON number (its double, read while scanning:
+/// every scalar type's reading starts from it), or the text inside a string
+/// without escapes with, when that text is a plain p/q (or integer) whose
+/// value is a double, that double (NaN otherwise; [`dyadic_at`]).
 #[derive(Clone, Copy)]
-struct Leaf<'a>(&'a RawValue);
+enum Tok<'a> {
+    Number(f64),
+    String(&'a str, f64),
+}
 
-impl<'de: 'a, 'a> Deserialize<'de> for Leaf<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(d)?;
-        match raw.get().as_bytes().first() {
-            Some(b'[' | b'{') | None => Err(serde::de::Error::custom("a nested value")),
-            _ => Ok(Leaf(raw)),
-        }
+impl Default for Tok<'_> {
+    /// A placeholder of the scanner's arrays, overwritten before use.
+    fn default() -> Self {
+        Tok::Number(0.0)
     }
 }
 
-/// A number as written (a JSON number or a string), read later by [`tok`].
-type N<'a> = Leaf<'a>;
+/// A number as written.
+type N<'a> = Tok<'a>;
 /// Three numbers.
 type P3<'a> = [N<'a>; 3];
+/// A polynomial in t as written: its coefficients (a bare number is one).
+type Poly<'a> = Vec<Tok<'a>>;
 
-/// The fields of an `intersect`, `distance`, `ccd_vf` or `ccd_ee` line that
-/// the lean path reads.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The fields of a line that the lean path reads.
+#[derive(Default)]
 struct LineText<'a> {
-    #[serde(default, borrow)]
-    id: Present<&'a RawValue>,
-    op: &'a str,
-    #[serde(default, borrow)]
-    scalar: Present<&'a str>,
-    #[serde(default, borrow)]
-    a: Present<Obj<ShapeText<'a>>>,
-    #[serde(default, borrow)]
-    b: Present<Obj<ShapeText<'a>>>,
-    #[serde(default, borrow)]
-    t0: Present<Box<[P3<'a>; 4]>>,
-    #[serde(default, borrow)]
-    t1: Present<Box<[P3<'a>; 4]>>,
-    #[serde(default, borrow)]
-    tolerance: Present<N<'a>>,
-    #[serde(default, borrow)]
-    t_range: Present<[N<'a>; 2]>,
+    /// The id's JSON text (not an array or an object).
+    id: Option<&'a str>,
+    op: Option<&'a str>,
+    scalar: Option<&'a str>,
+    a: Option<ShapeText<'a>>,
+    b: Option<ShapeText<'a>>,
+    t0: Option<[P3<'a>; 4]>,
+    t1: Option<[P3<'a>; 4]>,
+    tolerance: Option<N<'a>>,
+    t_range: Option<[N<'a>; 2]>,
 }
 
 /// A SHAPE object's fields (every kind's; which are used depends on `type`),
 /// or a `ccd` op's moving box.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Default)]
 struct ShapeText<'a> {
-    #[serde(default, rename = "type", borrow)]
-    ty: Present<&'a str>,
+    ty: Option<&'a str>,
     // A `ccd` op's `a`, `b`: the box (or cube) and its motion; the general
     // path reads a `null` motion as none, as `Option` does (but a `null`
     // motion is still a field, refused where a motion is not one).
-    #[serde(default, borrow)]
-    shape: Present<Box<Obj<ShapeText<'a>>>>,
-    #[serde(default, borrow)]
-    motion: Present<Option<Box<Obj<MotionText<'a>>>>>,
-    #[serde(default, borrow)]
-    v: Present<[P3<'a>; 3]>,
-    #[serde(default, borrow)]
-    center: Present<P3<'a>>,
-    #[serde(default, borrow)]
-    half_axes: Present<[P3<'a>; 3]>,
-    // The less common fields are boxed: serde moves a struct's values by
-    // value, several times over, so a smaller struct parses faster.
-    #[serde(default, borrow)]
-    axes: Present<Box<[P3<'a>; 3]>>,
-    #[serde(default, borrow)]
-    half_extents: Present<Box<P3<'a>>>,
-    #[serde(default, borrow)]
-    base: Present<Box<[[N<'a>; 2]; 4]>>,
-    #[serde(default, borrow)]
-    z: Present<Box<[N<'a>; 2]>>,
-    #[serde(default, borrow)]
-    vertices: Present<Box<[P3<'a>; 8]>>,
+    shape: Option<Box<ShapeText<'a>>>,
+    motion: Option<Option<Box<MotionText<'a>>>>,
+    v: Option<[P3<'a>; 3]>,
+    center: Option<P3<'a>>,
+    half_axes: Option<[P3<'a>; 3]>,
+    // The less common fields are boxed: a smaller struct is cheaper to set up.
+    axes: Option<Box<[P3<'a>; 3]>>,
+    half_extents: Option<Box<P3<'a>>>,
+    base: Option<Box<[[N<'a>; 2]; 4]>>,
+    z: Option<Box<[N<'a>; 2]>>,
+    vertices: Option<Box<[P3<'a>; 8]>>,
 }
 
 impl ShapeText<'_> {
     /// Which fields are present, one bit each (`F_*`).
     fn present(&self) -> u16 {
         let bit = |p: bool, b: u16| if p { b } else { 0 };
-        bit(self.ty.0.is_some(), F_TYPE)
-            | bit(self.shape.0.is_some(), F_SHAPE)
-            | bit(self.motion.0.is_some(), F_MOTION)
-            | bit(self.v.0.is_some(), F_V)
-            | bit(self.center.0.is_some(), F_CENTER)
-            | bit(self.half_axes.0.is_some(), F_HALF_AXES)
-            | bit(self.axes.0.is_some(), F_AXES)
-            | bit(self.half_extents.0.is_some(), F_HALF_EXTENTS)
-            | bit(self.base.0.is_some(), F_BASE)
-            | bit(self.z.0.is_some(), F_Z)
-            | bit(self.vertices.0.is_some(), F_VERTICES)
+        bit(self.ty.is_some(), F_TYPE)
+            | bit(self.shape.is_some(), F_SHAPE)
+            | bit(self.motion.is_some(), F_MOTION)
+            | bit(self.v.is_some(), F_V)
+            | bit(self.center.is_some(), F_CENTER)
+            | bit(self.half_axes.is_some(), F_HALF_AXES)
+            | bit(self.axes.is_some(), F_AXES)
+            | bit(self.half_extents.is_some(), F_HALF_EXTENTS)
+            | bit(self.base.is_some(), F_BASE)
+            | bit(self.z.is_some(), F_Z)
+            | bit(self.vertices.is_some(), F_VERTICES)
     }
 
     /// Whether every present field is one of `allowed` (the general path
@@ -202,29 +150,341 @@ const F_VERTICES: u16 = 1 << 10;
 
 /// A MOTION object's fields (both forms'; which are used depends on which
 /// form is given).
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Default)]
 struct MotionText<'a> {
-    #[serde(default, borrow)]
-    matrix: Present<[Vec<Poly<'a>>; 4]>,
-    #[serde(default, borrow)]
-    denominator: Present<Poly<'a>>,
-    #[serde(default, borrow)]
-    quaternion: Present<[Poly<'a>; 4]>,
-    #[serde(default, borrow)]
-    translation: Present<[Poly<'a>; 3]>,
+    matrix: Option<[Vec<Poly<'a>>; 4]>,
+    denominator: Option<Poly<'a>>,
+    quaternion: Option<[Poly<'a>; 4]>,
+    translation: Option<[Poly<'a>; 3]>,
 }
 
-/// A polynomial in t as written: a number or an array of numbers, read later
-/// by [`poly`]. (An object is refused here; a nested array by [`poly`].)
-struct Poly<'a>(&'a RawValue);
+/// The bytes of `v` (little-endian: the first byte lowest) that end a plain
+/// run of string text, `"`, `\` or a control character, each flagged by its
+/// top bit. The lowest flag is exact (the classic zero-byte test: a borrow
+/// can only make false flags above a true one), which is the one used.
+fn special(v: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let quote = zero(v ^ (ONES * b'"' as u64));
+    let backslash = zero(v ^ (ONES * b'\\' as u64));
+    let control = v.wrapping_sub(ONES * 0x20) & !v;
+    (quote | backslash | control) & 0x8080_8080_8080_8080
+}
 
-impl<'de: 'a, 'a> Deserialize<'de> for Poly<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(d)?;
-        match raw.get().as_bytes().first() {
-            Some(b'{') | None => Err(serde::de::Error::custom("an object")),
-            _ => Ok(Poly(raw)),
+/// `slot` set to a default value to be filled in, or nothing if it was
+/// already set (a duplicate key).
+fn fresh<T: Default>(slot: &mut Option<T>) -> Option<&mut T> {
+    if slot.is_some() {
+        return None;
+    }
+    Some(slot.insert(T::default()))
+}
+
+/// `slot` set to `v`, or nothing if it was already set (a duplicate key).
+fn set<T>(slot: &mut Option<T>, v: T) -> Option<()> {
+    if slot.is_some() {
+        return None;
+    }
+    *slot = Some(v);
+    Some(())
+}
+
+/// The lean path's reader: a line scanned byte by byte into [`LineText`],
+/// borrowing its text. It takes a strict subset of JSON, the shapes of a
+/// query line and nothing else, and returns `None` on anything outside it
+/// (the general path, serde_json's full reader, then answers the line):
+///
+/// - JSON syntax exactly: white space is `' '`, `\t`, `\n`, `\r`; numbers
+///   follow JSON's grammar (no leading zeros, no `+`, no bare `.`); a string
+///   holds no control character; nothing follows the object.
+/// - Keys and strings without escapes (the id excepted: its escapes are
+///   checked by serde_json when it is written, [`write_id`]).
+/// - Known keys only, each at most once (the general path refuses unknown
+///   and duplicate fields, or ignores an unknown one at a depth its nesting
+///   limit may refuse); objects where objects go, arrays of exactly the
+///   protocol's length where arrays go, a number or a string where a number
+///   goes (`null` only as a `ccd` motion).
+///
+/// Why by hand: serde's derived visitors cost about 12k instructions per box
+/// line of the throughput corpus before any number was read (a `RawValue`
+/// per number, large structs moved by value), and `str::parse` another 6.4k;
+/// this scanner takes about 4.7k, and reads the 24 numbers in the same pass
+/// (about 6.3k: [`json_number`]). Measured with callgrind.
+struct Scan<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Scan<'a> {
+    /// The next byte after white space (not taken).
+    #[inline(always)]
+    fn peek(&mut self) -> Option<u8> {
+        let b = self.s.as_bytes();
+        // Every byte above the space is not white space: the common case.
+        let c = *b.get(self.i)?;
+        if c > b' ' {
+            return Some(c);
+        }
+        while let Some(&c) = b.get(self.i) {
+            if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                return Some(c);
+            }
+            self.i += 1;
+        }
+        None
+    }
+
+    /// Take `c` (after white space).
+    #[inline(always)]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// A string: its text between the quotes, and whether it has escapes
+    /// (skipped here, unchecked: the caller refuses them or has serde_json
+    /// read them).
+    fn string(&mut self) -> Option<(&'a str, bool)> {
+        self.eat(b'"')?;
+        let b = self.s.as_bytes();
+        let start = self.i;
+        let mut escaped = false;
+        loop {
+            // Eight bytes at a time up to the first that is special.
+            while let Some(c) = b.get(self.i..self.i + 8) {
+                let m = special(u64::from_le_bytes(c.try_into().expect("eight bytes")));
+                if m != 0 {
+                    self.i += (m.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.i += 8;
+            }
+            match *b.get(self.i)? {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    self.i += 2;
+                }
+                c if c < 0x20 => return None,
+                _ => self.i += 1,
+            }
+        }
+        let t = self.s.get(start..self.i)?;
+        self.i += 1;
+        Some((t, escaped))
+    }
+
+    /// A string without escapes.
+    fn plain(&mut self) -> Option<&'a str> {
+        match self.string()? {
+            (t, false) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A JSON number: its text and its double (as `str::parse` reads the
+    /// text; ±∞ past the range), [`json_number`].
+    fn number(&mut self) -> Option<(&'a str, f64)> {
+        let start = self.i;
+        let x = json_number(self.s, &mut self.i)?;
+        Some((&self.s[start..self.i], x))
+    }
+
+    /// A number's place: a JSON number or a string without escapes.
+    fn leaf(&mut self) -> Option<Tok<'a>> {
+        match self.peek()? {
+            b'"' => {
+                // A plain p/q that is a double, read in one pass; other
+                // strings as text.
+                let b = self.s.as_bytes();
+                let start = self.i + 1;
+                if let Some((x, end)) = dyadic_at(b, start) {
+                    if b.get(end) == Some(&b'"') {
+                        self.i = end + 1;
+                        return Some(Tok::String(&self.s[start..end], x));
+                    }
+                }
+                Some(Tok::String(self.plain()?, f64::NAN))
+            }
+            b'-' | b'0'..=b'9' => Some(Tok::Number(self.number()?.1)),
+            _ => None,
+        }
+    }
+
+    /// `true`, `false` or `null` as written.
+    fn literal(&mut self) -> Option<&'a str> {
+        self.peek()?;
+        let rest = &self.s[self.i..];
+        let w = ["true", "false", "null"]
+            .into_iter()
+            .find(|w| rest.starts_with(w))?;
+        self.i += w.len();
+        Some(w)
+    }
+
+    /// The id's JSON text: a string (escapes and all), a number or a literal.
+    fn id(&mut self) -> Option<&'a str> {
+        let start = match self.peek()? {
+            b'"' => {
+                let start = self.i;
+                self.string()?;
+                start
+            }
+            b'-' | b'0'..=b'9' => return Some(self.number()?.0),
+            _ => return self.literal(),
+        };
+        Some(&self.s[start..self.i])
+    }
+
+    /// An array of exactly `K` elements, each read by `f`.
+    fn arr<T: Default, const K: usize>(
+        &mut self,
+        mut f: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<[T; K]> {
+        self.eat(b'[')?;
+        let mut out: [T; K] = std::array::from_fn(|_| T::default());
+        for (j, o) in out.iter_mut().enumerate() {
+            if j > 0 {
+                self.eat(b',')?;
+            }
+            *o = f(self)?;
+        }
+        self.eat(b']')?;
+        Some(out)
+    }
+
+    /// An array of any length, each element read by `f`.
+    fn list<T>(&mut self, mut f: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(out);
+        }
+        loop {
+            out.push(f(self)?);
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(out);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// An object: `f` reads each member's value after its key.
+    fn object(&mut self, mut f: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let k = self.plain()?;
+            self.eat(b':')?;
+            f(self, k)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The whole line into `t` (default on entry), or nothing. (Filled in
+    /// place: the structs are large, and each move is a copy.)
+    fn line(s: &'a str, t: &mut LineText<'a>) -> Option<()> {
+        let mut c = Scan { s, i: 0 };
+        c.object(|c, k| match k {
+            "id" => set(&mut t.id, c.id()?),
+            "op" => set(&mut t.op, c.plain()?),
+            "scalar" => set(&mut t.scalar, c.plain()?),
+            "a" => c.shape(fresh(&mut t.a)?, true),
+            "b" => c.shape(fresh(&mut t.b)?, true),
+            "t0" => c.arr_into(fresh(&mut t.t0)?, Self::p3_into),
+            "t1" => c.arr_into(fresh(&mut t.t1)?, Self::p3_into),
+            "tolerance" => set(&mut t.tolerance, c.leaf()?),
+            "t_range" => c.arr_into(fresh(&mut t.t_range)?, Self::leaf_into),
+            _ => None,
+        })?;
+        c.peek().is_none().then_some(())
+    }
+
+    /// A SHAPE object into `t`, or (`outer`: a line's `a`, `b`) a `ccd`
+    /// moving box.
+    fn shape(&mut self, t: &mut ShapeText<'a>, outer: bool) -> Option<()> {
+        self.object(|c, k| match k {
+            "type" => set(&mut t.ty, c.plain()?),
+            "shape" if outer => c.shape(fresh(&mut t.shape)?, false),
+            "motion" if outer => {
+                let m = match c.peek()? {
+                    b'n' => (c.literal()? == "null").then_some(None)?,
+                    _ => Some(Box::new(c.motion()?)),
+                };
+                set(&mut t.motion, m)
+            }
+            "v" => c.arr_into(fresh(&mut t.v)?, Self::p3_into),
+            "center" => c.p3_into(fresh(&mut t.center)?),
+            "half_axes" => c.arr_into(fresh(&mut t.half_axes)?, Self::p3_into),
+            "axes" => c.arr_into(fresh(&mut t.axes)?, Self::p3_into),
+            "half_extents" => c.p3_into(fresh(&mut t.half_extents)?),
+            "base" => c.arr_into(fresh(&mut t.base)?, |c, o| c.arr_into(o, Self::leaf_into)),
+            "z" => c.arr_into(fresh(&mut t.z)?, Self::leaf_into),
+            "vertices" => c.arr_into(fresh(&mut t.vertices)?, Self::p3_into),
+            _ => None,
+        })
+    }
+
+    /// An array of exactly `K` elements, each read into its place by `f`.
+    fn arr_into<T, const K: usize>(
+        &mut self,
+        out: &mut [T; K],
+        mut f: impl FnMut(&mut Self, &mut T) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'[')?;
+        for (j, o) in out.iter_mut().enumerate() {
+            if j > 0 {
+                self.eat(b',')?;
+            }
+            f(self, o)?;
+        }
+        self.eat(b']')
+    }
+
+    /// A number into its place.
+    fn leaf_into(&mut self, out: &mut N<'a>) -> Option<()> {
+        *out = self.leaf()?;
+        Some(())
+    }
+
+    /// Three numbers into their place.
+    fn p3_into(&mut self, out: &mut P3<'a>) -> Option<()> {
+        self.arr_into(out, Self::leaf_into)
+    }
+
+    /// A MOTION object.
+    fn motion(&mut self) -> Option<MotionText<'a>> {
+        let mut t = MotionText::default();
+        self.object(|c, k| match k {
+            "matrix" => set(&mut t.matrix, c.arr(|c| c.list(Self::poly))?),
+            "denominator" => set(&mut t.denominator, c.poly()?),
+            "quaternion" => set(&mut t.quaternion, c.arr(Self::poly)?),
+            "translation" => set(&mut t.translation, c.arr(Self::poly)?),
+            _ => None,
+        })?;
+        Some(t)
+    }
+
+    /// A polynomial: a number, or an array of numbers (empty is read here
+    /// and refused by [`poly`]).
+    fn poly(&mut self) -> Option<Poly<'a>> {
+        match self.peek()? {
+            b'[' => self.list(Self::leaf),
+            _ => Some(vec![self.leaf()?]),
         }
     }
 }
@@ -232,39 +492,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for Poly<'a> {
 /// A polynomial's coefficients as the general path's `parse_poly` reads
 /// them (each rounded to the query's scalar type), or nothing.
 fn poly(p: &Poly, kind: ScalarKind) -> Option<PolyCoeffs> {
-    let t = p.0.get();
-    if t.starts_with('[') {
-        let cs: Vec<Leaf> = serde_json::from_str(t).ok()?;
-        if cs.is_empty() {
-            return None;
-        }
-        cs.iter()
-            .map(|c| BigRational::read(tok(c)?, kind))
-            .collect()
-    } else {
-        Some(vec![BigRational::read(tok(&Leaf(p.0))?, kind)?])
+    if p.is_empty() {
+        return None;
     }
-}
-
-/// One number as written: a JSON number's text, or the text inside a string
-/// without escapes.
-#[derive(Clone, Copy)]
-enum Tok<'a> {
-    Number(&'a str),
-    String(&'a str),
-}
-
-/// The number in `raw`; `None` for other values and strings with escapes.
-fn tok<'a>(raw: &Leaf<'a>) -> Option<Tok<'a>> {
-    let t = raw.0.get();
-    match t.as_bytes().first()? {
-        b'"' => {
-            let s = &t[1..t.len() - 1];
-            (!s.contains('\\')).then_some(Tok::String(s))
-        }
-        b'-' | b'0'..=b'9' => Some(Tok::Number(t)),
-        _ => None,
-    }
+    p.iter().map(|&c| BigRational::read(c, kind)).collect()
 }
 
 /// Every element read, or nothing.
@@ -289,9 +520,9 @@ trait Number: Scalar {
 }
 
 /// A JSON number's double: the one nearest its text (correctly rounded, as
-/// the general path reads it), finite.
-fn json_double(t: &str) -> Option<f64> {
-    finite(t.parse().ok()?)
+/// the general path's `str::parse` reads it), finite.
+fn json_double(x: f64) -> Option<f64> {
+    finite(x)
 }
 
 impl Number for f64 {
@@ -301,9 +532,14 @@ impl Number for f64 {
             (Tok::Number(t), ScalarKind::F32) => {
                 finite(f32::from_rational(&json_double(t)?.to_rational()) as f64)
             }
-            (Tok::String(s), ScalarKind::Exact) => exact_double(&parse_exact(s).ok()?),
-            (Tok::String(s), ScalarKind::F64) => finite(f64::from_rational(&parse_exact(s).ok()?)),
-            (Tok::String(s), ScalarKind::F32) => {
+            // A p/q string that is a double: read without big integers (its
+            // own double: exact, and the f64 rounding of a double is itself).
+            (Tok::String(_, x), ScalarKind::Exact | ScalarKind::F64) if !x.is_nan() => Some(x),
+            (Tok::String(s, _), ScalarKind::Exact) => exact_double(&parse_exact(s).ok()?),
+            (Tok::String(s, _), ScalarKind::F64) => {
+                finite(f64::from_rational(&parse_exact(s).ok()?))
+            }
+            (Tok::String(s, _), ScalarKind::F32) => {
                 finite(f32::from_rational(&parse_exact(s).ok()?) as f64)
             }
         }
@@ -317,7 +553,7 @@ impl Number for BigRational {
     fn read(t: Tok, kind: ScalarKind) -> Option<BigRational> {
         let x = match t {
             Tok::Number(t) => json_double(t)?.to_rational(),
-            Tok::String(s) => parse_exact(s).ok()?,
+            Tok::String(s, _) => parse_exact(s).ok()?,
         };
         kind.round(&x)
     }
@@ -364,20 +600,20 @@ impl<S: Scalar> Spec<S> {
 /// Read a shape's numbers as the general path's `parse_shape` does, or
 /// nothing where it would report an error (or `T` cannot hold a number).
 fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
-    let n = |x: &N| T::read(tok(x)?, kind);
+    let n = |x: &N| T::read(*x, kind);
     let p3 = |p: &P3| all(p, n);
     // Each type's fields only (strict fields: the general path refuses the
     // others).
     let only = |allowed: u16| t.only(allowed).then_some(());
-    Some(match t.ty.0? {
+    Some(match t.ty? {
         "triangle" => {
             only(F_TYPE | F_V)?;
-            Spec::Triangle(all(t.v.0.as_ref()?, p3)?)
+            Spec::Triangle(all(t.v.as_ref()?, p3)?)
         }
         "box" => {
             only(F_TYPE | F_CENTER | F_HALF_AXES | F_AXES | F_HALF_EXTENTS)?;
-            let center = p3(t.center.0.as_ref()?)?;
-            let half = match (&t.half_axes.0, &t.axes.0, &t.half_extents.0) {
+            let center = p3(t.center.as_ref()?)?;
+            let half = match (&t.half_axes, t.axes.as_deref(), t.half_extents.as_deref()) {
                 (Some(h), None, None) => all(h, p3)?,
                 (None, Some(ax), Some(he)) => {
                     let axes = all(ax, p3)?;
@@ -394,13 +630,13 @@ fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
         "prism" => {
             only(F_TYPE | F_BASE | F_Z)?;
             Spec::Prism(
-                all(t.base.0.as_ref()?, |p| all(p, n))?,
-                all(t.z.0.as_ref()?, n)?,
+                all(t.base.as_deref()?, |p| all(p, n))?,
+                all(t.z.as_deref()?, n)?,
             )
         }
         "cube" => {
             only(F_TYPE | F_VERTICES)?;
-            Spec::Cube(all(t.vertices.0.as_ref()?, p3)?)
+            Spec::Cube(all(t.vertices.as_deref()?, p3)?)
         }
         _ => return None,
     })
@@ -463,46 +699,58 @@ fn answer(
 /// untouched) when the line is for the general path. `Some(ok)` says whether
 /// the answer is a success.
 pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
-    let t: Obj<LineText> = serde_json::from_str(line).ok()?;
-    // Borrowed, not moved out: the struct is large, and each move is a copy.
-    let t = &t.0;
-    let kind = match t.scalar.0 {
+    let mut text = LineText::default();
+    Scan::line(line, &mut text)?;
+    let t = &text;
+    let kind = match t.scalar {
         None | Some("exact") => ScalarKind::Exact,
         Some("f64") => ScalarKind::F64,
         Some("f32") => ScalarKind::F32,
         Some(_) => return None,
     };
     let mut id = Vec::new();
-    if let Some(raw) = t.id.0 {
+    if let Some(raw) = t.id {
         write_id(&mut id, raw)?;
     }
     // The fields of other ops: the general path's error (strict fields).
-    let statics =
-        t.t0.0.is_none() && t.t1.0.is_none() && t.tolerance.0.is_none() && t.t_range.0.is_none();
-    let points = t.a.0.is_none() && t.b.0.is_none() && t.t_range.0.is_none();
-    let boxes = t.t0.0.is_none() && t.t1.0.is_none();
-    let result = match t.op {
+    let statics = t.t0.is_none() && t.t1.is_none() && t.tolerance.is_none() && t.t_range.is_none();
+    let points = t.a.is_none() && t.b.is_none() && t.t_range.is_none();
+    let boxes = t.t0.is_none() && t.t1.is_none();
+    let op = t.op?;
+    let result = match op {
         "intersect" | "distance" if !statics => return None,
         "ccd" if !boxes => return None,
         "ccd_vf" | "ccd_ee" if !points => return None,
         "intersect" | "distance" => {
-            let (a, b) = (&t.a.0.as_ref()?.0, &t.b.0.as_ref()?.0);
-            answer(t.op == "intersect", a, b, kind)?
+            let (a, b) = (t.a.as_ref()?, t.b.as_ref()?);
+            answer(op == "intersect", a, b, kind)?
         }
         "ccd" => ccd::ccd(&box_ccd(t, kind)?).map(Answered::Boxes),
         "ccd_vf" | "ccd_ee" => {
-            let q = point_ccd(t, kind)?;
-            let r = if t.op == "ccd_vf" {
-                ccd::ccd_vf(&q)
-            } else {
-                ccd::ccd_ee(&q)
+            let vf = op == "ccd_vf";
+            let r = match point_doubles(t, kind) {
+                // Every coordinate a double in the normal range (or zero):
+                // what `ccd::ccd_vf` / `ccd_ee` hand to the same method
+                // after finding that in the rationals.
+                Some(p) => {
+                    let k = if vf { Kind::VertexFace } else { Kind::EdgeEdge };
+                    first_contact_f64(k, &p, &tolerance(t)?)
+                }
+                None => {
+                    let q = point_ccd(t, kind)?;
+                    if vf {
+                        ccd::ccd_vf(&q)
+                    } else {
+                        ccd::ccd_ee(&q)
+                    }
+                }
             };
             r.map(Answered::Points)
         }
         _ => return None,
     };
     out.push(b'{');
-    if t.id.0.is_some() {
+    if t.id.is_some() {
         out.extend_from_slice(b"\"id\":");
         out.extend_from_slice(&id);
         out.push(b',');
@@ -568,28 +816,55 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
 /// geometry) and positive, 10⁻¹² when absent.
 fn point_ccd(t: &LineText, kind: ScalarKind) -> Option<PointCcd> {
     let p3 = |p: &P3| {
-        let [x, y, z] = all(p, |n| BigRational::read(tok(n)?, kind))?;
+        let [x, y, z] = all(p, |&n| BigRational::read(n, kind))?;
         Some(Vec3::new(x, y, z))
     };
     Some(PointCcd {
-        t0: all(t.t0.0.as_ref()?, p3)?,
-        t1: all(t.t1.0.as_ref()?, p3)?,
+        t0: all(t.t0.as_ref()?, p3)?,
+        t1: all(t.t1.as_ref()?, p3)?,
         tolerance: tolerance(t)?,
     })
+}
+
+/// A `ccd_vf` / `ccd_ee` query's 24 coordinates (rows `t0` then `t1`) when
+/// every one, rounded to the query's scalar type, is a double in the normal
+/// range or zero: the inputs on which `ccd::ccd_vf` / `ccd_ee` take
+/// [`first_contact_f64`]'s method (`ccd::points::exact_f64` accepts these),
+/// read here without rationals. `None` otherwise (`f32`, a value that is not
+/// a double, a subnormal): [`point_ccd`] reads the query.
+fn point_doubles(t: &LineText, kind: ScalarKind) -> Option<[[f64; 3]; 8]> {
+    if kind == ScalarKind::F32 {
+        return None;
+    }
+    let (t0, t1) = (t.t0.as_ref()?, t.t1.as_ref()?);
+    let mut out = [[0.0; 3]; 8];
+    for (o, p) in out.iter_mut().zip(t0.iter().chain(t1)) {
+        for (x, &n) in o.iter_mut().zip(p) {
+            let v = match n {
+                // Already a double (the two usual cases, read while scanning).
+                Tok::Number(v) => v,
+                Tok::String(_, v) if !v.is_nan() => v,
+                _ => f64::read(n, kind)?,
+            };
+            if !(v == 0.0 || v.is_normal()) {
+                return None;
+            }
+            *x = v + 0.0;
+        }
+    }
+    Some(out)
 }
 
 /// The tolerance as the general path reads it: exact (it is not geometry),
 /// positive, 10⁻¹² when absent.
 fn tolerance(t: &LineText) -> Option<BigRational> {
-    match t.tolerance.0 {
+    match t.tolerance {
         // 1/10¹² is in lowest terms: no gcd needed.
         None => Some(BigRational::new_raw(
             1.into(),
             BigInt::from(1_000_000_000_000u64),
         )),
-        Some(n) => {
-            BigRational::read(tok(&n)?, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive)
-        }
+        Some(n) => BigRational::read(n, ScalarKind::Exact).filter(|x| x.sign() == Sign::Positive),
     }
 }
 
@@ -597,27 +872,26 @@ fn tolerance(t: &LineText) -> Option<BigRational> {
 /// box) and motion with numbers rounded to the query's scalar type, the time
 /// range rounded too and in order (default [0, 1]), the tolerance exact.
 fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
-    let moving = |m: &Obj<ShapeText>| -> Option<MovingBox> {
-        let m = &m.0;
+    let moving = |m: &ShapeText| -> Option<MovingBox> {
         if !m.only(F_SHAPE | F_MOTION) {
             return None;
         }
-        let shape = match spec::<BigRational>(&m.shape.0.as_ref()?.0, kind)?.build()? {
+        let shape = match spec::<BigRational>(m.shape.as_deref()?, kind)?.build()? {
             Shape::Box(b) => b,
             Shape::Cube(c) => c.obb().clone(),
             _ => return None,
         };
-        let motion = match &m.motion.0 {
+        let motion = match &m.motion {
             None | Some(None) => Motion::Identity,
-            Some(Some(mt)) => motion(&mt.0, kind)?,
+            Some(Some(mt)) => motion(mt, kind)?,
         };
         Some(MovingBox { shape, motion })
     };
-    let (a, b) = (moving(t.a.0.as_ref()?)?, moving(t.b.0.as_ref()?)?);
-    let t_range = match &t.t_range.0 {
+    let (a, b) = (moving(t.a.as_ref()?)?, moving(t.b.as_ref()?)?);
+    let t_range = match &t.t_range {
         None => (BigRational::zero(), BigRational::one()),
         Some([lo, hi]) => {
-            let r = |n: &N| BigRational::read(tok(n)?, kind);
+            let r = |&n: &N| BigRational::read(n, kind);
             let (lo, hi) = (r(lo)?, r(hi)?);
             (lo <= hi).then_some((lo, hi))?
         }
@@ -633,13 +907,13 @@ fn box_ccd(t: &LineText, kind: ScalarKind) -> Option<CcdQuery> {
 /// A MOTION as the general path's `parse_motion` reads it, or nothing.
 fn motion(m: &MotionText, kind: ScalarKind) -> Option<Motion> {
     let p = |x: &Poly| poly(x, kind);
-    match (&m.matrix.0, &m.quaternion.0) {
+    match (&m.matrix, &m.quaternion) {
         // A matrix with a translation, a quaternion with a denominator:
         // conflicting fields, the general path's error.
-        (Some(_), None) if m.translation.0.is_some() => None,
-        (None, Some(_)) if m.denominator.0.is_some() => None,
+        (Some(_), None) if m.translation.is_some() => None,
+        (None, Some(_)) if m.denominator.is_some() => None,
         (Some(rows_text), None) => {
-            let denominator = match &m.denominator.0 {
+            let denominator = match &m.denominator {
                 Some(d) => p(d)?,
                 None => vec![BigRational::one()],
             };
@@ -668,7 +942,7 @@ fn motion(m: &MotionText, kind: ScalarKind) -> Option<Motion> {
         }
         (None, Some(q)) => {
             let q = all(q, p)?;
-            let translation = match &m.translation.0 {
+            let translation = match &m.translation {
                 Some(tr) => all(tr, p)?,
                 None => std::array::from_fn(|_| vec![BigRational::zero()]),
             };
@@ -722,8 +996,7 @@ fn write_string(out: &mut Vec<u8>, s: &str) {
 /// The id as the general path writes it (its `Value`, serialized); `None` for
 /// an array or an object (the general path reads those, nesting limit and
 /// all).
-fn write_id(out: &mut Vec<u8>, raw: &RawValue) -> Option<()> {
-    let t = raw.get();
+fn write_id(out: &mut Vec<u8>, t: &str) -> Option<()> {
     let plain = match t.as_bytes().first()? {
         b'[' | b'{' => return None,
         b'"' => !t.contains('\\'),
@@ -741,16 +1014,59 @@ fn write_id(out: &mut Vec<u8>, raw: &RawValue) -> Option<()> {
 }
 
 /// An integer in decimal.
+///
+/// Up to 128 bits by `itoa`; up to 512 bits without allocating: the
+/// magnitude's 64-bit limbs copied to
+/// the stack and divided by 10¹⁹ in place (one `u128` division by a `u64`
+/// per limb and chunk), the 19-digit chunks written from the top, the lower
+/// ones zero-padded. (`to_str_radix` does the same divisions, but through a
+/// heap vector, a reversal and a `String`: ~700 instructions for a 200-bit
+/// coordinate of a closest point.) Larger ones through `to_str_radix`.
 fn write_int(out: &mut Vec<u8>, n: &BigInt) {
-    if let Some(m) = n.magnitude().to_u64() {
-        if n.sign() == BigSign::Minus {
-            out.push(b'-');
+    const TEN19: u64 = 10_000_000_000_000_000_000;
+    let mag = n.magnitude();
+    let mut limbs = [0u64; 8];
+    let mut len = 0;
+    for d in mag.iter_u64_digits() {
+        if len == limbs.len() {
+            out.extend_from_slice(n.to_str_radix(10).as_bytes());
+            return;
         }
+        limbs[len] = d;
+        len += 1;
+    }
+    if n.sign() == BigSign::Minus {
+        out.push(b'-');
+    }
+    if len <= 2 {
+        // itoa's own u128 path is the faster one up to 128 bits.
+        let m = (limbs[1] as u128) << 64 | limbs[0] as u128;
         out.extend_from_slice(itoa::Buffer::new().format(m).as_bytes());
-    } else if let Some(v) = n.to_i128() {
-        out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-    } else {
-        out.extend_from_slice(n.to_str_radix(10).as_bytes());
+        return;
+    }
+    // 2⁵¹² < 10¹⁵⁵: at most 9 chunks.
+    let mut chunks = [0u64; 9];
+    let mut nc = 0;
+    while len > 0 {
+        let mut rem = 0u64;
+        for limb in limbs[..len].iter_mut().rev() {
+            let cur = (rem as u128) << 64 | *limb as u128;
+            let q = (cur / TEN19 as u128) as u64;
+            rem = (cur - q as u128 * TEN19 as u128) as u64;
+            *limb = q;
+        }
+        chunks[nc] = rem;
+        nc += 1;
+        while len > 0 && limbs[len - 1] == 0 {
+            len -= 1;
+        }
+    }
+    let mut buf = itoa::Buffer::new();
+    out.extend_from_slice(buf.format(chunks[nc - 1]).as_bytes());
+    for &c in chunks[..nc - 1].iter().rev() {
+        let digits = buf.format(c).as_bytes();
+        out.extend(std::iter::repeat_n(b'0', 19 - digits.len()));
+        out.extend_from_slice(digits);
     }
 }
 
@@ -861,4 +1177,99 @@ fn write_distance(out: &mut Vec<u8>, c: &Closest<BigRational>, kind: ScalarKind)
     write_float(out, sqrt_nearest_f64(d2));
     out.extend_from_slice(b",\"closest\":");
     write_points(out, [&c.a, &c.b], kind);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `special`'s lowest flag is the first byte that is `"`, `\` or a
+    /// control character (checked byte by byte), on random words made of
+    /// those, their neighbours and UTF-8 bytes, and it flags nothing in a word
+    /// of plain text.
+    #[test]
+    fn special_finds_the_first_special_byte() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let pool = [
+            b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xa9, b'0',
+            b'/', b'a', 0x01, 0xff,
+        ];
+        for _ in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let c: [u8; 8] = std::array::from_fn(|k| pool[(seed >> (k * 5)) as usize % pool.len()]);
+            let want = c.iter().position(|&x| x == b'"' || x == b'\\' || x < 0x20);
+            let m = special(u64::from_le_bytes(c));
+            let got = (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
+            assert_eq!(got, want, "{c:?}");
+        }
+    }
+
+    /// `write_int` writes what `BigInt`'s own `Display` writes, on random
+    /// integers of 0 to 600 bits (both signs; the stack path ends at 512) and
+    /// on the boundaries of its chunks and limbs.
+    #[test]
+    fn write_int_is_display() {
+        let check = |n: &BigInt| {
+            let mut out = Vec::new();
+            write_int(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        };
+        let mut seed = 0x7f4a_7c15_9e37_79b9u64;
+        for k in 0..20_000 {
+            let bits = k % 601;
+            let mut n = BigInt::zero();
+            let mut left = bits;
+            while left > 0 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let take = left.min(64);
+                n = (n << take) + BigInt::from(seed >> (64 - take));
+                left -= take;
+            }
+            check(&n);
+            check(&-n);
+        }
+        let ten19 = BigInt::from(10_000_000_000_000_000_000u64);
+        for e in 0..10u32 {
+            let p = num_traits::pow(ten19.clone(), e as usize);
+            for n in [p.clone(), &p - 1, &p + 1, &p * 7 - 3] {
+                check(&n);
+                check(&-n);
+            }
+        }
+        for b in [63usize, 64, 65, 127, 128, 129, 511, 512, 513] {
+            let p = BigInt::one() << b;
+            for n in [p.clone(), &p - 1, &p + 1] {
+                check(&n);
+                check(&-n);
+            }
+        }
+    }
+
+    /// The scanner takes strings with every kind of content up to the
+    /// closing quote, refuses control characters, and skips escapes.
+    #[test]
+    fn scanner_strings() {
+        let s = |t: &str| {
+            Scan { s: t, i: 0 }
+                .string()
+                .map(|(x, e)| (x.to_string(), e))
+        };
+        assert_eq!(s(r#""""#), Some((String::new(), false)));
+        assert_eq!(
+            s(r#""abcdefghijklmnop" "#),
+            Some(("abcdefghijklmnop".into(), false))
+        );
+        assert_eq!(
+            s(r#""caf\u00e9 \"q\" é日本""#),
+            Some((r#"caf\u00e9 \"q\" é日本"#.into(), true))
+        );
+        assert_eq!(s("\"abcdefgh\u{1}ijk\""), None);
+        assert_eq!(s("\"abcdefghijk\tl\""), None);
+        assert_eq!(s(r#""abcdefghijk\"#), None);
+        assert_eq!(s(r#""abc"#), None);
+    }
 }
