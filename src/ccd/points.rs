@@ -635,10 +635,20 @@ fn sign_at_isolated(
         1 => return zx::ord_of(&r[0]),
         _ => {}
     }
-    if vanishes_at_root(f, lo, hi, &r) {
+    // For a quadratic r, prem(f, ±r) with the leading coefficient made
+    // positive: both tests below use it (its roots, and its sign).
+    let s2 = (r.len() == 3).then(|| {
+        let rp: Vec<BigInt> = if r[2].is_negative() {
+            r.iter().map(|c| -c).collect()
+        } else {
+            r.clone()
+        };
+        zx::prem(f, &rp)
+    });
+    if vanishes_at_root(f, lo, hi, &r, s2.as_deref()) {
         return Ordering::Equal;
     }
-    if let Some(s) = sign_low_degree(f, lo, hi, s_lo, &r) {
+    if let Some(s) = sign_low_degree(f, lo, hi, s_lo, &r, s2.as_deref()) {
         return s;
     }
     let (Some(kl), Some(kh)) = (pow2_exp(lo.denom()), pow2_exp(hi.denom())) else {
@@ -696,13 +706,14 @@ fn sign_frac(p: &[BigInt], (num, den): &Frac) -> Ordering {
 /// x* > ρ, i.e. by the sign of f(x*). With s = prem(f, r) = lc(r)ᵏ·f mod r
 /// (deg s ≤ 1, lc(r) > 0), f(x*) has the sign of s(x*); for a linear s that
 /// is the side of x* relative to σ = −s₀/s₁, which the sign of r at σ
-/// decides (r monotone on (a, b)).
+/// decides (r monotone on (a, b)). `prem_f_r`: that s, if already computed.
 fn sign_low_degree(
     f: &[BigInt],
     lo: &BigRational,
     hi: &BigRational,
     s_lo: Ordering,
     r: &[BigInt],
+    prem_f_r: Option<&[BigInt]>,
 ) -> Option<Ordering> {
     if !(2..=3).contains(&r.len()) {
         return None;
@@ -757,7 +768,7 @@ fn sign_low_degree(
         return Some(back(ra));
     }
     // One root x* of r in (a, b): the sign of f(x*) from s = prem(f, r).
-    let mut s = zx::prem(f, &r);
+    let mut s = prem_f_r.map_or_else(|| zx::prem(f, &r), <[BigInt]>::to_vec);
     let fx = match s.len() {
         0 => return None,
         1 => zx::ord_of(&s[0]),
@@ -802,7 +813,15 @@ fn sign_low_degree(
 /// r, a common root of f and r is one of s = prem(f, r) (deg s ≤ 1): s ≡ 0 means
 /// r divides f, so r vanishes at ρ iff it has a root in (lo, hi); a constant s
 /// means no common root; a linear s has the only candidate −s₀/s₁.
-fn vanishes_at_root(f: &[BigInt], lo: &BigRational, hi: &BigRational, r: &[BigInt]) -> bool {
+/// `prem_f_r`: prem(f, ±r) (leading coefficient made positive), if already
+/// computed.
+fn vanishes_at_root(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    r: &[BigInt],
+    prem_f_r: Option<&[BigInt]>,
+) -> bool {
     // Whether the root −p₀/p₁ of a linear p is in (lo, hi) and a root of q
     // (cross-multiplied, unreduced: no gcd).
     let root_of = |p: &[BigInt], q: &[BigInt]| -> bool {
@@ -818,7 +837,7 @@ fn vanishes_at_root(f: &[BigInt], lo: &BigRational, hi: &BigRational, r: &[BigIn
     match r.len() {
         2 => root_of(r, f),
         3 => {
-            let s = zx::prem(f, r);
+            let s = prem_f_r.map_or_else(|| zx::prem(f, r), <[BigInt]>::to_vec);
             match s.len() {
                 0 => {
                     let (a, b) = (zx::sign_at(r, lo), zx::sign_at(r, hi));
