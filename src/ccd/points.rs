@@ -938,7 +938,12 @@ fn exact_answer(
     // in exact increasing order. With doubles, only in the pieces of [0, 1]
     // where interval arithmetic does not prove the condition false (the first
     // contact is in one of them, at 0 or a root).
-    if contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))) == Some(true) {
+    // At t = 0: interval arithmetic on the exact start positions first (with
+    // doubles), the exact signs of the polynomials when it does not decide.
+    let at_start = doubles
+        .and_then(|p| filter::contact_interval(kind, p, 0.0, 0.0))
+        .or_else(|| contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))));
+    if at_start == Some(true) {
         return PointCcdAnswer::Hit(ContactTime::at_start());
     }
     // Each range exactly, and as doubles when the coordinates are doubles.
