@@ -80,12 +80,13 @@
 
 mod filter;
 mod formula;
+mod wide;
 
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
 use crate::fixed::Int;
 use crate::poly::zx;
-use crate::poly::{isolate_roots, IsolatingInterval, Poly, RealRoot, Roots};
+use crate::poly::{isolate_roots, Factored, IsolatingInterval, Poly, RealRoot, Roots};
 use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
@@ -95,7 +96,9 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cell::OnceCell;
 use std::cmp::Ordering;
+use wide::W;
 
 /// Vertex–face: vertex `t0[0]` against the triangle `t0[1..4]`.
 pub fn vf(q: &PointCcd) -> Result<PointCcdAnswer, QueryError> {
@@ -243,6 +246,14 @@ fn level(tol: &BigRational) -> Result<u32, QueryError> {
         ));
     }
     let (n, d) = (tol.numer(), tol.denom());
+    if let (Some(n), Some(d)) = (n.to_u64(), d.to_u64()) {
+        // In machine integers (the usual tolerances): n·2ᵐ ≥ d in u128.
+        let mut m = (d.ilog2().saturating_sub(n.ilog2())).saturating_sub(1);
+        while u128::from(n) << m < u128::from(d) {
+            m += 1;
+        }
+        return Ok(m);
+    }
     let mut m = (d.bits().saturating_sub(n.bits())).saturating_sub(1);
     while (n << m) < *d {
         m += 1;
@@ -274,6 +285,19 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
     let (n, d) = (x.numer(), x.denom());
     if n.is_zero() {
         return Some(0.0);
+    }
+    if let (Some(v), Some(dv)) = (n.to_i64(), d.to_u128()) {
+        // Machine integers (most inputs): v/2ᵏ with k ≤ 127 is a normal double
+        // iff v's odd part has at most 53 bits; the product is then exact.
+        if !dv.is_power_of_two() {
+            return None;
+        }
+        let odd = v >> v.trailing_zeros();
+        if 64 - odd.unsigned_abs().leading_zeros() > 53 {
+            return None;
+        }
+        let k = i64::from(dv.trailing_zeros());
+        return Some(v as f64 * f64::from_bits(((1023 - k) as u64) << 52));
     }
     let dz = d.trailing_zeros()?;
     if d.bits() != dz + 1 {
@@ -374,7 +398,15 @@ impl Arith for Zp {
         Zp(v)
     }
     fn sub(&self, o: &Self) -> Self {
-        self.add(&o.neg())
+        let mut v = self.0.clone();
+        if v.len() < o.0.len() {
+            v.resize(o.0.len(), BigInt::zero());
+        }
+        for (x, y) in v.iter_mut().zip(&o.0) {
+            *x -= y;
+        }
+        zx::trim(&mut v);
+        Zp(v)
     }
     fn mul(&self, o: &Self) -> Self {
         Zp(zx::mul(&self.0, &o.0))
@@ -386,8 +418,15 @@ impl Arith for Zp {
 
 /// The frame A, B, C (`formula.rs`) as linear polynomials in t, and c.
 fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
+    let frame = frame_polys(kind, x);
+    let c = dot(&cross(&frame[0], &frame[1]), &frame[2]).0;
+    (frame, c)
+}
+
+/// The frame A, B, C (`formula.rs`) as linear polynomials in t.
+fn frame_polys(kind: Kind, x: &[[BigInt; 3]; 8]) -> [V3<Zp>; 3] {
     let (base, idx) = kind.frame();
-    let frame = idx.map(|j| {
+    idx.map(|j| {
         [0, 1, 2].map(|i| {
             let r0 = &x[j][i] - &x[base][i];
             let r1 = &x[4 + j][i] - &x[4 + base][i];
@@ -396,9 +435,7 @@ fn coplanarity(kind: Kind, x: &[[BigInt; 3]; 8]) -> ([V3<Zp>; 3], Vec<BigInt>) {
             zx::trim(&mut v);
             Zp(v)
         })
-    });
-    let c = dot(&cross(&frame[0], &frame[1]), &frame[2]).0;
-    (frame, c)
+    })
 }
 
 impl Arith for Int {
@@ -437,6 +474,9 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
     if width > FIXED_BITS {
         return coplanarity(kind, &coords_f64(p)).1;
     }
+    if width <= wide::NARROW_BITS {
+        return narrow_coplanarity(kind, &parts, e0);
+    }
     let x = parts.map(|r| {
         r.map(|v| {
             v.map_or(Int::from_i128(0), |(m, e)| {
@@ -448,6 +488,36 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
     let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
     let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
     let d = [0, 1, 2].map(|j| [0, 1, 2].map(|i| d[j][i].sub(&r0[j][i])));
+    let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
+    let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
+    let c = [
+        dot(&x00, c0),
+        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
+        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
+        dot(&x11, dc),
+    ];
+    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
+    zx::trim(&mut v);
+    v
+}
+
+/// [`exact_coplanarity`] for aligned coordinates at most
+/// [`wide::NARROW_BITS`] wide: the same blossom formula, the differences in
+/// `i128`, the products in [`wide::W`].
+fn narrow_coplanarity(kind: Kind, parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> Vec<BigInt> {
+    let x = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+    let (base, idx) = kind.frame();
+    let r0: [[i128; 3]; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i] - x[base][i]));
+    let d: [[i128; 3]; 3] =
+        [0, 1, 2].map(|j| [0, 1, 2].map(|i| x[4 + idx[j]][i] - x[4 + base][i] - r0[j][i]));
+    let cross = |u: &[i128; 3], v: &[i128; 3]| {
+        [
+            W::mul_i128(u[1], v[2]).sub(&W::mul_i128(u[2], v[1])),
+            W::mul_i128(u[2], v[0]).sub(&W::mul_i128(u[0], v[2])),
+            W::mul_i128(u[0], v[1]).sub(&W::mul_i128(u[1], v[0])),
+        ]
+    };
+    let dot = |u: &[W; 3], v: &[i128; 3]| u[0].mul(v[0]).add(&u[1].mul(v[1])).add(&u[2].mul(v[2]));
     let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
     let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
     let c = [
@@ -517,11 +587,11 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     };
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
-    let (frame, _) = coplanarity(kind, &coords_f64(p));
+    let frame = frame_polys(kind, &coords_f64(p));
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
     contact.holds(&mut |term| {
         filter::interval_sign(&quick.term(term))
-            .or_else(|| Some(sign_at_root(&mut x, &f, &contact.term(term).0)))
+            .or_else(|| Some(contact.term_sign(term, &mut |p| sign_at_root(&mut x, &f, &p.0))))
     })
 }
 
@@ -544,10 +614,10 @@ fn pow2_exp(d: &BigInt) -> Option<u64> {
 /// leading coefficient) in (lo, hi), f(lo) of sign `s_lo` ≠ 0. `g` is reduced
 /// modulo f first (lc(f)ᵏ·g = q·f + r: the same sign at ρ, and deg r < deg f);
 /// r(ρ) = 0 iff gcd(f, r) changes sign over (lo, hi) (it divides f, whose only
-/// root there is ρ); otherwise (lo, hi) is bisected around ρ, in integers over
-/// powers of two (no gcd), until r keeps one sign on it (ends of one sign and
-/// no root inside: none for degree 1, the vertex's sign for degree 2, Descartes'
-/// rule above).
+/// root there is ρ); otherwise a remainder of degree 1 or 2 gets its sign in
+/// closed form ([`sign_low_degree`]), and a higher one by bisecting (lo, hi)
+/// around ρ, in integers over powers of two (no gcd), until r keeps one sign on
+/// it (ends of one sign and no root inside: Descartes' rule).
 fn sign_at_isolated(
     f: &[BigInt],
     lo: &BigRational,
@@ -565,8 +635,21 @@ fn sign_at_isolated(
         1 => return zx::ord_of(&r[0]),
         _ => {}
     }
-    if vanishes_at_root(f, lo, hi, &r) {
+    // For a quadratic r, prem(f, ±r) with the leading coefficient made
+    // positive: both tests below use it (its roots, and its sign).
+    let s2 = (r.len() == 3).then(|| {
+        let rp: Vec<BigInt> = if r[2].is_negative() {
+            r.iter().map(|c| -c).collect()
+        } else {
+            r.clone()
+        };
+        zx::prem(f, &rp)
+    });
+    if vanishes_at_root(f, lo, hi, &r, s2.as_deref()) {
         return Ordering::Equal;
+    }
+    if let Some(s) = sign_low_degree(f, lo, hi, s_lo, &r, s2.as_deref()) {
+        return s;
     }
     let (Some(kl), Some(kh)) = (pow2_exp(lo.denom()), pow2_exp(hi.denom())) else {
         let i = IsolatingInterval::new_unchecked(f.to_vec().into(), lo.clone(), hi.clone(), s_lo);
@@ -595,13 +678,150 @@ fn sign_at_isolated(
     }
 }
 
+/// A rational point num/den (den > 0), unreduced.
+type Frac = (BigInt, BigInt);
+
+/// The sign of num/den − x.
+fn cmp_frac_q((num, den): &Frac, x: &BigRational) -> Ordering {
+    (num * x.denom()).cmp(&(x.numer() * den))
+}
+
+/// The sign of p at num/den (den > 0).
+fn sign_frac(p: &[BigInt], (num, den): &Frac) -> Ordering {
+    zx::ord_of(&zx::eval_hom(p, num, den))
+}
+
+/// The exact sign of r at ρ, the only root of the square-free f in (lo, hi)
+/// (f(lo) of sign `s_lo` ≠ 0), for r of degree 1 or 2 with r(ρ) ≠ 0, in a
+/// bounded number of rational evaluations instead of bisection; `None` for
+/// other degrees (or if an assumption is found false).
+///
+/// With r's leading coefficient made positive: a linear r has its root
+/// x₀ = −r₀/r₁, and r(ρ) has the sign of ρ − x₀, which the sign of f at x₀
+/// decides (f keeps the sign s_lo left of ρ in (lo, hi), the other right of
+/// it). A quadratic r is monotone on each side of its vertex v; the sign of
+/// f at v says on which side ρ is, leaving a piece (a, b) ∋ ρ where r is
+/// monotone. If r does not change sign over it, that is the sign; otherwise r
+/// has one root x* there and r(ρ) has r(b)'s sign if x* < ρ, r(a)'s if
+/// x* > ρ, i.e. by the sign of f(x*). With s = prem(f, r) = lc(r)ᵏ·f mod r
+/// (deg s ≤ 1, lc(r) > 0), f(x*) has the sign of s(x*); for a linear s that
+/// is the side of x* relative to σ = −s₀/s₁, which the sign of r at σ
+/// decides (r monotone on (a, b)). `prem_f_r`: that s, if already computed.
+fn sign_low_degree(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    s_lo: Ordering,
+    r: &[BigInt],
+    prem_f_r: Option<&[BigInt]>,
+) -> Option<Ordering> {
+    if !(2..=3).contains(&r.len()) {
+        return None;
+    }
+    // r with a positive leading coefficient; `flip` restores the sign.
+    let flip = r.last()?.is_negative();
+    let r: Vec<BigInt> = if flip {
+        r.iter().map(|c| -c).collect()
+    } else {
+        r.to_vec()
+    };
+    let back = |s: Ordering| if flip { s.reverse() } else { s };
+    let lo_f: Frac = (lo.numer().clone(), lo.denom().clone());
+    let hi_f: Frac = (hi.numer().clone(), hi.denom().clone());
+    // Where ρ is relative to the point p in (lo, hi): the sign of ρ − p.
+    let side_of = |p: &Frac| match sign_frac(f, p) {
+        Ordering::Equal => Ordering::Equal,
+        s if s == s_lo => Ordering::Greater,
+        _ => Ordering::Less,
+    };
+    // Whether num/den is strictly inside (lo, hi).
+    let inside = |p: &Frac| cmp_frac_q(p, lo).is_gt() && cmp_frac_q(p, hi).is_lt();
+    if r.len() == 2 {
+        let x0: Frac = (-r[0].clone(), r[1].clone());
+        let s = if cmp_frac_q(&x0, lo).is_le() {
+            Ordering::Greater
+        } else if cmp_frac_q(&x0, hi).is_ge() {
+            Ordering::Less
+        } else {
+            side_of(&x0)
+        };
+        return (s != Ordering::Equal).then(|| back(s));
+    }
+    // The monotone piece (a, b) of r that holds ρ.
+    let v: Frac = (-r[1].clone(), &r[2] << 1u32);
+    let (mut a, mut b) = (lo_f, hi_f);
+    if inside(&v) {
+        match side_of(&v) {
+            Ordering::Equal => return None,
+            Ordering::Greater => a = v,
+            Ordering::Less => b = v,
+        }
+    }
+    let (ra, rb) = (sign_frac(&r, &a), sign_frac(&r, &b));
+    if ra == rb {
+        return (ra != Ordering::Equal).then(|| back(ra));
+    }
+    if ra == Ordering::Equal {
+        return Some(back(rb));
+    }
+    if rb == Ordering::Equal {
+        return Some(back(ra));
+    }
+    // One root x* of r in (a, b): the sign of f(x*) from s = prem(f, r).
+    let mut s = prem_f_r.map_or_else(|| zx::prem(f, &r), <[BigInt]>::to_vec);
+    let fx = match s.len() {
+        0 => return None,
+        1 => zx::ord_of(&s[0]),
+        2 => {
+            let sflip = s[1].is_negative();
+            if sflip {
+                s.iter_mut().for_each(|c| *c = -std::mem::take(c));
+            }
+            let sigma: Frac = (-s[0].clone(), s[1].clone());
+            let cmp_ab = |p: &Frac, q: &Frac| (&p.0 * &q.1).cmp(&(&q.0 * &p.1));
+            // The sign of x* − σ.
+            let x_vs_sigma = if cmp_ab(&sigma, &a).is_le() {
+                Ordering::Greater
+            } else if cmp_ab(&sigma, &b).is_ge() {
+                Ordering::Less
+            } else {
+                match sign_frac(&r, &sigma) {
+                    Ordering::Equal => return None,
+                    s if s == ra => Ordering::Greater,
+                    _ => Ordering::Less,
+                }
+            };
+            if sflip {
+                x_vs_sigma.reverse()
+            } else {
+                x_vs_sigma
+            }
+        }
+        _ => return None,
+    };
+    match fx {
+        Ordering::Equal => None,
+        // f(x*) of the sign left of ρ: x* < ρ, so r(ρ) has r(b)'s sign.
+        s if s == s_lo => Some(back(rb)),
+        _ => Some(back(ra)),
+    }
+}
+
 /// Whether r(ρ) = 0 for ρ the only root of the square-free f in (lo, hi),
 /// deg r ≥ 1, deg r < deg f. Without a gcd of big polynomials where the degree
 /// is small: for a linear r the candidate −r₀/r₁ is tested in f; for a quadratic
 /// r, a common root of f and r is one of s = prem(f, r) (deg s ≤ 1): s ≡ 0 means
 /// r divides f, so r vanishes at ρ iff it has a root in (lo, hi); a constant s
 /// means no common root; a linear s has the only candidate −s₀/s₁.
-fn vanishes_at_root(f: &[BigInt], lo: &BigRational, hi: &BigRational, r: &[BigInt]) -> bool {
+/// `prem_f_r`: prem(f, ±r) (leading coefficient made positive), if already
+/// computed.
+fn vanishes_at_root(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+    r: &[BigInt],
+    prem_f_r: Option<&[BigInt]>,
+) -> bool {
     // Whether the root −p₀/p₁ of a linear p is in (lo, hi) and a root of q
     // (cross-multiplied, unreduced: no gcd).
     let root_of = |p: &[BigInt], q: &[BigInt]| -> bool {
@@ -617,7 +837,7 @@ fn vanishes_at_root(f: &[BigInt], lo: &BigRational, hi: &BigRational, r: &[BigIn
     match r.len() {
         2 => root_of(r, f),
         3 => {
-            let s = zx::prem(f, r);
+            let s = prem_f_r.map_or_else(|| zx::prem(f, r), <[BigInt]>::to_vec);
             match s.len() {
                 0 => {
                     let (a, b) = (zx::sign_at(r, lo), zx::sign_at(r, hi));
@@ -718,27 +938,55 @@ fn exact_answer(
     // in exact increasing order. With doubles, only in the pieces of [0, 1]
     // where interval arithmetic does not prove the condition false (the first
     // contact is in one of them, at 0 or a root).
-    if contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))) == Some(true) {
+    // At t = 0: interval arithmetic on the exact start positions first (with
+    // doubles), the exact signs of the polynomials when it does not decide.
+    let at_start = doubles
+        .and_then(|p| filter::contact_interval(kind, p, 0.0, 0.0))
+        .or_else(|| contact.holds(&mut |t| Some(zx::sign_at(&terms.get(&contact, t).0, &zero))));
+    if at_start == Some(true) {
         return PointCcdAnswer::Hit(ContactTime::at_start());
     }
-    let ranges: Vec<(BigRational, BigRational)> = match doubles {
+    // Each range exactly, and as doubles when the coordinates are doubles.
+    type Range = (BigRational, BigRational, Option<(f64, f64)>);
+    let ranges: Vec<Range> = match doubles {
         Some(p) => {
             let mut v = Vec::new();
             filter::undecided(kind, p, 0.0, 1.0, 0, &mut v);
             v.iter()
-                .map(|&(a, b)| (filter::rational(a), filter::rational(b)))
+                .map(|&(a, b)| (filter::rational(a), filter::rational(b), Some((a, b))))
                 .collect()
         }
-        None => vec![(zero, one)],
+        None => vec![(zero, one, None)],
     };
-    let polys: Vec<Zp> = contact
+    // Each polynomial factored once (square-free factors), when first needed,
+    // its roots isolated in every range.
+    let polys: Vec<(Term, OnceCell<Zp>, OnceCell<Option<Factored>>)> = contact
         .terms()
-        .map(|t| terms.get(&contact, t).clone())
+        .map(|t| (t, OnceCell::new(), OnceCell::new()))
         .collect();
-    for (lo, hi) in &ranges {
+    for (lo, hi, range) in &ranges {
+        // With doubles, a polynomial whose interval value over the range has a
+        // certain sign has no root there (and is not factored for it).
+        let iv = range
+            .zip(doubles)
+            .map(|((a, b), p)| filter::interval_frame(kind, p, a, b));
+        let quick = iv.as_ref().map(|v| Contact::new(kind, &v[0], &v[1], &v[2]));
         let mut candidates = Vec::new();
-        for p in &polys {
-            roots_in(&p.0, lo, hi, &mut candidates);
+        for (t, p, f) in &polys {
+            let rootless = quick
+                .as_ref()
+                .and_then(|q| filter::interval_sign(&q.term(*t)))
+                .is_some_and(Ordering::is_ne);
+            if rootless {
+                continue;
+            }
+            let p = p.get_or_init(|| terms.get(&contact, *t).clone());
+            if let Some(f) = f.get_or_init(|| Factored::new(&p.0)) {
+                candidates.extend(f.roots(lo, hi).into_iter().map(|r| Candidate {
+                    x: r.value,
+                    of: &p.0,
+                }));
+            }
         }
         candidates.sort_by(|a, b| a.x.cmp_exact(&b.x));
         let hit = first_of(kind, candidates, doubles, m, &contact, &mut terms);
@@ -1093,6 +1341,67 @@ mod tests {
         }
     }
 
+    /// The narrow (i128 / 384-bit) cubic equals the `BigInt` product on
+    /// coordinates of at most 120 aligned bits, including ones at the bound.
+    #[test]
+    fn narrow_cubic_matches_bigint_product() {
+        let mut s = 77u64;
+        let mut tested = 0;
+        for case in 0..600 {
+            let mut p = random_points(&mut s);
+            if case % 3 == 0 {
+                // Spread 2¹¹⁹ .. 2⁻¹ (with 53-bit mantissas): at the bound.
+                p[(case / 3) % 8][case % 3] = 2f64.powi(66) * (1.0 - f64::EPSILON);
+            }
+            let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+            let flat = parts.iter().flatten().flatten();
+            let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
+            let width = flat
+                .map(|&(m, e)| 64 - m.unsigned_abs().leading_zeros() as i64 + e - e0)
+                .max()
+                .unwrap_or(0);
+            if width > wide::NARROW_BITS {
+                continue;
+            }
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let (_, c) = coplanarity(kind, &coords_f64(&p));
+                assert_eq!(narrow_coplanarity(kind, &parts, e0), c, "case {case}");
+                tested += 1;
+            }
+        }
+        assert!(tested > 300, "{tested}");
+    }
+
+    /// A term's sign from its parts (`Contact::term_sign`) equals the sign of
+    /// the whole term polynomial, at rational times, on random and degenerate
+    /// (shared-coordinate, collinear) frames.
+    #[test]
+    fn term_sign_by_parts_matches_whole_terms() {
+        let mut s = 5u64;
+        let mut checked = 0;
+        for case in 0..200 {
+            let mut p = random_points(&mut s);
+            if case % 4 == 0 {
+                // Coplanar all along (z = 0) and an edge collinear with a point.
+                p.iter_mut().for_each(|q| q[2] = 0.0);
+                p[2] = p[0];
+            }
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let frame = frame_polys(kind, &coords_f64(&p));
+                let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
+                for t in [r(0, 1), r(1, 3), r(1, 2), r(7, 8), r(1, 1)] {
+                    for term in contact.terms() {
+                        let want = zx::sign_at(&contact.term(term).0, &t);
+                        let got = contact.term_sign(term, &mut |q| zx::sign_at(&q.0, &t));
+                        assert_eq!(got, want, "case {case} {kind:?} {term:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10000, "{checked}");
+    }
+
     /// The fixed-width content division gives zx::primitive's result.
     #[test]
     fn primitive_matches_zx() {
@@ -1108,6 +1417,33 @@ mod tests {
             primitive(&mut a);
             zx::primitive(&mut b);
             assert_eq!(a, b);
+        }
+    }
+
+    /// m₀ is the least m with 2⁻ᵐ ≤ tolerance, in machine integers and in
+    /// big ones alike (checked against the definition directly).
+    #[test]
+    fn level_is_the_least_power_of_two_below_the_tolerance() {
+        let mut s = 17u64;
+        for k in 0..3000 {
+            let (n, d) = match k % 3 {
+                0 => (
+                    1 + splitmix(&mut s) % 1000,
+                    1 + splitmix(&mut s) % (1 << 50),
+                ),
+                1 => (1 + splitmix(&mut s), 1 + splitmix(&mut s)),
+                _ => (1 + splitmix(&mut s) % 7, 1u64 << (splitmix(&mut s) % 63)),
+            };
+            let tol = BigRational::new(n.into(), d.into());
+            let m = level(&tol).unwrap();
+            let p = |m: u32| BigRational::new(BigInt::one(), BigInt::one() << m);
+            assert!(p(m) <= tol, "{n}/{d}: {m}");
+            assert!(m == 0 || p(m - 1) > tol, "{n}/{d}: {m}");
+            // The same value with a numerator and denominator beyond u64
+            // (unreduced): the big-integer path.
+            let big = BigInt::one() << 70u32;
+            let tol2 = BigRational::new_raw(BigInt::from(n) * &big, BigInt::from(d) * &big);
+            assert_eq!(level(&tol2).unwrap(), m);
         }
     }
 
@@ -1140,6 +1476,70 @@ mod tests {
         let i = IsolatingInterval::verify(&Poly::from_bigints(&g), &r(1, 4), &r(3, 5)).unwrap();
         let t = canonical_time(&g, RealRoot::Interval(i), 40);
         assert_eq!((t.lo.clone(), t.hi.clone(), t.f64), (r(1, 2), r(1, 2), 0.5));
+    }
+
+    /// The closed-form sign of a linear or quadratic polynomial at an
+    /// irrational root agrees with refining the root until the polynomial has
+    /// no root left in the enclosure (`RealRoot::sign_of_integer`, an
+    /// independent method): random quadratics, and ones whose roots are
+    /// rationals just below and above the root (a few bits to 60 bits close).
+    #[test]
+    fn low_degree_sign_matches_refinement_at_irrational_roots() {
+        let mut st = 11u64;
+        // Cubics with one irrational root in (0, 1): 8x³ − k for k = 1..7 but 8,
+        // and (x² − 2)-like factors scaled into (0, 1).
+        let cubics: Vec<Vec<BigInt>> = vec![
+            [-3, 0, 0, 8].map(BigInt::from).to_vec(),
+            [-5, 0, 0, 8].map(BigInt::from).to_vec(),
+            [-1, 0, 0, 3].map(BigInt::from).to_vec(),
+            zx::mul(&[-1, 0, 2].map(BigInt::from), &[3, 1].map(BigInt::from)),
+            zx::mul(&[-2, 0, 9].map(BigInt::from), &[-5, 1].map(BigInt::from)),
+        ];
+        let mut tested = 0;
+        for f in &cubics {
+            let Roots::Isolated(roots) = isolate_roots(&Poly::from_bigints(f), &r(0, 1), &r(1, 1))
+            else {
+                panic!()
+            };
+            let RealRoot::Interval(i) = &roots[0].value else {
+                panic!("irrational root expected")
+            };
+            let (lo, hi, s_lo) = (i.lo().clone(), i.hi().clone(), i.sign_at_lo());
+            let mut fine = roots[0].value.clone();
+            for bits in [3u32, 10, 25, 40, 60] {
+                fine.refine_to_width(&BigRational::new(1.into(), BigInt::one() << bits));
+                let (a, b) = (fine.lo().clone(), fine.hi().clone());
+                for _ in 0..30 {
+                    let k = |st: &mut u64| BigInt::from((splitmix(st) % 9) as i64 - 4);
+                    let g: Vec<BigInt> = match splitmix(&mut st) % 4 {
+                        // Random linear and quadratic polynomials.
+                        0 => vec![k(&mut st), k(&mut st)],
+                        1 => vec![k(&mut st), k(&mut st), k(&mut st)],
+                        // Roots at the refined ends: (den·x − num)(…), either sign.
+                        2 => {
+                            let lin = |x: &BigRational| vec![-x.numer().clone(), x.denom().clone()];
+                            let p = zx::mul(&lin(&a), &lin(&b));
+                            if splitmix(&mut st) % 2 == 0 {
+                                p.iter().map(|c| -c).collect()
+                            } else {
+                                p
+                            }
+                        }
+                        _ => vec![-a.numer().clone(), a.denom().clone()],
+                    };
+                    let mut g = g;
+                    zx::trim(&mut g);
+                    if g.len() < 2 {
+                        continue;
+                    }
+                    let mut x = roots[0].value.clone();
+                    let want = x.sign_of_integer(&g);
+                    assert_eq!(sign_at_isolated(f, &lo, &hi, s_lo, &g), want, "{f:?} {g:?}");
+                    tested += 1;
+                }
+            }
+        }
+        assert!(tested > 500, "{tested}");
     }
 
     /// The exact sign at an isolated root agrees with the sign at the root's

@@ -90,31 +90,74 @@ fn isolate_limited(p: &Poly, lo: &BigRational, hi: &BigRational, limit: usize) -
     if p.is_zero() {
         return Roots::Everywhere;
     }
-    let mut out = Vec::new();
     if lo > hi || p.degree() == Some(0) {
-        return Roots::Isolated(out);
+        return Roots::Isolated(Vec::new());
     }
-    let z = p.primitive_integer();
-    let factors: Vec<(Vec<BigInt>, u32)> = if z.len() <= 2 || zx::square_free_mod_p(&z) {
-        vec![(z, 1)]
-    } else {
-        zx::square_free_factors(&z)
-    };
-    let single = factors.len() == 1;
-    for (f, m) in factors {
-        isolate_square_free(f.into(), m, lo, hi, limit, &mut out);
+    Factored::from_primitive(p.primitive_integer()).roots_limited(lo, hi, limit)
+}
+
+/// A nonconstant polynomial's primitive square-free factors with their multiplicities,
+/// computed once, for isolating its roots in several intervals (each call of
+/// [`isolate_roots`] factors its input again).
+pub(crate) struct Factored {
+    factors: Vec<(Arc<[BigInt]>, u32)>,
+}
+
+impl Factored {
+    /// The factors of an integer polynomial; `None` if it is constant (no roots, or
+    /// every point a root).
+    pub(crate) fn new(z: &[BigInt]) -> Option<Factored> {
+        let mut z = z.to_vec();
+        zx::trim(&mut z);
+        if z.len() < 2 {
+            return None;
+        }
+        zx::primitive(&mut z);
+        Some(Factored::from_primitive(z))
     }
-    if !single {
-        // Roots of coprime factors are distinct, so this exact sort terminates.
-        out.sort_by(|a, b| a.value.cmp_exact(&b.value));
-        out.truncate(limit);
-        // Intervals of different factors may overlap: refine neighbours apart.
-        for i in 1..out.len() {
-            let (l, r) = out.split_at_mut(i);
-            l[i - 1].value.separate_from(&mut r[0].value);
+
+    /// The factors of a primitive nonconstant `z` (positive leading coefficient).
+    fn from_primitive(z: Vec<BigInt>) -> Factored {
+        let factors = if z.len() <= 2 || zx::square_free_mod_p(&z) {
+            vec![(z.into(), 1)]
+        } else {
+            zx::square_free_factors(&z)
+                .into_iter()
+                .map(|(f, m)| (f.into(), m))
+                .collect()
+        };
+        Factored { factors }
+    }
+
+    /// The roots in `[lo, hi]`, as [`isolate_roots`] reports them.
+    pub(crate) fn roots(&self, lo: &BigRational, hi: &BigRational) -> Vec<Root> {
+        match self.roots_limited(lo, hi, usize::MAX) {
+            Roots::Isolated(v) => v,
+            Roots::Everywhere => unreachable!("nonconstant"),
         }
     }
-    Roots::Isolated(out)
+
+    fn roots_limited(&self, lo: &BigRational, hi: &BigRational, limit: usize) -> Roots {
+        let mut out = Vec::new();
+        if lo > hi {
+            return Roots::Isolated(out);
+        }
+        let single = self.factors.len() == 1;
+        for (f, m) in &self.factors {
+            isolate_square_free(f.clone(), *m, lo, hi, limit, &mut out);
+        }
+        if !single {
+            // Roots of coprime factors are distinct, so this exact sort terminates.
+            out.sort_by(|a, b| a.value.cmp_exact(&b.value));
+            out.truncate(limit);
+            // Intervals of different factors may overlap: refine neighbours apart.
+            for i in 1..out.len() {
+                let (l, r) = out.split_at_mut(i);
+                l[i - 1].value.separate_from(&mut r[0].value);
+            }
+        }
+        Roots::Isolated(out)
+    }
 }
 
 /// One node of the bisection tree: `poly(t) = C · q((c + t) / 2^k)`, C > 0, covering

@@ -41,6 +41,7 @@ mod root;
 pub(crate) mod zx;
 
 pub use dense::Poly;
+pub(crate) use isolate::Factored;
 pub use isolate::{first_root_in, isolate_roots, isolate_roots_limited, Roots};
 pub(crate) use root::f64_midpoint;
 pub use root::{qcmp, sign_of_poly_at, IsolatingInterval, RealRoot, Root};

@@ -117,6 +117,27 @@ pub(crate) fn f64_midpoint(d: f64, n: f64) -> (BigInt, BigInt) {
     }
 }
 
+/// `(n, e)` with `x = n / 2^e` if x's denominator is a power of two.
+fn dyadic(x: &BigRational) -> Option<(BigInt, u64)> {
+    let d = x.denom();
+    let z = d.trailing_zeros()?;
+    (d.bits() == z + 1).then(|| (x.numer().clone(), z))
+}
+
+/// `n / 2^e` in lowest terms (the common powers of two shifted out).
+fn from_dyadic(n: BigInt, e: u64) -> BigRational {
+    let z = n.trailing_zeros().unwrap_or(e).min(e);
+    BigRational::new_raw(n >> z, BigInt::one() << (e - z))
+}
+
+/// The ends of an interval with power-of-two denominators on one scale:
+/// `(a, b, e)` with `lo = a / 2^e`, `hi = b / 2^e`.
+fn dyadic_pair(lo: &BigRational, hi: &BigRational) -> Option<(BigInt, BigInt, u64)> {
+    let ((a, ea), (b, eb)) = (dyadic(lo)?, dyadic(hi)?);
+    let e = ea.max(eb);
+    Some((a << (e - ea), b << (e - eb), e))
+}
+
 fn mid(a: &BigRational, b: &BigRational) -> BigRational {
     (a + b) / BigRational::from_integer(2.into())
 }
@@ -248,7 +269,11 @@ impl IsolatingInterval {
 
     /// One bisection step. `Err(x)` if the midpoint `x` is the root.
     pub(crate) fn bisect(&mut self) -> Result<(), BigRational> {
-        let m = mid(&self.lo, &self.hi);
+        let m = match dyadic_pair(&self.lo, &self.hi) {
+            // Dyadic ends: the midpoint without a gcd.
+            Some((a, b, e)) => from_dyadic(a + b, e + 1),
+            None => mid(&self.lo, &self.hi),
+        };
         let s = zx::sign_at(&self.poly, &m);
         self.cut(m, s)
     }
@@ -268,10 +293,20 @@ impl IsolatingInterval {
         if !a.is_finite() || !b.is_finite() {
             return Ok(false);
         }
+        // The coefficients scaled by one power of two (the same roots) so that the
+        // largest is about 2⁵⁰⁰: coefficients beyond the double range still guide.
+        let top = self.poly.iter().map(|x| x.bits()).max().unwrap_or(0);
+        let shift = top.saturating_sub(500);
         let c: Vec<f64> = self
             .poly
             .iter()
-            .map(|x| x.to_f64().unwrap_or(f64::NAN))
+            .map(|x| {
+                if shift == 0 {
+                    x.to_f64().unwrap_or(f64::NAN)
+                } else {
+                    (x >> shift).to_f64().unwrap_or(f64::NAN)
+                }
+            })
             .collect();
         if c.iter().any(|x| !x.is_finite()) {
             return Ok(false);
@@ -403,6 +438,14 @@ impl IsolatingInterval {
             self.qir_log = 2;
             return self.bisect();
         }
+        if let Some((a, b, e)) = dyadic_pair(&self.lo, &self.hi) {
+            return self.qir_step_dyadic(a, b, e);
+        }
+        self.qir_step_rational()
+    }
+
+    /// [`Self::qir_step`] in rationals (any ends).
+    fn qir_step_rational(&mut self) -> Result<(), BigRational> {
         let fa = zx::value_at(&self.poly, &self.lo);
         let fb = zx::value_at(&self.poly, &self.hi);
         let n = BigInt::one() << self.qir_log;
@@ -455,6 +498,74 @@ impl IsolatingInterval {
             self.lo = y;
         } else {
             self.hi = x;
+        }
+        self.qir_log /= 2;
+        self.bisect()
+    }
+}
+
+impl IsolatingInterval {
+    /// [`Self::qir_step`] for ends with power-of-two denominators, `lo = a / 2^e`,
+    /// `hi = b / 2^e`: the same steps (the same guess k, the same points, the same
+    /// new interval) in integers on one dyadic scale, without gcds. The values
+    /// `2^(e·d)·f(x)` at both ends share one positive factor, so their ratio is
+    /// the secant's λ; the N subintervals have the ends `(a·N + (b − a)·j) / 2^(e + log N)`.
+    fn qir_step_dyadic(&mut self, a: BigInt, b: BigInt, e: u64) -> Result<(), BigRational> {
+        use num_integer::Integer;
+        let log = self.qir_log as u64;
+        let den = BigInt::one() << e;
+        let fa = zx::eval_hom(&self.poly, &a, &den);
+        let fb = zx::eval_hom(&self.poly, &b, &den);
+        let n = BigInt::one() << log;
+        // k = ⌊λ·N + 1/2⌋ = ⌊(2·fa·N + (fa − fb)) / (2·(fa − fb))⌋, λ = fa / (fa − fb).
+        let d = &fa - &fb;
+        let k = ((&fa << (log + 1)) + &d).div_floor(&(&d << 1u32));
+        let k = k.clamp(BigInt::one(), &n - 1u32);
+        let big_e = e + log;
+        let den_e = BigInt::one() << big_e;
+        let w = &b - &a;
+        let m = (&a << log) + &w * &k;
+        let sign = |x: &BigInt| zx::ord_of(&zx::eval_hom(&self.poly, x, &den_e));
+        let s = sign(&m);
+        let (a2, b2) = match s {
+            Ordering::Equal => return Err(from_dyadic(m, big_e)),
+            s if s == self.sign_lo => {
+                let b2 = &m + &w;
+                let sb = sign(&b2);
+                if sb == Ordering::Equal {
+                    return Err(from_dyadic(b2, big_e));
+                }
+                if sb == s {
+                    (None, Some((m, b2)))
+                } else {
+                    (Some((m, b2)), None)
+                }
+            }
+            _ => {
+                let a2 = &m - &w;
+                let sa = sign(&a2);
+                if sa == Ordering::Equal {
+                    return Err(from_dyadic(a2, big_e));
+                }
+                if sa == s {
+                    (None, Some((a2, m)))
+                } else {
+                    (Some((a2, m)), None)
+                }
+            }
+        };
+        if let Some((x, y)) = a2 {
+            self.lo = from_dyadic(x, big_e);
+            self.hi = from_dyadic(y, big_e);
+            self.qir_log = self.qir_log.saturating_mul(2).min(1 << 20);
+            return Ok(());
+        }
+        // Failure: keep what the evaluations proved and bisect (as `qir_step`).
+        let (x, y) = b2.expect("one branch");
+        if sign(&x) == self.sign_lo {
+            self.lo = from_dyadic(y, big_e);
+        } else {
+            self.hi = from_dyadic(x, big_e);
         }
         self.qir_log /= 2;
         self.bisect()
@@ -816,6 +927,54 @@ mod tests {
     fn sqrt2() -> RealRoot {
         let p = Poly::from_ints(&[-2, 0, 1]);
         RealRoot::Interval(IsolatingInterval::verify(&p, &r(1, 1), &r(2, 1)).unwrap())
+    }
+
+    /// The dyadic QIR step takes exactly the rational step's path: the same
+    /// enclosures, step sizes and exact hits, on polynomials with irrational and
+    /// rational roots.
+    #[test]
+    fn dyadic_qir_steps_equal_rational_ones() {
+        let polys = [
+            Poly::from_ints(&[-2, 0, 1]),
+            Poly::from_ints(&[-3, 0, 0, 8]),
+            &Poly::from_ints(&[-1, 3]) * &Poly::from_ints(&[-2, 0, 1]),
+            &Poly::from_ints(&[-5, 8]) * &Poly::from_ints(&[1, 0, 1]),
+            Poly::from_ints(&[-7, 1, 5, 0, 3]),
+        ];
+        let mut steps = 0;
+        for p in &polys {
+            let crate::poly::Roots::Isolated(roots) =
+                crate::poly::isolate_roots(p, &r(0, 1), &r(2, 1))
+            else {
+                panic!()
+            };
+            for root in roots {
+                let RealRoot::Interval(start) = root.value else {
+                    continue;
+                };
+                let (mut x, mut y) = (start.clone(), start);
+                for _ in 0..12 {
+                    let (a, b, e) = dyadic_pair(&x.lo, &x.hi).expect("dyadic ends");
+                    let sx = if x.qir_log <= 1 {
+                        x.qir_step()
+                    } else {
+                        x.qir_step_dyadic(a, b, e)
+                    };
+                    let sy = if y.qir_log <= 1 {
+                        y.qir_step()
+                    } else {
+                        y.qir_step_rational()
+                    };
+                    assert_eq!(sx, sy);
+                    steps += 1;
+                    if sx.is_err() {
+                        break;
+                    }
+                    assert_eq!((&x.lo, &x.hi, x.qir_log), (&y.lo, &y.hi, y.qir_log));
+                }
+            }
+        }
+        assert!(steps > 40, "{steps}");
     }
 
     #[test]

@@ -73,14 +73,17 @@ pub(crate) fn content(a: &[BigInt]) -> BigInt {
 }
 
 /// gcd(|a|, |b|): the fixed-width gcd ([`crate::fixed::gcd`], a few word
-/// operations per 30 bits) when both fit it, else `num-bigint`'s bitwise one.
+/// operations per 30 bits) when both fit it, Lehmer's method above
+/// (`query::triangle_triangle_distance::gcd_lehmer`) instead of num-bigint's
+/// bitwise gcd.
 fn big_gcd(a: &BigInt, b: &BigInt) -> BigInt {
-    const FIT: u64 = 64 * (crate::fixed::L as u64 - 1);
-    if a.is_zero() || b.is_zero() || a.bits() > FIT || b.bits() > FIT {
+    if a.is_zero() || b.is_zero() {
         return a.gcd(b);
     }
-    let n = |x: &BigInt| crate::fixed::Nat::from_biguint(x.magnitude());
-    BigInt::from(crate::fixed::gcd(&n(a), &n(b)).to_biguint())
+    BigInt::from(crate::query::triangle_triangle_distance::gcd_lehmer(
+        a.magnitude(),
+        b.magnitude(),
+    ))
 }
 
 /// Divides by the (positive) content, keeping the sign of the polynomial.
@@ -177,6 +180,19 @@ pub(crate) fn eval_hom(a: &[BigInt], num: &BigInt, den: &BigInt) -> BigInt {
         return BigInt::zero();
     };
     let mut acc = last.clone();
+    if let Some(e) = den
+        .trailing_zeros()
+        .filter(|&z| z > 0 && den.bits() == z + 1)
+    {
+        // den = 2^e (dyadic points, the usual case): the powers of den are shifts.
+        for (k, c) in rest.iter().rev().enumerate() {
+            acc *= num;
+            if !c.is_zero() {
+                acc += c << (e * (k as u64 + 1));
+            }
+        }
+        return acc;
+    }
     if den.is_one() {
         for c in rest.iter().rev() {
             acc *= num;
@@ -306,11 +322,19 @@ pub(crate) fn affine_to_unit(a: &[BigInt], lo: &BigRational, hi: &BigRational) -
     scale(&mut r, &BigInt::one(), den);
     taylor_shift(&mut r, num);
     // u/den = w t  ⇒  u = (den · w) t.
-    let w = hi - lo;
-    let m = BigRational::new(w.numer() * den, w.denom().clone());
-    scale(&mut r, m.numer(), m.denom());
-    // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
-    // dyadic ranges put most of the common factor there.
+    let pow2 = |d: &BigInt| d.trailing_zeros().filter(|&z| d.bits() == z + 1);
+    if let (Some(e), Some(f)) = (pow2(den), pow2(hi.denom())) {
+        // Dyadic ends: den·w = wn / 2^(E − e) with w = wn / 2^E, in lowest terms by
+        // shifting out the common powers of two (no gcd; the same m as below).
+        let big = e.max(f);
+        let wn = (hi.numer() << (big - f)) - (num << (big - e));
+        let z = wn.trailing_zeros().unwrap_or(0).min(big - e);
+        scale(&mut r, &(wn >> z), &(BigInt::one() << (big - e - z)));
+    } else {
+        let w = hi - lo;
+        let m = BigRational::new(w.numer() * den, w.denom().clone());
+        scale(&mut r, m.numer(), m.denom());
+    }
     // Only the power-of-two content (shifts, no gcds): any positive factor is allowed, and
     // dyadic ranges put most of the common factor there.
     remove_pow2_content(&mut r);
@@ -325,9 +349,15 @@ pub(crate) fn descartes_interval(a: &[BigInt], lo: &BigRational, hi: &BigRationa
 
 /// Pseudo-remainder of `a` by `b` (nonzero): `lc(b)^k · a mod b` for some k ≥ 0.
 pub(crate) fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    prem_steps(a, b).0
+}
+
+/// [`prem`] and its k (the number of multiplications by lc(b)).
+fn prem_steps(a: &[BigInt], b: &[BigInt]) -> (Vec<BigInt>, usize) {
     let mut r = a.to_vec();
     let db = b.len() - 1;
     let lb = &b[db];
+    let mut k = 0;
     while r.len() > db {
         let dr = r.len() - 1;
         let lr = r[dr].clone();
@@ -338,13 +368,77 @@ pub(crate) fn prem(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
             r[dr - db + i] -= &lr * bc;
         }
         trim(&mut r);
+        k += 1;
+    }
+    (r, k)
+}
+
+/// Gcd over `ℚ[x]` of two integer polynomials, returned primitive with positive leading
+/// coefficient. Empty if both are zero.
+///
+/// The subresultant pseudo-remainder sequence (Collins; Brown and Traub, "On Euclid's
+/// algorithm and the theory of subresultants", J. ACM 18, 1971; Knuth, *The Art of Computer
+/// Programming* vol. 2, §4.6.1, Algorithm C): each remainder is divided exactly by a known
+/// factor g·h^δ instead of by its content, which would need a gcd of its coefficients; the
+/// coefficients still grow only linearly. The last nonzero remainder is made primitive once.
+pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let (mut a, mut b) = if a.len() >= b.len() {
+        (a.to_vec(), b.to_vec())
+    } else {
+        (b.to_vec(), a.to_vec())
+    };
+    trim(&mut a);
+    trim(&mut b);
+    primitive(&mut a);
+    primitive(&mut b);
+    if b.is_empty() {
+        return a;
+    }
+    let (mut g, mut h) = (BigInt::one(), BigInt::one());
+    loop {
+        let delta = (a.len() - b.len()) as u32;
+        let r = prem_full(&a, &b);
+        if r.is_empty() {
+            primitive(&mut b);
+            return b;
+        }
+        if r.len() == 1 {
+            return vec![BigInt::one()];
+        }
+        a = std::mem::replace(&mut b, r);
+        let div = &g * num_traits::pow(h.clone(), delta as usize);
+        for c in b.iter_mut() {
+            *c = &*c / &div;
+        }
+        g = a.last().expect("nonzero").clone();
+        h = match delta {
+            0 => h,
+            1 => g.clone(),
+            _ => {
+                num_traits::pow(g.clone(), delta as usize) / num_traits::pow(h, delta as usize - 1)
+            }
+        };
+    }
+}
+
+/// The pseudo-remainder `lc(b)^(deg a − deg b + 1) · a mod b` (the exact power, which the
+/// subresultant sequence needs; `deg a ≥ deg b`, `b` nonzero).
+fn prem_full(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let (mut r, k) = prem_steps(a, b);
+    let e = a.len() - b.len() + 1 - k;
+    if e > 0 && !r.is_empty() {
+        let f = num_traits::pow(b[b.len() - 1].clone(), e);
+        for c in r.iter_mut() {
+            *c *= &f;
+        }
     }
     r
 }
 
-/// Gcd over `ℚ[x]` of two integer polynomials, returned primitive with positive leading
-/// coefficient (primitive pseudo-remainder sequence). Empty if both are zero.
-pub(crate) fn gcd(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+/// The primitive pseudo-remainder sequence gcd (content removed at every step): the
+/// reference the subresultant [`gcd`] is tested against.
+#[cfg(test)]
+fn gcd_primitive_prs(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
     let (mut a, mut b) = if a.len() >= b.len() {
         (a.to_vec(), b.to_vec())
     } else {
@@ -639,6 +733,149 @@ mod tests {
     /// `content` equals the gcd `num-bigint` computes (folded over the
     /// nonzero coefficients) for coefficients sharing a planted common factor,
     /// of 1 to 900 bits (across the fixed-width limit), with signs and zeros.
+    #[test]
+    /// Lehmer's reduction keeps the gcd: the fixed-width-plus-Lehmer gcd
+    /// equals num-bigint's on numbers up to 3,000 bits, with and without a
+    /// large common factor, of equal and of very different sizes.
+    fn big_gcd_matches_num_bigint_above_fixed_width() {
+        let mut s = 0x2545f4914f6cdd1du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut big = |bits: u64| -> BigInt {
+            let mut x = BigInt::from(next() | 1);
+            while x.bits() < bits {
+                x = (x << 64u32) + BigInt::from(next());
+            }
+            let drop = x.bits() - bits.max(1);
+            x >> drop
+        };
+        for k in 0..300u64 {
+            let common = big(1 + (k * 53) % 1500);
+            let a = &common * big(1 + (k * 37) % 1500);
+            let b = &common * big(1 + (k * 91) % 1500);
+            let b = if k % 3 == 0 { -b } else { b };
+            assert_eq!(big_gcd(&a, &b), a.gcd(&b), "{k}");
+            // Equal numbers and a multiple.
+            assert_eq!(big_gcd(&a, &a), a.gcd(&a));
+            let m = &a * big(20);
+            assert_eq!(big_gcd(&m, &a), m.gcd(&a));
+        }
+    }
+
+    #[test]
+    /// The dyadic shortcut of `affine_to_unit` gives the rational formula's
+    /// polynomial (computed here with `BigRational` arithmetic).
+    fn affine_to_unit_dyadic_matches_rational() {
+        let q = |n: i64, d: u32| BigRational::new(n.into(), BigInt::one() << d);
+        let a = z(&[3, -7, 0, 11, -2]);
+        for (lo, hi) in [
+            (q(0, 0), q(1, 0)),
+            (q(1, 2), q(3, 2)),
+            (q(-5, 3), q(7, 10)),
+            (q(1, 52), q(3, 60)),
+            (q(5, 0), q(21, 2)),
+        ] {
+            let got = affine_to_unit(&a, &lo, &hi);
+            // Reference: den^d·a(lo + w·t) has the coefficients of the same
+            // polynomial up to a positive factor; compare after making both
+            // primitive.
+            let w = &hi - &lo;
+            let mut want: Vec<BigRational> = vec![BigRational::zero(); a.len()];
+            // Horner in rationals: p(t) = Σ a_i (lo + w t)^i.
+            let mut pw: Vec<BigRational> = vec![BigRational::one()];
+            for c in &a {
+                for (k, x) in pw.iter().enumerate() {
+                    want[k] += x * BigRational::from_integer(c.clone());
+                }
+                let mut next = vec![BigRational::zero(); pw.len() + 1];
+                for (k, x) in pw.iter().enumerate() {
+                    next[k] += x * &lo;
+                    next[k + 1] += x * &w;
+                }
+                pw = next;
+            }
+            let l = want.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+            let mut want: Vec<BigInt> = want.iter().map(|x| x.numer() * (&l / x.denom())).collect();
+            let mut got = got;
+            primitive(&mut want);
+            primitive(&mut got);
+            assert_eq!(got, want, "{lo} {hi}");
+        }
+    }
+
+    /// The subresultant gcd equals the primitive-sequence gcd on products of
+    /// random factors (common factors of several degrees, repeated factors,
+    /// coprime pairs, large coefficients).
+    #[test]
+    fn subresultant_gcd_matches_primitive_sequence() {
+        let mut s = 0x243f6a8885a308d3u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut poly = |deg: u64, bits: u32| -> Vec<BigInt> {
+            let mut p: Vec<BigInt> = (0..=deg)
+                .map(|_| {
+                    (BigInt::from(next() as i64) << (next() % u64::from(bits.max(1)))) >> 20u32
+                })
+                .collect();
+            if p.last().is_some_and(|c| c.is_zero()) {
+                *p.last_mut().unwrap() = BigInt::one();
+            }
+            p
+        };
+        for k in 0..300u64 {
+            let common = poly(k % 4, 200);
+            let mut a = mul(&common, &poly(1 + k % 5, 64));
+            let mut b = mul(&common, &poly(k % 3, 300));
+            if k % 5 == 0 {
+                a = mul(&a, &common);
+            }
+            if k % 7 == 0 {
+                b = mul(&b, &b);
+            }
+            trim(&mut a);
+            trim(&mut b);
+            assert_eq!(gcd(&a, &b), gcd_primitive_prs(&a, &b), "{k}");
+            assert_eq!(gcd(&b, &a), gcd_primitive_prs(&b, &a), "{k}");
+            let d = derivative(&a);
+            assert_eq!(gcd(&a, &d), gcd_primitive_prs(&a, &d), "{k}");
+        }
+    }
+
+    /// The shift path of `eval_hom` (power-of-two denominators) gives
+    /// den^d·a(num/den), checked against rational evaluation.
+    #[test]
+    fn eval_hom_dyadic_matches_rational_value() {
+        let a = z(&[5, -3, 0, 7, -11, 2]);
+        for (num, e) in [
+            (3i64, 1u32),
+            (-7, 4),
+            (1, 60),
+            (123456789, 40),
+            (0, 3),
+            (-1, 0),
+        ] {
+            let den = BigInt::one() << e;
+            let x = BigRational::new(num.into(), den.clone());
+            // Σ aᵢ·xⁱ in rationals, independently of eval_hom.
+            let value = a.iter().rev().fold(BigRational::zero(), |acc, c| {
+                acc * &x + BigRational::from_integer(c.clone())
+            });
+            let want = value * BigRational::from_integer(num_traits::pow(den.clone(), 5));
+            assert_eq!(
+                BigRational::from_integer(eval_hom(&a, &num.into(), &den)),
+                want
+            );
+        }
+    }
+
     #[test]
     fn content_matches_num_bigint_gcd() {
         let mut s = 0x9e3779b97f4a7c15u64;

@@ -58,7 +58,8 @@
 //!    true there is a **hit** at ρ, certainly false moves on to the next root;
 //!    undecided, it is tried on the two doubles around ρ, then decided exactly
 //!    at ρ (`points.rs`: the condition's integer polynomials reduced modulo c,
-//!    their signs at ρ by a gcd and refinement);
+//!    a zero decided by a gcd, the sign of a remainder of degree ≤ 2 in closed
+//!    form, of a higher one by refinement);
 //! 5. the reported `f64`: ρ between adjacent doubles by bisection on their bit
 //!    patterns, then the exact sign of c at their midpoint.
 //!
@@ -247,6 +248,7 @@ pub(crate) enum Tight {
 
 /// A piece [lo, hi] of the time range: its frames, the Bernstein coefficients
 /// of c and the (certain, nonzero) signs of c at its ends.
+#[derive(Clone)]
 struct Piece {
     lo: f64,
     hi: f64,
@@ -310,6 +312,13 @@ impl Coefficients {
     }
 }
 
+/// Whether coordinate i of all three vectors of an end frame is zero. The
+/// end frames hold the inputs' differences x − y rounded once, which is 0
+/// exactly when x = y (gradual underflow), so this is exact.
+fn zero_axis(f: &Frame<Fe>, i: usize) -> bool {
+    f.iter().all(|v| v[i].v == 0.0)
+}
+
 /// 2^e for −1022 ≤ e ≤ 1023.
 fn pow2(e: i64) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
@@ -356,12 +365,19 @@ impl<'a> Filter<'a> {
         let (base, idx) = kind.frame();
         let frame =
             |s: usize| idx.map(|j| [0, 1, 2].map(|i| Fe::diff(pts[s + j][i], pts[s + base][i])));
+        let (f0, f1) = (frame(0), frame(4));
+        let exact = OnceCell::new();
+        if (0..3).any(|i| zero_axis(&f0, i) && zero_axis(&f1, i)) {
+            // The four points share one coordinate at t = 0 and one at t = 1:
+            // they stay in a plane x_i = const(t), so c ≡ 0 exactly.
+            let _ = exact.set(Coefficients::new(Vec::new()));
+        }
         Some(Filter {
             kind,
             pts,
-            f0: frame(0),
-            f1: frame(4),
-            exact: OnceCell::new(),
+            f0,
+            f1,
+            exact,
             zero_ends: std::cell::Cell::new((false, false)),
         })
     }
@@ -395,6 +411,11 @@ impl<'a> Filter<'a> {
     fn sign_c(&self, t: f64, f: &Frame<Fe>) -> Ordering {
         if let Some(s) = dot(&cross(&f[0], &f[1]), &f[2]).sign() {
             return s;
+        }
+        if (t == 0.0 || t == 1.0) && (0..3).any(|i| zero_axis(f, i)) {
+            // The frame at an end is the exact differences: one coordinate
+            // zero in all three vectors makes the determinant exactly 0.
+            return Ordering::Equal;
         }
         let c = self.coefficients();
         c.sign(t).unwrap_or_else(|| zx::sign_at(&c.z, &rational(t)))
@@ -457,6 +478,22 @@ impl<'a> Filter<'a> {
                     }
                 }
             }
+            // With c(0) = 0, c′(0) = 3b₁ (the sign just after 0); with c(1) = 0,
+            // −c′(1) = 3b₂ (the sign just before 1): certain float signs of
+            // them decide without c's exact coefficients.
+            let quick = |zero: bool, b: &Fe| match (zero, b.sign()) {
+                (false, _) => Some(None),
+                (true, Some(s)) if s.is_ne() => Some(Some(s)),
+                _ => None,
+            };
+            if let (Some(lo), Some(hi)) = (
+                quick(s0 == Ordering::Equal, &whole[1]),
+                quick(s1 == Ordering::Equal, &whole[2]),
+            ) {
+                s_lo = lo.unwrap_or(s_lo);
+                s_hi = hi.unwrap_or(s_hi);
+                return self.scan(s_lo, s_hi, s1, whole, m);
+            }
             let z = self.exact_c();
             if z.is_empty() {
                 // c ≡ 0: the points stay coplanar. A miss if the condition is
@@ -484,6 +521,19 @@ impl<'a> Filter<'a> {
                 s_hi = if j % 2 == 0 { s } else { s.reverse() };
             }
         }
+        self.scan(s_lo, s_hi, s1, whole, m)
+    }
+
+    /// The scan of [0, 1] for the first root of c that is a contact, given the
+    /// signs of c just inside the ends and the Bernstein coefficients on [0, 1].
+    fn scan(
+        &self,
+        s_lo: Ordering,
+        s_hi: Ordering,
+        s1: Ordering,
+        whole: [Fe; 4],
+        m: u32,
+    ) -> Outcome {
         let whole = Piece {
             lo: 0.0,
             hi: 1.0,
@@ -582,6 +632,14 @@ impl<'a> Filter<'a> {
             return None;
         }
         let mut hit = self.contact_on(l, h);
+        // ρ is the piece's only root and lies in the cell: the finer searches
+        // (`tight`) look in the cell's part of the piece only (the same bracket
+        // of ρ, found with fewer signs of c).
+        let p = &Piece {
+            lo: p.lo.max(l),
+            hi: p.hi.min(h),
+            ..p.clone()
+        };
         let mut tight = None;
         if hit.is_none() {
             // A narrower enclosure of ρ: between adjacent doubles.
@@ -752,7 +810,10 @@ pub(crate) fn contact_interval(kind: Kind, pts: &[[f64; 3]; 8], l: f64, h: f64) 
 
 /// The pieces of [lo, hi] (in order, adjacent ones merged), bisected down to
 /// [`UNDECIDED_DEPTH`] levels, on which interval arithmetic does not prove the
-/// contact condition false; appended to `out`.
+/// contact condition false; appended to `out`. The search stops at the first
+/// piece on which the condition certainly holds (appended whole; `true` is
+/// returned): the first contact is then at most its start, so nothing after it
+/// is needed.
 pub(crate) fn undecided(
     kind: Kind,
     pts: &[[f64; 3]; 8],
@@ -760,18 +821,26 @@ pub(crate) fn undecided(
     hi: f64,
     depth: u32,
     out: &mut Vec<(f64, f64)>,
-) {
+) -> bool {
+    let push = |out: &mut Vec<(f64, f64)>| match out.last_mut() {
+        Some(last) if last.1 == lo => last.1 = hi,
+        _ => out.push((lo, hi)),
+    };
     match contact_interval(kind, pts, lo, hi) {
-        Some(false) => {}
-        _ if depth < UNDECIDED_DEPTH => {
-            let mid = 0.5 * (lo + hi);
-            undecided(kind, pts, lo, mid, depth + 1, out);
-            undecided(kind, pts, mid, hi, depth + 1, out);
+        Some(false) => false,
+        Some(true) => {
+            push(out);
+            true
         }
-        _ => match out.last_mut() {
-            Some(last) if last.1 == lo => last.1 = hi,
-            _ => out.push((lo, hi)),
-        },
+        None if depth < UNDECIDED_DEPTH => {
+            let mid = 0.5 * (lo + hi);
+            undecided(kind, pts, lo, mid, depth + 1, out)
+                || undecided(kind, pts, mid, hi, depth + 1, out)
+        }
+        None => {
+            push(out);
+            false
+        }
     }
 }
 

@@ -56,6 +56,12 @@ pub(crate) fn cross<T: Arith>(u: &V3<T>, v: &V3<T>) -> V3<T> {
     ]
 }
 
+/// Component j of u × v alone.
+pub(crate) fn cross_component<T: Arith>(u: &V3<T>, v: &V3<T>, j: usize) -> T {
+    let (a, b) = ((j + 1) % 3, (j + 2) % 3);
+    u[a].mul(&v[b]).sub(&u[b].mul(&v[a]))
+}
+
 pub(crate) fn dot<T: Arith>(u: &V3<T>, v: &V3<T>) -> T {
     u[0].mul(&v[0]).add(&u[1].mul(&v[1])).add(&u[2].mul(&v[2]))
 }
@@ -110,6 +116,8 @@ pub(crate) struct Contact<'a, T> {
     b: &'a V3<T>,
     c: &'a V3<T>,
     n: OnceCell<V3<T>>,
+    /// The point-on-segment vectors (u, w), each built when first asked for.
+    segs: [OnceCell<(V3<T>, V3<T>)>; 4],
 }
 
 impl<'a, T: Arith> Contact<'a, T> {
@@ -121,6 +129,7 @@ impl<'a, T: Arith> Contact<'a, T> {
             b,
             c,
             n: OnceCell::new(),
+            segs: Default::default(),
         }
     }
 
@@ -141,7 +150,11 @@ impl<'a, T: Arith> Contact<'a, T> {
     }
 
     /// (u, w) = (p − x, q − x) of point-on-segment test i.
-    fn segment(&self, i: usize) -> (V3<T>, V3<T>) {
+    fn segment(&self, i: usize) -> &(V3<T>, V3<T>) {
+        self.segs[i].get_or_init(|| self.build_segment(i))
+    }
+
+    fn build_segment(&self, i: usize) -> (V3<T>, V3<T>) {
         let (a, b, c) = (self.a, self.b, self.c);
         match (self.kind, i) {
             // vf: v on f0f1, f1f2, f2f0.
@@ -175,27 +188,67 @@ impl<'a, T: Arith> Contact<'a, T> {
                 // line b: ((b1 − b0) × (p − b0))·n; opposite sides or on the line:
                 // −s(p)·s(p′) ≥ 0.
                 Kind::EdgeEdge => {
-                    let n = self.normal();
-                    let (s0, s1) = if i == 0 {
-                        (dot(&cross(a, b), n), dot(&cross(a, c), n))
-                    } else {
-                        let db = sub3(c, b);
-                        (
-                            dot(&cross(&db, &neg3(b)), n),
-                            dot(&cross(&db, &sub3(a, b)), n),
-                        )
-                    };
+                    let (s0, s1) = self.sides(i);
                     s0.mul(&s1).neg()
                 }
             },
             Term::SegmentCross(i, j) => {
                 let (u, w) = self.segment(i);
-                cross(&u, &w)[j].clone()
+                cross_component(u, w, j)
             }
             Term::SegmentDot(i) => {
                 let (u, w) = self.segment(i);
-                dot(&u, &w)
+                dot(u, w)
             }
+        }
+    }
+
+    /// ee: the sides s(p), s(p′) of inside test i (its term is −s(p)·s(p′)).
+    fn sides(&self, i: usize) -> (T, T) {
+        let (a, b, c) = (self.a, self.b, self.c);
+        let n = self.normal();
+        if i == 0 {
+            (dot(&cross(a, b), n), dot(&cross(a, c), n))
+        } else {
+            let db = sub3(c, b);
+            (
+                dot(&cross(&db, &neg3(b)), n),
+                dot(&cross(&db, &sub3(a, b)), n),
+            )
+        }
+    }
+
+    /// The exact sign of one term from an exact sign oracle for values, asked
+    /// about smaller values where the term is built of them: |n|² is positive
+    /// iff a component of n is nonzero, and the ee inside test −s(p)·s(p′) has
+    /// the negated product of the two sides' signs. Other terms are asked
+    /// about whole.
+    pub(crate) fn term_sign(&self, t: Term, sign: &mut impl FnMut(&T) -> Ordering) -> Ordering {
+        match (t, self.kind) {
+            (Term::Normal2, _) => {
+                if self.normal().iter().any(|x| sign(x) != Ordering::Equal) {
+                    Ordering::Greater
+                } else {
+                    Ordering::Equal
+                }
+            }
+            (Term::Inside(i), Kind::EdgeEdge) => {
+                let (s0, s1) = self.sides(i);
+                match sign(&s0) {
+                    Ordering::Equal => Ordering::Equal,
+                    a => {
+                        let b = sign(&s1);
+                        if b == Ordering::Equal {
+                            Ordering::Equal
+                        } else if a == b {
+                            Ordering::Less
+                        } else {
+                            Ordering::Greater
+                        }
+                    }
+                }
+            }
+            _ => sign(&self.term(t)),
         }
     }
 
