@@ -9,7 +9,7 @@
 //! Run: `cargo bench --features parry --bench boxes`. The exact-fallback
 //! rates (filter failures, fast-path fallbacks) are printed.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, Criterion};
 use exact_collision::query::{box_box, distance, distance_exact, intersect_exact, stats};
 use exact_collision::{Obb, Shape, Triangle, Vec3};
 use parry3d::math::{Mat3, Pose, Rot3, Vec3 as PVec3};
@@ -289,5 +289,104 @@ fn bench(c: &mut Criterion) {
     );
 }
 
+/// One pass of one measured loop over the same inputs, for an instruction
+/// count that the machine's load does not move: `BOXES_PASS=NAME` runs the
+/// pass and exits (`none` builds the inputs only: the baseline to subtract).
+///
+/// ```text
+/// valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+///     env BOXES_PASS=box_distance_exact target/release/deps/boxes-HASH
+/// ```
+fn one_pass(name: &str) {
+    let cs = cases();
+    let shapes: Vec<(Shape<f64>, Shape<f64>)> = cs
+        .iter()
+        .map(|x| (Shape::Box(x.a.clone()), Shape::Box(x.b.clone())))
+        .collect();
+    let ts = tri_cases(&cs);
+    let id = Pose::IDENTITY;
+    let r: f64 = match name {
+        "none" => 0.0,
+        "box_decision" => cs
+            .iter()
+            .filter(|x| box_box::overlaps(black_box(&x.a), black_box(&x.b)))
+            .count() as f64,
+        "box_intersect_cert" => shapes
+            .iter()
+            .filter(|(a, b)| {
+                intersect_exact(black_box(a), black_box(b))
+                    .unwrap()
+                    .intersects()
+            })
+            .count() as f64,
+        "parry_intersection_test" => cs
+            .iter()
+            .filter(|x| {
+                parry3d::query::intersection_test(&x.pa, &x.ca, &x.pb, &x.cb)
+                    .unwrap()
+                    .intersecting
+            })
+            .count() as f64,
+        "box_distance_exact" => shapes
+            .iter()
+            .map(|(a, b)| {
+                distance_exact(black_box(a), black_box(b))
+                    .unwrap()
+                    .distance_squared
+                    .denom()
+                    .bits()
+            })
+            .sum::<u64>() as f64,
+        "box_distance_f64" => shapes
+            .iter()
+            .map(|(a, b)| {
+                distance(black_box(a), black_box(b))
+                    .unwrap()
+                    .distance_squared
+            })
+            .sum::<f64>(),
+        "parry_box_distance" => cs
+            .iter()
+            .map(|x| {
+                parry3d::query::distance(&x.pa, &x.ca, &x.pb, &x.cb)
+                    .unwrap()
+                    .distance as f64
+            })
+            .sum::<f64>(),
+        "tri_distance_exact" => ts
+            .iter()
+            .map(|x| {
+                distance_exact(black_box(&x.t), black_box(&x.b))
+                    .unwrap()
+                    .distance_squared
+                    .denom()
+                    .bits()
+            })
+            .sum::<u64>() as f64,
+        "parry_tri_distance" => ts
+            .iter()
+            .map(|x| {
+                parry3d::query::distance(&id, &x.pt, &x.pb, &x.cb)
+                    .unwrap()
+                    .distance as f64
+            })
+            .sum::<f64>(),
+        _ => panic!("unknown BOXES_PASS {name}"),
+    };
+    let (i, d) = (stats::INTERSECT.get(), stats::DISTANCE.get());
+    println!(
+        "{name}: {r}; intersect {} fast / {} fallback, distance {} fast / {} fallback",
+        i.0, i.1, d.0, d.1
+    );
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(name) = std::env::var("BOXES_PASS") {
+        one_pass(&name);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
