@@ -92,8 +92,7 @@ fn verts<V: View>(s: &V, f: Feat) -> (u8, usize) {
 
 /// An edge as (start, direction).
 fn edge<V: View>(s: &V, e: usize) -> (Vec3<V::R>, Vec3<V::R>) {
-    let (i, j) = s.edges()[e];
-    (s.v(i).clone(), s.v(j).sub(&s.v(i)))
+    s.edge_vectors(e)
 }
 
 /// Edge ea of a against edge eb of b: the edges `p0 + u·σ`, `r0 + v·τ`,

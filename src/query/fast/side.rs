@@ -135,13 +135,15 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
         (m, ee + tz, ee + 64 - mm.leading_zeros() as i64)
     }
     let (mut e0, mut top) = (i64::MAX, i64::MIN);
-    for r in raw {
-        for &v in &r.c[..r.len()] {
+    let mut me = [[(0i64, 0i64); 12]; 2];
+    for (r, me) in raw.iter().zip(&mut me) {
+        for (&v, me) in r.c[..r.len()].iter().zip(me) {
             if !v.is_finite() {
                 return None;
             }
             if v != 0.0 {
-                let (_, e, t) = parts(v);
+                let (m, e, t) = parts(v);
+                *me = (m, e);
                 e0 = e0.min(e);
                 top = top.max(t);
             }
@@ -158,11 +160,15 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     let k = super::num::ldexp(1.0, if one_step { scale } else { 0 });
     for s in 0..2 {
         let n = raw[s].len();
-        for ((&v, xi), fi) in raw[s].c[..n].iter().zip(&mut x[s]).zip(&mut f[s]) {
-            if v == 0.0 {
-                continue;
+        for (((&v, &(m, e)), xi), fi) in raw[s].c[..n]
+            .iter()
+            .zip(&me[s])
+            .zip(&mut x[s])
+            .zip(&mut f[s])
+        {
+            if m == 0 {
+                continue; // a zero coordinate
             }
-            let (m, e, _) = parts(v);
             *xi = (m as i128) << (e - e0);
             *fi = if one_step {
                 v * k
@@ -403,6 +409,14 @@ pub(crate) trait View {
         }
     }
 
+    /// Edge `e` as (start, end − start).
+    fn edge_vectors(&self, e: usize) -> (Vec3<Self::R>, Vec3<Self::R>) {
+        let (i, j) = self.edges()[e];
+        let s = self.v(i);
+        let d = self.v(j).sub(&s);
+        (s, d)
+    }
+
     /// A box's center and half-axes.
     fn box_parts(&self) -> (Vec3<Self::R>, [Vec3<Self::R>; 3]) {
         (self.p3(0), [self.p3(3), self.p3(6), self.p3(9)])
@@ -489,6 +503,20 @@ impl View for Exact<'_> {
     }
     fn dir_ids(&self) -> &[usize] {
         self.dirs
+    }
+    /// In `i128` (vertices below 2^119, their differences below 2^120),
+    /// widened once.
+    fn edge_vectors(&self, e: usize) -> (Vec3<Int>, Vec3<Int>) {
+        let (i, j) = self.edges()[e];
+        let (p, q) = (self.vertex_small(i), self.vertex_small(j));
+        let w = |x: [i128; 3]| {
+            Vec3::new(
+                Int::from_i128(x[0]),
+                Int::from_i128(x[1]),
+                Int::from_i128(x[2]),
+            )
+        };
+        (w(p), w([q[0] - p[0], q[1] - p[1], q[2] - p[2]]))
     }
 }
 
