@@ -868,8 +868,8 @@ fn odd_gcd(m: &Nat, xs: &[Nat]) -> Nat {
 /// Values `x/den · 2^p` in lowest terms for integers `x` sharing one
 /// denominator `den = 2^z·m` (`m` odd): [`Reducer`]'s one gcd taken on the
 /// odd part `m` only (`h = gcd(m, Π xs)`), every power of two cancelled by
-/// shifts (no gcd), and the reduced denominator converted to a `BigInt`
-/// once for all the values that share it (the last one is kept).
+/// shifts (no gcd), and each reduced denominator converted to a `BigInt`
+/// once for the values that share it (the last few are kept).
 ///
 /// The result equals [`finish`]'s: `g = gcd(x, m)` is odd, so
 /// `x/den·2^p = (x/g)/(m/g)·2^(p − z)`; with `t` the trailing zeros of
@@ -879,9 +879,14 @@ pub(crate) struct Over {
     m: Nat,
     z: u64,
     h: Nat,
-    /// The last `g`, shift and denominator `(m/g)·2^shift`.
-    last: Option<(Nat, u64, BigInt)>,
+    /// The last few denominators `(m/g)·2^shift` as (g, shift, value).
+    seen: [Option<(Nat, u64, BigInt)>; SEEN],
+    next: usize,
 }
+
+/// How many denominators [`Over`] keeps (a point's coordinates whose
+/// numerators have the same trailing zeros share one).
+const SEEN: usize = 4;
 
 impl Over {
     /// For `den > 0` and the nonzero factors `xs` of [`Reducer::new`].
@@ -892,7 +897,8 @@ impl Over {
             h: odd_gcd(&m, xs),
             m,
             z,
-            last: None,
+            seen: Default::default(),
+            next: 0,
         }
     }
 
@@ -952,12 +958,20 @@ impl Over {
         } else {
             (big(&n.shr(t), 0), (-q) as u64)
         };
-        let hit = matches!(&self.last, Some((lg, ls, _)) if *ls == shift && lg == g);
-        if !hit {
-            let d = BigInt::from(big(&div_exact(&self.m, g), shift));
-            self.last = Some((*g, shift, d));
-        }
-        let d = self.last.as_ref().expect("just set").2.clone();
+        let hit = self
+            .seen
+            .iter()
+            .flatten()
+            .find(|(lg, ls, _)| *ls == shift && lg == g);
+        let d = match hit {
+            Some((_, _, d)) => d.clone(),
+            None => {
+                let d = BigInt::from(big(&div_exact(&self.m, g), shift));
+                self.seen[self.next % SEEN] = Some((*g, shift, d.clone()));
+                self.next += 1;
+                d
+            }
+        };
         let s = if x.is_neg() {
             BSign::Minus
         } else {
