@@ -8,6 +8,12 @@
 //!
 //! Run: `cargo bench --features parry --bench boxes`. The exact-fallback
 //! rates (filter failures, fast-path fallbacks) are printed.
+//!
+//! Instruction counts on the same inputs (load-independent): the bench
+//! binary with `BOXES_PASS=NAME` runs one pass of one loop over the 1024
+//! pairs and exits (`none` builds the inputs only; subtract it), e.g.
+//! `BOXES_PASS=box_distance_exact valgrind --tool=callgrind target/release/deps/boxes-HASH`;
+//! the names are in `one_pass`.
 
 use criterion::{black_box, criterion_group, Criterion};
 use exact_collision::query::{box_box, distance, distance_exact, intersect_exact, stats};

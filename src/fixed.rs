@@ -1112,7 +1112,7 @@ mod over_tests {
         let mut next = || crate::poly::planted::splitmix64(&mut s);
         for round in 0..2000u64 {
             let common = (next() % 97 + 1) as i128 * (1i128 << (next() % 12));
-            let d = ((next() >> (next() % 50)) | 1) as i128 * common << (next() % 5);
+            let d = (((next() >> (next() % 50)) | 1) as i128 * common) << (next() % 5);
             let dn = Nat::from_u128(d as u128);
             let xs: Vec<i128> = (0..4)
                 .map(|k| {
