@@ -504,8 +504,11 @@ fn gcd_odd<const N: usize>(a: &Nat, b: &Nat) -> Nat {
     };
     loop {
         let (ba, bb) = (bits(&a), bits(&b));
-        if ba <= 64 && bb <= 64 {
-            return Nat::from_u128(gcd_u64(a[0], b[0]) as u128);
+        if ba <= 128 && bb <= 128 {
+            // Within two words: plain binary gcd steps on u128 cost less
+            // than rounds on N-limb arrays.
+            let w = |x: &[u64; N]| x[0] as u128 | (x.get(1).copied().unwrap_or(0) as u128) << 64;
+            return Nat::from_u128(gcd_odd_u128(w(&a), w(&b)));
         }
         let m = ba.max(bb);
         // Bits [m − 34, m + 30) of x (m ≥ 65, so m − 34 ≥ 31 > 0).
@@ -614,6 +617,29 @@ pub(crate) fn neg_inv_word(m: u64) -> u64 {
         inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
     }
     inv.wrapping_neg()
+}
+
+/// Binary gcd (Stein) of two numbers below 2^128 whose gcd is odd (the
+/// rounds of [`gcd`] keep it so), each subtraction's trailing zeros shifted
+/// out at once; one word finishes with [`gcd_u64`].
+fn gcd_odd_u128(mut x: u128, mut y: u128) -> u128 {
+    if x == 0 || y == 0 {
+        return x | y;
+    }
+    // The gcd is odd: powers of two are no part of it.
+    x >>= x.trailing_zeros();
+    y >>= y.trailing_zeros();
+    loop {
+        if x >> 64 == 0 && y >> 64 == 0 {
+            return gcd_u64(x as u64, y as u64) as u128;
+        }
+        let d = x.abs_diff(y);
+        if d == 0 {
+            return x;
+        }
+        x = x.min(y);
+        y = d >> d.trailing_zeros();
+    }
 }
 
 /// Binary gcd of two words (Stein): shifts and subtractions, no division.
@@ -1358,6 +1384,17 @@ mod tests {
             assert_eq!(gcd(&ny, &nx).to_biguint(), x.gcd(&y), "{x} {y}");
         }
         assert_eq!(GCD_FALLBACK.load(std::sync::atomic::Ordering::Relaxed), 0);
+        // Odd cofactors of two to four words sharing a factor of one to
+        // three words: the rounds end in the two-word steps.
+        for round in 0..3000u64 {
+            let g = num(&mut s, 1 + (round % 3) as usize) | BigUint::from(1u32);
+            let x = (num(&mut s, 1 + (round % 3) as usize) | BigUint::from(1u32)) * &g;
+            let y = (num(&mut s, 1 + (round % 2) as usize) | BigUint::from(1u32)) * &g;
+            let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            assert_eq!(gcd(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
+        }
+        assert_eq!(gcd_odd_u128(3 << 100 | 1, 3 << 100 | 1), 3 << 100 | 1);
+        assert_eq!(gcd_odd_u128(u128::MAX, 3), 3);
         // Consecutive Fibonacci numbers: all quotients 1, the longest run.
         let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
         for _ in 0..500 {
