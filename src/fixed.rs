@@ -853,19 +853,24 @@ impl Reducer {
         if x.is_zero() {
             return self.den;
         }
-        if self.h.is_one() {
-            return self.h;
+        gcd_with(&self.h, x)
+    }
+}
+
+/// `gcd(h, x)` for nonzero `x`, cheaply when `h` is 1 or one word.
+fn gcd_with(h: &Nat, x: &Nat) -> Nat {
+    if h.is_one() {
+        return *h;
+    }
+    match h.to_u64() {
+        Some(h) => {
+            let r = match x.to_u64() {
+                Some(v) => v % h,
+                None => x.divrem_small(h).1,
+            };
+            Nat::from_u128(gcd_u64(h, r) as u128)
         }
-        match self.h.to_u64() {
-            Some(h) => {
-                let r = match x.to_u64() {
-                    Some(v) => v % h,
-                    None => x.divrem_small(h).1,
-                };
-                Nat::from_u128(gcd_u64(h, r) as u128)
-            }
-            None => gcd(&self.h, x),
-        }
+        None => gcd(h, x),
     }
 }
 
@@ -934,19 +939,7 @@ impl Over {
         if r.is_zero() {
             return self.m;
         }
-        if self.h.is_one() {
-            return self.h;
-        }
-        match self.h.to_u64() {
-            Some(h) => {
-                let v = match r.to_u64() {
-                    Some(v) => v % h,
-                    None => r.divrem_small(h).1,
-                };
-                Nat::from_u128(gcd_u64(h, v) as u128)
-            }
-            None => gcd(&self.h, r),
-        }
+        gcd_with(&self.h, r)
     }
 
     /// `x/den · 2^p` in lowest terms, where `gcd(x, m) = gcd(r, m)` and `r`

@@ -121,18 +121,8 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     // (x = m·2^e), and the exponent just above its magnitude.
     #[inline(always)]
     fn parts(v: f64) -> (i64, i64, i64) {
-        let bits = v.to_bits();
-        let field = ((bits >> 52) & 0x7ff) as i64;
-        let frac = bits & ((1u64 << 52) - 1);
-        let (mm, ee) = if field == 0 {
-            (frac, -1074)
-        } else {
-            (frac | (1u64 << 52), field - 1075)
-        };
-        let tz = mm.trailing_zeros() as i64;
-        let odd = (mm >> tz) as i64;
-        let m = if bits >> 63 == 1 { -odd } else { odd };
-        (m, ee + tz, ee + 64 - mm.leading_zeros() as i64)
+        let (m, e) = crate::dyadic::f64_parts(v);
+        (m, e, e + 64 - m.unsigned_abs().leading_zeros() as i64)
     }
     let (mut e0, mut top) = (i64::MAX, i64::MIN);
     let mut me = [[(0i64, 0i64); 12]; 2];
