@@ -230,21 +230,38 @@ fn parry_tri_distance(ts: &[TriCase]) -> f32 {
         .sum::<f32>()
 }
 
-/// The inputs: box pairs, the same pairs as shapes, triangle–box pairs.
-fn inputs() -> (Vec<Case>, Vec<(Shape<f64>, Shape<f64>)>, Vec<TriCase>) {
+/// The inputs: box pairs, the same pairs as shapes, triangle–box pairs
+/// (for parry3d and as shapes).
+struct Inputs {
+    cs: Vec<Case>,
+    shapes: Vec<(Shape<f64>, Shape<f64>)>,
+    ts: Vec<TriCase>,
+    tri: Vec<(Shape<f64>, Shape<f64>)>,
+}
+
+fn inputs() -> Inputs {
     let cs = cases();
     let shapes = cs
         .iter()
         .map(|x| (Shape::Box(x.a.clone()), Shape::Box(x.b.clone())))
         .collect();
     let ts = tri_cases(&cs);
-    (cs, shapes, ts)
+    let tri = ts.iter().map(|x| (x.t.clone(), x.b.clone())).collect();
+    Inputs {
+        cs,
+        shapes,
+        ts,
+        tri,
+    }
 }
 
 fn bench(c: &mut Criterion) {
-    let (cs, shapes, ts) = inputs();
-    let tri: Vec<(Shape<f64>, Shape<f64>)> =
-        ts.iter().map(|x| (x.t.clone(), x.b.clone())).collect();
+    let Inputs {
+        cs,
+        shapes,
+        ts,
+        tri,
+    } = inputs();
     let hits = exact_decision(&cs);
     let f0 = box_box::filter_failures();
     let e0 = exact_collision::predicates::exact_evaluations();
@@ -306,9 +323,12 @@ fn bench(c: &mut Criterion) {
 ///     env BOXES_PASS=box_distance_exact target/release/deps/boxes-HASH
 /// ```
 fn one_pass(name: &str) {
-    let (cs, shapes, ts) = inputs();
-    let tri: Vec<(Shape<f64>, Shape<f64>)> =
-        ts.iter().map(|x| (x.t.clone(), x.b.clone())).collect();
+    let Inputs {
+        cs,
+        shapes,
+        ts,
+        tri,
+    } = inputs();
     let r: f64 = match name {
         "none" => 0.0,
         "box_decision" => exact_decision(&cs) as f64,
