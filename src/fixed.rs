@@ -933,6 +933,11 @@ impl Over {
         }
     }
 
+    /// Whether `d` is the denominator this was built for.
+    pub(crate) fn is_over(&self, d: &Nat) -> bool {
+        self.m.shl(self.z) == *d
+    }
+
     /// `gcd(r, m)` for `r` dividing `Π xs` (or congruent to such a number
     /// modulo `m`); `m` for `r = 0`.
     fn gcd(&self, r: &Nat) -> Nat {
@@ -1029,6 +1034,7 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
 
 /// `s² / d · 2^p` in lowest terms (`d > 0`), given `g = gcd(s, d)` (not of
 /// `s²`): `s/g` and `d/g` are coprime, so `gcd(s², d) = g·gcd(g, d/g)`.
+#[cfg(test)]
 pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRational {
     let g = if g.is_one() {
         *g
