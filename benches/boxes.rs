@@ -8,8 +8,14 @@
 //!
 //! Run: `cargo bench --features parry --bench boxes`. The exact-fallback
 //! rates (filter failures, fast-path fallbacks) are printed.
+//!
+//! Instruction counts on the same inputs (load-independent): the bench
+//! binary with `BOXES_PASS=NAME` runs one pass of one loop over the 1024
+//! pairs and exits (`none` builds the inputs only; subtract it), e.g.
+//! `BOXES_PASS=box_distance_exact valgrind --tool=callgrind target/release/deps/boxes-HASH`;
+//! the names are in `one_pass`.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, Criterion};
 use exact_collision::query::{box_box, distance, distance_exact, intersect_exact, stats};
 use exact_collision::{Obb, Shape, Triangle, Vec3};
 use parry3d::math::{Mat3, Pose, Rot3, Vec3 as PVec3};
@@ -142,134 +148,153 @@ fn plain_sat(a: &Obb<f64>, b: &Obb<f64>) -> bool {
     true
 }
 
-fn bench(c: &mut Criterion) {
+/// The measured loops, each one pass over the 1024 pairs, shared by the
+/// criterion groups and the one-pass mode.
+fn exact_decision(cs: &[Case]) -> usize {
+    cs.iter()
+        .filter(|x| box_box::overlaps(black_box(&x.a), black_box(&x.b)))
+        .count()
+}
+
+fn plain_decision(cs: &[Case]) -> usize {
+    cs.iter()
+        .filter(|x| plain_sat(black_box(&x.a), black_box(&x.b)))
+        .count()
+}
+
+fn parry_intersection(cs: &[Case]) -> usize {
+    cs.iter()
+        .filter(|x| {
+            parry3d::query::intersection_test(&x.pa, &x.ca, &x.pb, &x.cb)
+                .unwrap()
+                .intersecting
+        })
+        .count()
+}
+
+type Pairs = [(Shape<f64>, Shape<f64>)];
+
+fn exact_intersect(shapes: &Pairs) -> usize {
+    shapes
+        .iter()
+        .filter(|(a, b)| {
+            intersect_exact(black_box(a), black_box(b))
+                .unwrap()
+                .intersects()
+        })
+        .count()
+}
+
+fn exact_distance(shapes: &Pairs) -> u64 {
+    shapes
+        .iter()
+        .map(|(a, b)| {
+            distance_exact(black_box(a), black_box(b))
+                .unwrap()
+                .distance_squared
+                .denom()
+                .bits()
+        })
+        .sum::<u64>()
+}
+
+fn rounded_distance(shapes: &Pairs) -> f64 {
+    shapes
+        .iter()
+        .map(|(a, b)| {
+            distance(black_box(a), black_box(b))
+                .unwrap()
+                .distance_squared
+        })
+        .sum::<f64>()
+}
+
+fn parry_box_distance(cs: &[Case]) -> f32 {
+    cs.iter()
+        .map(|x| {
+            parry3d::query::distance(&x.pa, &x.ca, &x.pb, &x.cb)
+                .unwrap()
+                .distance
+        })
+        .sum::<f32>()
+}
+
+fn parry_tri_distance(ts: &[TriCase]) -> f32 {
+    let id = Pose::IDENTITY;
+    ts.iter()
+        .map(|x| {
+            parry3d::query::distance(&id, &x.pt, &x.pb, &x.cb)
+                .unwrap()
+                .distance
+        })
+        .sum::<f32>()
+}
+
+/// The inputs: box pairs, the same pairs as shapes, triangle–box pairs
+/// (for parry3d and as shapes).
+struct Inputs {
+    cs: Vec<Case>,
+    shapes: Vec<(Shape<f64>, Shape<f64>)>,
+    ts: Vec<TriCase>,
+    tri: Vec<(Shape<f64>, Shape<f64>)>,
+}
+
+fn inputs() -> Inputs {
     let cs = cases();
-    let hits = cs.iter().filter(|x| box_box::overlaps(&x.a, &x.b)).count();
-    let f0 = box_box::filter_failures();
-    let e0 = exact_collision::predicates::exact_evaluations();
-    let mut g = c.benchmark_group("box_box_intersect");
-    g.bench_function("exact_decision_f64", |bn| {
-        bn.iter(|| {
-            cs.iter()
-                .filter(|x| box_box::overlaps(black_box(&x.a), black_box(&x.b)))
-                .count()
-        })
-    });
-    g.bench_function("plain_float_sat", |bn| {
-        bn.iter(|| {
-            cs.iter()
-                .filter(|x| plain_sat(black_box(&x.a), black_box(&x.b)))
-                .count()
-        })
-    });
-    g.bench_function("parry3d_intersection_test", |bn| {
-        bn.iter(|| {
-            cs.iter()
-                .filter(|x| {
-                    parry3d::query::intersection_test(&x.pa, &x.ca, &x.pb, &x.cb)
-                        .unwrap()
-                        .intersecting
-                })
-                .count()
-        })
-    });
-    g.finish();
-    let shapes: Vec<(Shape<f64>, Shape<f64>)> = cs
+    let shapes = cs
         .iter()
         .map(|x| (Shape::Box(x.a.clone()), Shape::Box(x.b.clone())))
         .collect();
+    let ts = tri_cases(&cs);
+    let tri = ts.iter().map(|x| (x.t.clone(), x.b.clone())).collect();
+    Inputs {
+        cs,
+        shapes,
+        ts,
+        tri,
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let Inputs {
+        cs,
+        shapes,
+        ts,
+        tri,
+    } = inputs();
+    let hits = exact_decision(&cs);
+    let f0 = box_box::filter_failures();
+    let e0 = exact_collision::predicates::exact_evaluations();
+    let mut g = c.benchmark_group("box_box_intersect");
+    g.bench_function("exact_decision_f64", |bn| bn.iter(|| exact_decision(&cs)));
+    g.bench_function("plain_float_sat", |bn| bn.iter(|| plain_decision(&cs)));
+    g.bench_function("parry3d_intersection_test", |bn| {
+        bn.iter(|| parry_intersection(&cs))
+    });
+    g.finish();
     let (i0, d0) = (stats::INTERSECT.get(), stats::DISTANCE.get());
     let mut g = c.benchmark_group("box_box_intersect_certificate");
     g.bench_function("exact_intersect_with_certificate_f64_inputs", |bn| {
-        bn.iter(|| {
-            shapes
-                .iter()
-                .filter(|(a, b)| {
-                    intersect_exact(black_box(a), black_box(b))
-                        .unwrap()
-                        .intersects()
-                })
-                .count()
-        })
+        bn.iter(|| exact_intersect(&shapes))
     });
     g.bench_function("parry3d_intersection_test", |bn| {
-        bn.iter(|| {
-            cs.iter()
-                .filter(|x| {
-                    parry3d::query::intersection_test(&x.pa, &x.ca, &x.pb, &x.cb)
-                        .unwrap()
-                        .intersecting
-                })
-                .count()
-        })
+        bn.iter(|| parry_intersection(&cs))
     });
     g.finish();
     let mut g = c.benchmark_group("box_box_distance");
     g.bench_function("exact_distance_f64_inputs", |bn| {
-        bn.iter(|| {
-            shapes
-                .iter()
-                .map(|(a, b)| {
-                    distance_exact(black_box(a), black_box(b))
-                        .unwrap()
-                        .distance_squared
-                        .denom()
-                        .bits()
-                })
-                .sum::<u64>()
-        })
+        bn.iter(|| exact_distance(&shapes))
     });
     g.bench_function("rounded_distance_f64", |bn| {
-        bn.iter(|| {
-            shapes
-                .iter()
-                .map(|(a, b)| {
-                    distance(black_box(a), black_box(b))
-                        .unwrap()
-                        .distance_squared
-                })
-                .sum::<f64>()
-        })
+        bn.iter(|| rounded_distance(&shapes))
     });
-    g.bench_function("parry3d_distance", |bn| {
-        bn.iter(|| {
-            cs.iter()
-                .map(|x| {
-                    parry3d::query::distance(&x.pa, &x.ca, &x.pb, &x.cb)
-                        .unwrap()
-                        .distance
-                })
-                .sum::<f32>()
-        })
-    });
+    g.bench_function("parry3d_distance", |bn| bn.iter(|| parry_box_distance(&cs)));
     g.finish();
-    let ts = tri_cases(&cs);
-    let id = Pose::IDENTITY;
     let mut g = c.benchmark_group("tri_box_distance");
     g.bench_function("exact_distance_f64_inputs", |bn| {
-        bn.iter(|| {
-            ts.iter()
-                .map(|x| {
-                    distance_exact(black_box(&x.t), black_box(&x.b))
-                        .unwrap()
-                        .distance_squared
-                        .denom()
-                        .bits()
-                })
-                .sum::<u64>()
-        })
+        bn.iter(|| exact_distance(&tri))
     });
-    g.bench_function("parry3d_distance", |bn| {
-        bn.iter(|| {
-            ts.iter()
-                .map(|x| {
-                    parry3d::query::distance(&id, &x.pt, &x.pb, &x.cb)
-                        .unwrap()
-                        .distance
-                })
-                .sum::<f32>()
-        })
-    });
+    g.bench_function("parry3d_distance", |bn| bn.iter(|| parry_tri_distance(&ts)));
     g.finish();
     let (i1, d1) = (stats::INTERSECT.get(), stats::DISTANCE.get());
     println!(
@@ -289,5 +314,47 @@ fn bench(c: &mut Criterion) {
     );
 }
 
+/// One pass of one measured loop over the same inputs, for an instruction
+/// count that the machine's load does not move: `BOXES_PASS=NAME` runs the
+/// pass and exits (`none` builds the inputs only: the baseline to subtract).
+///
+/// ```text
+/// valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+///     env BOXES_PASS=box_distance_exact target/release/deps/boxes-HASH
+/// ```
+fn one_pass(name: &str) {
+    let Inputs {
+        cs,
+        shapes,
+        ts,
+        tri,
+    } = inputs();
+    let r: f64 = match name {
+        "none" => 0.0,
+        "box_decision" => exact_decision(&cs) as f64,
+        "box_intersect_cert" => exact_intersect(&shapes) as f64,
+        "parry_intersection_test" => parry_intersection(&cs) as f64,
+        "box_distance_exact" => exact_distance(&shapes) as f64,
+        "box_distance_f64" => rounded_distance(&shapes),
+        "parry_box_distance" => parry_box_distance(&cs) as f64,
+        "tri_distance_exact" => exact_distance(&tri) as f64,
+        "parry_tri_distance" => parry_tri_distance(&ts) as f64,
+        _ => panic!("unknown BOXES_PASS {name}"),
+    };
+    let (i, d) = (stats::INTERSECT.get(), stats::DISTANCE.get());
+    println!(
+        "{name}: {r}; intersect {} fast / {} fallback, distance {} fast / {} fallback",
+        i.0, i.1, d.0, d.1
+    );
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(name) = std::env::var("BOXES_PASS") {
+        one_pass(&name);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -504,8 +504,11 @@ fn gcd_odd<const N: usize>(a: &Nat, b: &Nat) -> Nat {
     };
     loop {
         let (ba, bb) = (bits(&a), bits(&b));
-        if ba <= 64 && bb <= 64 {
-            return Nat::from_u128(gcd_u64(a[0], b[0]) as u128);
+        if ba <= 128 && bb <= 128 {
+            // Within two words: plain binary gcd steps on u128 cost less
+            // than rounds on N-limb arrays.
+            let w = |x: &[u64; N]| x[0] as u128 | (x.get(1).copied().unwrap_or(0) as u128) << 64;
+            return Nat::from_u128(gcd_odd_u128(w(&a), w(&b)));
         }
         let m = ba.max(bb);
         // Bits [m − 34, m + 30) of x (m ≥ 65, so m − 34 ≥ 31 > 0).
@@ -614,6 +617,29 @@ pub(crate) fn neg_inv_word(m: u64) -> u64 {
         inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
     }
     inv.wrapping_neg()
+}
+
+/// Binary gcd (Stein) of two numbers below 2^128 whose gcd is odd (the
+/// rounds of [`gcd`] keep it so), each subtraction's trailing zeros shifted
+/// out at once; one word finishes with [`gcd_u64`].
+fn gcd_odd_u128(mut x: u128, mut y: u128) -> u128 {
+    if x == 0 || y == 0 {
+        return x | y;
+    }
+    // The gcd is odd: powers of two are no part of it.
+    x >>= x.trailing_zeros();
+    y >>= y.trailing_zeros();
+    loop {
+        if x >> 64 == 0 && y >> 64 == 0 {
+            return gcd_u64(x as u64, y as u64) as u128;
+        }
+        let d = x.abs_diff(y);
+        if d == 0 {
+            return x;
+        }
+        x = x.min(y);
+        y = d >> d.trailing_zeros();
+    }
 }
 
 /// Binary gcd of two words (Stein): shifts and subtractions, no division.
@@ -810,24 +836,7 @@ impl Reducer {
         // den = 2^z·m with m odd: gcd(den, P) = 2^min(z, tz(P))·gcd(m, P).
         let z = den.trailing_zeros();
         let m = den.shr(z);
-        let odd = if m.is_one() {
-            m
-        } else {
-            let minv = neg_inv_word(m.low_word());
-            const WIDTH: u64 = 64 * (L as u64 - 1);
-            let mut p = Nat::from_u128(1);
-            for x in xs.iter().filter(|x| !x.is_zero()) {
-                if p.bits() + x.bits() > WIDTH {
-                    p = p.shrink_mod(&m, minv).0;
-                }
-                p = if p.bits() + x.bits() > WIDTH {
-                    p.mul(&x.shrink_mod(&m, minv).0)
-                } else {
-                    p.mul(x)
-                };
-            }
-            gcd(&m, &p.shrink_mod(&m, minv).0)
-        };
+        let odd = odd_gcd(&m, xs);
         let tz: u64 = xs
             .iter()
             .filter(|x| !x.is_zero())
@@ -844,19 +853,155 @@ impl Reducer {
         if x.is_zero() {
             return self.den;
         }
-        if self.h.is_one() {
-            return self.h;
+        gcd_with(&self.h, x)
+    }
+}
+
+/// `gcd(h, x)` for nonzero `x`, cheaply when `h` is 1 or one word.
+fn gcd_with(h: &Nat, x: &Nat) -> Nat {
+    if h.is_one() {
+        return *h;
+    }
+    match h.to_u64() {
+        Some(h) => {
+            let r = match x.to_u64() {
+                Some(v) => v % h,
+                None => x.divrem_small(h).1,
+            };
+            Nat::from_u128(gcd_u64(h, r) as u128)
         }
-        match self.h.to_u64() {
-            Some(h) => {
-                let r = match x.to_u64() {
-                    Some(v) => v % h,
-                    None => x.divrem_small(h).1,
-                };
-                Nat::from_u128(gcd_u64(h, r) as u128)
+        None => gcd(h, x),
+    }
+}
+
+/// `gcd(m, Π xs)` for odd `m`: the product reduced modulo `m` by Montgomery
+/// steps as it is formed (no division), then one gcd of `m`'s size.
+fn odd_gcd(m: &Nat, xs: &[Nat]) -> Nat {
+    if m.is_one() {
+        return *m;
+    }
+    let minv = neg_inv_word(m.low_word());
+    const WIDTH: u64 = 64 * (L as u64 - 1);
+    let mut p = Nat::from_u128(1);
+    for x in xs.iter().filter(|x| !x.is_zero()) {
+        if p.bits() + x.bits() > WIDTH {
+            p = p.shrink_mod(m, minv).0;
+        }
+        p = if p.bits() + x.bits() > WIDTH {
+            p.mul(&x.shrink_mod(m, minv).0)
+        } else {
+            p.mul(x)
+        };
+    }
+    gcd(m, &p.shrink_mod(m, minv).0)
+}
+
+/// Values `x/den · 2^p` in lowest terms for integers `x` sharing one
+/// denominator `den = 2^z·m` (`m` odd): [`Reducer`]'s one gcd taken on the
+/// odd part `m` only (`h = gcd(m, Π xs)`), every power of two cancelled by
+/// shifts (no gcd), and each reduced denominator converted to a `BigInt`
+/// once for the values that share it (the last few are kept).
+///
+/// The result equals [`finish`]'s: `g = gcd(x, m)` is odd, so
+/// `x/den·2^p = (x/g)/(m/g)·2^(p − z)`; with `t` the trailing zeros of
+/// `x/g`, the odd `(x/g)/2^t` over the odd `m/g` is in lowest terms and the
+/// power `2^(p − z + t)` goes to the numerator or the denominator.
+pub(crate) struct Over {
+    m: Nat,
+    z: u64,
+    h: Nat,
+    /// The last few denominators `(m/g)·2^shift` as (g, shift, value).
+    seen: [Option<(Nat, u64, BigInt)>; SEEN],
+    next: usize,
+}
+
+/// How many denominators [`Over`] keeps (a point's coordinates whose
+/// numerators have the same trailing zeros share one).
+const SEEN: usize = 4;
+
+impl Over {
+    /// For `den > 0` and the nonzero factors `xs` of [`Reducer::new`].
+    pub(crate) fn new(den: &Nat, xs: &[Nat]) -> Over {
+        let z = den.trailing_zeros();
+        let m = den.shr(z);
+        Over {
+            h: odd_gcd(&m, xs),
+            m,
+            z,
+            seen: Default::default(),
+            next: 0,
+        }
+    }
+
+    /// Whether `d` is the denominator this was built for.
+    pub(crate) fn is_over(&self, d: &Nat) -> bool {
+        self.m.shl(self.z) == *d
+    }
+
+    /// `gcd(r, m)` for `r` dividing `Π xs` (or congruent to such a number
+    /// modulo `m`); `m` for `r = 0`.
+    fn gcd(&self, r: &Nat) -> Nat {
+        if r.is_zero() {
+            return self.m;
+        }
+        gcd_with(&self.h, r)
+    }
+
+    /// `x/den · 2^p` in lowest terms, where `gcd(x, m) = gcd(r, m)` and `r`
+    /// is as in [`Over::gcd`] (`r = x` when `x` itself divides the product).
+    pub(crate) fn value(&mut self, x: &Int, r: &Nat, p: i64) -> num_rational::BigRational {
+        if x.signum() == 0 {
+            return num_rational::BigRational::new_raw(BigInt::from(0), BigInt::from(1));
+        }
+        let g = self.gcd(r);
+        self.reduced(x, &g, p)
+    }
+
+    /// `s²/den · 2^p` in lowest terms, `s` as `r` in [`Over::gcd`]:
+    /// `gcd(s², m) = g·gcd(g, m/g)` with `g = gcd(s, m)`.
+    pub(crate) fn square(&mut self, s: &Int, p: i64) -> num_rational::BigRational {
+        if s.signum() == 0 {
+            return num_rational::BigRational::new_raw(BigInt::from(0), BigInt::from(1));
+        }
+        let g = self.gcd(s.mag());
+        let g = if g.is_one() {
+            g
+        } else {
+            g.mul(&gcd(&g, &div_exact(&self.m, &g)))
+        };
+        self.reduced(&s.mul(s), &g, p)
+    }
+
+    /// `x/den · 2^p` given `g = gcd(x, m)` (`x ≠ 0`).
+    fn reduced(&mut self, x: &Int, g: &Nat, p: i64) -> num_rational::BigRational {
+        let n = div_exact(x.mag(), g);
+        let t = n.trailing_zeros();
+        let q = p - self.z as i64 + t as i64;
+        let (num, shift) = if q >= 0 {
+            (big(&n.shr(t), q as u64), 0)
+        } else {
+            (big(&n.shr(t), 0), (-q) as u64)
+        };
+        let hit = self
+            .seen
+            .iter()
+            .flatten()
+            .find(|(lg, ls, _)| *ls == shift && lg == g);
+        let d = match hit {
+            Some((_, _, d)) => d.clone(),
+            None => {
+                let d = BigInt::from(big(&div_exact(&self.m, g), shift));
+                self.seen[self.next % SEEN] = Some((*g, shift, d.clone()));
+                self.next += 1;
+                d
             }
-            None => gcd(&self.h, x),
-        }
+        };
+        let s = if x.is_neg() {
+            BSign::Minus
+        } else {
+            BSign::Plus
+        };
+        num_rational::BigRational::new_raw(BigInt::from_biguint(s, num), d)
     }
 }
 
@@ -889,6 +1034,7 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
 
 /// `s² / d · 2^p` in lowest terms (`d > 0`), given `g = gcd(s, d)` (not of
 /// `s²`): `s/g` and `d/g` are coprime, so `gcd(s², d) = g·gcd(g, d/g)`.
+#[cfg(test)]
 pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRational {
     let g = if g.is_one() {
         *g
@@ -898,11 +1044,29 @@ pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::Bi
     finish(&s.mul(s), d, &g, p)
 }
 
-/// `x · 2^s` as a `BigUint` (one word-array conversion when it fits 128 bits).
+/// `x · 2^s` as a `BigUint`: one word conversion when it fits 128 bits, else
+/// the shifted 32-bit digits written straight from the limbs (no shifted
+/// copy of `x`) and converted once.
 pub(crate) fn big(x: &Nat, s: u64) -> BigUint {
     match x.to_u128() {
         Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
-        _ => x.shl_big(s),
+        _ => {
+            const W: usize = 2 * L + 16;
+            let (w, b) = ((s / 32) as usize, (s % 32) as u32);
+            let n32 = 2 * x.n;
+            if w + n32 + 1 > W {
+                return x.shl_big(s);
+            }
+            let mut out = [0u32; W];
+            let mut carry = 0u32;
+            for (i, o) in out[w..w + n32].iter_mut().enumerate() {
+                let d = (x.d[i / 2] >> (32 * (i % 2))) as u32;
+                *o = (d << b) | carry;
+                carry = if b == 0 { 0 } else { d >> (32 - b) };
+            }
+            out[w + n32] = carry;
+            BigUint::from_slice(&out[..w + n32 + 1])
+        }
     }
 }
 
@@ -945,6 +1109,70 @@ mod reduce_tests {
             let sq = square_over(&ni, &dn, &g, p);
             let want = BigRational::new(num_bigint::BigInt::from(n) * n, d.into()) * two(p);
             assert_eq!((sq.numer(), sq.denom()), (want.numer(), want.denom()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod over_tests {
+    use super::*;
+    use num_rational::BigRational;
+
+    fn two(p: i64) -> BigRational {
+        if p >= 0 {
+            BigRational::from_integer(BigInt::from(1) << p as usize)
+        } else {
+            BigRational::new(1.into(), BigInt::from(1) << (-p) as usize)
+        }
+    }
+
+    /// `Over::value` and `Over::square` against BigRational's own reduction
+    /// (numerator and denominator, so lowest terms bit for bit), with
+    /// planted odd and even common factors, several values per denominator
+    /// (the cached denominator reused and replaced), zero numerators, and
+    /// numerators given through a residue `r ≡ x (mod den)`.
+    #[test]
+    fn over_equals_bigrational() {
+        let mut s = 4242u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        for round in 0..2000u64 {
+            let common = (next() % 97 + 1) as i128 * (1i128 << (next() % 12));
+            let d = (((next() >> (next() % 50)) | 1) as i128 * common) << (next() % 5);
+            let dn = Nat::from_u128(d as u128);
+            let xs: Vec<i128> = (0..4)
+                .map(|k| {
+                    let v = (next() >> (next() % 60 + 4)) as i128 * common;
+                    if (round + k) % 7 == 0 {
+                        0
+                    } else if next() % 2 == 0 {
+                        -v
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let factors: Vec<Nat> = xs
+                .iter()
+                .filter(|&&v| v != 0)
+                .map(|&v| Nat::from_u128(v.unsigned_abs()))
+                .collect();
+            let mut over = Over::new(&dn, &factors);
+            for &x in &xs {
+                let p = (next() % 300) as i64 - 150;
+                let xi = Int::from_i128(x);
+                let want = BigRational::new(x.into(), d.into()) * two(p);
+                let got = over.value(&xi, xi.mag(), p);
+                assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+                // The same value from x + k·d through the residue x.
+                let k = (next() % 1000) as i128 - 500;
+                let shifted = Int::from_i128(x + k * d);
+                let want = BigRational::new((x + k * d).into(), d.into()) * two(p);
+                let got = over.value(&shifted, xi.mag(), p);
+                assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+                let want = BigRational::new(BigInt::from(x) * x, d.into()) * two(p);
+                let got = over.square(&xi, p);
+                assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+            }
         }
     }
 }
@@ -999,6 +1227,11 @@ mod tests {
             let sh = rng(&mut s) % 300;
             assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
             assert_eq!(nx.shl_big(sh), &x << sh);
+            assert_eq!(big(&nx, sh), &x << sh);
+            assert_eq!(
+                big(&nx, sh + 64 * (round as u64 % 30)),
+                &x << (sh + 64 * (round as u64 % 30))
+            );
             if x.bits() + sh <= 64 * L as u64 {
                 assert_eq!(nx.shl(sh).to_biguint(), &x << sh);
             }
@@ -1150,6 +1383,17 @@ mod tests {
             assert_eq!(gcd(&ny, &nx).to_biguint(), x.gcd(&y), "{x} {y}");
         }
         assert_eq!(GCD_FALLBACK.load(std::sync::atomic::Ordering::Relaxed), 0);
+        // Odd cofactors of two to four words sharing a factor of one to
+        // three words: the rounds end in the two-word steps.
+        for round in 0..3000u64 {
+            let g = num(&mut s, 1 + (round % 3) as usize) | BigUint::from(1u32);
+            let x = (num(&mut s, 1 + (round % 3) as usize) | BigUint::from(1u32)) * &g;
+            let y = (num(&mut s, 1 + (round % 2) as usize) | BigUint::from(1u32)) * &g;
+            let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
+            assert_eq!(gcd(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
+        }
+        assert_eq!(gcd_odd_u128(3 << 100 | 1, 3 << 100 | 1), 3 << 100 | 1);
+        assert_eq!(gcd_odd_u128(u128::MAX, 3), 3);
         // Consecutive Fibonacci numbers: all quotients 1, the longest run.
         let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
         for _ in 0..500 {

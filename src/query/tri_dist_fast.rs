@@ -27,7 +27,7 @@
 //!    the reference search.
 //! 3. **Exact value** of that one candidate in fixed-width integers
 //!    ([`crate::fixed`]), and reduction to lowest terms with one gcd of full
-//!    size per answer ([`Reducer`]: every numerator's gcd with the shared
+//!    size per answer ([`Over`]: every numerator's gcd with the shared
 //!    denominator divides `gcd(den, product of the numerators' factors)`),
 //!    then word-sized gcds; powers of two are cancelled by counting trailing
 //!    zeros.
@@ -36,7 +36,7 @@
 
 pub(crate) mod cert;
 
-use crate::fixed::{finish, nonzero_product, square_over, Int, Nat, Reducer};
+use crate::fixed::{finish, nonzero_product, Int, Nat, Over};
 use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
 use crate::scalar::Scalar;
@@ -399,13 +399,15 @@ fn vertex(x: &V, e0: i64) -> Vec3<Q> {
 /// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms:
 /// `gcd(x·den + d·s, den) = gcd(d·s, den)`, from `red` (built with `s` and the
 /// entries of `d` among its factors).
-fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &Reducer, e0: i64) -> Vec3<Q> {
-    let c = |k: usize| {
+fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &mut Over, e0: i64) -> Vec3<Q> {
+    debug_assert!(red.is_over(den.mag()));
+    let mut c = |k: usize| {
         let ds = d[k].mul(s);
         let num = int(x[k] as i128).mul(den).add(&ds);
-        finish(&num, den.mag(), &red.gcd(ds.mag()), e0)
+        red.value(&num, ds.mag(), e0)
     };
-    Vec3::new(c(0), c(1), c(2))
+    let (c0, c1) = (c(0), c(1));
+    Vec3::new(c0, c1, c(2))
 }
 
 /// The squared distance of an answer, unreduced, times `2^(2·e0)`.
@@ -419,7 +421,7 @@ enum D2 {
 }
 
 /// A closest pair in integers, unreduced: the squared distance, the two
-/// points, and the factors the one-gcd [`Reducer`] needs (every point of one
+/// points, and the factors the one-gcd [`Over`] needs (every point of one
 /// answer that is not a vertex has the answer's denominator).
 pub(crate) struct IClosest {
     d2: D2,
@@ -448,16 +450,17 @@ impl IClosest {
             D2::Int(_) => one,
             D2::Over(_, d) | D2::Square(_, d) => *d.mag(),
         };
-        let red = Reducer::new(&den, &self.factors);
+        let mut red = Over::new(&den, &self.factors);
         let d2 = match &self.d2 {
             D2::Int(n) => finish(n, &one, &one, 2 * e0),
-            D2::Over(n, d) => finish(n, d.mag(), &red.gcd(n.mag()), 2 * e0),
-            D2::Square(s, d) => square_over(s, d.mag(), &red.gcd(s.mag()), 2 * e0),
+            D2::Over(n, _) => red.value(n, n.mag(), 2 * e0),
+            D2::Square(s, _) => red.square(s, 2 * e0),
         };
+        let a = self.pa.to_q_with(x, e0, &mut red);
         Closest {
             distance_squared: d2,
-            a: self.pa.to_q_with(x, e0, &red),
-            b: self.pb.to_q_with(x, e0, &red),
+            a,
+            b: self.pb.to_q_with(x, e0, &mut red),
         }
     }
 
@@ -985,7 +988,8 @@ pub(super) mod tests {
                 continue;
             }
             let nat = |x: &BigUint| Nat::from_biguint(x);
-            let red = Reducer::new(&nat(&den), &xs.iter().map(nat).collect::<Vec<_>>());
+            let red =
+                crate::fixed::Reducer::new(&nat(&den), &xs.iter().map(nat).collect::<Vec<_>>());
             // Every factor, and the product of the first two nonzero ones.
             let mut tests = xs.clone();
             let nz: Vec<_> = xs.iter().filter(|x| x.bits() > 0).collect();

@@ -24,7 +24,7 @@
 
 use super::num::{decide, dyadic_point, ratio_f64, Fx};
 use super::side::{Ctx, Exact, Side, View};
-use crate::fixed::{finish, nonzero_product, square_over, Int, Nat, Reducer};
+use crate::fixed::{nonzero_product, Int, Nat, Over};
 use crate::query::Closest;
 use crate::ring::Ring;
 use crate::sign::Sign;
@@ -92,8 +92,7 @@ fn verts<V: View>(s: &V, f: Feat) -> (u8, usize) {
 
 /// An edge as (start, direction).
 fn edge<V: View>(s: &V, e: usize) -> (Vec3<V::R>, Vec3<V::R>) {
-    let (i, j) = s.edges()[e];
-    (s.v(i).clone(), s.v(j).sub(&s.v(i)))
+    s.edge_vectors(e)
 }
 
 /// Edge ea of a against edge eb of b: the edges `p0 + u·σ`, `r0 + v·τ`,
@@ -489,7 +488,7 @@ enum D2 {
 /// An accepted pair's exact closest points and squared distance as integers
 /// over one denominator, before any reduction, with the factors whose
 /// product holds every numerator's common factors with `den` (for
-/// [`Reducer`]).
+/// [`Over`]).
 struct Built {
     a: Pt,
     b: Pt,
@@ -586,7 +585,8 @@ fn build(ctx: &Ctx, p: Pair) -> Built {
 }
 
 /// The exact closest pair of an accepted feature pair, in lowest terms: one
-/// reducer (one gcd of full size) for the shared denominator.
+/// gcd of full size for the shared denominator's odd part ([`Over`]), the
+/// powers of two by shifts, the reduced denominator converted once.
 pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
     let Built {
         a,
@@ -604,26 +604,30 @@ pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
             b: dyadic_point(&b.x, e0),
         };
     }
-    let red = Reducer::new(den.mag(), &factors);
-    let point = |pt: &Pt| match &pt.along {
+    let mut over = Over::new(den.mag(), &factors);
+    // gcd(x·den + d·t, den) = gcd(d·t, den).
+    let mut point = |pt: &Pt| match &pt.along {
         None => dyadic_point(&pt.x, e0),
         Some((d, t)) => {
-            let c = |xk: &Int, dk: &Int| {
+            let mut c = |xk: &Int, dk: &Int| {
                 let dt = dk.mul(t);
                 let num = xk.mul(&den).add(&dt);
-                finish(&num, den.mag(), &red.gcd(dt.mag()), e0)
+                over.value(&num, dt.mag(), e0)
             };
-            Vec3::new(c(&pt.x.x, &d.x), c(&pt.x.y, &d.y), c(&pt.x.z, &d.z))
+            let x = c(&pt.x.x, &d.x);
+            let y = c(&pt.x.y, &d.y);
+            Vec3::new(x, y, c(&pt.x.z, &d.z))
         }
     };
+    let (pa, pb) = (point(&a), point(&b));
     let distance_squared = match &d2 {
-        D2::Over(n) => finish(n, den.mag(), &red.gcd(n.mag()), 2 * e0),
-        D2::Square(s) => square_over(s, den.mag(), &red.gcd(s.mag()), 2 * e0),
+        D2::Over(n) => over.value(n, n.mag(), 2 * e0),
+        D2::Square(s) => over.square(s, 2 * e0),
     };
     Closest {
         distance_squared,
-        a: point(&a),
-        b: point(&b),
+        a: pa,
+        b: pb,
     }
 }
 

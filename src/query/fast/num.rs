@@ -7,7 +7,7 @@ use crate::fixed::{Int, Nat};
 use crate::ring::Ring;
 use crate::sign::Sign;
 use crate::vector::Vec3;
-use num_bigint::{BigInt, Sign as BSign};
+use num_bigint::{BigInt, BigUint, Sign as BSign};
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -231,13 +231,21 @@ pub(crate) fn dyadic(x: &Int, p: i64) -> BigRational {
     }
     let m = x.mag();
     let t = m.trailing_zeros();
-    let odd = m.shr(t);
     let e = p + t as i64;
     let s = if x.is_neg() {
         BSign::Minus
     } else {
         BSign::Plus
     };
+    if let (Some(v), true) = (m.to_u128(), e <= 0) {
+        // The usual case (a vertex): the odd part and the power of two
+        // straight from machine words.
+        return BigRational::new_raw(
+            BigInt::from_biguint(s, BigUint::from(v >> t)),
+            BigInt::from_biguint(BSign::Plus, pow2((-e) as u64)),
+        );
+    }
+    let odd = m.shr(t);
     if e >= 0 {
         BigRational::from_integer(BigInt::from_biguint(s, odd.shl_big(e as u64)))
     } else {
@@ -245,6 +253,17 @@ pub(crate) fn dyadic(x: &Int, p: i64) -> BigRational {
             BigInt::from_biguint(s, odd.to_biguint()),
             BigInt::from_biguint(BSign::Plus, Nat::from_u128(1).shl_big((-e) as u64)),
         )
+    }
+}
+
+/// `2^k` (one word without a shift of a big number when it fits).
+fn pow2(k: u64) -> BigUint {
+    if k < 64 {
+        BigUint::from(1u64 << k)
+    } else if k < 128 {
+        BigUint::from(1u128 << k)
+    } else {
+        BigUint::from(1u32) << k
     }
 }
 

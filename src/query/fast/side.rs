@@ -119,32 +119,24 @@ pub(crate) struct Aligned {
 pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     // Per coordinate: the odd integer m and exponent e of its lowest bit
     // (x = m·2^e), and the exponent just above its magnitude.
-    let mut m = [[0i64; 12]; 2];
-    let mut e = [[0i64; 12]; 2];
+    #[inline(always)]
+    fn parts(v: f64) -> (i64, i64, i64) {
+        let (m, e) = crate::dyadic::f64_parts(v);
+        (m, e, e + 64 - m.unsigned_abs().leading_zeros() as i64)
+    }
     let (mut e0, mut top) = (i64::MAX, i64::MIN);
-    for s in 0..2 {
-        for i in 0..raw[s].len() {
-            let v = raw[s].c[i];
+    let mut me = [[(0i64, 0i64); 12]; 2];
+    for (r, me) in raw.iter().zip(&mut me) {
+        for (&v, me) in r.c[..r.len()].iter().zip(me) {
             if !v.is_finite() {
                 return None;
             }
-            if v == 0.0 {
-                continue;
+            if v != 0.0 {
+                let (m, e, t) = parts(v);
+                *me = (m, e);
+                e0 = e0.min(e);
+                top = top.max(t);
             }
-            let bits = v.to_bits();
-            let field = ((bits >> 52) & 0x7ff) as i64;
-            let frac = bits & ((1u64 << 52) - 1);
-            let (mm, ee) = if field == 0 {
-                (frac, -1074)
-            } else {
-                (frac | (1u64 << 52), field - 1075)
-            };
-            let tz = mm.trailing_zeros() as i64;
-            let odd = (mm >> tz) as i64;
-            m[s][i] = if bits >> 63 == 1 { -odd } else { odd };
-            e[s][i] = ee + tz;
-            e0 = e0.min(ee + tz);
-            top = top.max(ee + 64 - mm.leading_zeros() as i64);
         }
     }
     if e0 == i64::MAX || top - e0 > BITS {
@@ -153,13 +145,26 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     let mut f = [[0.0; 12]; 2];
     let mut x = [[0i128; 12]; 2];
     let scale = -top;
+    // One exact power of two when it is a normal double (else in steps).
+    let one_step = (-1022..=1023).contains(&scale);
+    let k = super::num::ldexp(1.0, if one_step { scale } else { 0 });
     for s in 0..2 {
-        for i in 0..raw[s].len() {
-            if m[s][i] == 0 {
-                continue;
+        let n = raw[s].len();
+        for (((&v, &(m, e)), xi), fi) in raw[s].c[..n]
+            .iter()
+            .zip(&me[s])
+            .zip(&mut x[s])
+            .zip(&mut f[s])
+        {
+            if m == 0 {
+                continue; // a zero coordinate
             }
-            x[s][i] = (m[s][i] as i128) << (e[s][i] - e0);
-            f[s][i] = super::num::ldexp(raw[s].c[i], scale);
+            *xi = (m as i128) << (e - e0);
+            *fi = if one_step {
+                v * k
+            } else {
+                super::num::ldexp(v, scale)
+            };
         }
     }
     Some(Aligned { f, x, e0 })
@@ -394,6 +399,14 @@ pub(crate) trait View {
         }
     }
 
+    /// Edge `e` as (start, end − start).
+    fn edge_vectors(&self, e: usize) -> (Vec3<Self::R>, Vec3<Self::R>) {
+        let (i, j) = self.edges()[e];
+        let s = self.v(i);
+        let d = self.v(j).sub(&s);
+        (s, d)
+    }
+
     /// A box's center and half-axes.
     fn box_parts(&self) -> (Vec3<Self::R>, [Vec3<Self::R>; 3]) {
         (self.p3(0), [self.p3(3), self.p3(6), self.p3(9)])
@@ -481,6 +494,20 @@ impl View for Exact<'_> {
     fn dir_ids(&self) -> &[usize] {
         self.dirs
     }
+    /// In `i128` (vertices below 2^119, their differences below 2^120),
+    /// widened once.
+    fn edge_vectors(&self, e: usize) -> (Vec3<Int>, Vec3<Int>) {
+        let (i, j) = self.edges()[e];
+        let (p, q) = (self.vertex_small(i), self.vertex_small(j));
+        let w = |x: [i128; 3]| {
+            Vec3::new(
+                Int::from_i128(x[0]),
+                Int::from_i128(x[1]),
+                Int::from_i128(x[2]),
+            )
+        };
+        (w(p), w([q[0] - p[0], q[1] - p[1], q[2] - p[2]]))
+    }
 }
 
 /// The decided parallel pairs of a prism's base edges, as the direction list
@@ -516,24 +543,24 @@ fn filter_side(kind: Kind, f: &[f64; 12], dirs: ([usize; 5], usize)) -> Side<Fx>
     if kind != Kind::Box {
         return Side::new(kind, f.map(Fx::exact), dirs);
     }
-    let e: [f64; 3] = std::array::from_fn(|k| {
-        4.0 * super::num::U * (f[k].abs() + f[3 + k].abs() + f[6 + k].abs() + f[9 + k].abs())
-    });
-    let v: [Vec3<Fx>; 8] = std::array::from_fn(|i| {
-        let p: [Fx; 3] = std::array::from_fn(|k| {
-            let mut q = f[k];
-            for j in 0..3 {
-                let h = f[3 + 3 * j + k];
-                q = if i >> j & 1 == 1 { q + h } else { q - h };
-            }
-            Fx { v: q, e: e[k] }
-        });
-        Vec3::new(p[0], p[1], p[2])
-    });
+    let mut p = [[Fx::exact(0.0); 3]; 8];
+    for k in 0..3 {
+        let e =
+            4.0 * super::num::U * (f[k].abs() + f[3 + k].abs() + f[6 + k].abs() + f[9 + k].abs());
+        // ((c ± h0) ± h1) ± h2, the prefixes shared.
+        let (c, h0, h1, h2) = (f[k], f[3 + k], f[6 + k], f[9 + k]);
+        let s1 = [c - h0, c + h0];
+        for (i, pi) in p.iter_mut().enumerate() {
+            let q = s1[i & 1];
+            let q = if i >> 1 & 1 == 1 { q + h1 } else { q - h1 };
+            let q = if i >> 2 & 1 == 1 { q + h2 } else { q - h2 };
+            pi[k] = Fx { v: q, e };
+        }
+    }
     Side {
         kind,
         c: f.map(Fx::exact),
-        v,
+        v: p.map(|[x, y, z]| Vec3::new(x, y, z)),
         nv: 8,
         dirs: dirs.0,
         nd: dirs.1,

@@ -22,7 +22,7 @@
 
 use super::num::{decide, Fx};
 use super::side::{Ctx, Kind, View};
-use crate::fixed::{nonzero_product, Int, Reducer};
+use crate::fixed::{nonzero_product, Int, Over};
 use crate::ring::Ring;
 use crate::sign::Sign;
 use crate::vector::Vec3;
@@ -414,11 +414,12 @@ impl<'a> Witness<'a> {
 /// `gcd(x·den + d·t, den) = gcd(d·t, den)`.
 pub(crate) fn along(x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int, p: i64) -> Vec3<BigRational> {
     let ds = [d.x, d.y, d.z];
-    let red = Reducer::new(den.mag(), &[*t.mag(), nonzero_product(&ds)]);
-    let c = |xk: &Int, dk: &Int| {
+    let mut over = Over::new(den.mag(), &[*t.mag(), nonzero_product(&ds)]);
+    let mut c = |xk: &Int, dk: &Int| {
         let dt = dk.mul(t);
         let num = xk.mul(den).add(&dt);
-        crate::fixed::finish(&num, den.mag(), &red.gcd(dt.mag()), p)
+        over.value(&num, dt.mag(), p)
     };
-    Vec3::new(c(&x.x, &d.x), c(&x.y, &d.y), c(&x.z, &d.z))
+    let (cx, cy) = (c(&x.x, &d.x), c(&x.y, &d.y));
+    Vec3::new(cx, cy, c(&x.z, &d.z))
 }

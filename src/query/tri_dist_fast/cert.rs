@@ -17,7 +17,7 @@
 //! after reduction; `docs/triangle.md` has the derivations.
 
 use super::{
-    along, cross, f, finish, idot, int, nonzero_product, sub, vertex, Ef, Reducer, Q, U, V, W,
+    along, cross, f, finish, idot, int, nonzero_product, sub, vertex, Ef, Over, Q, U, V, W,
 };
 use crate::fixed::{Int, Nat};
 use crate::scalar::Scalar;
@@ -150,20 +150,20 @@ fn round_fast<S: Scalar>(n: &Int, d: &Nat, e: i64) -> Option<S> {
 }
 
 impl IPoint {
-    /// The exact point in lowest terms (one full-size gcd, [`Reducer`]).
+    /// The exact point in lowest terms (one full-size gcd, [`Over`]).
     pub(crate) fn to_q(&self, x: &[V; 6], e0: i64) -> Vec3<Q> {
         match self {
             IPoint::Vertex(k) => vertex(&x[*k], e0),
             IPoint::Along { t0, d, s, w } => {
-                let red = Reducer::new(w.mag(), &[*s.mag(), nonzero_product(d)]);
-                along(t0, d, s, w, &red, e0)
+                let mut red = Over::new(w.mag(), &[*s.mag(), nonzero_product(d)]);
+                along(t0, d, s, w, &mut red, e0)
             }
         }
     }
 
     /// [`IPoint::to_q`] with a reducer built for this point's denominator and
     /// factors (shared by the points of one answer).
-    pub(super) fn to_q_with(&self, x: &[V; 6], e0: i64, red: &Reducer) -> Vec3<Q> {
+    pub(super) fn to_q_with(&self, x: &[V; 6], e0: i64, red: &mut Over) -> Vec3<Q> {
         match self {
             IPoint::Vertex(k) => vertex(&x[*k], e0),
             IPoint::Along { t0, d, s, w } => along(t0, d, s, w, red, e0),
