@@ -80,6 +80,7 @@
 
 mod filter;
 mod formula;
+mod fp;
 mod wide;
 
 use super::PointCcd;
@@ -457,13 +458,11 @@ impl Arith for Int {
 /// integers: c's coefficients then stay below 3·(240 + 2) + 5 < 768 bits.
 const FIXED_BITS: i64 = 240;
 
-/// c with integer coefficients (a positive multiple) for double coordinates:
-/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
-/// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
-/// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
-/// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
-/// D(dA, dB, C₀), c₃ = D(dA, dB, dC), D(X, Y, Z) = (X × Y)·Z.
-fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
+/// The doubles' parts (mantissa, exponent; `None` for zero), the least
+/// exponent e₀ and the widest coordinate (bits) on the scale 2^e₀.
+type Aligned = ([[Option<(i64, i64)>; 3]; 8], i64, i64);
+
+fn aligned(p: &[[f64; 3]; 8]) -> Aligned {
     let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
     let flat = parts.iter().flatten().flatten();
     let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
@@ -471,19 +470,36 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
         .map(|&(m, e)| 64 - m.unsigned_abs().leading_zeros() as i64 + e - e0)
         .max()
         .unwrap_or(0);
+    (parts, e0, width)
+}
+
+/// The coordinates on the scale 2^e₀ in fixed-width integers (at most
+/// [`FIXED_BITS`] wide).
+fn fixed_coords(parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> [[Int; 3]; 8] {
+    parts.map(|r| {
+        r.map(|v| {
+            v.map_or(Int::ZERO, |(m, e)| {
+                Int::from_i128(m.into()).shl((e - e0) as u64)
+            })
+        })
+    })
+}
+
+/// c with integer coefficients (a positive multiple) for double coordinates:
+/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
+/// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
+/// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
+/// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
+/// D(dA, dB, C₀), c₃ = D(dA, dB, dC), D(X, Y, Z) = (X × Y)·Z.
+fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
+    let (parts, e0, width) = aligned(p);
     if width > FIXED_BITS {
         return coplanarity(kind, &coords_f64(p)).1;
     }
     if width <= wide::NARROW_BITS {
         return narrow_coplanarity(kind, &parts, e0);
     }
-    let x = parts.map(|r| {
-        r.map(|v| {
-            v.map_or(Int::from_i128(0), |(m, e)| {
-                Int::from_i128(m.into()).shl((e - e0) as u64)
-            })
-        })
-    });
+    let x = fixed_coords(&parts, e0);
     let (base, idx) = kind.frame();
     let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
     let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
@@ -587,11 +603,30 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     };
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
+    let (parts, e0, width) = aligned(p);
+    if width <= fp::FP_BITS {
+        let frame = fp::frame(kind, &fixed_coords(&parts, e0));
+        return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.to_bigints().into());
+    }
     let frame = frame_polys(kind, &coords_f64(p));
+    holds_at(kind, &quick, &frame, &mut x, &f, |g: &Zp| g.0.as_slice().into())
+}
+
+/// The contact condition at the root x of f: each term's sign by interval
+/// arithmetic (`quick`) if it decides, else exactly from its integer
+/// polynomial on the frame (`coeffs`: its coefficients), built only then.
+fn holds_at<T: Arith>(
+    kind: Kind,
+    quick: &Contact<crate::Interval>,
+    frame: &[V3<T>; 3],
+    x: &mut RealRoot,
+    f: &[BigInt],
+    coeffs: impl Fn(&T) -> std::borrow::Cow<'_, [BigInt]>,
+) -> Option<bool> {
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
     contact.holds(&mut |term| {
         filter::interval_sign(&quick.term(term))
-            .or_else(|| Some(contact.term_sign(term, &mut |p| sign_at_root(&mut x, &f, &p.0))))
+            .or_else(|| Some(contact.term_sign(term, &mut |p| sign_at_root(x, f, &coeffs(p)))))
     })
 }
 
