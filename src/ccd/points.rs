@@ -604,12 +604,29 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
     let (parts, e0, width) = aligned(p);
+    let (base, idx) = kind.frame();
+    if width <= wide::NARROW_BITS {
+        // Differences (and their changes) in i128: below 2^(NARROW_BITS + 2).
+        let y = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+        let frame = fp::frame(|j, i| {
+            let r0 = y[idx[j]][i] - y[base][i];
+            let d = y[4 + idx[j]][i] - y[4 + base][i] - r0;
+            (Int::from_i128(r0), Int::from_i128(d))
+        });
+        return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.to_bigints().into());
+    }
     if width <= fp::FP_BITS {
-        let frame = fp::frame(kind, &fixed_coords(&parts, e0));
+        let y = fixed_coords(&parts, e0);
+        let frame = fp::frame(|j, i| {
+            let r0 = y[idx[j]][i].sub(&y[base][i]);
+            (r0, y[4 + idx[j]][i].sub(&y[4 + base][i]).sub(&r0))
+        });
         return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.to_bigints().into());
     }
     let frame = frame_polys(kind, &coords_f64(p));
-    holds_at(kind, &quick, &frame, &mut x, &f, |g: &Zp| g.0.as_slice().into())
+    holds_at(kind, &quick, &frame, &mut x, &f, |g: &Zp| {
+        g.0.as_slice().into()
+    })
 }
 
 /// The contact condition at the root x of f: each term's sign by interval

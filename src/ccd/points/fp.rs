@@ -13,7 +13,6 @@
 //! for its two sides instead; [`Fp::mul`] panics past degree 4 (a bug).
 
 use super::formula::{Arith, V3};
-use super::Kind;
 use crate::fixed::Int;
 use num_bigint::BigInt;
 
@@ -91,18 +90,14 @@ impl Arith for Fp {
     }
 }
 
-/// The frame A, B, C (`formula.rs`) as linear polynomials in t, from the
-/// coordinates on one dyadic scale (`x[k][i]`: point k, coordinate i; points
-/// 4..8 at t = 1), each below 2^[`FP_BITS`].
-pub(crate) fn frame(kind: Kind, x: &[[Int; 3]; 8]) -> [V3<Fp>; 3] {
-    let (base, idx) = kind.frame();
-    idx.map(|j| {
+/// The frame A, B, C (`formula.rs`) as linear polynomials in t:
+/// `coef(j, i)` gives coordinate i of frame point j (0..3) as its value at
+/// t = 0 and its change over [0, 1], each below 2^(FP_BITS + 2).
+pub(crate) fn frame(coef: impl Fn(usize, usize) -> (Int, Int)) -> [V3<Fp>; 3] {
+    [0, 1, 2].map(|j| {
         [0, 1, 2].map(|i| {
-            let r0 = x[j][i].sub(&x[base][i]);
-            let r1 = x[4 + j][i].sub(&x[4 + base][i]);
             let mut p = Fp::ZERO;
-            p.c[0] = r0;
-            p.c[1] = r1.sub(&r0);
+            (p.c[0], p.c[1]) = coef(j, i);
             p.n = 2;
             p.trim()
         })
