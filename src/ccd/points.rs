@@ -92,7 +92,7 @@ use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
-use formula::{cross, dot, Arith, Contact, Term, V3};
+use formula::{cross, dot, Arith, Contact, Part, Term, V3};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -642,8 +642,17 @@ fn holds_at<T: Arith>(
 ) -> Option<bool> {
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
     contact.holds(&mut |term| {
-        filter::interval_sign(&quick.term(term))
-            .or_else(|| Some(contact.term_sign(term, &mut |p| sign_at_root(x, f, &coeffs(p)))))
+        filter::interval_sign(&quick.term(term)).or_else(|| {
+            // A part's interval sign where it decides (a term whole was
+            // just tried), else its exact sign at the root.
+            Some(contact.term_sign(term, &mut |p| {
+                let q = match p {
+                    Part::Whole(_) => None,
+                    _ => filter::interval_sign(&quick.part(p)),
+                };
+                q.unwrap_or_else(|| sign_at_root(x, f, &coeffs(&contact.part(p))))
+            }))
+        })
     })
 }
 
@@ -1444,7 +1453,8 @@ mod tests {
                 for t in [r(0, 1), r(1, 3), r(1, 2), r(7, 8), r(1, 1)] {
                     for term in contact.terms() {
                         let want = zx::sign_at(&contact.term(term).0, &t);
-                        let got = contact.term_sign(term, &mut |q| zx::sign_at(&q.0, &t));
+                        let got =
+                            contact.term_sign(term, &mut |q| zx::sign_at(&contact.part(q).0, &t));
                         assert_eq!(got, want, "case {case} {kind:?} {term:?}");
                         checked += 1;
                     }
