@@ -603,30 +603,39 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     };
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
-    let (parts, e0, width) = aligned(p);
-    let (base, idx) = kind.frame();
-    if width <= wide::NARROW_BITS {
-        // Differences (and their changes) in i128: below 2^(NARROW_BITS + 2).
-        let y = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
-        let frame = fp::frame(|j, i| {
-            let r0 = y[idx[j]][i] - y[base][i];
-            let d = y[4 + idx[j]][i] - y[4 + base][i] - r0;
-            (Int::from_i128(r0), Int::from_i128(d))
-        });
-        return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.to_bigints().into());
-    }
-    if width <= fp::FP_BITS {
-        let y = fixed_coords(&parts, e0);
-        let frame = fp::frame(|j, i| {
-            let r0 = y[idx[j]][i].sub(&y[base][i]);
-            (r0, y[4 + idx[j]][i].sub(&y[4 + base][i]).sub(&r0))
-        });
+    if let Some(frame) = fixed_frame(kind, p) {
         return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.to_bigints().into());
     }
     let frame = frame_polys(kind, &coords_f64(p));
     holds_at(kind, &quick, &frame, &mut x, &f, |g: &Zp| {
         g.0.as_slice().into()
     })
+}
+
+/// The frame A, B, C as linear polynomials in t with fixed-width
+/// coefficients ([`fp::Fp`]), the differences in `i128` when the aligned
+/// coordinates are at most [`wide::NARROW_BITS`] wide; `None` past
+/// [`fp::FP_BITS`].
+fn fixed_frame(kind: Kind, p: &[[f64; 3]; 8]) -> Option<[V3<fp::Fp>; 3]> {
+    let (parts, e0, width) = aligned(p);
+    let (base, idx) = kind.frame();
+    if width <= wide::NARROW_BITS {
+        // Differences (and their changes) in i128: below 2^(NARROW_BITS + 2).
+        let y = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+        return Some(fp::frame(|j, i| {
+            let r0 = y[idx[j]][i] - y[base][i];
+            let d = y[4 + idx[j]][i] - y[4 + base][i] - r0;
+            (Int::from_i128(r0), Int::from_i128(d))
+        }));
+    }
+    if width > fp::FP_BITS {
+        return None;
+    }
+    let y = fixed_coords(&parts, e0);
+    Some(fp::frame(|j, i| {
+        let r0 = y[idx[j]][i].sub(&y[base][i]);
+        (r0, y[4 + idx[j]][i].sub(&y[4 + base][i]).sub(&r0))
+    }))
 }
 
 /// The contact condition at the root x of f: each term's sign by interval
@@ -1431,6 +1440,57 @@ mod tests {
             }
         }
         assert!(tested > 300, "{tested}");
+    }
+
+    /// The condition's polynomials built in fixed width (`fp.rs`, both the
+    /// i128 and the 768-bit frame) equal those built in `BigInt`, part by
+    /// part, on narrow, wide (past 120 bits) and degenerate frames; past
+    /// `FP_BITS` there is no fixed-width frame.
+    #[test]
+    fn fixed_width_terms_match_bigint() {
+        let mut s = 11u64;
+        let (mut narrow, mut wide) = (0, 0);
+        for case in 0..300 {
+            let mut p = random_points(&mut s);
+            match case % 3 {
+                // Spread the exponents: aligned widths past 120 bits.
+                1 => p[case % 8][case % 3] *= (2.0f64).powi(-40 - (case % 30) as i32),
+                2 => p[case % 8] = p[(case + 1) % 8],
+                _ => {}
+            }
+            let width = aligned(&p).2;
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let Some(fixed) = fixed_frame(kind, &p) else {
+                    assert!(width > fp::FP_BITS, "case {case}");
+                    continue;
+                };
+                if width <= wide::NARROW_BITS {
+                    narrow += 1;
+                } else {
+                    wide += 1;
+                }
+                let big = frame_polys(kind, &coords_f64(&p));
+                let cb = Contact::new(kind, &big[0], &big[1], &big[2]);
+                let cf = Contact::new(kind, &fixed[0], &fixed[1], &fixed[2]);
+                let parts = cb
+                    .terms()
+                    .filter(|t| !(kind == Kind::EdgeEdge && matches!(t, Term::Inside(_))))
+                    .map(Part::Whole)
+                    .chain((0..3).map(Part::Normal))
+                    .chain((0..4).map(|k| Part::Side(k / 2, k % 2)));
+                for q in parts {
+                    if kind == Kind::VertexFace && matches!(q, Part::Side(..)) {
+                        continue;
+                    }
+                    assert_eq!(
+                        cf.part(q).to_bigints(),
+                        cb.part(q).0,
+                        "case {case} {kind:?} {q:?}"
+                    );
+                }
+            }
+        }
+        assert!(narrow > 100 && wide > 20, "{narrow} {wide}");
     }
 
     /// A term's sign from its parts (`Contact::term_sign`) equals the sign of
