@@ -604,7 +604,7 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
     if let Some(frame) = fixed_frame(kind, p) {
-        return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.to_bigints().into());
+        return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.coeffs().into());
     }
     let frame = frame_polys(kind, &coords_f64(p));
     holds_at(kind, &quick, &frame, &mut x, &f, |g: &Zp| {
@@ -1483,7 +1483,7 @@ mod tests {
                         continue;
                     }
                     assert_eq!(
-                        cf.part(q).to_bigints(),
+                        cf.part(q).coeffs(),
                         cb.part(q).0,
                         "case {case} {kind:?} {q:?}"
                     );

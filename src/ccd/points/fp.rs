@@ -45,7 +45,7 @@ impl Fp {
     }
 
     /// The coefficients as `BigInt`s, no trailing zeros.
-    pub(crate) fn to_bigints(&self) -> Vec<BigInt> {
+    pub(crate) fn coeffs(&self) -> Vec<BigInt> {
         self.c[..self.n].iter().map(|x| x.to_bigint()).collect()
     }
 }
