@@ -499,22 +499,7 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
     if width <= wide::NARROW_BITS {
         return narrow_coplanarity(kind, &parts, e0);
     }
-    let x = fixed_coords(&parts, e0);
-    let (base, idx) = kind.frame();
-    let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
-    let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
-    let d = [0, 1, 2].map(|j| [0, 1, 2].map(|i| d[j][i].sub(&r0[j][i])));
-    let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
-    let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
-    let c = [
-        dot(&x00, c0),
-        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
-        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
-        dot(&x11, dc),
-    ];
-    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
-    zx::trim(&mut v);
-    v
+    blossom(kind, &fixed_coords(&parts, e0))
 }
 
 /// [`exact_coplanarity`] for aligned coordinates at most
@@ -522,27 +507,97 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
 /// `i128`, the products in [`wide::W`].
 fn narrow_coplanarity(kind: Kind, parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> Vec<BigInt> {
     let x = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+    blossom(kind, &x)
+}
+
+/// The integer arithmetic of the blossom formula for c: coordinates and
+/// their differences of type `Self`, products of two and of three of type
+/// `Self::P` (wide enough for the caller's coordinate bound).
+trait Blossom: Copy {
+    type P;
+    fn dif(self, o: Self) -> Self;
+    fn prod(self, o: Self) -> Self::P;
+    fn psub(x: &Self::P, y: &Self::P) -> Self::P;
+    fn padd(x: &Self::P, y: &Self::P) -> Self::P;
+    fn pmul(x: &Self::P, y: Self) -> Self::P;
+    fn big(x: &Self::P) -> BigInt;
+}
+
+/// Differences in `i128`, products in [`wide::W`].
+impl Blossom for i128 {
+    type P = W;
+    fn dif(self, o: Self) -> Self {
+        self - o
+    }
+    fn prod(self, o: Self) -> W {
+        W::mul_i128(self, o)
+    }
+    fn psub(x: &W, y: &W) -> W {
+        x.sub(y)
+    }
+    fn padd(x: &W, y: &W) -> W {
+        x.add(y)
+    }
+    fn pmul(x: &W, y: i128) -> W {
+        x.mul(y)
+    }
+    fn big(x: &W) -> BigInt {
+        x.to_bigint()
+    }
+}
+
+/// Everything in [`crate::fixed::Int`].
+impl Blossom for Int {
+    type P = Int;
+    fn dif(self, o: Self) -> Self {
+        Int::sub(&self, &o)
+    }
+    fn prod(self, o: Self) -> Int {
+        Int::mul(&self, &o)
+    }
+    fn psub(x: &Int, y: &Int) -> Int {
+        x.sub(y)
+    }
+    fn padd(x: &Int, y: &Int) -> Int {
+        x.add(y)
+    }
+    fn pmul(x: &Int, y: Int) -> Int {
+        x.mul(&y)
+    }
+    fn big(x: &Int) -> BigInt {
+        x.to_bigint()
+    }
+}
+
+/// c's coefficients from the coordinates on one scale (`x[k][i]`: point k,
+/// coordinate i; points 4..8 at t = 1) by the blossom formula
+/// ([`exact_coplanarity`]).
+fn blossom<X: Blossom>(kind: Kind, x: &[[X; 3]; 8]) -> Vec<BigInt> {
     let (base, idx) = kind.frame();
-    let r0: [[i128; 3]; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i] - x[base][i]));
-    let d: [[i128; 3]; 3] =
-        [0, 1, 2].map(|j| [0, 1, 2].map(|i| x[4 + idx[j]][i] - x[4 + base][i] - r0[j][i]));
-    let cross = |u: &[i128; 3], v: &[i128; 3]| {
-        [
-            W::mul_i128(u[1], v[2]).sub(&W::mul_i128(u[2], v[1])),
-            W::mul_i128(u[2], v[0]).sub(&W::mul_i128(u[0], v[2])),
-            W::mul_i128(u[0], v[1]).sub(&W::mul_i128(u[1], v[0])),
-        ]
+    let r0: [[X; 3]; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].dif(x[base][i])));
+    let d: [[X; 3]; 3] =
+        [0, 1, 2].map(|j| [0, 1, 2].map(|i| x[4 + idx[j]][i].dif(x[4 + base][i]).dif(r0[j][i])));
+    let cross = |u: &[X; 3], v: &[X; 3]| {
+        [0, 1, 2].map(|k| {
+            let (a, b) = ((k + 1) % 3, (k + 2) % 3);
+            X::psub(&u[a].prod(v[b]), &u[b].prod(v[a]))
+        })
     };
-    let dot = |u: &[W; 3], v: &[i128; 3]| u[0].mul(v[0]).add(&u[1].mul(v[1])).add(&u[2].mul(v[2]));
+    let dot = |u: &[X::P; 3], v: &[X; 3]| {
+        X::padd(
+            &X::padd(&X::pmul(&u[0], v[0]), &X::pmul(&u[1], v[1])),
+            &X::pmul(&u[2], v[2]),
+        )
+    };
     let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
     let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
     let c = [
         dot(&x00, c0),
-        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
-        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
+        X::padd(&X::padd(&dot(&x10, c0), &dot(&x01, c0)), &dot(&x00, dc)),
+        X::padd(&X::padd(&dot(&x01, dc), &dot(&x10, dc)), &dot(&x11, c0)),
         dot(&x11, dc),
     ];
-    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
+    let mut v: Vec<BigInt> = c.iter().map(X::big).collect();
     zx::trim(&mut v);
     v
 }
