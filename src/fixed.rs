@@ -734,6 +734,10 @@ pub(crate) struct Int {
 }
 
 impl Int {
+    pub(crate) const ZERO: Int = Int {
+        neg: false,
+        mag: Nat::ZERO,
+    };
     pub(crate) fn from_i128(v: i128) -> Int {
         Int {
             neg: v < 0,

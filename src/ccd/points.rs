@@ -80,6 +80,7 @@
 
 mod filter;
 mod formula;
+mod fp;
 mod wide;
 
 use super::PointCcd;
@@ -91,7 +92,7 @@ use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
-use formula::{cross, dot, Arith, Contact, Term, V3};
+use formula::{cross, dot, Arith, Contact, Part, Term, V3};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -457,13 +458,11 @@ impl Arith for Int {
 /// integers: c's coefficients then stay below 3·(240 + 2) + 5 < 768 bits.
 const FIXED_BITS: i64 = 240;
 
-/// c with integer coefficients (a positive multiple) for double coordinates:
-/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
-/// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
-/// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
-/// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
-/// D(dA, dB, C₀), c₃ = D(dA, dB, dC), D(X, Y, Z) = (X × Y)·Z.
-fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
+/// The doubles' parts (mantissa, exponent; `None` for zero), the least
+/// exponent e₀ and the widest coordinate (bits) on the scale 2^e₀.
+type Aligned = ([[Option<(i64, i64)>; 3]; 8], i64, i64);
+
+fn aligned(p: &[[f64; 3]; 8]) -> Aligned {
     let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
     let flat = parts.iter().flatten().flatten();
     let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
@@ -471,34 +470,36 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
         .map(|&(m, e)| 64 - m.unsigned_abs().leading_zeros() as i64 + e - e0)
         .max()
         .unwrap_or(0);
+    (parts, e0, width)
+}
+
+/// The coordinates on the scale 2^e₀ in fixed-width integers (at most
+/// [`FIXED_BITS`] wide).
+fn fixed_coords(parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> [[Int; 3]; 8] {
+    parts.map(|r| {
+        r.map(|v| {
+            v.map_or(Int::ZERO, |(m, e)| {
+                Int::from_i128(m.into()).shl((e - e0) as u64)
+            })
+        })
+    })
+}
+
+/// c with integer coefficients (a positive multiple) for double coordinates:
+/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
+/// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
+/// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
+/// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
+/// D(dA, dB, C₀), c₃ = D(dA, dB, dC), D(X, Y, Z) = (X × Y)·Z.
+fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
+    let (parts, e0, width) = aligned(p);
     if width > FIXED_BITS {
         return coplanarity(kind, &coords_f64(p)).1;
     }
     if width <= wide::NARROW_BITS {
         return narrow_coplanarity(kind, &parts, e0);
     }
-    let x = parts.map(|r| {
-        r.map(|v| {
-            v.map_or(Int::from_i128(0), |(m, e)| {
-                Int::from_i128(m.into()).shl((e - e0) as u64)
-            })
-        })
-    });
-    let (base, idx) = kind.frame();
-    let r0: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].sub(&x[base][i])));
-    let d: [V3<Int>; 3] = idx.map(|j| [0, 1, 2].map(|i| x[4 + j][i].sub(&x[4 + base][i])));
-    let d = [0, 1, 2].map(|j| [0, 1, 2].map(|i| d[j][i].sub(&r0[j][i])));
-    let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
-    let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
-    let c = [
-        dot(&x00, c0),
-        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
-        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
-        dot(&x11, dc),
-    ];
-    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
-    zx::trim(&mut v);
-    v
+    blossom(kind, &fixed_coords(&parts, e0))
 }
 
 /// [`exact_coplanarity`] for aligned coordinates at most
@@ -506,27 +507,97 @@ fn exact_coplanarity(kind: Kind, p: &[[f64; 3]; 8]) -> Vec<BigInt> {
 /// `i128`, the products in [`wide::W`].
 fn narrow_coplanarity(kind: Kind, parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> Vec<BigInt> {
     let x = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+    blossom(kind, &x)
+}
+
+/// The integer arithmetic of the blossom formula for c: coordinates and
+/// their differences of type `Self`, products of two and of three of type
+/// `Self::P` (wide enough for the caller's coordinate bound).
+trait Blossom: Copy {
+    type P;
+    fn dif(self, o: Self) -> Self;
+    fn prod(self, o: Self) -> Self::P;
+    fn psub(x: &Self::P, y: &Self::P) -> Self::P;
+    fn padd(x: &Self::P, y: &Self::P) -> Self::P;
+    fn pmul(x: &Self::P, y: Self) -> Self::P;
+    fn big(x: &Self::P) -> BigInt;
+}
+
+/// Differences in `i128`, products in [`wide::W`].
+impl Blossom for i128 {
+    type P = W;
+    fn dif(self, o: Self) -> Self {
+        self - o
+    }
+    fn prod(self, o: Self) -> W {
+        W::mul_i128(self, o)
+    }
+    fn psub(x: &W, y: &W) -> W {
+        x.sub(y)
+    }
+    fn padd(x: &W, y: &W) -> W {
+        x.add(y)
+    }
+    fn pmul(x: &W, y: i128) -> W {
+        x.mul(y)
+    }
+    fn big(x: &W) -> BigInt {
+        x.to_bigint()
+    }
+}
+
+/// Everything in [`crate::fixed::Int`].
+impl Blossom for Int {
+    type P = Int;
+    fn dif(self, o: Self) -> Self {
+        Int::sub(&self, &o)
+    }
+    fn prod(self, o: Self) -> Int {
+        Int::mul(&self, &o)
+    }
+    fn psub(x: &Int, y: &Int) -> Int {
+        x.sub(y)
+    }
+    fn padd(x: &Int, y: &Int) -> Int {
+        x.add(y)
+    }
+    fn pmul(x: &Int, y: Int) -> Int {
+        x.mul(&y)
+    }
+    fn big(x: &Int) -> BigInt {
+        x.to_bigint()
+    }
+}
+
+/// c's coefficients from the coordinates on one scale (`x[k][i]`: point k,
+/// coordinate i; points 4..8 at t = 1) by the blossom formula
+/// ([`exact_coplanarity`]).
+fn blossom<X: Blossom>(kind: Kind, x: &[[X; 3]; 8]) -> Vec<BigInt> {
     let (base, idx) = kind.frame();
-    let r0: [[i128; 3]; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i] - x[base][i]));
-    let d: [[i128; 3]; 3] =
-        [0, 1, 2].map(|j| [0, 1, 2].map(|i| x[4 + idx[j]][i] - x[4 + base][i] - r0[j][i]));
-    let cross = |u: &[i128; 3], v: &[i128; 3]| {
-        [
-            W::mul_i128(u[1], v[2]).sub(&W::mul_i128(u[2], v[1])),
-            W::mul_i128(u[2], v[0]).sub(&W::mul_i128(u[0], v[2])),
-            W::mul_i128(u[0], v[1]).sub(&W::mul_i128(u[1], v[0])),
-        ]
+    let r0: [[X; 3]; 3] = idx.map(|j| [0, 1, 2].map(|i| x[j][i].dif(x[base][i])));
+    let d: [[X; 3]; 3] =
+        [0, 1, 2].map(|j| [0, 1, 2].map(|i| x[4 + idx[j]][i].dif(x[4 + base][i]).dif(r0[j][i])));
+    let cross = |u: &[X; 3], v: &[X; 3]| {
+        [0, 1, 2].map(|k| {
+            let (a, b) = ((k + 1) % 3, (k + 2) % 3);
+            X::psub(&u[a].prod(v[b]), &u[b].prod(v[a]))
+        })
     };
-    let dot = |u: &[W; 3], v: &[i128; 3]| u[0].mul(v[0]).add(&u[1].mul(v[1])).add(&u[2].mul(v[2]));
+    let dot = |u: &[X::P; 3], v: &[X; 3]| {
+        X::padd(
+            &X::padd(&X::pmul(&u[0], v[0]), &X::pmul(&u[1], v[1])),
+            &X::pmul(&u[2], v[2]),
+        )
+    };
     let ([a0, b0, c0], [da, db, dc]) = (&r0, &d);
     let (x00, x01, x10, x11) = (cross(a0, b0), cross(a0, db), cross(da, b0), cross(da, db));
     let c = [
         dot(&x00, c0),
-        dot(&x10, c0).add(&dot(&x01, c0)).add(&dot(&x00, dc)),
-        dot(&x01, dc).add(&dot(&x10, dc)).add(&dot(&x11, c0)),
+        X::padd(&X::padd(&dot(&x10, c0), &dot(&x01, c0)), &dot(&x00, dc)),
+        X::padd(&X::padd(&dot(&x01, dc), &dot(&x10, dc)), &dot(&x11, c0)),
         dot(&x11, dc),
     ];
-    let mut v: Vec<BigInt> = c.iter().map(|z| z.to_bigint()).collect();
+    let mut v: Vec<BigInt> = c.iter().map(X::big).collect();
     zx::trim(&mut v);
     v
 }
@@ -587,11 +658,65 @@ fn exact_contact_at(kind: Kind, p: &[[f64; 3]; 8], c: &[BigInt], t: filter::Tigh
     };
     let iv = filter::interval_frame(kind, p, lo, hi);
     let quick = Contact::new(kind, &iv[0], &iv[1], &iv[2]);
+    if let Some(frame) = fixed_frame(kind, p) {
+        return holds_at(kind, &quick, &frame, &mut x, &f, |g| g.coeffs().into());
+    }
     let frame = frame_polys(kind, &coords_f64(p));
+    holds_at(kind, &quick, &frame, &mut x, &f, |g: &Zp| {
+        g.0.as_slice().into()
+    })
+}
+
+/// The frame A, B, C as linear polynomials in t with fixed-width
+/// coefficients ([`fp::Fp`]), the differences in `i128` when the aligned
+/// coordinates are at most [`wide::NARROW_BITS`] wide; `None` past
+/// [`fp::FP_BITS`].
+fn fixed_frame(kind: Kind, p: &[[f64; 3]; 8]) -> Option<[V3<fp::Fp>; 3]> {
+    let (parts, e0, width) = aligned(p);
+    let (base, idx) = kind.frame();
+    if width <= wide::NARROW_BITS {
+        // Differences (and their changes) in i128: below 2^(NARROW_BITS + 2).
+        let y = parts.map(|r| r.map(|v| v.map_or(0i128, |(m, e)| i128::from(m) << (e - e0))));
+        return Some(fp::frame(|j, i| {
+            let r0 = y[idx[j]][i] - y[base][i];
+            let d = y[4 + idx[j]][i] - y[4 + base][i] - r0;
+            (Int::from_i128(r0), Int::from_i128(d))
+        }));
+    }
+    if width > fp::FP_BITS {
+        return None;
+    }
+    let y = fixed_coords(&parts, e0);
+    Some(fp::frame(|j, i| {
+        let r0 = y[idx[j]][i].sub(&y[base][i]);
+        (r0, y[4 + idx[j]][i].sub(&y[4 + base][i]).sub(&r0))
+    }))
+}
+
+/// The contact condition at the root x of f: each term's sign by interval
+/// arithmetic (`quick`) if it decides, else exactly from its integer
+/// polynomial on the frame (`coeffs`: its coefficients), built only then.
+fn holds_at<T: Arith>(
+    kind: Kind,
+    quick: &Contact<crate::Interval>,
+    frame: &[V3<T>; 3],
+    x: &mut RealRoot,
+    f: &[BigInt],
+    coeffs: impl Fn(&T) -> std::borrow::Cow<'_, [BigInt]>,
+) -> Option<bool> {
     let contact = Contact::new(kind, &frame[0], &frame[1], &frame[2]);
     contact.holds(&mut |term| {
-        filter::interval_sign(&quick.term(term))
-            .or_else(|| Some(contact.term_sign(term, &mut |p| sign_at_root(&mut x, &f, &p.0))))
+        filter::interval_sign(&quick.term(term)).or_else(|| {
+            // A part's interval sign where it decides (a term whole was
+            // just tried), else its exact sign at the root.
+            Some(contact.term_sign(term, &mut |p| {
+                let q = match p {
+                    Part::Whole(_) => None,
+                    _ => filter::interval_sign(&quick.part(p)),
+                };
+                q.unwrap_or_else(|| sign_at_root(x, f, &coeffs(&contact.part(p))))
+            }))
+        })
     })
 }
 
@@ -1372,6 +1497,57 @@ mod tests {
         assert!(tested > 300, "{tested}");
     }
 
+    /// The condition's polynomials built in fixed width (`fp.rs`, both the
+    /// i128 and the 768-bit frame) equal those built in `BigInt`, part by
+    /// part, on narrow, wide (past 120 bits) and degenerate frames; past
+    /// `FP_BITS` there is no fixed-width frame.
+    #[test]
+    fn fixed_width_terms_match_bigint() {
+        let mut s = 11u64;
+        let (mut narrow, mut wide) = (0, 0);
+        for case in 0..300 {
+            let mut p = random_points(&mut s);
+            match case % 3 {
+                // Spread the exponents: aligned widths past 120 bits.
+                1 => p[case % 8][case % 3] *= (2.0f64).powi(-40 - (case % 30) as i32),
+                2 => p[case % 8] = p[(case + 1) % 8],
+                _ => {}
+            }
+            let width = aligned(&p).2;
+            for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+                let Some(fixed) = fixed_frame(kind, &p) else {
+                    assert!(width > fp::FP_BITS, "case {case}");
+                    continue;
+                };
+                if width <= wide::NARROW_BITS {
+                    narrow += 1;
+                } else {
+                    wide += 1;
+                }
+                let big = frame_polys(kind, &coords_f64(&p));
+                let cb = Contact::new(kind, &big[0], &big[1], &big[2]);
+                let cf = Contact::new(kind, &fixed[0], &fixed[1], &fixed[2]);
+                let parts = cb
+                    .terms()
+                    .filter(|t| !(kind == Kind::EdgeEdge && matches!(t, Term::Inside(_))))
+                    .map(Part::Whole)
+                    .chain((0..3).map(Part::Normal))
+                    .chain((0..4).map(|k| Part::Side(k / 2, k % 2)));
+                for q in parts {
+                    if kind == Kind::VertexFace && matches!(q, Part::Side(..)) {
+                        continue;
+                    }
+                    assert_eq!(
+                        cf.part(q).coeffs(),
+                        cb.part(q).0,
+                        "case {case} {kind:?} {q:?}"
+                    );
+                }
+            }
+        }
+        assert!(narrow > 100 && wide > 20, "{narrow} {wide}");
+    }
+
     /// A term's sign from its parts (`Contact::term_sign`) equals the sign of
     /// the whole term polynomial, at rational times, on random and degenerate
     /// (shared-coordinate, collinear) frames.
@@ -1392,7 +1568,8 @@ mod tests {
                 for t in [r(0, 1), r(1, 3), r(1, 2), r(7, 8), r(1, 1)] {
                     for term in contact.terms() {
                         let want = zx::sign_at(&contact.term(term).0, &t);
-                        let got = contact.term_sign(term, &mut |q| zx::sign_at(&q.0, &t));
+                        let got =
+                            contact.term_sign(term, &mut |q| zx::sign_at(&contact.part(q).0, &t));
                         assert_eq!(got, want, "case {case} {kind:?} {term:?}");
                         checked += 1;
                     }

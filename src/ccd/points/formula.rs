@@ -101,6 +101,17 @@ pub(crate) enum Term {
     SegmentDot(usize),
 }
 
+/// A value whose sign [`Contact::term_sign`] asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// A term whole.
+    Whole(Term),
+    /// Component j of the normal n.
+    Normal(usize),
+    /// ee: side k of inside test i.
+    Side(usize, usize),
+}
+
 /// The contact condition apart from c = 0:
 ///
 /// ```text
@@ -187,10 +198,7 @@ impl<'a, T: Arith> Contact<'a, T> {
                 // Side of p w.r.t. line a along n: ((a1 − a0) × (p − a0))·n, w.r.t.
                 // line b: ((b1 − b0) × (p − b0))·n; opposite sides or on the line:
                 // −s(p)·s(p′) ≥ 0.
-                Kind::EdgeEdge => {
-                    let (s0, s1) = self.sides(i);
-                    s0.mul(&s1).neg()
-                }
+                Kind::EdgeEdge => self.side(i, 0).mul(&self.side(i, 1)).neg(),
             },
             Term::SegmentCross(i, j) => {
                 let (u, w) = self.segment(i);
@@ -203,52 +211,57 @@ impl<'a, T: Arith> Contact<'a, T> {
         }
     }
 
-    /// ee: the sides s(p), s(p′) of inside test i (its term is −s(p)·s(p′)).
-    fn sides(&self, i: usize) -> (T, T) {
+    /// ee: side k (0: s(p), 1: s(p′)) of inside test i (its term is
+    /// −s(p)·s(p′)).
+    fn side(&self, i: usize, k: usize) -> T {
         let (a, b, c) = (self.a, self.b, self.c);
         let n = self.normal();
-        if i == 0 {
-            (dot(&cross(a, b), n), dot(&cross(a, c), n))
-        } else {
-            let db = sub3(c, b);
-            (
-                dot(&cross(&db, &neg3(b)), n),
-                dot(&cross(&db, &sub3(a, b)), n),
-            )
+        match (i, k) {
+            (0, 0) => dot(&cross(a, b), n),
+            (0, _) => dot(&cross(a, c), n),
+            (_, 0) => dot(&cross(&sub3(c, b), &neg3(b)), n),
+            _ => dot(&cross(&sub3(c, b), &sub3(a, b)), n),
         }
     }
 
-    /// The exact sign of one term from an exact sign oracle for values, asked
-    /// about smaller values where the term is built of them: |n|² is positive
-    /// iff a component of n is nonzero, and the ee inside test −s(p)·s(p′) has
-    /// the negated product of the two sides' signs. Other terms are asked
-    /// about whole.
-    pub(crate) fn term_sign(&self, t: Term, sign: &mut impl FnMut(&T) -> Ordering) -> Ordering {
+    /// The value of one part (`term_sign`).
+    pub(crate) fn part(&self, p: Part) -> T {
+        match p {
+            Part::Whole(t) => self.term(t),
+            Part::Normal(j) => self.normal()[j].clone(),
+            Part::Side(i, k) => self.side(i, k),
+        }
+    }
+
+    /// The exact sign of one term from an exact sign oracle for its parts
+    /// (values given by [`Contact::part`]), asked about smaller values where
+    /// the term is built of them: |n|² is positive iff a component of n is
+    /// nonzero, and the ee inside test −s(p)·s(p′) has the negated product of
+    /// the two sides' signs (s(p′) asked for only when s(p) ≠ 0). Other terms
+    /// are asked about whole.
+    pub(crate) fn term_sign(&self, t: Term, sign: &mut impl FnMut(Part) -> Ordering) -> Ordering {
         match (t, self.kind) {
             (Term::Normal2, _) => {
-                if self.normal().iter().any(|x| sign(x) != Ordering::Equal) {
+                if (0..3).any(|j| sign(Part::Normal(j)) != Ordering::Equal) {
                     Ordering::Greater
                 } else {
                     Ordering::Equal
                 }
             }
-            (Term::Inside(i), Kind::EdgeEdge) => {
-                let (s0, s1) = self.sides(i);
-                match sign(&s0) {
-                    Ordering::Equal => Ordering::Equal,
-                    a => {
-                        let b = sign(&s1);
-                        if b == Ordering::Equal {
-                            Ordering::Equal
-                        } else if a == b {
-                            Ordering::Less
-                        } else {
-                            Ordering::Greater
-                        }
+            (Term::Inside(i), Kind::EdgeEdge) => match sign(Part::Side(i, 0)) {
+                Ordering::Equal => Ordering::Equal,
+                a => {
+                    let b = sign(Part::Side(i, 1));
+                    if b == Ordering::Equal {
+                        Ordering::Equal
+                    } else if a == b {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
                     }
                 }
-            }
-            _ => sign(&self.term(t)),
+            },
+            _ => sign(Part::Whole(t)),
         }
     }
 
