@@ -730,9 +730,6 @@ mod tests {
         v.iter().map(|&c| BigInt::from(c)).collect()
     }
 
-    /// `content` equals the gcd `num-bigint` computes (folded over the
-    /// nonzero coefficients) for coefficients sharing a planted common factor,
-    /// of 1 to 900 bits (across the fixed-width limit), with signs and zeros.
     #[test]
     /// Lehmer's reduction keeps the gcd: the fixed-width-plus-Lehmer gcd
     /// equals num-bigint's on numbers up to 3,000 bits, with and without a
@@ -876,6 +873,9 @@ mod tests {
         }
     }
 
+    /// `content` equals the gcd `num-bigint` computes (folded over the
+    /// nonzero coefficients) for coefficients sharing a planted common factor,
+    /// of 1 to 900 bits (across the fixed-width limit), with signs and zeros.
     #[test]
     fn content_matches_num_bigint_gcd() {
         let mut s = 0x9e3779b97f4a7c15u64;
