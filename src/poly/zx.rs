@@ -726,6 +726,16 @@ pub(crate) fn mul(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
 mod tests {
     use super::*;
 
+    /// Marsaglia's xorshift64 from `s`: the tests' deterministic bits.
+    fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
     fn z(v: &[i64]) -> Vec<BigInt> {
         v.iter().map(|&c| BigInt::from(c)).collect()
     }
@@ -735,13 +745,7 @@ mod tests {
     /// equals num-bigint's on numbers up to 3,000 bits, with and without a
     /// large common factor, of equal and of very different sizes.
     fn big_gcd_matches_num_bigint_above_fixed_width() {
-        let mut s = 0x2545f4914f6cdd1du64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x2545f4914f6cdd1du64);
         let mut big = |bits: u64| -> BigInt {
             let mut x = BigInt::from(next() | 1);
             while x.bits() < bits {
@@ -809,13 +813,7 @@ mod tests {
     /// coprime pairs, large coefficients).
     #[test]
     fn subresultant_gcd_matches_primitive_sequence() {
-        let mut s = 0x243f6a8885a308d3u64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x243f6a8885a308d3u64);
         let mut poly = |deg: u64, bits: u32| -> Vec<BigInt> {
             let mut p: Vec<BigInt> = (0..=deg)
                 .map(|_| {
@@ -878,13 +876,7 @@ mod tests {
     /// of 1 to 900 bits (across the fixed-width limit), with signs and zeros.
     #[test]
     fn content_matches_num_bigint_gcd() {
-        let mut s = 0x9e3779b97f4a7c15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x9e3779b97f4a7c15u64);
         for k in 0..400 {
             let mut big = |bits: u64| -> BigInt {
                 let mut x = BigInt::from(next() | 1);
