@@ -229,11 +229,18 @@ fn distance_cert<'a, S: Scalar>(
     ctx: &'a Ctx,
     w: &mut Option<Witness<'a>>,
 ) -> Option<Dist> {
-    if let (Some(x), Some(y)) = (obb(a), obb(b)) {
-        if super::box_box::overlaps(x, y) {
-            return box_witness(w.insert(Witness::new(ctx))).map(Dist::Overlap);
+    if obb(a).is_some() && obb(b).is_some() {
+        // GJK first, no axis test: a proved pair is apart (the proof refuses
+        // d̂ = 0), and otherwise the witness search decides, since it finds a
+        // common point exactly when two boxes overlap (a vertex of one in the
+        // other, or an edge of one through a face of the other). The answer
+        // is the one the 15-axis test's order gave: apart pairs get the same
+        // proved pair, overlapping ones the same witness, and a pair neither
+        // settles goes to the exhaustive path as before.
+        if let Guess::Proved(p) = guess(ctx) {
+            return Some(Dist::Apart(p));
         }
-        return guess_pair(ctx).map(Dist::Apart);
+        return box_witness(w.insert(Witness::new(ctx))).map(Dist::Overlap);
     }
     match guess(ctx) {
         Guess::Proved(p) => return Some(Dist::Apart(p)),
@@ -310,14 +317,6 @@ fn guess(ctx: &Ctx) -> Guess {
         }
     }
     Guess::Unproved
-}
-
-/// GJK's features, if the exact proof accepts them.
-fn guess_pair(ctx: &Ctx) -> Option<Pair> {
-    match guess(ctx) {
-        Guess::Proved(p) => Some(p),
-        _ => None,
-    }
 }
 
 /// `distance` for float inputs, exact, or `None`: the caller's exhaustive
