@@ -23,7 +23,7 @@
 //! edge–face, face–face) is not accepted.
 
 use super::num::{decide, dyadic_point, ratio_f64, Fx};
-use super::side::{Ctx, Exact, Side, View};
+use super::side::{Ctx, Exact, Kind, Side, View};
 use crate::fixed::{nonzero_product, Int, Nat, Over};
 use crate::query::Closest;
 use crate::ring::Ring;
@@ -272,6 +272,12 @@ pub(crate) fn masks(ctx: &Ctx, p: Pair) -> (u8, u8) {
 /// (the features' vertices and every vertex with a zero test). Equal to the
 /// features' masks exactly when the pair is the unique closest pair.
 pub(crate) fn support(ctx: &Ctx, p: Pair) -> Option<(u8, u8)> {
+    support_by(ctx, p, true)
+}
+
+/// [`support`], with `box_signs` choosing [`box_support`] (three signs) or
+/// the vertex loop for box sides (the tests compare the two).
+pub(crate) fn support_by(ctx: &Ctx, p: Pair, box_signs: bool) -> Option<(u8, u8)> {
     if !handled(p) {
         return None;
     }
@@ -312,6 +318,15 @@ pub(crate) fn support(ctx: &Ctx, p: Pair) -> Option<(u8, u8)> {
     for (s, feat, want) in [(0usize, p.fa, Sign::Negative), (1, p.fb, Sign::Positive)] {
         let sd = ctx.side(s);
         let (mask, base) = verts(sd, feat);
+        if box_signs && sd.kind == Kind::Box {
+            let mut ex = || {
+                let e = ctx.exact();
+                dex.get_or_insert_with(|| direction(&e[0], &e[1], p))
+                    .clone()
+            };
+            out[s] = box_support(sd, s, &d, (mask, base), want, ctx, &mut ex)?;
+            continue;
+        }
         out[s] = mask;
         for x in 0..sd.nv {
             if mask >> x & 1 == 1 {
@@ -335,6 +350,60 @@ pub(crate) fn support(ctx: &Ctx, p: Pair) -> Option<(u8, u8)> {
         return None;
     }
     Some((out[0], out[1]))
+}
+
+/// The optimality test of [`support`] on a box side, from three signs
+/// instead of seven vertex tests: vertex `i` is `c + Σₖ ±hₖ` (`+` when bit
+/// `k` of `i` is set), so `d̂·(x − base) = Σₖ (bitₖ(x) − bitₖ(base))·2·d̂·hₖ`.
+/// Every vertex is on the `want` side of (or on) the plane through `base`
+/// exactly when, for each `k` with `d̂·hₖ ≠ 0`, `base` has the bit that
+/// extremizes `d̂·x`; the vertices with a zero test are then those that
+/// agree with `base` on every such bit. `None` when a vertex is on the wrong
+/// side, as the vertex loop would answer: a vertex that differs from `base`
+/// only in a bit `k` with `d̂·hₖ ≠ 0` is not in the feature, since `d̂` is
+/// exactly orthogonal to the feature's edges (`mask`, with the vertex
+/// `base`), which also makes `d̂·hₖ = 0` for the bits that vary in it.
+fn box_support(
+    sd: &Side<Fx>,
+    s: usize,
+    d: &Vec3<Fx>,
+    (mask, base): (u8, usize),
+    want: Sign,
+    ctx: &Ctx,
+    dex: &mut impl FnMut() -> Vec3<Int>,
+) -> Option<u8> {
+    let (_, h) = sd.box_parts();
+    // The bits that vary within the feature: d̂·hₖ = 0 exactly there (d̂ is
+    // orthogonal to the feature's edges by construction), no test needed.
+    let span = (0..8)
+        .filter(|i| mask >> i & 1 == 1)
+        .fold(0usize, |m, i| m | (i ^ base));
+    // Bits that must agree with base.
+    let mut fixed = 0usize;
+    for (k, hk) in h.iter().enumerate() {
+        if span >> k & 1 == 1 {
+            continue;
+        }
+        let sg = decide(d.dot(hk), || {
+            let (_, he) = ctx.exact_side(s).box_parts();
+            dex().dot(&he[k])
+        });
+        if sg == Sign::Zero {
+            continue;
+        }
+        // want Negative (side a): base maximizes d̂·x, so bit k is set
+        // exactly when d̂·hₖ > 0; want Positive (side b): the reverse.
+        let set = (sg == Sign::Positive) == (want == Sign::Negative);
+        if (base >> k & 1 == 1) != set {
+            return None;
+        }
+        fixed |= 1 << k;
+    }
+    Some(
+        (0..8)
+            .filter(|i| (i ^ base) & fixed == 0)
+            .fold(0u8, |m, i| m | 1 << i),
+    )
 }
 
 /// A candidate's exact squared distance `(n, d)` (`d > 0`); with `check`,

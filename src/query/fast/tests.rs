@@ -454,3 +454,45 @@ fn crossing_on_a_triangle_edge_at_wide_inputs() {
     }
     assert!(super::num::exact_signs() > before);
 }
+
+/// The box sides' optimality test from three signs equals the vertex loop's
+/// (the same vertex sets, the same refusals) for every feature pair: random
+/// box, triangle–box and prism–box pairs, and axis-aligned boxes on a small
+/// grid, where faces are parallel, vertices sit over face and edge midpoints
+/// and many tests are exactly zero.
+#[test]
+fn box_support_signs_equal_the_vertex_loop() {
+    let mut r = Rng(7);
+    let mut shapes: Vec<(Shape<f64>, Shape<f64>)> =
+        (0..36).map(|round| r.pair(round % 3, 2.0)).collect();
+    let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+    let aligned = |c: Vec3<f64>, e: [f64; 3]| {
+        Shape::Box(Obb::new(c, [v(e[0], 0., 0.), v(0., e[1], 0.), v(0., 0., e[2])]).unwrap())
+    };
+    for (k, c) in [
+        v(3., 0., 0.),
+        v(2., 0., 0.),
+        v(2., 2., 0.),
+        v(2., 2., 2.),
+        v(3., 1., 0.5),
+        v(0., 0., 2.5),
+        v(2.5, 2.5, 0.),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = [[1., 1., 1.], [0.5, 1., 1.5], [1., 0.5, 0.5]][k % 3];
+        shapes.push((aligned(v(0., 0., 0.), [1., 1., 1.]), aligned(c, e)));
+    }
+    let (mut compared, mut accepted) = (0, 0);
+    for (a, b) in &shapes {
+        let c = ctx(a, b);
+        for p in all_pairs(&c) {
+            let fast = closest::support_by(&c, p, true);
+            assert_eq!(fast, closest::support_by(&c, p, false), "{p:?} {a:?} {b:?}");
+            compared += 1;
+            accepted += fast.is_some() as usize;
+        }
+    }
+    assert!(compared > 10_000 && accepted >= 30, "{compared} {accepted}");
+}
