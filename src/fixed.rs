@@ -179,6 +179,23 @@ impl Nat {
         // Schoolbook into a double-length buffer (the bounds are then
         // evident to the compiler), checked against the 768 bits at the end.
         let (an, bn) = (self.n.min(L), o.n.min(L));
+        if an + bn <= L {
+            // The product fits the limbs: accumulate in place (the result's
+            // limbs start at zero), no double-length buffer to clear and copy.
+            let mut r = Nat::ZERO;
+            for (i, &x) in self.d[..an].iter().enumerate() {
+                let x = x as u128;
+                let mut c = 0u128;
+                for (rj, &y) in r.d[i..i + bn].iter_mut().zip(&o.d[..bn]) {
+                    let v = x * y as u128 + *rj as u128 + c;
+                    *rj = v as u64;
+                    c = v >> 64;
+                }
+                r.d[i + bn] = c as u64;
+            }
+            r.n = an + bn;
+            return r.trim();
+        }
         let mut t = [0u64; 2 * L];
         for (i, &x) in self.d[..an].iter().enumerate() {
             let x = x as u128;
