@@ -21,7 +21,7 @@
 //! [`polytope::witness`]: crate::query::polytope::witness
 
 use super::num::{decide, Fx};
-use super::side::{Ctx, Kind, View};
+use super::side::{Ctx, Kind, View, BOX_EDGES};
 use crate::fixed::{nonzero_product, Int, Over};
 use crate::ring::Ring;
 use crate::sign::Sign;
@@ -172,15 +172,29 @@ pub(crate) enum Search {
 }
 
 /// Both sides' constraints (filtered and exact on demand) and their values at
-/// the other side's vertices.
+/// the other side's vertices: the generic state, or for two boxes the
+/// box–box state ([`Boxes`]).
 pub(crate) struct Witness<'a> {
     ctx: &'a Ctx,
     box_sign: [Sign; 2],
+    /// The constraints exactly, computed on first use (the exact fallbacks
+    /// and the crossing point's construction).
+    exact_lin: [[std::cell::OnceCell<Box<Lin<Int>>>; 6]; 2],
+    state: State,
+}
+
+enum State {
+    /// Any pair but two boxes.
+    Gen(Gen),
+    Boxes(Boxes),
+}
+
+/// The generic state: each constraint at each vertex, filtered, on first use.
+struct Gen {
     /// A box side's frame (filtered), for its constraints.
     frames: [Option<Frame<Fx>>; 2],
-    /// The constraints in both number types, computed on first use.
+    /// The constraints, computed on first use.
     lin: [[Option<Lin<Fx>>; 6]; 2],
-    exact_lin: [[std::cell::OnceCell<Box<Lin<Int>>>; 6]; 2],
     nlin: [usize; 2],
     /// vals[s][j][i]: constraint j of side s at vertex i of the other side.
     vals: [[[Fx; 8]; 6]; 2],
@@ -190,8 +204,161 @@ pub(crate) struct Witness<'a> {
     signs: [[[Option<Sign>; 8]; 6]; 2],
 }
 
+/// The box–box state. Box q's constraints pair up by axis k: with `n_k` its
+/// face normal, `D` its determinant and `t_k(x) = n_k·(x − c_q)`,
+/// `g_2k = |D| − σ·t_k` and `g_2k+1 = |D| + σ·t_k` ([`box_lin`]; σ = +1 when
+/// D > 0, −1 otherwise). At box p's point `x = c_p + Σ_m ±h_pm` (its center,
+/// or vertex i with the signs of i's bits),
+///
+/// ```text
+/// t_k(x) = a_k ± b_k0 ± b_k1 ± b_k2,   a_k = n_k·(c_p − c_q),  b_km = n_k·h_pm,
+/// ```
+///
+/// so the 48 values of one direction are sums of 13 dot products, not 48
+/// constraints evaluated at 8 vertices.
+///
+/// **The filter.** Inputs are the scaled doubles (exact, below 1). Every
+/// value is one expression tree of roundings `fl(x ∘ y) = (x ∘ y)(1 + ε)`,
+/// `|ε| ≤ u`; expanded into monomials of the inputs, each monomial carries
+/// one factor `(1 + ε)` per rounding it passes through (a product's monomial
+/// those of both operands, plus its own), at most 10 here: `δ = c_p − c_q` 1,
+/// a normal's coordinate `y·z' − z·y'` 2 more, the product by `δ` 1, the
+/// dot's two sums 2, then `±b_k0 ± b_k1 ± b_k2` and `|D| ∓ σt` 4. So
+/// (Higham 2002, Lemma 3.1 and §3.3) the computed value is within
+/// `γ₁₀·P` of the exact one, `P` the sum of the monomials' magnitudes (the
+/// same tree on absolute values, with |δ̃| for |δ|: `|δ| ≤ |δ̃|(1 + γ₁)`).
+/// `P` computed in doubles (nonnegative terms, at most 10 roundings) is at
+/// least `P(1 − u)^10/(1 + γ₁)`, so `γ₁₀·P ≤ 11u·P̃`, and the bound used is
+/// `16u·P̃ + η` (exact: a power of two; η = 2⁻¹⁰⁶⁰ covers underflow, which the
+/// aligned inputs, all at least 2⁻¹¹⁶ when nonzero, cannot even reach). One
+/// bound per axis covers all its values (the largest P: D, a_k and the three
+/// b_km), the center's too. A value the bound does not decide is evaluated
+/// exactly on the integers, as the generic state does.
+struct Boxes {
+    /// Per side: its face normals `n_k` (rows) in doubles, and their
+    /// permanents (`|y·z'| + |z·y'|` per coordinate).
+    n: [[[f64; 3]; 3]; 2],
+    pn: [[[f64; 3]; 3]; 2],
+    /// Per side: `|D|` (the computed D, negated when D < 0) and its
+    /// permanent.
+    abs_d: [f64; 2],
+    pd: [f64; 2],
+    /// Per side: σ (±1).
+    sig: [f64; 2],
+    /// Per direction q (q's constraints at p = 1 − q): a_k and its
+    /// permanent.
+    a: [[f64; 3]; 2],
+    pa: [[f64; 3]; 2],
+    /// Per direction: `t_k` at vertex i of p, and each axis's bound.
+    t: [[[f64; 8]; 3]; 2],
+    e: [[f64; 3]; 2],
+    /// Per direction: the exact signs of constraint j at p's vertices (bit
+    /// i set: positive, negative; neither: zero).
+    pos: [[u8; 6]; 2],
+    neg: [[u8; 6]; 2],
+    /// Per direction: bit 0, `a` computed; bit 1, the vertex values.
+    have: [u8; 2],
+}
+
+/// `16u` (2⁻⁴⁹), the box–box filter's coefficient (see [`Boxes`]).
+const BOX_K: f64 = 16.0 * super::num::U;
+
+/// `x·y` and its permanent `|x|·|y|`, summed over three coordinates in
+/// order.
+#[inline(always)]
+fn dot_perm(x: &[f64; 3], px: &[f64; 3], y: &[f64; 3]) -> (f64, f64) {
+    (
+        x[0] * y[0] + x[1] * y[1] + x[2] * y[2],
+        px[0] * y[0].abs() + px[1] * y[1].abs() + px[2] * y[2].abs(),
+    )
+}
+
+impl Boxes {
+    /// Both boxes' normals and determinants, and the determinants' exact
+    /// signs.
+    fn new(ctx: &Ctx) -> (Boxes, [Sign; 2]) {
+        let mut b = Boxes {
+            n: [[[0.0; 3]; 3]; 2],
+            pn: [[[0.0; 3]; 3]; 2],
+            abs_d: [0.0; 2],
+            pd: [0.0; 2],
+            sig: [1.0; 2],
+            a: [[0.0; 3]; 2],
+            pa: [[0.0; 3]; 2],
+            t: [[[0.0; 8]; 3]; 2],
+            e: [[0.0; 3]; 2],
+            pos: [[0; 6]; 2],
+            neg: [[0; 6]; 2],
+            have: [0; 2],
+        };
+        let mut signs = [Sign::Positive; 2];
+        for q in 0..2 {
+            let h = half_axes(ctx, q);
+            for k in 0..3 {
+                // n_k = h_(k+1) × h_(k+2), as `face_normal` (Vec3::cross).
+                let (u, w) = (&h[(k + 1) % 3], &h[(k + 2) % 3]);
+                let c = |i: usize, j: usize| {
+                    (
+                        u[i] * w[j] - u[j] * w[i],
+                        (u[i] * w[j]).abs() + (u[j] * w[i]).abs(),
+                    )
+                };
+                let (x, y, z) = (c(1, 2), c(2, 0), c(0, 1));
+                b.n[q][k] = [x.0, y.0, z.0];
+                b.pn[q][k] = [x.1, y.1, z.1];
+            }
+            let (d, pd) = dot_perm(&b.n[q][0], &b.pn[q][0], &h[0]);
+            // D within 5 roundings (`γ₅·P ≤ 16u·P̃`).
+            let sd = Fx {
+                v: d,
+                e: BOX_K * pd + super::num::ETA,
+            };
+            signs[q] = decide(sd, || {
+                let (_, h) = ctx.exact_side(q).box_parts();
+                h[0].dot(&h[1].cross(&h[2]))
+            });
+            let neg = signs[q] != Sign::Positive;
+            b.sig[q] = if neg { -1.0 } else { 1.0 };
+            b.abs_d[q] = if signs[q] == Sign::Negative { -d } else { d };
+            b.pd[q] = pd;
+        }
+        (b, signs)
+    }
+}
+
+/// A box side's half-axes as doubles (the scaled inputs).
+#[inline(always)]
+fn half_axes(ctx: &Ctx, s: usize) -> [[f64; 3]; 3] {
+    let c = &ctx.side(s).c;
+    [0, 1, 2].map(|m| [c[3 + 3 * m].v, c[4 + 3 * m].v, c[5 + 3 * m].v])
+}
+
+/// Whether a sign passes constraint j of a side of this kind.
+#[inline(always)]
+fn passes(kind: Kind, j: usize, x: Sign) -> bool {
+    if is_plane(kind, j) {
+        x == Sign::Zero
+    } else {
+        x != Sign::Negative
+    }
+}
+
 impl<'a> Witness<'a> {
     pub(crate) fn new(ctx: &'a Ctx) -> Witness<'a> {
+        if ctx.a.kind == Kind::Box && ctx.b.kind == Kind::Box {
+            let (b, box_sign) = Boxes::new(ctx);
+            return Witness {
+                ctx,
+                box_sign,
+                exact_lin: Default::default(),
+                state: State::Boxes(b),
+            };
+        }
+        Witness::generic(ctx)
+    }
+
+    /// The generic state for any pair (two boxes too: the tests compare).
+    pub(crate) fn generic(ctx: &'a Ctx) -> Witness<'a> {
         let frames =
             [0, 1].map(|s| (ctx.side(s).kind == Kind::Box).then(|| Frame::of(ctx.side(s))));
         let box_sign = [0, 1].map(|s| match &frames[s] {
@@ -203,31 +370,27 @@ impl<'a> Witness<'a> {
         });
         Witness {
             ctx,
-            frames,
             box_sign,
-            lin: Default::default(),
             exact_lin: Default::default(),
-            nlin: [count(ctx.a.kind), count(ctx.b.kind)],
-            vals: [[[Fx::exact(0.0); 8]; 6]; 2],
-            have: [[0; 6]; 2],
-            signs: [[[None; 8]; 6]; 2],
+            state: State::Gen(Gen {
+                frames,
+                lin: Default::default(),
+                nlin: [count(ctx.a.kind), count(ctx.b.kind)],
+                vals: [[[Fx::exact(0.0); 8]; 6]; 2],
+                have: [[0; 6]; 2],
+                signs: [[[None; 8]; 6]; 2],
+            }),
         }
     }
 
     /// Constraint j of side s at vertex i of the other side, filtered
     /// (computed on first use).
     fn val(&mut self, s: usize, j: usize, i: usize) -> Fx {
-        if self.have[s][j] >> i & 1 == 0 {
-            let (ctx, sign) = (self.ctx, self.box_sign[s]);
-            let fr = &self.frames[s];
-            let l = self.lin[s][j].get_or_insert_with(|| match fr {
-                Some(fr) => fr.constraint(sign, j),
-                None => constraint(ctx.side(s), sign, j),
-            });
-            self.vals[s][j][i] = l.at(&ctx.side(1 - s).v(i));
-            self.have[s][j] |= 1 << i;
+        let (ctx, sign) = (self.ctx, self.box_sign[s]);
+        match &mut self.state {
+            State::Gen(g) => g.val(ctx, sign, s, j, i),
+            State::Boxes(b) => b.val(s, j, i),
         }
-        self.vals[s][j][i]
     }
 
     /// Constraint j of side s, exactly.
@@ -243,39 +406,153 @@ impl<'a> Witness<'a> {
 
     /// The sign of constraint j of side s at vertex i of the other side.
     fn sign(&mut self, s: usize, j: usize, i: usize) -> Sign {
-        if let Some(x) = self.signs[s][j][i] {
+        if let State::Boxes(b) = &self.state {
+            // Every sign of the direction is decided with its values.
+            return b.sign(s, j, i);
+        }
+        let State::Gen(g) = &self.state else {
+            unreachable!()
+        };
+        if let Some(x) = g.signs[s][j][i] {
             return x;
         }
         let v = self.val(s, j, i);
         let x = decide(v, || self.exact_val(s, j, i));
-        self.signs[s][j][i] = Some(x);
+        if let State::Gen(g) = &mut self.state {
+            g.signs[s][j][i] = Some(x);
+        }
         x
     }
 
     /// Box side `s`'s center in the other side?
     pub(crate) fn center_inside(&mut self, s: usize) -> bool {
         let o = 1 - s;
+        if let State::Boxes(_) = self.state {
+            self.box_a(o);
+            let State::Boxes(b) = &self.state else {
+                unreachable!()
+            };
+            return (0..6).all(|j| {
+                let k = j / 2;
+                let st = b.sig[o] * b.a[o][k];
+                let v = if j % 2 == 0 {
+                    b.abs_d[o] - st
+                } else {
+                    b.abs_d[o] + st
+                };
+                let e = BOX_K * (b.pd[o] + b.pa[o][k]) + super::num::ETA;
+                let x = decide(Fx { v, e }, || {
+                    self.exact_lin(o, j).at(&self.ctx.center_int(s))
+                });
+                x != Sign::Negative
+            });
+        }
         let c = self.ctx.side(s).box_parts().0;
         let kind = self.ctx.side(o).kind;
-        (0..self.nlin[o]).all(|j| {
-            let (ctx, sign) = (self.ctx, self.box_sign[o]);
-            let fr = &self.frames[o];
-            let l = self.lin[o][j].get_or_insert_with(|| match fr {
-                Some(fr) => fr.constraint(sign, j),
-                None => constraint(ctx.side(o), sign, j),
-            });
-            let v = l.at(&c);
+        let (ctx, sign) = (self.ctx, self.box_sign[o]);
+        let n = match &self.state {
+            State::Gen(g) => g.nlin[o],
+            State::Boxes(_) => unreachable!(),
+        };
+        (0..n).all(|j| {
+            let State::Gen(g) = &mut self.state else {
+                unreachable!()
+            };
+            let v = g.lin(ctx, sign, o, j).at(&c);
             let x = decide(v, || self.exact_lin(o, j).at(&self.ctx.center_int(s)));
-            if is_plane(kind, j) {
-                x == Sign::Zero
-            } else {
-                x != Sign::Negative
-            }
+            passes(kind, j, x)
         })
+    }
+
+    /// The box–box state's `a_k` of direction q, on first use.
+    fn box_a(&mut self, q: usize) {
+        let ctx = self.ctx;
+        let State::Boxes(b) = &mut self.state else {
+            return;
+        };
+        if b.have[q] & 1 == 1 {
+            return;
+        }
+        let p = 1 - q;
+        let (cp, cq) = (&ctx.side(p).c, &ctx.side(q).c);
+        let delta: [f64; 3] = std::array::from_fn(|x| cp[x].v - cq[x].v);
+        for k in 0..3 {
+            (b.a[q][k], b.pa[q][k]) = dot_perm(&b.n[q][k], &b.pn[q][k], &delta);
+        }
+        b.have[q] |= 1;
+    }
+
+    /// The box–box state's values and exact signs of direction q at p's
+    /// vertices, on first use.
+    fn box_vertices(&mut self, q: usize) {
+        self.box_a(q);
+        let ctx = self.ctx;
+        let State::Boxes(b) = &mut self.state else {
+            return;
+        };
+        if b.have[q] & 2 == 2 {
+            return;
+        }
+        b.have[q] |= 2;
+        let p = 1 - q;
+        let h = half_axes(ctx, p);
+        let mut undecided = [0u8; 6];
+        for k in 0..3 {
+            let (n, pn) = (&b.n[q][k], &b.pn[q][k]);
+            let (b0, p0) = dot_perm(n, pn, &h[0]);
+            let (b1, p1) = dot_perm(n, pn, &h[1]);
+            let (b2, p2) = dot_perm(n, pn, &h[2]);
+            let a = b.a[q][k];
+            let e = BOX_K * ((((b.pd[q] + b.pa[q][k]) + p0) + p1) + p2) + super::num::ETA;
+            b.e[q][k] = e;
+            // ((a ± b0) ± b1) ± b2, vertex i taking + for its set bits.
+            let s1 = [a - b0, a + b0];
+            let s2 = [s1[0] - b1, s1[1] - b1, s1[0] + b1, s1[1] + b1];
+            let t: [f64; 8] =
+                std::array::from_fn(|i| if i < 4 { s2[i] - b2 } else { s2[i - 4] + b2 });
+            b.t[q][k] = t;
+            let (sig, ad) = (b.sig[q], b.abs_d[q]);
+            let (mut pp, mut nn) = ([0u8; 2], [0u8; 2]);
+            for (i, &ti) in t.iter().enumerate() {
+                let st = sig * ti;
+                let (lo, hi) = (ad - st, ad + st);
+                pp[0] |= ((lo > e) as u8) << i;
+                nn[0] |= ((lo < -e) as u8) << i;
+                pp[1] |= ((hi > e) as u8) << i;
+                nn[1] |= ((hi < -e) as u8) << i;
+            }
+            for f in 0..2 {
+                b.pos[q][2 * k + f] = pp[f];
+                b.neg[q][2 * k + f] = nn[f];
+                undecided[2 * k + f] = !(pp[f] | nn[f]);
+            }
+        }
+        // The values the bound leaves undecided, exactly (rare: a vertex on,
+        // or very near, a face's plane).
+        for (j, &u) in undecided.iter().enumerate() {
+            let mut m = u;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                super::num::count_exact_sign();
+                let x = super::num::int_sign(&self.exact_val(q, j, i));
+                let State::Boxes(b) = &mut self.state else {
+                    unreachable!()
+                };
+                match x {
+                    Sign::Positive => b.pos[q][j] |= 1 << i,
+                    Sign::Negative => b.neg[q][j] |= 1 << i,
+                    Sign::Zero => {}
+                }
+            }
+        }
     }
 
     /// The search, in `Polytope` order.
     pub(crate) fn search(&mut self) -> Search {
+        if let State::Boxes(_) = self.state {
+            return self.box_search();
+        }
         for p in 0..2 {
             for i in 0..self.ctx.side(p).nv {
                 if self.check(Found::Vertex(p, i)) {
@@ -296,25 +573,109 @@ impl<'a> Witness<'a> {
         Search::Nothing
     }
 
+    /// [`Witness::search`] for two boxes: the first vertex of a in b (the
+    /// lowest bit of the mask of vertices no constraint rejects), of b in a,
+    /// then the crossings in order.
+    fn box_search(&mut self) -> Search {
+        for p in 0..2 {
+            if let Some(i) = self.box_vertex_mask(p) {
+                return Search::Found(Found::Vertex(p, i));
+            }
+        }
+        for p in 0..2 {
+            for ei in 0..BOX_EDGES.len() {
+                for f in 0..6 {
+                    if self.box_crossing(p, ei, f) {
+                        return Search::Found(Found::Crossing(p, ei, f));
+                    }
+                }
+            }
+        }
+        Search::Nothing
+    }
+
+    /// The first vertex of box p in box q = 1 − p, if any.
+    fn box_vertex_mask(&mut self, p: usize) -> Option<usize> {
+        let q = 1 - p;
+        self.box_vertices(q);
+        let State::Boxes(b) = &self.state else {
+            unreachable!()
+        };
+        let inside = !b.neg[q].iter().fold(0, |m, &x| m | x);
+        (inside != 0).then(|| inside.trailing_zeros() as usize)
+    }
+
+    /// Edge ei of box p through face f of box q = 1 − p at a point of q
+    /// (as [`Witness::check`]). The opposite face's constraint is not
+    /// tested: `g_f + g_(f^1) = 2|D|` for a box, so its value at the crossing
+    /// times `d_s − d_e` is `2|D|·(d_s − d_e)`, of sign w.
+    fn box_crossing(&mut self, p: usize, ei: usize, f: usize) -> bool {
+        let q = 1 - p;
+        self.box_vertices(q);
+        let (s, e) = BOX_EDGES[ei];
+        let State::Boxes(b) = &self.state else {
+            unreachable!()
+        };
+        let (ds, de) = (b.sign(q, f, s), b.sign(q, f, e));
+        if ds == de {
+            return false; // in the plane, or strictly on one side
+        }
+        let w = if ds != Sign::Zero { ds } else { de.flip() };
+        let (fs, fe) = (b.val(q, f, s), b.val(q, f, e));
+        (0..6).filter(|&j| j / 2 != f / 2).all(|j| {
+            let (js, je) = (b.val(q, j, s), b.val(q, j, e));
+            let x = self.crossing_sign(q, f, j, s, e, fs.mul_ref(&je).sub_ref(&fe.mul_ref(&js)));
+            passes(Kind::Box, j, if w == Sign::Negative { x.flip() } else { x })
+        })
+    }
+
+    /// The sign of `g_fc(s)·g_j(e) − g_fc(e)·g_j(s)` (side q's constraints at
+    /// the other side's vertices s and e), filtered as `f`.
+    #[inline(always)]
+    fn crossing_sign(&self, q: usize, fc: usize, j: usize, s: usize, e: usize, f: Fx) -> Sign {
+        match f.sign() {
+            Some(x) => x,
+            None => self.crossing_exact(q, fc, j, s, e),
+        }
+    }
+
+    /// [`Witness::crossing_sign`] on the integers: a triangle's plane value
+    /// (degree 3) times an in-plane edge value (degree 4) can pass the 768
+    /// bits of Int, so the products are taken in BigInt.
+    #[cold]
+    fn crossing_exact(&self, q: usize, fc: usize, j: usize, s: usize, e: usize) -> Sign {
+        super::num::count_exact_sign();
+        let g = |jj: usize, ii: usize| super::num::big(&self.exact_val(q, jj, ii));
+        let v = g(fc, s) * g(j, e) - g(fc, e) * g(j, s);
+        Sign::from_ordering(v.cmp(&num_bigint::BigInt::from(0)))
+    }
+
     /// Whether a candidate is a common point, exactly: a box's center in the
     /// other shape; a vertex in the other shape; an edge that meets face f's
     /// plane in one point (not in the plane, not strictly on one side) at a
     /// point of the other shape. The search takes the first candidate this
     /// accepts, in the exhaustive path's order.
     pub(crate) fn check(&mut self, found: Found) -> bool {
+        if let State::Boxes(_) = self.state {
+            match found {
+                Found::Center(s) => return self.center_inside(s),
+                Found::Vertex(p, i) => {
+                    let q = 1 - p;
+                    self.box_vertices(q);
+                    let State::Boxes(b) = &self.state else {
+                        unreachable!()
+                    };
+                    return b.neg[q].iter().all(|m| m >> i & 1 == 0);
+                }
+                Found::Crossing(p, ei, f) => return self.box_crossing(p, ei, f),
+            }
+        }
         match found {
             Found::Center(s) => self.center_inside(s),
             Found::Vertex(p, i) => {
                 let q = 1 - p;
                 let kind = self.ctx.side(q).kind;
-                (0..self.nlin[q]).all(|j| {
-                    let x = self.sign(q, j, i);
-                    if is_plane(kind, j) {
-                        x == Sign::Zero
-                    } else {
-                        x != Sign::Negative
-                    }
-                })
+                (0..count(kind)).all(|j| passes(kind, j, self.sign(q, j, i)))
             }
             Found::Crossing(p, ei, f) => {
                 let q = 1 - p;
@@ -333,27 +694,14 @@ impl<'a> Witness<'a> {
                 let (fs, fe) = (self.val(q, fc, s), self.val(q, fc, e));
                 // Every other constraint at the crossing point, one at a time
                 // (values computed as needed).
-                for j in (0..self.nlin[q]).filter(|&j| j != fc) {
+                for j in (0..count(kind)).filter(|&j| j != fc) {
                     let (js, je) = (self.val(q, j, s), self.val(q, j, e));
                     let f = fs.mul_ref(&je).sub_ref(&fe.mul_ref(&js));
-                    // Exactly: a triangle's plane value (degree 3) times an
-                    // in-plane edge value (degree 4) can pass the 768 bits
-                    // of Int, so the product is taken in BigInt.
-                    let mut x = f.sign().unwrap_or_else(|| {
-                        super::num::count_exact_sign();
-                        let g = |jj: usize, ii: usize| super::num::big(&self.exact_val(q, jj, ii));
-                        let v = g(fc, s) * g(j, e) - g(fc, e) * g(j, s);
-                        Sign::from_ordering(v.cmp(&num_bigint::BigInt::from(0)))
-                    });
+                    let mut x = self.crossing_sign(q, fc, j, s, e, f);
                     if w == Sign::Negative {
                         x = x.flip();
                     }
-                    let ok = if is_plane(kind, j) {
-                        x == Sign::Zero
-                    } else {
-                        x != Sign::Negative
-                    };
-                    if !ok {
+                    if !passes(kind, j, x) {
                         return false;
                     }
                 }
@@ -407,6 +755,59 @@ impl<'a> Witness<'a> {
         let x = self.ctx.vertex_int(p, s);
         let d = self.ctx.vertex_int(p, e).sub(&x);
         (x, d, ds, w)
+    }
+}
+
+impl Gen {
+    /// Constraint j of side s, filtered (computed on first use).
+    #[inline(always)]
+    fn lin(&mut self, ctx: &Ctx, sign: Sign, s: usize, j: usize) -> &Lin<Fx> {
+        match &mut self.lin[s][j] {
+            Some(l) => l,
+            slot @ None => slot.insert(match &self.frames[s] {
+                Some(fr) => fr.constraint(sign, j),
+                None => constraint(ctx.side(s), sign, j),
+            }),
+        }
+    }
+
+    /// Constraint j of side s at vertex i of the other side, filtered
+    /// (computed on first use).
+    fn val(&mut self, ctx: &Ctx, sign: Sign, s: usize, j: usize, i: usize) -> Fx {
+        if self.have[s][j] >> i & 1 == 0 {
+            let v = self.lin(ctx, sign, s, j).at(&ctx.side(1 - s).v(i));
+            self.vals[s][j][i] = v;
+            self.have[s][j] |= 1 << i;
+        }
+        self.vals[s][j][i]
+    }
+}
+
+impl Boxes {
+    /// Constraint j of box q at vertex i of the other box, filtered (the
+    /// direction's values computed).
+    #[inline]
+    fn val(&self, q: usize, j: usize, i: usize) -> Fx {
+        let k = j / 2;
+        let st = self.sig[q] * self.t[q][k][i];
+        let v = if j % 2 == 0 {
+            self.abs_d[q] - st
+        } else {
+            self.abs_d[q] + st
+        };
+        Fx { v, e: self.e[q][k] }
+    }
+
+    /// Its exact sign (the direction's signs decided).
+    #[inline]
+    fn sign(&self, q: usize, j: usize, i: usize) -> Sign {
+        if self.pos[q][j] >> i & 1 == 1 {
+            Sign::Positive
+        } else if self.neg[q][j] >> i & 1 == 1 {
+            Sign::Negative
+        } else {
+            Sign::Zero
+        }
     }
 }
 
