@@ -433,15 +433,7 @@ impl<'a> Witness<'a> {
                 unreachable!()
             };
             return (0..6).all(|j| {
-                let k = j / 2;
-                let st = b.sig[o] * b.a[o][k];
-                let v = if j % 2 == 0 {
-                    b.abs_d[o] - st
-                } else {
-                    b.abs_d[o] + st
-                };
-                let e = BOX_K * (b.pd[o] + b.pa[o][k]) + super::num::ETA;
-                let x = decide(Fx { v, e }, || {
+                let x = decide(b.center_val(o, j), || {
                     self.exact_lin(o, j).at(&self.ctx.center_int(s))
                 });
                 x != Sign::Negative
@@ -798,6 +790,24 @@ impl Boxes {
         Fx { v, e: self.e[q][k] }
     }
 
+    /// Constraint j of box q at the other box's center, filtered (`a`
+    /// computed; within 7 roundings, so the smaller sum `|D| + a_k` of the
+    /// bound's permanents suffices).
+    #[inline]
+    fn center_val(&self, q: usize, j: usize) -> Fx {
+        let k = j / 2;
+        let st = self.sig[q] * self.a[q][k];
+        let v = if j % 2 == 0 {
+            self.abs_d[q] - st
+        } else {
+            self.abs_d[q] + st
+        };
+        Fx {
+            v,
+            e: BOX_K * (self.pd[q] + self.pa[q][k]) + super::num::ETA,
+        }
+    }
+
     /// Its exact sign (the direction's signs decided).
     #[inline]
     fn sign(&self, q: usize, j: usize, i: usize) -> Sign {
@@ -823,4 +833,193 @@ pub(crate) fn along(x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int, p: i64) ->
     };
     let (cx, cy) = (c(&x.x, &d.x), c(&x.y, &d.y));
     Vec3::new(cx, cy, c(&x.z, &d.z))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::fast::num::big;
+    use crate::query::fast::side::Raw;
+    use crate::shape::{Obb, Shape};
+    use num_traits::Signed;
+
+    fn next(s: &mut u64) -> u64 {
+        crate::poly::planted::splitmix64(s)
+    }
+
+    /// A double in [−1, 1) with a full mantissa.
+    fn unit(s: &mut u64) -> f64 {
+        (next(s) >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+
+    fn bx(c: [f64; 3], h: [[f64; 3]; 3], k: f64) -> Shape<f64> {
+        let v = |p: [f64; 3]| Vec3::new(p[0] * k, p[1] * k, p[2] * k);
+        Shape::Box(Obb::new(v(c), h.map(v)).unwrap())
+    }
+
+    /// A random box: a random rotation, half-lengths in [0.1, 1], center
+    /// within `spread`, everything times `k` (a power of two).
+    fn random_box(s: &mut u64, spread: f64, k: f64) -> Shape<f64> {
+        let r = crate::cases::rotation_f64([0; 4].map(|_| unit(s)));
+        let e = [0; 3].map(|_| 0.55 + 0.45 * unit(s));
+        let h = [0, 1, 2].map(|i| [r[0][i] * e[i], r[1][i] * e[i], r[2][i] * e[i]]);
+        bx([0; 3].map(|_| spread * unit(s)), h, k)
+    }
+
+    /// A box on a coarse grid (centers in eighths; half-axes axis-aligned
+    /// or the rotation by the 3-4-5 triangle about an axis, lengths in
+    /// eighths), so that faces, edges and vertices of two such boxes meet
+    /// exactly: values that are exactly zero, decided on the integers.
+    fn grid_box(s: &mut u64, k: f64, shift: f64) -> Shape<f64> {
+        let g = |s: &mut u64, n: u64| (next(s) % (2 * n + 1)) as f64 - n as f64;
+        let c = [0; 3].map(|_| g(s, 8) / 8.0 + shift);
+        let l = [0; 3].map(|_| (1 + next(s) % 8) as f64 / 8.0);
+        let mut h = [[l[0], 0., 0.], [0., l[1], 0.], [0., 0., l[2]]];
+        if next(s) % 2 == 0 {
+            // Rotate about axis m by (3/5, 4/5): lengths times 5/5.
+            let m = (next(s) % 3) as usize;
+            let (u, w) = ((m + 1) % 3, (m + 2) % 3);
+            for hi in &mut h {
+                let (x, y) = (hi[u], hi[w]);
+                hi[u] = (3.0 * x - 4.0 * y) / 8.0;
+                hi[w] = (4.0 * x + 3.0 * y) / 8.0;
+            }
+        }
+        if next(s) % 2 == 0 {
+            h.swap(0, 1); // a left-handed frame: D < 0
+        }
+        bx(c, h, k)
+    }
+
+    fn ctx(a: &Shape<f64>, b: &Shape<f64>) -> Ctx {
+        Ctx::new(&Raw::of(a).unwrap(), &Raw::of(b).unwrap()).expect("aligned")
+    }
+
+    /// Every candidate of the search, in its order.
+    fn candidates() -> Vec<Found> {
+        let mut v = vec![Found::Center(0), Found::Center(1)];
+        for p in 0..2 {
+            v.extend((0..8).map(|i| Found::Vertex(p, i)));
+        }
+        for p in 0..2 {
+            for e in 0..12 {
+                v.extend((0..6).map(|f| Found::Crossing(p, e, f)));
+            }
+        }
+        v
+    }
+
+    /// The pairs of the tests: random boxes at several scales (2⁻¹⁰⁷⁰ has
+    /// subnormal inputs), grid boxes that touch exactly, and grid boxes
+    /// translated by 2⁴⁰ (inputs whose bits span about 50).
+    fn pairs() -> Vec<(Shape<f64>, Shape<f64>)> {
+        let mut s = 0x5eed_b0c5u64;
+        let mut out = Vec::new();
+        for round in 0..600 {
+            let k = [
+                1.0,
+                2f64.powi(-300),
+                2f64.powi(400),
+                2f64.powi(-1000) / 64.0,
+            ][round % 4];
+            out.push(match round % 3 {
+                0 => (random_box(&mut s, 1.2, k), random_box(&mut s, 1.2, k)),
+                1 => (grid_box(&mut s, k, 0.0), grid_box(&mut s, k, 0.0)),
+                _ => {
+                    let t = 2f64.powi(40);
+                    (grid_box(&mut s, 1.0, t), grid_box(&mut s, 1.0, t))
+                }
+            });
+        }
+        out
+    }
+
+    /// The box–box state decides every candidate as the generic state does
+    /// (the constraints of `constraint` at every vertex, one at a time), and
+    /// the search finds the same candidate, on random, touching and
+    /// wide-exponent pairs; the touching ones exercise the exact fallbacks.
+    #[test]
+    fn box_state_decides_as_the_generic_state() {
+        let (mut accepted, mut zeros, mut found) = ([0usize; 3], 0, 0);
+        for (a, b) in pairs() {
+            let c = ctx(&a, &b);
+            let (mut w, mut g) = (Witness::new(&c), Witness::generic(&c));
+            assert!(matches!(w.state, State::Boxes(_)));
+            for f in candidates() {
+                let x = w.check(f);
+                assert_eq!(x, g.check(f), "{f:?} {a:?} {b:?}");
+                if x {
+                    accepted[match f {
+                        Found::Center(_) => 0,
+                        Found::Vertex(..) => 1,
+                        Found::Crossing(..) => 2,
+                    }] += 1;
+                }
+            }
+            for q in 0..2 {
+                for j in 0..6 {
+                    for i in 0..8 {
+                        let x = w.sign(q, j, i);
+                        assert_eq!(x, g.sign(q, j, i));
+                        zeros += (x == Sign::Zero) as usize;
+                    }
+                }
+            }
+            match (w.search(), g.search()) {
+                (Search::Found(x), Search::Found(y)) => {
+                    assert_eq!(x, y);
+                    assert_eq!(w.point(x), g.point(y));
+                    found += 1;
+                }
+                (Search::Nothing, Search::Nothing) => {}
+                _ => panic!("the searches differ: {a:?} {b:?}"),
+            }
+        }
+        // Not vacuous: every kind of candidate accepted, exact zeros met.
+        assert!(accepted.iter().all(|&n| n > 20), "{accepted:?}");
+        assert!(zeros > 100 && found > 100, "{zeros} {found}");
+    }
+
+    /// Exactly (in rationals), every filtered value of the box–box state is
+    /// within its bound of the exact value (the constraint of `constraint`
+    /// at the vertex or center, on the integers), and on random pairs the
+    /// bound decides every sign.
+    #[test]
+    fn box_filter_bound_holds() {
+        let q = |x: f64| BigRational::from_float(x).unwrap();
+        let (mut checked, mut random_undecided) = (0, 0);
+        for (round, (a, b)) in pairs().into_iter().enumerate() {
+            let c = ctx(&a, &b);
+            // The float inputs are the integers times one power of two.
+            let i0 = (0..12).find(|&i| c.a.c[i].v != 0.0).unwrap();
+            let unit = q(c.a.c[i0].v) / BigRational::from_integer(big(&c.exact_side(0).c(i0)));
+            let u3 = &unit * &unit * &unit;
+            let mut w = Witness::new(&c);
+            for o in 0..2 {
+                w.box_vertices(o);
+            }
+            let State::Boxes(bs) = &w.state else {
+                unreachable!()
+            };
+            let mut at = |v: Fx, exact: Int| {
+                let x = BigRational::from_integer(big(&exact)) * &u3;
+                assert!((q(v.v) - &x).abs() <= q(v.e), "{v:?} {x} {a:?} {b:?}");
+                checked += 1;
+                if round % 3 == 0 && v.sign().is_none() {
+                    random_undecided += 1;
+                }
+            };
+            for o in 0..2 {
+                for j in 0..6 {
+                    let l = constraint(&c.exact_side(o), w.box_sign[o], j);
+                    at(bs.center_val(o, j), l.at(&c.center_int(1 - o)));
+                    for i in 0..8 {
+                        at(bs.val(o, j, i), l.at(&c.vertex_int(1 - o, i)));
+                    }
+                }
+            }
+        }
+        assert!(checked > 50_000);
+        assert_eq!(random_undecided, 0);
+    }
 }
