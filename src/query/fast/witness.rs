@@ -175,12 +175,30 @@ pub(crate) enum Search {
 /// the other side's vertices: the generic state, or for two boxes the
 /// box–box state ([`Boxes`]).
 pub(crate) struct Witness<'a> {
+    ex: Exacts<'a>,
+    state: State,
+}
+
+/// The shapes, the boxes' determinant signs, and the constraints exactly,
+/// computed on first use (the exact fallbacks and the crossing point's
+/// construction).
+struct Exacts<'a> {
     ctx: &'a Ctx,
     box_sign: [Sign; 2],
-    /// The constraints exactly, computed on first use (the exact fallbacks
-    /// and the crossing point's construction).
-    exact_lin: [[std::cell::OnceCell<Box<Lin<Int>>>; 6]; 2],
-    state: State,
+    lin: [[std::cell::OnceCell<Box<Lin<Int>>>; 6]; 2],
+}
+
+impl Exacts<'_> {
+    /// Constraint j of side s, exactly.
+    fn lin(&self, s: usize, j: usize) -> &Lin<Int> {
+        self.lin[s][j]
+            .get_or_init(|| Box::new(constraint(&self.ctx.exact_side(s), self.box_sign[s], j)))
+    }
+
+    /// Constraint j of side s at vertex i of the other side, exactly.
+    fn val(&self, s: usize, j: usize, i: usize) -> Int {
+        self.lin(s, j).at(&self.ctx.vertex_int(1 - s, i))
+    }
 }
 
 enum State {
@@ -330,7 +348,11 @@ impl Boxes {
 #[inline(always)]
 fn half_axes(ctx: &Ctx, s: usize) -> [[f64; 3]; 3] {
     let c = &ctx.side(s).c;
-    [0, 1, 2].map(|m| [c[3 + 3 * m].v, c[4 + 3 * m].v, c[5 + 3 * m].v])
+    [
+        [c[3].v, c[4].v, c[5].v],
+        [c[6].v, c[7].v, c[8].v],
+        [c[9].v, c[10].v, c[11].v],
+    ]
 }
 
 /// Whether a sign passes constraint j of a side of this kind.
@@ -348,9 +370,11 @@ impl<'a> Witness<'a> {
         if ctx.a.kind == Kind::Box && ctx.b.kind == Kind::Box {
             let (b, box_sign) = Boxes::new(ctx);
             return Witness {
-                ctx,
-                box_sign,
-                exact_lin: Default::default(),
+                ex: Exacts {
+                    ctx,
+                    box_sign,
+                    lin: Default::default(),
+                },
                 state: State::Boxes(b),
             };
         }
@@ -369,9 +393,11 @@ impl<'a> Witness<'a> {
             }),
         });
         Witness {
-            ctx,
-            box_sign,
-            exact_lin: Default::default(),
+            ex: Exacts {
+                ctx,
+                box_sign,
+                lin: Default::default(),
+            },
             state: State::Gen(Gen {
                 frames,
                 lin: Default::default(),
@@ -386,102 +412,63 @@ impl<'a> Witness<'a> {
     /// Constraint j of side s at vertex i of the other side, filtered
     /// (computed on first use).
     fn val(&mut self, s: usize, j: usize, i: usize) -> Fx {
-        let (ctx, sign) = (self.ctx, self.box_sign[s]);
+        let (ctx, sign) = (self.ex.ctx, self.ex.box_sign[s]);
         match &mut self.state {
             State::Gen(g) => g.val(ctx, sign, s, j, i),
             State::Boxes(b) => b.val(s, j, i),
         }
     }
 
-    /// Constraint j of side s, exactly.
-    fn exact_lin(&self, s: usize, j: usize) -> &Lin<Int> {
-        self.exact_lin[s][j]
-            .get_or_init(|| Box::new(constraint(&self.ctx.exact_side(s), self.box_sign[s], j)))
-    }
-
-    /// Constraint j of side s at vertex i of the other side, exactly.
-    fn exact_val(&self, s: usize, j: usize, i: usize) -> Int {
-        self.exact_lin(s, j).at(&self.ctx.vertex_int(1 - s, i))
-    }
-
     /// The sign of constraint j of side s at vertex i of the other side.
     fn sign(&mut self, s: usize, j: usize, i: usize) -> Sign {
-        if let State::Boxes(b) = &self.state {
+        let ex = &self.ex;
+        match &mut self.state {
             // Every sign of the direction is decided with its values.
-            return b.sign(s, j, i);
+            State::Boxes(b) => b.sign(s, j, i),
+            State::Gen(g) => {
+                if let Some(x) = g.signs[s][j][i] {
+                    return x;
+                }
+                let v = g.val(ex.ctx, ex.box_sign[s], s, j, i);
+                let x = decide(v, || ex.val(s, j, i));
+                g.signs[s][j][i] = Some(x);
+                x
+            }
         }
-        let State::Gen(g) = &self.state else {
-            unreachable!()
-        };
-        if let Some(x) = g.signs[s][j][i] {
-            return x;
-        }
-        let v = self.val(s, j, i);
-        let x = decide(v, || self.exact_val(s, j, i));
-        if let State::Gen(g) = &mut self.state {
-            g.signs[s][j][i] = Some(x);
-        }
-        x
     }
 
     /// Box side `s`'s center in the other side?
     pub(crate) fn center_inside(&mut self, s: usize) -> bool {
         let o = 1 - s;
-        if let State::Boxes(_) = self.state {
-            self.box_a(o);
-            let State::Boxes(b) = &self.state else {
-                unreachable!()
-            };
-            return (0..6).all(|j| {
-                let x = decide(b.center_val(o, j), || {
-                    self.exact_lin(o, j).at(&self.ctx.center_int(s))
-                });
-                x != Sign::Negative
-            });
+        if let State::Boxes(b) = &mut self.state {
+            b.a(self.ex.ctx, o);
         }
-        let c = self.ctx.side(s).box_parts().0;
-        let kind = self.ctx.side(o).kind;
-        let (ctx, sign) = (self.ctx, self.box_sign[o]);
-        let n = match &self.state {
-            State::Gen(g) => g.nlin[o],
-            State::Boxes(_) => unreachable!(),
-        };
-        (0..n).all(|j| {
-            let State::Gen(g) = &mut self.state else {
-                unreachable!()
-            };
-            let v = g.lin(ctx, sign, o, j).at(&c);
-            let x = decide(v, || self.exact_lin(o, j).at(&self.ctx.center_int(s)));
-            passes(kind, j, x)
-        })
-    }
-
-    /// The box–box state's `a_k` of direction q, on first use.
-    fn box_a(&mut self, q: usize) {
-        let ctx = self.ctx;
-        let State::Boxes(b) = &mut self.state else {
-            return;
-        };
-        if b.have[q] & 1 == 1 {
-            return;
+        let ex = &self.ex;
+        let exact = |j: usize| ex.lin(o, j).at(&ex.ctx.center_int(s));
+        match &mut self.state {
+            State::Boxes(b) => {
+                (0..6).all(|j| decide(b.center_val(o, j), || exact(j)) != Sign::Negative)
+            }
+            State::Gen(g) => {
+                let c = ex.ctx.side(s).box_parts().0;
+                let kind = ex.ctx.side(o).kind;
+                (0..g.nlin[o]).all(|j| {
+                    let v = g.lin(ex.ctx, ex.box_sign[o], o, j).at(&c);
+                    passes(kind, j, decide(v, || exact(j)))
+                })
+            }
         }
-        let p = 1 - q;
-        let (cp, cq) = (&ctx.side(p).c, &ctx.side(q).c);
-        let delta: [f64; 3] = std::array::from_fn(|x| cp[x].v - cq[x].v);
-        for k in 0..3 {
-            (b.a[q][k], b.pa[q][k]) = dot_perm(&b.n[q][k], &b.pn[q][k], &delta);
-        }
-        b.have[q] |= 1;
     }
 
     /// The box–box state's values and exact signs of direction q at p's
     /// vertices, on first use.
     fn box_vertices(&mut self, q: usize) {
-        self.box_a(q);
-        let ctx = self.ctx;
+        let ex = &self.ex;
+        let ctx = ex.ctx;
         let State::Boxes(b) = &mut self.state else {
             return;
         };
+        b.a(ctx, q);
         if b.have[q] & 2 == 2 {
             return;
         }
@@ -500,8 +487,16 @@ impl<'a> Witness<'a> {
             // ((a ± b0) ± b1) ± b2, vertex i taking + for its set bits.
             let s1 = [a - b0, a + b0];
             let s2 = [s1[0] - b1, s1[1] - b1, s1[0] + b1, s1[1] + b1];
-            let t: [f64; 8] =
-                std::array::from_fn(|i| if i < 4 { s2[i] - b2 } else { s2[i - 4] + b2 });
+            let t = [
+                s2[0] - b2,
+                s2[1] - b2,
+                s2[2] - b2,
+                s2[3] - b2,
+                s2[0] + b2,
+                s2[1] + b2,
+                s2[2] + b2,
+                s2[3] + b2,
+            ];
             b.t[q][k] = t;
             let (sig, ad) = (b.sig[q], b.abs_d[q]);
             let (mut pp, mut nn) = ([0u8; 2], [0u8; 2]);
@@ -527,11 +522,7 @@ impl<'a> Witness<'a> {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
                 super::num::count_exact_sign();
-                let x = super::num::int_sign(&self.exact_val(q, j, i));
-                let State::Boxes(b) = &mut self.state else {
-                    unreachable!()
-                };
-                match x {
+                match super::num::int_sign(&ex.val(q, j, i)) {
                     Sign::Positive => b.pos[q][j] |= 1 << i,
                     Sign::Negative => b.neg[q][j] |= 1 << i,
                     Sign::Zero => {}
@@ -546,15 +537,15 @@ impl<'a> Witness<'a> {
             return self.box_search();
         }
         for p in 0..2 {
-            for i in 0..self.ctx.side(p).nv {
+            for i in 0..self.ex.ctx.side(p).nv {
                 if self.check(Found::Vertex(p, i)) {
                     return Search::Found(Found::Vertex(p, i));
                 }
             }
         }
         for p in 0..2 {
-            let nq = self.ctx.side(1 - p).nfaces();
-            for ei in 0..self.ctx.side(p).edges().len() {
+            let nq = self.ex.ctx.side(1 - p).nfaces();
+            for ei in 0..self.ex.ctx.side(p).edges().len() {
                 for f in 0..nq {
                     if self.check(Found::Crossing(p, ei, f)) {
                         return Search::Found(Found::Crossing(p, ei, f));
@@ -637,7 +628,7 @@ impl<'a> Witness<'a> {
     #[cold]
     fn crossing_exact(&self, q: usize, fc: usize, j: usize, s: usize, e: usize) -> Sign {
         super::num::count_exact_sign();
-        let g = |jj: usize, ii: usize| super::num::big(&self.exact_val(q, jj, ii));
+        let g = |jj: usize, ii: usize| super::num::big(&self.ex.val(q, jj, ii));
         let v = g(fc, s) * g(j, e) - g(fc, e) * g(j, s);
         Sign::from_ordering(v.cmp(&num_bigint::BigInt::from(0)))
     }
@@ -666,13 +657,13 @@ impl<'a> Witness<'a> {
             Found::Center(s) => self.center_inside(s),
             Found::Vertex(p, i) => {
                 let q = 1 - p;
-                let kind = self.ctx.side(q).kind;
+                let kind = self.ex.ctx.side(q).kind;
                 (0..count(kind)).all(|j| passes(kind, j, self.sign(q, j, i)))
             }
             Found::Crossing(p, ei, f) => {
                 let q = 1 - p;
-                let (s, e) = self.ctx.side(p).edges()[ei];
-                let fc = face_constraint(self.ctx.side(q).kind, f);
+                let (s, e) = self.ex.ctx.side(p).edges()[ei];
+                let fc = face_constraint(self.ex.ctx.side(q).kind, f);
                 let (ds, de) = (self.sign(q, fc, s), self.sign(q, fc, e));
                 if ds == Sign::Zero && de == Sign::Zero {
                     return false; // in the plane: the edge–edge stage covers it
@@ -682,7 +673,7 @@ impl<'a> Witness<'a> {
                 }
                 // sign(d_s − d_e): d_s and d_e differ in sign or one is 0.
                 let w = if ds != Sign::Zero { ds } else { de.flip() };
-                let kind = self.ctx.side(q).kind;
+                let kind = self.ex.ctx.side(q).kind;
                 let (fs, fe) = (self.val(q, fc, s), self.val(q, fc, e));
                 // Every other constraint at the crossing point, one at a time
                 // (values computed as needed).
@@ -704,7 +695,7 @@ impl<'a> Witness<'a> {
 
     /// The exact found point.
     pub(crate) fn point(&self, found: Found) -> Vec3<BigRational> {
-        let ctx = self.ctx;
+        let ctx = self.ex.ctx;
         match found {
             Found::Center(s) => super::num::dyadic_point(&ctx.center_int(s), ctx.e0),
             Found::Vertex(s, i) => super::num::dyadic_point(&ctx.vertex_int(s, i), ctx.e0),
@@ -717,7 +708,7 @@ impl<'a> Witness<'a> {
 
     /// The found point rounded to doubles (the float paths).
     pub(crate) fn point_f64(&self, found: Found) -> Vec3<f64> {
-        let ctx = self.ctx;
+        let ctx = self.ex.ctx;
         let r = |x: &Int, d: &crate::fixed::Nat| super::num::ratio_f64(x, d, ctx.e0);
         let one = crate::fixed::Nat::from_u128(1);
         let pt = |v: &Vec3<Int>| v.map(|c| r(c, &one));
@@ -736,16 +727,16 @@ impl<'a> Witness<'a> {
     /// point is `(x·w + d·t)/w` with `w > 0`, returned as (x, d, t, w).
     fn crossing(&self, p: usize, ei: usize, f: usize) -> (Vec3<Int>, Vec3<Int>, Int, Int) {
         let q = 1 - p;
-        let (s, e) = self.ctx.side(p).edges()[ei];
-        let fc = face_constraint(self.ctx.side(q).kind, f);
-        let (mut ds, de) = (self.exact_val(q, fc, s), self.exact_val(q, fc, e));
+        let (s, e) = self.ex.ctx.side(p).edges()[ei];
+        let fc = face_constraint(self.ex.ctx.side(q).kind, f);
+        let (mut ds, de) = (self.ex.val(q, fc, s), self.ex.val(q, fc, e));
         let mut w = ds.sub(&de);
         if w.is_neg() {
             w = w.neg();
             ds = ds.neg();
         }
-        let x = self.ctx.vertex_int(p, s);
-        let d = self.ctx.vertex_int(p, e).sub(&x);
+        let x = self.ex.ctx.vertex_int(p, s);
+        let d = self.ex.ctx.vertex_int(p, e).sub(&x);
         (x, d, ds, w)
     }
 }
@@ -765,6 +756,7 @@ impl Gen {
 
     /// Constraint j of side s at vertex i of the other side, filtered
     /// (computed on first use).
+    #[inline(always)]
     fn val(&mut self, ctx: &Ctx, sign: Sign, s: usize, j: usize, i: usize) -> Fx {
         if self.have[s][j] >> i & 1 == 0 {
             let v = self.lin(ctx, sign, s, j).at(&ctx.side(1 - s).v(i));
@@ -776,6 +768,20 @@ impl Gen {
 }
 
 impl Boxes {
+    /// `a_k` of direction q, on first use.
+    fn a(&mut self, ctx: &Ctx, q: usize) {
+        if self.have[q] & 1 == 1 {
+            return;
+        }
+        let p = 1 - q;
+        let (cp, cq) = (&ctx.side(p).c, &ctx.side(q).c);
+        let delta = [cp[0].v - cq[0].v, cp[1].v - cq[1].v, cp[2].v - cq[2].v];
+        for k in 0..3 {
+            (self.a[q][k], self.pa[q][k]) = dot_perm(&self.n[q][k], &self.pn[q][k], &delta);
+        }
+        self.have[q] |= 1;
+    }
+
     /// Constraint j of box q at vertex i of the other box, filtered (the
     /// direction's values computed).
     #[inline]
@@ -1011,7 +1017,7 @@ mod tests {
             };
             for o in 0..2 {
                 for j in 0..6 {
-                    let l = constraint(&c.exact_side(o), w.box_sign[o], j);
+                    let l = constraint(&c.exact_side(o), w.ex.box_sign[o], j);
                     at(bs.center_val(o, j), l.at(&c.center_int(1 - o)));
                     for i in 0..8 {
                         at(bs.val(o, j, i), l.at(&c.vertex_int(1 - o, i)));
