@@ -573,9 +573,14 @@ impl<'a> Witness<'a> {
             }
         }
         for p in 0..2 {
-            for ei in 0..BOX_EDGES.len() {
+            let q = 1 - p;
+            self.box_vertices(q);
+            let State::Boxes(b) = &self.state else {
+                unreachable!()
+            };
+            for (ei, &(s, e)) in BOX_EDGES.iter().enumerate() {
                 for f in 0..6 {
-                    if self.box_crossing(p, ei, f) {
+                    if self.box_crosses(b, q, s, e, f) {
                         return Search::Found(Found::Crossing(p, ei, f));
                     }
                 }
@@ -602,21 +607,33 @@ impl<'a> Witness<'a> {
     fn box_crossing(&mut self, p: usize, ei: usize, f: usize) -> bool {
         let q = 1 - p;
         self.box_vertices(q);
-        let (s, e) = BOX_EDGES[ei];
         let State::Boxes(b) = &self.state else {
             unreachable!()
         };
+        let (s, e) = BOX_EDGES[ei];
+        self.box_crosses(b, q, s, e, f)
+    }
+
+    /// [`Witness::box_crossing`] for the edge from vertex s to vertex e,
+    /// direction q's values computed (`b`, this witness's box state).
+    #[inline(always)]
+    fn box_crosses(&self, b: &Boxes, q: usize, s: usize, e: usize, f: usize) -> bool {
         let (ds, de) = (b.sign(q, f, s), b.sign(q, f, e));
         if ds == de {
             return false; // in the plane, or strictly on one side
         }
         let w = if ds != Sign::Zero { ds } else { de.flip() };
         let (fs, fe) = (b.val(q, f, s), b.val(q, f, e));
-        (0..6).filter(|&j| j / 2 != f / 2).all(|j| {
+        // The other two axes' constraints (all must hold: any order).
+        let (k1, k2) = ((f / 2 + 1) % 3, (f / 2 + 2) % 3);
+        for j in [2 * k1, 2 * k1 + 1, 2 * k2, 2 * k2 + 1] {
             let (js, je) = (b.val(q, j, s), b.val(q, j, e));
             let x = self.crossing_sign(q, f, j, s, e, fs.mul_ref(&je).sub_ref(&fe.mul_ref(&js)));
-            passes(Kind::Box, j, if w == Sign::Negative { x.flip() } else { x })
-        })
+            if !passes(Kind::Box, j, if w == Sign::Negative { x.flip() } else { x }) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The sign of `g_fc(s)·g_j(e) − g_fc(e)·g_j(s)` (side q's constraints at
