@@ -248,14 +248,15 @@ struct Gen {
 /// one factor `(1 + ε)` per rounding it passes through (a product's monomial
 /// those of both operands, plus its own), at most 10 here: `δ = c_p − c_q` 1,
 /// a normal's coordinate `y·z' − z·y'` 2 more, the product by `δ` 1, the
-/// dot's two sums 2, then `±b_k0 ± b_k1 ± b_k2` and `|D| ∓ σt` 4. So
-/// (Higham 2002, Lemma 3.1 and §3.3) the computed value is within
-/// `γ₁₀·P` of the exact one, `P` the sum of the monomials' magnitudes (the
-/// same tree on absolute values, with |δ̃| for |δ|: `|δ| ≤ |δ̃|(1 + γ₁)`).
-/// `P` computed in doubles (nonnegative terms, at most 10 roundings) is at
-/// least `P(1 − u)^10/(1 + γ₁)`, so `γ₁₀·P ≤ 11u·P̃`, and the bound used is
-/// `16u·P̃ + η` (exact: a power of two; η = 2⁻¹⁰⁶⁰ covers underflow, which the
-/// aligned inputs, all at least 2⁻¹¹⁶ when nonzero, cannot even reach). One
+/// dot's two sums 2, then `±b_k0 ± b_k1 ± b_k2` and `|D| ∓ σt` 4. So the
+/// computed value is within `γ₁₀·P` of the exact one (Higham 2002, Lemma
+/// 3.1: a product of n factors `1 + ε` is `1 + θ_n`, `|θ_n| ≤ γ_n`), `P` the
+/// sum of the monomials' magnitudes. `P̃`, the same tree on absolute values
+/// computed in doubles (nonnegative terms, at most 10 roundings, `|δ̃|` for
+/// `|δ|`, where `|δ| ≤ |δ̃|(1 + γ₁)`), is at least `P(1 − u)^10/(1 + γ₁)`, so
+/// `γ₁₀·P ≤ 11u·P̃`, and the bound used is `16u·P̃ + η` (the product exact:
+/// a power of two; η = 2⁻¹⁰⁶⁰ covers underflow, though with the aligned
+/// inputs, multiples of 2⁻¹¹⁶, no nonzero value here comes near it). One
 /// bound per axis covers all its values (the largest P: D, a_k and the three
 /// b_km), the center's too. A value the bound does not decide is evaluated
 /// exactly on the integers, as the generic state does.
