@@ -16,7 +16,7 @@ pub(crate) const U: f64 = f64::EPSILON / 2.0;
 /// An absolute term for underflow: every rounding of a product (or of the
 /// bound's own terms) that underflows is off by at most 2⁻¹⁰⁷⁵; 2⁻¹⁰⁶⁰ covers
 /// the few of them in one operation.
-const ETA: f64 = f64::MIN_POSITIVE / 274_877_906_944.0; // 2^-1022 / 2^38
+pub(crate) const ETA: f64 = f64::MIN_POSITIVE / 274_877_906_944.0; // 2^-1022 / 2^38
 /// Inflation of a computed bound for the roundings made while computing it.
 const K_ADD: f64 = 1.0 + 8.0 * U;
 const K_MUL: f64 = 1.0 + 16.0 * U;
