@@ -4,7 +4,9 @@
 //! formula, no error bound: not exact) and parry3d's `intersection_test`;
 //! `intersect` with its exact certificate; the exact squared distance with
 //! exact closest points (and the f64-rounded one) against parry3d's float
-//! `distance`, for box pairs and triangle–box pairs.
+//! `distance`, for box pairs and triangle–box pairs, and the same exact
+//! answers before their reduction to lowest terms
+//! (`distance_exact_unreduced`).
 //!
 //! Run: `cargo bench --features parry --bench boxes`. The exact-fallback
 //! rates (filter failures, fast-path fallbacks) are printed.
@@ -16,7 +18,9 @@
 //! the names are in `one_pass`.
 
 use criterion::{black_box, criterion_group, Criterion};
-use exact_collision::query::{box_box, distance, distance_exact, intersect_exact, stats};
+use exact_collision::query::{
+    box_box, distance, distance_exact, distance_exact_unreduced, intersect_exact, stats,
+};
 use exact_collision::{Obb, Shape, Triangle, Vec3};
 use parry3d::math::{Mat3, Pose, Rot3, Vec3 as PVec3};
 use parry3d::shape::Cuboid;
@@ -198,6 +202,17 @@ fn exact_distance(shapes: &Pairs) -> u64 {
         .sum::<u64>()
 }
 
+/// The exact answers before their reduction to lowest terms: every value is
+/// built (`black_box` keeps the whole answer), none reduced.
+fn unreduced_distance(shapes: &Pairs) -> usize {
+    shapes
+        .iter()
+        .filter(|(a, b)| {
+            black_box(distance_exact_unreduced(black_box(a), black_box(b)).unwrap()).is_zero()
+        })
+        .count()
+}
+
 fn rounded_distance(shapes: &Pairs) -> f64 {
     shapes
         .iter()
@@ -285,6 +300,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("exact_distance_f64_inputs", |bn| {
         bn.iter(|| exact_distance(&shapes))
     });
+    g.bench_function("exact_unreduced_f64_inputs", |bn| {
+        bn.iter(|| unreduced_distance(&shapes))
+    });
     g.bench_function("rounded_distance_f64", |bn| {
         bn.iter(|| rounded_distance(&shapes))
     });
@@ -293,6 +311,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("tri_box_distance");
     g.bench_function("exact_distance_f64_inputs", |bn| {
         bn.iter(|| exact_distance(&tri))
+    });
+    g.bench_function("exact_unreduced_f64_inputs", |bn| {
+        bn.iter(|| unreduced_distance(&tri))
     });
     g.bench_function("parry3d_distance", |bn| bn.iter(|| parry_tri_distance(&ts)));
     g.finish();
@@ -335,9 +356,11 @@ fn one_pass(name: &str) {
         "box_intersect_cert" => exact_intersect(&shapes) as f64,
         "parry_intersection_test" => parry_intersection(&cs) as f64,
         "box_distance_exact" => exact_distance(&shapes) as f64,
+        "box_distance_unreduced" => unreduced_distance(&shapes) as f64,
         "box_distance_f64" => rounded_distance(&shapes),
         "parry_box_distance" => parry_box_distance(&cs) as f64,
         "tri_distance_exact" => exact_distance(&tri) as f64,
+        "tri_distance_unreduced" => unreduced_distance(&tri) as f64,
         "parry_tri_distance" => parry_tri_distance(&ts) as f64,
         _ => panic!("unknown BOXES_PASS {name}"),
     };

@@ -814,6 +814,19 @@ impl Int {
         let s = if self.neg { BSign::Minus } else { BSign::Plus };
         BigInt::from_biguint(s, self.mag.to_biguint())
     }
+    /// The magnitude's significant little-endian words.
+    pub(crate) fn mag_words(&self) -> &[u64] {
+        &self.mag.d[..self.mag.n]
+    }
+    /// `±m` from the magnitude's little-endian words (at most [`L`] of
+    /// them; zero is never negative).
+    pub(crate) fn from_words(neg: bool, m: &[u64]) -> Int {
+        assert!(m.len() <= L, "Int overflow");
+        let mut mag = Nat::ZERO;
+        mag.d[..m.len()].copy_from_slice(m);
+        mag.n = m.len();
+        Int::norm(neg, mag.trim())
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -49,6 +49,7 @@ pub mod shrink;
 pub mod sign;
 pub mod sqrt;
 pub mod vector;
+mod wide;
 
 // The number types the API exposes (`BigRational` coordinates, `BigInt`
 // polynomial coefficients), re-exported so that callers use the same versions.

@@ -40,6 +40,16 @@ fn same(a: &Shape<f64>, b: &Shape<f64>) -> Result<(), TestCaseError> {
             x,
             y
         );
+        // The same numerators and denominators, not only the same values
+        // (`==` on rationals compares values): both in lowest terms.
+        prop_assert_eq!(
+            format!("{:?}", distance_exact(x, y).unwrap()),
+            format!("{:?}", distance(ex, ey).unwrap())
+        );
+        prop_assert_eq!(
+            format!("{:?}", intersect_exact(x, y).unwrap()),
+            format!("{:?}", intersect(ex, ey).unwrap())
+        );
     }
     Ok(())
 }

@@ -17,11 +17,13 @@ pub mod stats;
 mod tri_dist_fast;
 pub mod triangle_triangle;
 pub mod triangle_triangle_distance;
+pub mod unreduced;
 
 use crate::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
 use crate::vector::Vec3;
 use num_rational::BigRational;
+pub use unreduced::UnreducedClosest;
 
 /// The answer to `intersect`, with its certificate.
 #[derive(Clone, Debug, PartialEq)]
@@ -227,7 +229,8 @@ pub fn intersect_exact<S: Scalar>(
 /// GJK guess of the closest features, an exact proof that their closest
 /// points are closest (and, for tied pairs, the exhaustive enumeration's
 /// choice), the points built in integers and reduced once; counted in
-/// [`stats::DISTANCE`].
+/// [`stats::DISTANCE`]. [`distance_exact_unreduced`] is the same answer
+/// before the reduction to lowest terms.
 ///
 /// ```
 /// use exact_collision::query::distance_exact;
@@ -242,8 +245,32 @@ pub fn distance_exact<S: Scalar>(
     a: &Shape<S>,
     b: &Shape<S>,
 ) -> Result<Closest<BigRational>, QueryError> {
+    distance_exact_unreduced(a, b).map(UnreducedClosest::into_reduced)
+}
+
+/// [`distance_exact`]'s answer, exact, but held as integers over one common
+/// denominator: lowest terms (one gcd of the denominator's size and a
+/// `BigInt` per value) only when asked, with [`UnreducedClosest::reduce`].
+///
+/// For float inputs on the fast path (every pair but triangle–triangle and
+/// prism–prism) this skips the reduction's cost, which is most of an exact
+/// distance's; other answers come already reduced.
+///
+/// ```
+/// use exact_collision::query::distance_exact_unreduced;
+/// use exact_collision::{Obb, Scalar, Shape, Vec3};
+/// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+/// let unit = |c| Shape::Box(Obb::new(c, [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap());
+/// let u = distance_exact_unreduced(&unit(v(0., 0., 0.)), &unit(v(1.1, 0., 0.))).unwrap();
+/// let gap = 1.1f64.to_rational() - 1.0f64.to_rational();
+/// assert_eq!(u.distance_squared(), &gap * &gap);
+/// ```
+pub fn distance_exact_unreduced<S: Scalar>(
+    a: &Shape<S>,
+    b: &Shape<S>,
+) -> Result<UnreducedClosest, QueryError> {
     if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
-        return triangle_triangle_distance::distance_exact(x, y);
+        return triangle_triangle_distance::distance_exact(x, y).map(UnreducedClosest::reduced);
     }
     if !S::IS_EXACT {
         if let Some(c) = fast::distance(a, b) {
@@ -252,5 +279,5 @@ pub fn distance_exact<S: Scalar>(
         }
         stats::DISTANCE.fallback();
     }
-    distance(&a.to_rational(), &b.to_rational())
+    distance(&a.to_rational(), &b.to_rational()).map(UnreducedClosest::reduced)
 }

@@ -22,14 +22,14 @@
 //! A pair that fails any test (or a guess of another kind: parallel
 //! edge–face, face–face) is not accepted.
 
-use super::num::{decide, dyadic_point, ratio_f64, Fx};
+use super::num::{decide, Fx};
 use super::side::{Ctx, Exact, Kind, Side, View};
-use crate::fixed::{nonzero_product, Int, Nat, Over};
-use crate::query::Closest;
+use crate::fixed::Int;
+use crate::query::unreduced::{IntPoint, Ints, D2};
 use crate::ring::Ring;
 use crate::sign::Sign;
 use crate::vector::Vec3;
-use num_rational::BigRational;
+use crate::wide::{cross, dot, w2, Wide, V};
 
 /// A feature of one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +99,7 @@ fn edge<V: View>(s: &V, e: usize) -> (Vec3<V::R>, Vec3<V::R>) {
 /// `w = p0 − r0`, `den = |u|²|v|² − (u·v)² = |u × v|²` and the parameters of
 /// the closest points of the two lines times `den`.
 struct EdgeEdge<R> {
-    p0: Vec3<R>,
     u: Vec3<R>,
-    r0: Vec3<R>,
     v: Vec3<R>,
     w: Vec3<R>,
     den: R,
@@ -118,16 +116,7 @@ fn edge_edge<V: View>(a: &V, b: &V, ea: usize, eb: usize) -> EdgeEdge<V::R> {
     let (d, e) = (u.dot(&w), v.dot(&w));
     let s = uv.mul_ref(&e).sub_ref(&vv.mul_ref(&d));
     let t = uu.mul_ref(&e).sub_ref(&uv.mul_ref(&d));
-    EdgeEdge {
-        p0,
-        u,
-        r0,
-        v,
-        w,
-        den,
-        s,
-        t,
-    }
+    EdgeEdge { u, v, w, den, s, t }
 }
 
 /// `d̂`, a positive multiple of `pb − pa` (see the module docs).
@@ -528,198 +517,123 @@ pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<P
     None
 }
 
-/// A point of a closest pair over the pair's one denominator `den`: the
-/// vertex `x`, or with `along = (d, t)` the point `(x·den + d·t)/den`
-/// coordinate-wise.
-struct Pt {
-    x: Vec3<Int>,
-    along: Option<(Vec3<Int>, Int)>,
-}
-
-impl Pt {
-    fn vertex(x: Vec3<Int>) -> Pt {
-        Pt { x, along: None }
-    }
-    fn along(x: Vec3<Int>, d: Vec3<Int>, t: Int) -> Pt {
-        Pt {
-            x,
-            along: Some((d, t)),
-        }
-    }
-}
-
-/// The squared distance over the same denominator: `n/den`, or `s²/den`.
-enum D2 {
-    Over(Int),
-    Square(Int),
-}
-
 /// An accepted pair's exact closest points and squared distance as integers
-/// over one denominator, before any reduction, with the factors whose
-/// product holds every numerator's common factors with `den` (for
-/// [`Over`]).
-struct Built {
-    a: Pt,
-    b: Pt,
-    den: Int,
-    d2: D2,
-    factors: [Nat; 4],
-}
-
-/// The exact projections of a pair (the same points as the exhaustive
-/// enumeration's `exact_points`): vertex–edge `s + u·t/uu` with
-/// `t = (x − s)·u`, vertex–face `x − n·h/nn` with `h = n·(x − f₀)`,
-/// edge–edge `p + u·s/den`, `r + v·t/den` with `den = |u|²|v|² − (u·v)²`.
-fn build(ctx: &Ctx, p: Pair) -> Built {
+/// over one denominator, before any reduction (the exact projections, the
+/// same points as the exhaustive enumeration's `exact_points`): vertex–edge
+/// `s + u·t/uu` with `t = (x − s)·u`, vertex–face `x − n·h/nn` with
+/// `h = n·(x − f₀)`, edge–edge `p + u·s/den`, `r + v·t/den` with
+/// `den = |u|²|v|² − (u·v)²`; with the factors whose product holds every
+/// numerator's common factors with `den` (for [`Over`](crate::fixed::Over)).
+///
+/// Computed in [`Wide`] integers of the width each degree needs. The bounds,
+/// from vertices below 2¹¹⁹ ([`side::BITS`](super::side::BITS)), so
+/// differences and edge vectors below 2¹²⁰: degree 2 (dot and cross
+/// products) below 2²⁴² (4 words), degree 3 (`h`, `u·w`, `w·(u × v)`)
+/// below 2³⁶³ (6 words), degree 4 (`den`, `s`, `t`, `|n|²`, `|w × u|²`)
+/// below 2⁴⁸⁶ (8 words), the numerators of degree 5 below 2⁶⁰⁷ (10 words),
+/// a product of six edge coordinates below 2⁷²⁰ (12 words).
+pub(crate) fn construct_ints(ctx: &Ctx, p: Pair) -> Ints {
     let ex = ctx.exact();
     let (a, b) = (&ex[0], &ex[1]);
-    let one = Nat::from_u128(1);
-    let prod = |v: &Vec3<Int>| nonzero_product(&[v.x, v.y, v.z]);
-    // Vertex x against edge e of t: (the vertex, the foot, …).
-    let vertex_edge = |x: Vec3<Int>, t: &Exact, e: usize| {
-        let (s, u) = edge(t, e);
-        let w = x.sub(&s);
-        let tt = w.dot(&u);
-        let n = w.cross(&u).norm_squared();
-        let factors = [*n.mag(), *tt.mag(), prod(&u), one];
-        (
-            Pt::vertex(x),
-            Pt::along(s, u.clone(), tt),
-            u.norm_squared(),
-            D2::Over(n),
-            factors,
-        )
+    let zero4 = [Wide::ZERO; 3];
+    let vertex = |x: &[i128; 3]| IntPoint {
+        n: x.map(Wide::from_i128),
+        over: false,
+        whole: 0,
     };
-    let vertex_face = |x: Vec3<Int>, t: &Exact, f: usize| {
-        let n = t.face_normal(f).0;
-        let h = n.dot(&x.sub(&t.v(t.face_cycle(f)[0])));
-        let factors = [*h.mag(), prod(&n), one, one];
-        let foot = Pt::along(x.clone(), n.neg(), h);
-        (
-            Pt::vertex(x),
-            foot,
-            n.norm_squared(),
-            D2::Square(h),
-            factors,
-        )
+    // `x·den + d·t`, coordinate-wise (over `den`).
+    fn along<const D: usize, const T: usize>(
+        x: &[i128; 3],
+        d: &V<D>,
+        t: &Wide<T>,
+        den: &Wide<8>,
+    ) -> IntPoint {
+        let mut whole = 0;
+        let mut c = |k: usize| {
+            let xd: Wide<10> = Wide::<2>::from_i128(x[k]).mul(den);
+            let dt: Wide<10> = d[k].mul(t);
+            whole |= (dt.is_zero() as u8) << k;
+            xd.add(&dt)
+        };
+        IntPoint {
+            n: [c(0), c(1), c(2)],
+            over: true,
+            whole,
+        }
+    }
+    // Vertex x against edge e of t: (the vertex, the foot, den, d2, factors).
+    let vertex_edge = |x: [i128; 3], t: &Exact, e: usize| {
+        let (s, u) = t.edge_small(e);
+        let w = crate::wide::diff(&x, &s);
+        let u2 = w2(&u);
+        let tt: Wide<4> = dot(&w2(&w), &u2);
+        let c = cross(&w, &u);
+        let n: Wide<8> = dot(&c, &c);
+        let uu: Wide<8> = dot::<2, 2, 4>(&u2, &u2).widen();
+        let foot = along(&s, &u2, &tt, &uu);
+        let fs = [n, tt.widen(), Wide::ZERO];
+        let vs = [u2.map(|c| c.widen()), zero4];
+        (vertex(&x), foot, uu, D2::Over(n), fs, vs)
     };
-    let swap =
-        |(x, foot, den, d2, factors): (Pt, Pt, Int, D2, [Nat; 4])| (foot, x, den, d2, factors);
-    let (pa, pb, den, d2, factors) = match (p.fa, p.fb) {
+    let vertex_face = |x: [i128; 3], t: &Exact, f: usize| {
+        let n = t.face_normal_wide(f);
+        let f0 = t.vertex_small(t.face_cycle(f)[0]);
+        let h: Wide<6> = dot(&n, &w2(&crate::wide::diff(&x, &f0)));
+        let nn: Wide<8> = dot(&n, &n);
+        let foot = along(&x, &n.map(|c| c.neg()), &h, &nn);
+        let fs = [h.widen(), Wide::ZERO, Wide::ZERO];
+        (vertex(&x), foot, nn, D2::Square(h), fs, [n, zero4])
+    };
+    type Built = (IntPoint, IntPoint, Wide<8>, D2, [Wide<8>; 3], [V<4>; 2]);
+    let swap = |(x, foot, den, d2, fs, vs): Built| (foot, x, den, d2, fs, vs);
+    let (pa, pb, den, d2, fs, vs): Built = match (p.fa, p.fb) {
         (Feat::V(i), Feat::V(j)) => {
-            let (x, y) = (a.v(i), b.v(j));
-            let n = x.sub(&y).norm_squared();
+            let (x, y) = (a.vertex_small(i), b.vertex_small(j));
+            let d = w2(&crate::wide::diff(&x, &y));
+            let n: Wide<4> = dot(&d, &d);
             (
-                Pt::vertex(x),
-                Pt::vertex(y),
-                Int::from_i128(1),
-                D2::Over(n),
-                [one; 4],
+                vertex(&x),
+                vertex(&y),
+                Wide::from_i128(1),
+                D2::Over(n.widen()),
+                [Wide::ZERO; 3],
+                [zero4; 2],
             )
         }
-        (Feat::V(i), Feat::E(e)) => vertex_edge(a.v(i), b, e),
-        (Feat::E(e), Feat::V(j)) => swap(vertex_edge(b.v(j), a, e)),
-        (Feat::V(i), Feat::F(f)) => vertex_face(a.v(i), b, f),
-        (Feat::F(f), Feat::V(j)) => swap(vertex_face(b.v(j), a, f)),
+        (Feat::V(i), Feat::E(e)) => vertex_edge(a.vertex_small(i), b, e),
+        (Feat::E(e), Feat::V(j)) => swap(vertex_edge(b.vertex_small(j), a, e)),
+        (Feat::V(i), Feat::F(f)) => vertex_face(a.vertex_small(i), b, f),
+        (Feat::F(f), Feat::V(j)) => swap(vertex_face(b.vertex_small(j), a, f)),
         (Feat::E(ea), Feat::E(eb)) => {
-            let EdgeEdge {
-                p0,
-                u,
-                r0,
-                v,
-                w,
-                den,
-                s,
-                t,
-            } = edge_edge(a, b, ea, eb);
-            let sg = w.dot(&u.cross(&v));
-            let factors = [*sg.mag(), *s.mag(), *t.mag(), prod(&u).mul(&prod(&v))];
-            (
-                Pt::along(p0, u, s),
-                Pt::along(r0, v, t),
-                den,
-                D2::Square(sg),
-                factors,
-            )
+            let ((p0, u), (r0, v)) = (a.edge_small(ea), b.edge_small(eb));
+            let (u2, v2, w) = (w2(&u), w2(&v), w2(&crate::wide::diff(&p0, &r0)));
+            let (uu, uv, vv): (Wide<4>, Wide<4>, Wide<4>) =
+                (dot(&u2, &u2), dot(&u2, &v2), dot(&v2, &v2));
+            let den: Wide<8> = uu.mul::<4, 8>(&vv).sub(&uv.mul(&uv));
+            let (d, e): (Wide<4>, Wide<4>) = (dot(&u2, &w), dot(&v2, &w));
+            let s: Wide<8> = uv.mul::<4, 8>(&e).sub(&vv.mul(&d));
+            let t: Wide<8> = uu.mul::<4, 8>(&e).sub(&uv.mul(&d));
+            let sg: Wide<6> = dot(&w, &cross(&u, &v));
+            let (pa, pb) = (along(&p0, &u2, &s, &den), along(&r0, &v2, &t, &den));
+            let vs = [u2.map(|c| c.widen()), v2.map(|c| c.widen())];
+            (pa, pb, den, D2::Square(sg), [sg.widen(), s, t], vs)
         }
         _ => unreachable!("pair kinds are checked before"),
     };
-    Built {
+    Ints {
+        den,
         a: pa,
         b: pb,
-        den,
         d2,
-        factors,
+        fs,
+        vs,
+        e0: ctx.e0,
     }
 }
 
-/// The exact closest pair of an accepted feature pair, in lowest terms: one
-/// gcd of full size for the shared denominator's odd part ([`Over`]), the
-/// powers of two by shifts, the reduced denominator converted once.
-pub(crate) fn construct(ctx: &Ctx, p: Pair) -> Closest<BigRational> {
-    let Built {
-        a,
-        b,
-        den,
-        d2,
-        factors,
-    } = build(ctx, p);
-    let e0 = ctx.e0;
-    if let (None, None, D2::Over(n)) = (&a.along, &b.along, &d2) {
-        // Vertex–vertex: dyadic values, no denominator.
-        return Closest {
-            distance_squared: super::num::dyadic(n, 2 * e0),
-            a: dyadic_point(&a.x, e0),
-            b: dyadic_point(&b.x, e0),
-        };
-    }
-    let mut over = Over::new(den.mag(), &factors);
-    // gcd(x·den + d·t, den) = gcd(d·t, den).
-    let mut point = |pt: &Pt| match &pt.along {
-        None => dyadic_point(&pt.x, e0),
-        Some((d, t)) => {
-            let mut c = |xk: &Int, dk: &Int| {
-                let dt = dk.mul(t);
-                let num = xk.mul(&den).add(&dt);
-                over.value(&num, dt.mag(), e0)
-            };
-            let x = c(&pt.x.x, &d.x);
-            let y = c(&pt.x.y, &d.y);
-            Vec3::new(x, y, c(&pt.x.z, &d.z))
-        }
-    };
-    let (pa, pb) = (point(&a), point(&b));
-    let distance_squared = match &d2 {
-        D2::Over(n) => over.value(n, n.mag(), 2 * e0),
-        D2::Square(s) => over.square(s, 2 * e0),
-    };
-    Closest {
-        distance_squared,
-        a: pa,
-        b: pb,
-    }
-}
-
-/// The same closest pair rounded to doubles, from the exact integers without
-/// reducing them (the float paths).
-pub(crate) fn construct_f64(ctx: &Ctx, p: Pair) -> Closest<f64> {
-    let Built { a, b, den, d2, .. } = build(ctx, p);
-    let e0 = ctx.e0;
-    let point = |pt: &Pt| match &pt.along {
-        None => pt.x.map(|c| ratio_f64(c, &Nat::from_u128(1), e0)),
-        Some((d, t)) => {
-            pt.x.scale(&den)
-                .add(&d.scale(t))
-                .map(|c| ratio_f64(c, den.mag(), e0))
-        }
-    };
-    let n = match &d2 {
-        D2::Over(n) => *n,
-        D2::Square(s) => s.mul(s),
-    };
-    Closest {
-        distance_squared: ratio_f64(&n, den.mag(), 2 * e0),
-        a: point(&a),
-        b: point(&b),
-    }
+/// The closest pair of an accepted feature pair in lowest terms (the tests'
+/// view of [`construct_ints`]).
+#[cfg(test)]
+pub(crate) fn construct(ctx: &Ctx, p: Pair) -> crate::query::Closest<num_rational::BigRational> {
+    construct_ints(ctx, p).reduce()
 }

@@ -11,9 +11,11 @@
 //!   A GJK guess ([`gjk`]) only chooses which of the two searches runs first.
 //! * **Distance.** GJK guesses the closest features, [`closest::prove`] proves
 //!   them optimal and the closest pair unique with exact signs, and
-//!   [`closest::construct`] computes the points and the squared distance as
-//!   integers over one denominator, reduced with one full-size gcd. A pair
-//!   that overlaps gets distance 0 and the intersect witness.
+//!   [`closest::construct_ints`] computes the points and the squared
+//!   distance as integers over one denominator
+//!   ([`UnreducedClosest`]), reduced with one full-size gcd when the caller
+//!   asks for lowest terms. A pair that overlaps gets distance 0 and the
+//!   intersect witness.
 //! * Anything else (the proof fails, parallel features, inputs whose bits
 //!   span more than [`side::BITS`], a flat prism, a degenerate triangle, the
 //!   exhaustive witness search's edge–edge stage) answers `None`, and the
@@ -29,6 +31,7 @@ pub(crate) mod sat;
 pub(crate) mod side;
 pub(crate) mod witness;
 
+use super::unreduced::{Ints, UnreducedClosest};
 use super::{Closest, Intersection};
 use crate::fixed::Int;
 use crate::scalar::Scalar;
@@ -319,45 +322,32 @@ fn guess(ctx: &Ctx) -> Guess {
     Guess::Unproved
 }
 
-/// `distance` for float inputs, exact, or `None`: the caller's exhaustive
-/// path answers.
-pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<Q>> {
-    if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
-        return prisms::distance(x, y);
-    }
+/// `distance` for float inputs (not two prisms), exact, as integers over one
+/// denominator, or `None`: the caller's exhaustive path answers.
+pub(crate) fn distance_ints<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Ints> {
     let ctx = context(a, b)?;
     let mut w = None;
     Some(match distance_cert(a, b, &ctx, &mut w)? {
-        Dist::Overlap(f) => {
-            let p = w.expect("the search ran").point(f);
-            Closest {
-                distance_squared: BigRational::from_integer(0.into()),
-                a: p.clone(),
-                b: p,
-            }
-        }
-        Dist::Apart(pair) => closest::construct(&ctx, pair),
+        Dist::Overlap(f) => w.expect("the search ran").ints(f),
+        Dist::Apart(pair) => closest::construct_ints(&ctx, pair),
     })
 }
 
-/// [`distance`] rounded to doubles.
+/// `distance` for float inputs, exact and not yet reduced, or `None`: the
+/// caller's exhaustive path answers.
+pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<UnreducedClosest> {
+    if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
+        return prisms::distance(x, y).map(UnreducedClosest::reduced);
+    }
+    distance_ints(a, b).map(UnreducedClosest::ints)
+}
+
+/// [`distance`] rounded to doubles (from the exact integers, not reduced).
 pub(crate) fn distance_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<f64>> {
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
         return prisms::distance_f64(x, y);
     }
-    let ctx = context(a, b)?;
-    let mut w = None;
-    Some(match distance_cert(a, b, &ctx, &mut w)? {
-        Dist::Overlap(f) => {
-            let p = w.expect("the search ran").point_f64(f);
-            Closest {
-                distance_squared: 0.0,
-                a: p.clone(),
-                b: p,
-            }
-        }
-        Dist::Apart(pair) => closest::construct_f64(&ctx, pair),
-    })
+    distance_ints(a, b).map(|i| i.to_f64())
 }
 
 #[cfg(test)]

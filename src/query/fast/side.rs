@@ -448,7 +448,8 @@ pub(crate) struct Exact<'a> {
 }
 
 impl Exact<'_> {
-    fn vertex_small(&self, i: usize) -> [i128; 3] {
+    /// Vertex `i` in `i128` (below 2¹¹⁹ under [`BITS`]).
+    pub(crate) fn vertex_small(&self, i: usize) -> [i128; 3] {
         let x = self.x;
         match self.kind {
             Kind::Tri => [x[3 * i], x[3 * i + 1], x[3 * i + 2]],
@@ -463,6 +464,44 @@ impl Exact<'_> {
             Kind::Prism => {
                 let b = i % 4;
                 [x[2 * b], x[2 * b + 1], x[8 + i / 4]]
+            }
+        }
+    }
+}
+
+impl Exact<'_> {
+    /// Edge `e` as (start, end − start) in `i128` (the difference below
+    /// 2¹²⁰).
+    pub(crate) fn edge_small(&self, e: usize) -> ([i128; 3], [i128; 3]) {
+        let (i, j) = self.edges()[e];
+        let (p, q) = (self.vertex_small(i), self.vertex_small(j));
+        (p, crate::wide::diff(&q, &p))
+    }
+
+    /// [`View::face_normal`]'s vector (the same integers) in four words
+    /// (components below 2²⁴¹).
+    pub(crate) fn face_normal_wide(&self, f: usize) -> crate::wide::V<4> {
+        use crate::wide::{cross, Wide};
+        let x = self.x;
+        let p3 = |i: usize| [x[i], x[i + 1], x[i + 2]];
+        match self.kind {
+            Kind::Tri => {
+                let v0 = self.vertex_small(0);
+                let e1 = crate::wide::diff(&self.vertex_small(1), &v0);
+                let e2 = crate::wide::diff(&self.vertex_small(2), &v0);
+                cross(&e1, &e2)
+            }
+            Kind::Box => {
+                let k = f / 2;
+                cross(&p3(3 + 3 * ((k + 1) % 3)), &p3(3 + 3 * ((k + 2) % 3)))
+            }
+            Kind::Prism => {
+                if f < 4 {
+                    let (a, b) = (2 * f, 2 * ((f + 1) % 4));
+                    [x[b + 1] - x[a + 1], x[a] - x[b], 0].map(Wide::from_i128)
+                } else {
+                    [0, 0, 1].map(Wide::from_i128)
+                }
             }
         }
     }

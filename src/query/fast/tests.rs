@@ -359,7 +359,10 @@ fn unsupported_inputs_fall_back() {
         .unwrap(),
     );
     let want = crate::query::distance(&near.to_rational(), &bx.to_rational()).unwrap();
-    assert_eq!(super::distance(&near, &bx), Some(want));
+    assert_eq!(
+        super::distance(&near, &bx).map(|u| u.into_reduced()),
+        Some(want)
+    );
 }
 
 /// On tied configurations (parallel faces and edges), every pair the proof
@@ -426,7 +429,10 @@ fn tie_break_is_independent_of_the_proved_pair() {
         for w in &winners {
             assert_eq!(closest::construct(&c, *w), want, "{w:?}");
         }
-        assert_eq!(super::distance(&a, &b), Some(want));
+        assert_eq!(
+            super::distance(&a, &b).map(|u| u.into_reduced()),
+            Some(want)
+        );
     }
 }
 
@@ -450,7 +456,7 @@ fn crossing_on_a_triangle_edge_at_wide_inputs() {
         assert!(want.intersects());
         assert_eq!(super::intersect(a, b), Some(want));
         let want = crate::query::distance(&a.to_rational(), &b.to_rational()).unwrap();
-        assert_eq!(super::distance(a, b), Some(want));
+        assert_eq!(super::distance(a, b).map(|u| u.into_reduced()), Some(want));
     }
     assert!(super::num::exact_signs() > before);
 }
@@ -495,4 +501,98 @@ fn box_support_signs_equal_the_vertex_loop() {
         }
     }
     assert!(compared > 10_000 && accepted >= 30, "{compared} {accepted}");
+}
+
+/// The unreduced answer's integers, divided out by `num-rational`'s own
+/// reduction (not [`crate::fixed::Over`]), are the exhaustive path's values,
+/// and `reduce` (through `Over`) gives the same numerators and denominators
+/// (lowest terms, bit for bit): on random apart and
+/// overlapping pairs of every kind, with inputs scaled by powers of two from
+/// 2⁻¹⁰⁰⁰ (low bits among the subnormals) to 2⁷⁰⁰.
+#[test]
+fn unreduced_integers_are_the_exact_values() {
+    use crate::query::unreduced::{IntPoint, Ints, D2};
+    let naive = |i: &Ints| -> Closest<Q> {
+        let big = |x: crate::fixed::Int| Q::from_integer(x.to_bigint());
+        let pow = |p: i64| {
+            let two = Q::from_integer(2.into());
+            if p >= 0 {
+                num_traits::pow(two, p as usize)
+            } else {
+                num_traits::pow(two, (-p) as usize).recip()
+            }
+        };
+        let den = big(i.den.to_int());
+        let point = |p: &IntPoint| {
+            let c = |k: usize| {
+                let v = big(p.n[k].to_int()) * pow(i.e0);
+                if p.over {
+                    v / &den
+                } else {
+                    v
+                }
+            };
+            Vec3::new(c(0), c(1), c(2))
+        };
+        let d2 = match &i.d2 {
+            D2::Over(n) => big(n.to_int()),
+            D2::Square(s) => big(s.to_int()) * big(s.to_int()),
+        } / &den
+            * pow(2 * i.e0);
+        Closest {
+            distance_squared: d2,
+            a: point(&i.a),
+            b: point(&i.b),
+        }
+    };
+    let mut r = Rng(71);
+    let (mut apart, mut overlap) = (0, 0);
+    for round in 0..160 {
+        let (a, b) = r.pair(round % 4, if round % 3 == 0 { 0.7 } else { 2.5 });
+        let k = [1.0, 2f64.powi(-600), 2f64.powi(700), 2f64.powi(-1000)][round % 4];
+        let (a, b) = (scale(&a, k), scale(&b, k));
+        let Some(i) = super::distance_ints(&a, &b) else {
+            continue;
+        };
+        let want: Closest<Q> = distance(&a.to_rational(), &b.to_rational()).unwrap();
+        assert_eq!(naive(&i), want, "{a:?} {b:?}");
+        // Equal as values and spelt the same (`==` on `BigRational` compares
+        // values only; the Debug text shows numerator and denominator).
+        assert_eq!(
+            format!("{:?}", i.reduce()),
+            format!("{want:?}"),
+            "{a:?} {b:?}"
+        );
+        assert_eq!(
+            format!("{:?}", i.distance_squared()),
+            format!("{:?}", want.distance_squared)
+        );
+        if want.distance_squared.is_zero() {
+            overlap += 1;
+        } else {
+            apart += 1;
+        }
+    }
+    assert!(
+        apart >= 60 && overlap >= 20,
+        "{apart} apart, {overlap} overlapping"
+    );
+}
+
+/// A shape with every coordinate times the power of two `k`.
+fn scale(s: &Shape<f64>, k: f64) -> Shape<f64> {
+    let v = |p: &Vec3<f64>| Vec3::new(p.x * k, p.y * k, p.z * k);
+    match s {
+        Shape::Box(b) => Shape::Box(Obb::new(v(&b.center), b.half_axes.each_ref().map(v)).unwrap()),
+        Shape::Triangle(t) => Shape::Triangle(Triangle::new(t.v.each_ref().map(v))),
+        Shape::Prism(p) => Shape::Prism(
+            Prism::new(
+                p.base.each_ref().map(|q| Vec2::new(q.x * k, q.y * k)),
+                p.zmin * k,
+                p.zmax * k,
+            )
+            .unwrap(),
+        ),
+        Shape::Cube(_) => unreachable!(),
+    }
 }

@@ -27,9 +27,11 @@
 use super::num::{decide, Fx};
 use super::side::{Ctx, Kind, View, BOX_EDGES};
 use crate::fixed::{nonzero_product, Int, Over};
+use crate::query::unreduced::{IntPoint, Ints, D2};
 use crate::ring::Ring;
 use crate::sign::Sign;
 use crate::vector::Vec3;
+use crate::wide::{from_ints, Wide};
 use num_rational::BigRational;
 
 /// A linear constraint `N·x − k ≥ 0` (`= 0` for a triangle's plane).
@@ -728,6 +730,52 @@ impl<'a> Witness<'a> {
                 let (x, d, ds, w) = self.crossing(p, ei, f);
                 along(&x, &d, &ds, &w, ctx.e0)
             }
+        }
+    }
+
+    /// The found point as a common point of both shapes (squared distance
+    /// 0), as integers over one denominator, not reduced.
+    pub(crate) fn ints(&self, found: Found) -> Ints {
+        let ctx = self.ex.ctx;
+        let (den, n, fs, vs): (Wide<8>, [Wide<10>; 3], Wide<8>, [Wide<4>; 3]) = match found {
+            Found::Center(s) => (
+                Wide::from_i128(1),
+                from_ints(&ctx.center_int(s)),
+                Wide::ZERO,
+                [Wide::ZERO; 3],
+            ),
+            Found::Vertex(s, i) => (
+                Wide::from_i128(1),
+                from_ints(&ctx.vertex_int(s, i)),
+                Wide::ZERO,
+                [Wide::ZERO; 3],
+            ),
+            Found::Crossing(p, ei, f) => {
+                // (x·w + d·t)/w: t and w of degree 3 (below 2³⁶³), d an edge
+                // (below 2¹²⁰), the numerators below 2⁴⁸⁴.
+                let (x, d, ds, w) = self.crossing(p, ei, f);
+                let n = x.scale(&w).add(&d.scale(&ds));
+                (
+                    Wide::from_int(&w),
+                    from_ints(&n),
+                    Wide::from_int(&ds),
+                    from_ints(&d),
+                )
+            }
+        };
+        let over = den != Wide::from_i128(1);
+        // A coordinate with d·t = 0 is x·w: a multiple of the denominator.
+        let whole = (0..3).fold(0u8, |m, k| {
+            m | ((vs[k].is_zero() || fs.is_zero()) as u8) << k
+        });
+        Ints {
+            den,
+            a: IntPoint { n, over, whole },
+            b: IntPoint { n, over, whole },
+            d2: D2::Over(Wide::ZERO),
+            fs: [fs, Wide::ZERO, Wide::ZERO],
+            vs: [vs, [Wide::ZERO; 3]],
+            e0: ctx.e0,
         }
     }
 
