@@ -161,8 +161,43 @@ fn triangle(s: &mut [Pt; 4], n: &mut usize) -> P {
     ]
 }
 
-/// GJK on the vertex sets `a`, `b` (coordinates below 1 in magnitude).
-pub(crate) fn gjk(a: &[[f64; 3]], b: &[[f64; 3]]) -> Guess {
+/// A shape for GJK: its vertices and, for a box, its half-axes, so that a
+/// support point comes from three signs (vertex `i` is `c + Σₖ ±hₖ`, `+`
+/// when bit `k` of `i` is set) instead of a scan of the eight vertices.
+#[derive(Clone, Copy)]
+pub(crate) struct Hull<'a> {
+    pub v: &'a [[f64; 3]],
+    pub h: Option<[[f64; 3]; 3]>,
+}
+
+impl Hull<'_> {
+    /// The vertex minimizing `d·p` (`max`: maximizing).
+    #[inline(always)]
+    fn support(&self, d: &P, max: bool) -> usize {
+        if let Some(h) = &self.h {
+            let mut i = 0;
+            for (k, hk) in h.iter().enumerate() {
+                let x = dot(d, hk);
+                if (x > 0.0) == max && x != 0.0 {
+                    i |= 1 << k;
+                }
+            }
+            return i;
+        }
+        let (mut i, mut best) = (0, dot(d, &self.v[0]));
+        for (k, p) in self.v.iter().enumerate().skip(1) {
+            let x = dot(d, p);
+            if (x > best) == max && x != best {
+                (i, best) = (k, x);
+            }
+        }
+        i
+    }
+}
+
+/// GJK on the hulls `a`, `b` (coordinates below 1 in magnitude).
+pub(crate) fn gjk(ha: Hull, hb: Hull) -> Guess {
+    let (a, b) = (ha.v, hb.v);
     let mut s = [Pt {
         i: 0,
         j: 0,
@@ -176,20 +211,7 @@ pub(crate) fn gjk(a: &[[f64; 3]], b: &[[f64; 3]]) -> Guess {
             return Guess::Near;
         }
         // Support of a − b in direction −v.
-        let (mut i, mut lo) = (0, f64::INFINITY);
-        for (k, p) in a.iter().enumerate() {
-            let x = dot(&v, p);
-            if x < lo {
-                (i, lo) = (k, x);
-            }
-        }
-        let (mut j, mut hi) = (0, f64::NEG_INFINITY);
-        for (k, p) in b.iter().enumerate() {
-            let x = dot(&v, p);
-            if x > hi {
-                (j, hi) = (k, x);
-            }
-        }
+        let (i, j) = (ha.support(&v, false), hb.support(&v, true));
         let w = sub(&a[i], &b[j]);
         // v·w is a lower bound on |v|·distance: converged when it meets |v|².
         if d2 - dot(&v, &w) <= 1e-12 * d2 {

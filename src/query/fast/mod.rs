@@ -68,7 +68,7 @@ fn intersect_cert<'a>(ctx: &'a Ctx, w: &mut Option<Witness<'a>>) -> Option<Cert>
     let pa = sat::Plain::new(&ctx.a);
     let pb = sat::Plain::new(&ctx.b);
     let apart = matches!(
-        gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]),
+        gjk::gjk(pa.hull(&ctx.a), pb.hull(&ctx.b)),
         gjk::Guess::Apart(..)
     );
     // Either order gives the exhaustive path's answer: a common point means no
@@ -277,7 +277,7 @@ enum Guess {
 fn guess(ctx: &Ctx) -> Guess {
     let pa = sat::Plain::new(&ctx.a);
     let pb = sat::Plain::new(&ctx.b);
-    let gjk::Guess::Apart(ma, mb) = gjk::gjk(&pa.v[..pa.n], &pb.v[..pb.n]) else {
+    let gjk::Guess::Apart(ma, mb) = gjk::gjk(pa.hull(&ctx.a), pb.hull(&ctx.b)) else {
         return Guess::Near;
     };
     let (Some(fa), Some(fb)) = (closest::feature(&ctx.a, ma), closest::feature(&ctx.b, mb)) else {

@@ -98,6 +98,17 @@ pub(crate) struct Plain {
 }
 
 impl Plain {
+    /// The side as GJK reads it (a box with its half-axes, from the exact
+    /// scaled inputs).
+    pub(crate) fn hull<'a>(&'a self, s: &Side<Fx>) -> super::gjk::Hull<'a> {
+        let h = (s.kind == super::side::Kind::Box)
+            .then(|| [3, 6, 9].map(|i| [s.c[i].v, s.c[i + 1].v, s.c[i + 2].v]));
+        super::gjk::Hull {
+            v: &self.v[..self.n],
+            h,
+        }
+    }
+
     pub(crate) fn new(s: &Side<Fx>) -> Plain {
         let mut p = Plain {
             v: [[0.0; 3]; 8],
