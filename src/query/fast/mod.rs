@@ -107,6 +107,7 @@ fn box_witness(w: &mut Witness) -> Option<Found> {
 
 /// Both shapes on the fast path, or `None` for what it leaves to the
 /// exhaustive one.
+#[inline(always)]
 fn context<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Ctx> {
     let (ra, rb) = (Raw::of(a)?, Raw::of(b)?);
     if ra.kind == Kind::Prism && rb.kind == Kind::Prism {

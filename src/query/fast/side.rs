@@ -578,6 +578,7 @@ pub(crate) fn directions(kind: Kind, par02: bool, par13: bool) -> ([usize; 5], u
 /// `γ₃·S_k` of the exact sum (`S_k = |c_k| + Σ|h_jk|`, recursive summation,
 /// Higham 2002 §4.2), bounded by `4u·S̃_k` (the computed `S̃_k` is at least
 /// `S_k(1 − 3u)`); additions cannot underflow.
+#[inline(always)]
 fn filter_side(kind: Kind, f: &[f64; 12], dirs: ([usize; 5], usize)) -> Side<Fx> {
     if kind != Kind::Box {
         return Side::new(kind, f.map(Fx::exact), dirs);
@@ -618,6 +619,7 @@ pub(crate) struct Ctx {
 impl Ctx {
     /// Both shapes; `None` when the fast path does not apply (see [`align`],
     /// [`Raw::of`]) or for a degenerate triangle.
+    #[inline(always)]
     pub(crate) fn new(ra: &Raw, rb: &Raw) -> Option<Ctx> {
         let al = align([ra, rb])?;
         let plain = ([0usize, 1, 2, 0, 0], 3);
