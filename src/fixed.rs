@@ -1118,10 +1118,11 @@ impl Over {
         let n = div_exact(x.mag(), g);
         let t = n.trailing_zeros();
         let q = p - self.z as i64 + t as i64;
+        // (n/2^t)·2^q, or n/2^t over a further 2^−q.
         let (num, shift) = if q >= 0 {
-            (big(&n.shr(t), q as u64), 0)
+            (big(&n, q - t as i64), 0)
         } else {
-            (big(&n.shr(t), 0), (-q) as u64)
+            (big(&n, -(t as i64)), (-q) as u64)
         };
         let hit = self
             .seen
@@ -1131,7 +1132,7 @@ impl Over {
         let d = match hit {
             Some((_, _, d)) => d.clone(),
             None => {
-                let d = BigInt::from(big(&div_exact(&self.m, g), shift));
+                let d = BigInt::from(big(&div_exact(&self.m, g), shift as i64));
                 self.seen[self.next % SEEN] = Some((*g, shift, d.clone()));
                 self.next += 1;
                 d
@@ -1152,7 +1153,7 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
     if n.signum() == 0 {
         return num_rational::BigRational::new_raw(BigInt::from(0), BigInt::from(1));
     }
-    let (mut nm, mut dm) = (div_exact(n.mag(), g), div_exact(d, g));
+    let (nm, dm) = (div_exact(n.mag(), g), div_exact(d, g));
     // nm / dm is in lowest terms: at most one of them is even; the power of
     // two moves to the odd side after cancelling with the even one.
     let (sn, sd) = if p >= 0 {
@@ -1162,12 +1163,11 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
         let t = ((-p) as u64).min(nm.trailing_zeros());
         (t, (-p) as u64 - t)
     };
+    let (sn, sd) = (sn as i64, sd as i64);
     let (nb, db) = if p >= 0 {
-        dm = dm.shr(sd);
-        (big(&nm, sn), big(&dm, 0))
+        (big(&nm, sn), big(&dm, -sd))
     } else {
-        nm = nm.shr(sn);
-        (big(&nm, 0), big(&dm, sd))
+        (big(&nm, -sn), big(&dm, sd))
     };
     let s = if n.is_neg() { S::Minus } else { S::Plus };
     num_rational::BigRational::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
@@ -1185,30 +1185,61 @@ pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::Bi
     finish(&s.mul(s), d, &g, p)
 }
 
-/// `x · 2^s` as a `BigUint`: one word conversion when it fits 128 bits, else
-/// the shifted 32-bit digits written straight from the limbs (no shifted
-/// copy of `x`) and converted once.
-pub(crate) fn big(x: &Nat, s: u64) -> BigUint {
-    match x.to_u128() {
-        Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
-        _ => {
-            const W: usize = 2 * L + 16;
-            let (w, b) = ((s / 32) as usize, (s % 32) as u32);
-            let n32 = 2 * x.n;
-            if w + n32 + 1 > W {
-                return x.shl_big(s);
+/// `x · 2^s` as a `BigUint`, for a shift of either sign (`s < 0`: `x` is
+/// divisible by `2^−s`, the division exact).
+///
+/// One word conversion when a left-shifted value fits 128 bits; else the
+/// shifted limbs, split into 32-bit digits of exactly the needed length, go
+/// to `BigUint::from_slice` once (one allocation of the exact size). That is
+/// the cheapest public route of num-bigint 0.4 to a value of several 64-bit
+/// digits: `from_bytes_le` folds byte by byte (about 1.3 times the
+/// instructions here), and `From<u128>` with shifts or ors allocates more
+/// than once. A right shift here saves the caller's shifted copy.
+pub(crate) fn big(x: &Nat, s: i64) -> BigUint {
+    /// Limbs of the result written on the stack (larger shifts: `shl_big`).
+    const W: usize = L + 4;
+    let (d, n) = (&x.d, x.n.min(L));
+    let mut out = [0u32; 2 * W];
+    let len = if s >= 0 {
+        let s = s as u64;
+        if let Some(v) = x.to_u128() {
+            if x.bits() + s <= 128 {
+                return BigUint::from(v << s);
             }
-            let mut out = [0u32; W];
-            let mut carry = 0u32;
-            for (i, o) in out[w..w + n32].iter_mut().enumerate() {
-                let d = (x.d[i / 2] >> (32 * (i % 2))) as u32;
-                *o = (d << b) | carry;
-                carry = if b == 0 { 0 } else { d >> (32 - b) };
-            }
-            out[w + n32] = carry;
-            BigUint::from_slice(&out[..w + n32 + 1])
         }
-    }
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        if w + n + 1 > W {
+            return x.shl_big(s);
+        }
+        let mut carry = 0u64;
+        for (i, &v) in d[..n].iter().enumerate() {
+            let o = (v << b) | carry;
+            carry = if b == 0 { 0 } else { v >> (64 - b) };
+            out[2 * (w + i)] = o as u32;
+            out[2 * (w + i) + 1] = (o >> 32) as u32;
+        }
+        out[2 * (w + n)] = carry as u32;
+        out[2 * (w + n) + 1] = (carry >> 32) as u32;
+        w + n + (carry != 0) as usize
+    } else {
+        let r = s.unsigned_abs();
+        #[cfg(test)]
+        assert!(x.is_zero() || x.trailing_zeros() >= r, "big: inexact shift");
+        let (w, b) = ((r / 64) as usize, (r % 64) as u32);
+        if w >= n {
+            return BigUint::ZERO;
+        }
+        let m = n - w;
+        for i in 0..m {
+            let next = d.get(i + w + 1).copied().unwrap_or(0);
+            let o = (d[i + w] >> b) | if b == 0 { 0 } else { next << (64 - b) };
+            out[2 * i] = o as u32;
+            out[2 * i + 1] = (o >> 32) as u32;
+        }
+        // Only the top limb can have become zero.
+        m - (out[2 * m - 1] == 0 && out[2 * m - 2] == 0) as usize
+    };
+    BigUint::from_slice(&out[..2 * len])
 }
 
 #[cfg(test)]
@@ -1368,11 +1399,17 @@ mod tests {
             let sh = rng(&mut s) % 300;
             assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
             assert_eq!(nx.shl_big(sh), &x << sh);
-            assert_eq!(big(&nx, sh), &x << sh);
-            assert_eq!(
-                big(&nx, sh + 64 * (round as u64 % 30)),
-                &x << (sh + 64 * (round as u64 % 30))
-            );
+            assert_eq!(big(&nx, sh as i64), &x << sh);
+            let far = sh + 64 * (round as u64 % 30);
+            assert_eq!(big(&nx, far as i64), &x << far);
+            // Exact right shifts: of x·2^k by up to k bits.
+            let k = rng(&mut s) % 200;
+            if x.bits() + k <= 64 * L as u64 {
+                let xk = Nat::from_biguint(&(&x << k));
+                let r = rng(&mut s) % (k + 1);
+                assert_eq!(big(&xk, -(r as i64)), &x << (k - r));
+                assert_eq!(big(&xk, -(k as i64)), x);
+            }
             if x.bits() + sh <= 64 * L as u64 {
                 assert_eq!(nx.shl(sh).to_biguint(), &x << sh);
             }
