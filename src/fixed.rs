@@ -529,24 +529,22 @@ fn gcd_odd(a: &Nat, b: &Nat) -> Nat {
 
 /// Passes of [`gcd`] on the low `N` limbs of `x`, `y` (`y` odd, both below
 /// 2^(64N)) until the larger fits `below < N` limbs: `Ok` with its limb
-/// count and the numbers written back, or `Err` with the gcd when it is
-/// found (`x` became zero) or left to [`gcd_big`].
+/// count, or `Err` with the gcd when it is found (`x` became zero) or left
+/// to [`gcd_big`].
 #[inline(always)]
 fn passes<const N: usize>(x: &mut [u64; L], y: &mut [u64; L], below: u64) -> Result<usize, Nat> {
-    let mut a = [0u64; N];
-    let mut b = [0u64; N];
-    a.copy_from_slice(&x[..N]);
-    b.copy_from_slice(&y[..N]);
-    let (mut ba, mut bb) = (bit_len(&a), bit_len(&b));
+    // The passes update the numbers in place (the gcd is the same for every
+    // pair on the way, so even the fallback needs no earlier pair).
+    let a: &mut [u64; N] = (&mut x[..N]).try_into().expect("N ≤ L");
+    let b: &mut [u64; N] = (&mut y[..N]).try_into().expect("N ≤ L");
+    let (mut ba, mut bb) = (bit_len(a), bit_len(b));
     loop {
         let m = ba.max(bb);
         if m <= 64 * below {
-            x[..N].copy_from_slice(&a);
-            y[..N].copy_from_slice(&b);
             return Ok(m.div_ceil(64) as usize);
         }
-        let (na, nb) = pass(&a, &b, m);
-        let (ma, mb) = (bit_len(&na), bit_len(&nb));
+        pass(a, b, m);
+        let (ma, mb) = (bit_len(a), bit_len(b));
         if ma + mb >= ba + bb {
             // No progress: a = 0 (then b is the gcd; a pass leaves such a
             // pair unchanged), or approximations that misled a whole pass
@@ -556,13 +554,13 @@ fn passes<const N: usize>(x: &mut [u64; L], y: &mut [u64; L], below: u64) -> Res
             // sum of the lengths, as the product a·b falls by 2 per halving
             // in the exact binary gcd.
             if ma == 0 {
-                return Err(limbs_nat(&nb));
+                return Err(limbs_nat(b));
             }
             #[cfg(test)]
             GCD_FALLBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return Err(gcd_big(&limbs_nat(&a), &limbs_nat(&b)));
+            return Err(gcd_big(&limbs_nat(a), &limbs_nat(b)));
         }
-        (a, b, ba, bb) = (na, nb, ma, mb);
+        (ba, bb) = (ma, mb);
     }
 }
 
@@ -668,11 +666,12 @@ fn unpack(p: i64) -> (i64, i64) {
 /// with them), so the second round's exact-division argument holds for
 /// whichever sign was chosen.
 #[inline(always)]
-fn pass<const N: usize>(a: &[u64; N], b: &[u64; N], m: u64) -> ([u64; N], [u64; N]) {
+fn pass<const N: usize>(a: &mut [u64; N], b: &mut [u64; N], m: u64) {
     let s = m - 63;
     let (wa, wb) = (window(a, s), window(b, s));
-    let xa = (a[0] & LOW) | ((wa << 1) & !LOW);
-    let xb = (b[0] & LOW) | ((wb << 1) & !LOW);
+    let (a0, b0) = (a[0], b[0]);
+    let xa = (a0 & LOW) | ((wa << 1) & !LOW);
+    let xb = (b0 & LOW) | ((wb << 1) & !LOW);
     let (p0, p1) = rounds(xa, xb);
     let ((f0, g0), (f1, g1)) = (unpack(p0), unpack(p1));
     // |f| + |g| ≤ 2³⁰ and ŵ < 2⁶³: the sums are below 2⁹³, so after the
@@ -683,12 +682,13 @@ fn pass<const N: usize>(a: &[u64; N], b: &[u64; N], m: u64) -> ([u64; N], [u64; 
     let (ua, ub) = (ta.unsigned_abs(), tb.unsigned_abs());
     let lz = (ua | ub).leading_zeros() as u64;
     if s + 64 - lz <= 64 {
-        return apply::<N, ROUND>(a, b, (f0, g0), (f1, g1));
+        apply::<N, ROUND>(a, b, (f0, g0), (f1, g1));
+        return;
     }
     let low = |f: i64, g: i64, neg: bool| {
         let l = (f as u64)
-            .wrapping_mul(a[0])
-            .wrapping_add((g as u64).wrapping_mul(b[0]));
+            .wrapping_mul(a0)
+            .wrapping_add((g as u64).wrapping_mul(b0));
         let l = if neg { l.wrapping_neg() } else { l };
         (l >> ROUND) & LOW
     };
@@ -708,18 +708,18 @@ fn pass<const N: usize>(a: &[u64; N], b: &[u64; N], m: u64) -> ([u64; N], [u64; 
     )
 }
 
-/// `(|F₀a + G₀b|, |F₁a + G₁b|) / 2^K` for rows with `|F| + |G| ≤ 2^K`
-/// (`K ≤ 60`) and sums divisible by `2^K`: both rows in one pass over the
-/// limbs, the shift folded in. The results are at most `max(a, b)`, so they
-/// fit the `N` limbs; a negative sum is negated at the end.
+/// `(a, b) ← (|F₀a + G₀b|, |F₁a + G₁b|) / 2^K` for rows with
+/// `|F| + |G| ≤ 2^K` (`K ≤ 60`) and sums divisible by `2^K`: both rows in
+/// one pass over the limbs, in place (limb `i − 1` is written once limb `i`
+/// is read), the shift folded in. The results are at most `max(a, b)`, so
+/// they fit the `N` limbs; a negative sum is negated at the end.
 #[inline(always)]
 fn apply<const N: usize, const K: u32>(
-    a: &[u64; N],
-    b: &[u64; N],
+    a: &mut [u64; N],
+    b: &mut [u64; N],
     (f0, g0): (i64, i64),
     (f1, g1): (i64, i64),
-) -> ([u64; N], [u64; N]) {
-    let (mut ra, mut rb) = ([0u64; N], [0u64; N]);
+) {
     // Signed carries: |F·x + G·y| < 2^124, so the sums stay far inside i128.
     let (mut ca, mut cb) = (0i128, 0i128);
     let (mut la, mut lb) = (0u64, 0u64);
@@ -730,23 +730,22 @@ fn apply<const N: usize, const K: u32>(
         ca = ta >> 64;
         cb = tb >> 64;
         if i > 0 {
-            ra[i - 1] = (la >> K) | ((ta as u64) << (64 - K));
-            rb[i - 1] = (lb >> K) | ((tb as u64) << (64 - K));
+            a[i - 1] = (la >> K) | ((ta as u64) << (64 - K));
+            b[i - 1] = (lb >> K) | ((tb as u64) << (64 - K));
         }
         la = ta as u64;
         lb = tb as u64;
     }
     // The sums are below 2^(64N + K) in magnitude: the carries' low K bits
     // complete the top limb; their signs are the sums' signs.
-    ra[N - 1] = (la >> K) | ((ca as u64) << (64 - K));
-    rb[N - 1] = (lb >> K) | ((cb as u64) << (64 - K));
+    a[N - 1] = (la >> K) | ((ca as u64) << (64 - K));
+    b[N - 1] = (lb >> K) | ((cb as u64) << (64 - K));
     if ca < 0 {
-        negate(&mut ra);
+        negate(a);
     }
     if cb < 0 {
-        negate(&mut rb);
+        negate(b);
     }
-    (ra, rb)
 }
 
 /// `2^(64N) − x` (two's complement negation) for `0 < x < 2^(64N)`.
