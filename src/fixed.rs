@@ -602,14 +602,15 @@ macro_rules! binary_step {
         let (pmax, pmin) = if lt { ($p1, $p0) } else { ($p0, $p1) };
         $p0 = pmax - pmin;
         $p1 = pmin;
-        let z = d.trailing_zeros();
-        if z >= $rest {
+        let z = d.trailing_zeros() as i32;
+        let left = $rest - z;
+        if left <= 0 {
             // The last step: only the halvings left in the round.
             return ($p0, $p1 << $rest);
         }
+        $rest = left;
         $xa = d >> z;
         $p1 <<= z;
-        $rest -= z;
     }};
 }
 
@@ -632,8 +633,8 @@ macro_rules! binary_step {
 fn rounds(mut xa: u64, mut xb: u64) -> (i64, i64) {
     debug_assert_eq!(xb & 1, 1, "x̂b odd");
     let (mut p0, mut p1) = (1i64, 1i64 << 32);
-    let mut rest = ROUND;
-    let z = xa.trailing_zeros();
+    let mut rest = ROUND as i32;
+    let z = xa.trailing_zeros() as i32;
     if z >= rest {
         return (p0, p1 << rest);
     }
