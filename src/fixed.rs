@@ -1115,14 +1115,21 @@ impl Over {
 
     /// `x/den · 2^p` given `g = gcd(x, m)` (`x ≠ 0`).
     fn reduced(&mut self, x: &Int, g: &Nat, p: i64) -> num_rational::BigRational {
-        let n = div_exact(x.mag(), g);
+        // No copy for g = 1 (the common case).
+        let quotient;
+        let n = if g.is_one() {
+            x.mag()
+        } else {
+            quotient = div_exact(x.mag(), g);
+            &quotient
+        };
         let t = n.trailing_zeros();
         let q = p - self.z as i64 + t as i64;
         // (n/2^t)·2^q, or n/2^t over a further 2^−q.
         let (num, shift) = if q >= 0 {
-            (big(&n, q - t as i64), 0)
+            (big(n, q - t as i64), 0)
         } else {
-            (big(&n, -(t as i64)), (-q) as u64)
+            (big(n, -(t as i64)), (-q) as u64)
         };
         let hit = self
             .seen
@@ -1132,7 +1139,12 @@ impl Over {
         let d = match hit {
             Some((_, _, d)) => d.clone(),
             None => {
-                let d = BigInt::from(big(&div_exact(&self.m, g), shift as i64));
+                let d = if g.is_one() {
+                    big(&self.m, shift as i64)
+                } else {
+                    big(&div_exact(&self.m, g), shift as i64)
+                };
+                let d = BigInt::from(d);
                 self.seen[self.next % SEEN] = Some((*g, shift, d.clone()));
                 self.next += 1;
                 d
@@ -1153,7 +1165,13 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
     if n.signum() == 0 {
         return num_rational::BigRational::new_raw(BigInt::from(0), BigInt::from(1));
     }
-    let (nm, dm) = (div_exact(n.mag(), g), div_exact(d, g));
+    let quotients;
+    let (nm, dm) = if g.is_one() {
+        (n.mag(), d)
+    } else {
+        quotients = (div_exact(n.mag(), g), div_exact(d, g));
+        (&quotients.0, &quotients.1)
+    };
     // nm / dm is in lowest terms: at most one of them is even; the power of
     // two moves to the odd side after cancelling with the even one.
     let (sn, sd) = if p >= 0 {
@@ -1165,9 +1183,9 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
     };
     let (sn, sd) = (sn as i64, sd as i64);
     let (nb, db) = if p >= 0 {
-        (big(&nm, sn), big(&dm, -sd))
+        (big(nm, sn), big(dm, -sd))
     } else {
-        (big(&nm, -sn), big(&dm, sd))
+        (big(nm, -sn), big(dm, sd))
     };
     let s = if n.is_neg() { S::Minus } else { S::Plus };
     num_rational::BigRational::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
