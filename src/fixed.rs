@@ -496,7 +496,26 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     };
     let (za, zb) = (a.trailing_zeros(), b.trailing_zeros());
     let k = za.min(zb);
-    gcd_odd(&a.shr(za), &b.shr(zb)).shl(k)
+    // Shifted copies only when there are powers of two to take out.
+    let (sa, sb);
+    let a = if za == 0 {
+        a
+    } else {
+        sa = a.shr(za);
+        &sa
+    };
+    let b = if zb == 0 {
+        b
+    } else {
+        sb = b.shr(zb);
+        &sb
+    };
+    let g = gcd_odd(a, b);
+    if k == 0 {
+        g
+    } else {
+        g.shl(k)
+    }
 }
 
 /// Halvings per round of [`gcd`], and the mask of the approximations' exact
