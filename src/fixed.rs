@@ -453,8 +453,10 @@ pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
 /// are congruent to them modulo 2³⁰), so the divisions are exact; and since
 /// `(a, b) = ±adj(M)·(a′, b′)` and the gcd is odd, `gcd(a′, b′) = gcd(a, b)`.
 /// The comparisons, made on approximations, only choose *which* such matrix,
-/// so they affect progress, not the value. A pass that does not shorten the
-/// larger number (never observed) hands over to [`gcd_big`].
+/// so they affect progress, not the value; and `|F| + |G| ≤ 2⁶⁰` keeps the
+/// new numbers at most the larger old one, so nothing overflows. A pass
+/// that does not shorten the pair (the sum of the two bit lengths; never
+/// observed) hands over to [`gcd_big`], which also bounds the passes.
 ///
 /// The numbers live in limb arrays of a fixed length `N` (2, 3, 4, 6, 8 or
 /// 11 limbs, the shortest that holds them, shorter as they shrink), so that
