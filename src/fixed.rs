@@ -287,6 +287,32 @@ impl Nat {
         (r, s)
     }
 
+    /// `r < m` with `r ≡ self·2^(−64n) (mod m)`, `n` the limb count, for odd
+    /// `m > 1`: Montgomery's reduction one limb at a time, from the lowest
+    /// (`r ← (r + xᵢ + q·m)/2⁶⁴` with `q` making the low word vanish; P. L.
+    /// Montgomery, Math. Comp. 44, 1985), two multiplications per limb
+    /// instead of a 128-by-64-bit division. As `2` is a unit modulo odd `m`,
+    /// `gcd(m, r) = gcd(m, self)`.
+    pub(crate) fn residue_odd(&self, m: u64) -> u64 {
+        debug_assert!(m & 1 == 1 && m > 1);
+        let minv = neg_inv_word(m);
+        let mut r = 0u64;
+        for &xi in &self.d[..self.n.min(L)] {
+            // T = r + xᵢ < 2⁶⁵ < m·2⁶⁴; (T + q·m)/2⁶⁴ < m + 2.
+            let (t, c) = r.overflowing_add(xi);
+            let q = t.wrapping_mul(minv);
+            let hi = ((q as u128 * m as u128) >> 64) as u64;
+            // t + lo(q·m) is 0 or 2⁶⁴ (the low words cancel).
+            let u = c as u128 + hi as u128 + (t != 0) as u128;
+            r = if u >= m as u128 {
+                (u - m as u128) as u64
+            } else {
+                u as u64
+            };
+        }
+        r
+    }
+
     /// `self / m` for a word `m > 0` that divides `self` (checked in test
     /// builds): the powers of two by a shift, the odd part by multiplying with
     /// its inverse modulo 2⁶⁴ word by word (exact division, as in T. Jebelean,
@@ -1028,6 +1054,7 @@ fn gcd_with(h: &Nat, x: &Nat) -> Nat {
         Some(h) => {
             let r = match x.to_u64() {
                 Some(v) => v % h,
+                None if h & 1 == 1 => x.residue_odd(h),
                 None => x.divrem_small(h).1,
             };
             Nat::from_u128(gcd_u64(h, r) as u128)
@@ -1552,6 +1579,35 @@ mod tests {
             assert!(r.n <= nm.n);
             let r = r.to_biguint();
             assert_eq!((r << (64 * k)) % &m, &x % &m, "{x} mod {m}");
+        }
+    }
+
+    /// The Montgomery residue modulo an odd word: `r·2^(64n) ≡ x`, `r < m`,
+    /// and through it gcd_with against BigUint (odd and even words).
+    #[test]
+    fn odd_word_residue_and_gcd_with() {
+        let mut s = 23u64;
+        for round in 0..4000 {
+            let x = num(&mut s, 1 + round % 11);
+            if x.is_zero() {
+                continue;
+            }
+            let m = match round % 4 {
+                0 => rng(&mut s) | 1,
+                1 => (rng(&mut s) >> (rng(&mut s) % 63)) | 1,
+                2 => u64::MAX - 2 * (rng(&mut s) % 4),
+                _ => rng(&mut s) >> (rng(&mut s) % 64),
+            }
+            .max(2);
+            let nx = Nat::from_biguint(&x);
+            if m & 1 == 1 {
+                let r = nx.residue_odd(m);
+                assert!(r < m);
+                let n = nx.n as u64;
+                assert_eq!((BigUint::from(r) << (64 * n)) % m, &x % m, "{x} mod {m}");
+            }
+            let h = Nat::from_u128(m as u128);
+            assert_eq!(gcd_with(&h, &nx).to_biguint(), x.gcd(&BigUint::from(m)));
         }
     }
 
