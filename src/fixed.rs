@@ -252,37 +252,41 @@ impl Nat {
     pub(crate) fn shrink_mod(&self, m: &Nat, minv: u64) -> (Nat, u64) {
         debug_assert!(m.n >= 1 && m.d[0] & 1 == 1);
         let mn = m.n.min(L);
-        let mut t = [0u64; L + 1];
+        // The value is t[o..o + len], everything above it zero; each step
+        // drops the vanished low word by moving `o` (no shifted copy). The
+        // value stays below 2^(64(len₀ − k) + 1) after k steps, so the sums
+        // reach at most index len₀ ≤ L.
+        let mut t = [0u64; L + 2];
         let mut len = self.n.min(L);
         t[..len].copy_from_slice(&self.d[..len]);
+        let mut o = 0;
         let mut s = 0;
         while len > mn {
-            let q = t[0].wrapping_mul(minv);
+            let q = t[o].wrapping_mul(minv);
             let mut c = 0u128;
-            for (ti, &mi) in t[..mn].iter_mut().zip(&m.d[..mn]) {
+            for (ti, &mi) in t[o..o + mn].iter_mut().zip(&m.d[..mn]) {
                 let v = q as u128 * mi as u128 + *ti as u128 + c;
                 *ti = v as u64;
                 c = v >> 64;
             }
-            let mut i = mn;
+            let mut i = o + mn;
             while c != 0 {
                 let v = t[i] as u128 + c;
                 t[i] = v as u64;
                 c = v >> 64;
                 i += 1;
             }
-            len = len.max(i);
-            // t[0] is now 0: drop it.
-            t.copy_within(1..=len, 0);
-            t[len] = 0;
+            len = len.max(i - o);
+            // t[o] is now 0: drop it.
+            o += 1;
             len -= 1;
-            while len > 0 && t[len - 1] == 0 {
+            while len > 0 && t[o + len - 1] == 0 {
                 len -= 1;
             }
             s += 1;
         }
         let mut r = Nat::ZERO;
-        r.d[..len].copy_from_slice(&t[..len]);
+        r.d[..len].copy_from_slice(&t[o..o + len]);
         r.n = len;
         (r, s)
     }
