@@ -1274,7 +1274,8 @@ pub(crate) fn big(x: &Nat, s: i64) -> BigUint {
         let s = s as u64;
         if let Some(v) = x.to_u128() {
             if x.bits() + s <= 128 {
-                return BigUint::from(v << s);
+                // s ≤ 127 unless x = 0 (then s may be 128; 0 either way).
+                return BigUint::from(v << (s % 128));
             }
         }
         let (w, b) = ((s / 64) as usize, (s % 64) as u32);
