@@ -252,39 +252,69 @@ impl Nat {
     pub(crate) fn shrink_mod(&self, m: &Nat, minv: u64) -> (Nat, u64) {
         debug_assert!(m.n >= 1 && m.d[0] & 1 == 1);
         let mn = m.n.min(L);
-        let mut t = [0u64; L + 1];
+        // The value is t[o..o + len], everything above it zero; each step
+        // drops the vanished low word by moving `o` (no shifted copy). The
+        // value stays below 2^(64(len₀ − k) + 1) after k steps, so the sums
+        // reach at most index len₀ ≤ L.
+        let mut t = [0u64; L + 2];
         let mut len = self.n.min(L);
         t[..len].copy_from_slice(&self.d[..len]);
+        let mut o = 0;
         let mut s = 0;
         while len > mn {
-            let q = t[0].wrapping_mul(minv);
+            let q = t[o].wrapping_mul(minv);
             let mut c = 0u128;
-            for (ti, &mi) in t[..mn].iter_mut().zip(&m.d[..mn]) {
+            for (ti, &mi) in t[o..o + mn].iter_mut().zip(&m.d[..mn]) {
                 let v = q as u128 * mi as u128 + *ti as u128 + c;
                 *ti = v as u64;
                 c = v >> 64;
             }
-            let mut i = mn;
+            let mut i = o + mn;
             while c != 0 {
                 let v = t[i] as u128 + c;
                 t[i] = v as u64;
                 c = v >> 64;
                 i += 1;
             }
-            len = len.max(i);
-            // t[0] is now 0: drop it.
-            t.copy_within(1..=len, 0);
-            t[len] = 0;
+            len = len.max(i - o);
+            // t[o] is now 0: drop it.
+            o += 1;
             len -= 1;
-            while len > 0 && t[len - 1] == 0 {
+            while len > 0 && t[o + len - 1] == 0 {
                 len -= 1;
             }
             s += 1;
         }
         let mut r = Nat::ZERO;
-        r.d[..len].copy_from_slice(&t[..len]);
+        r.d[..len].copy_from_slice(&t[o..o + len]);
         r.n = len;
         (r, s)
+    }
+
+    /// `r < m` with `r ≡ self·2^(−64n) (mod m)`, `n` the limb count, for odd
+    /// `m > 1`: Montgomery's reduction one limb at a time, from the lowest
+    /// (`r ← (r + xᵢ + q·m)/2⁶⁴` with `q` making the low word vanish; P. L.
+    /// Montgomery, Math. Comp. 44, 1985), two multiplications per limb
+    /// instead of a 128-by-64-bit division. As `2` is a unit modulo odd `m`,
+    /// `gcd(m, r) = gcd(m, self)`.
+    pub(crate) fn residue_odd(&self, m: u64) -> u64 {
+        debug_assert!(m & 1 == 1 && m > 1);
+        let minv = neg_inv_word(m);
+        let mut r = 0u64;
+        for &xi in &self.d[..self.n.min(L)] {
+            // T = r + xᵢ < 2⁶⁵ < m·2⁶⁴; (T + q·m)/2⁶⁴ < m + 2.
+            let (t, c) = r.overflowing_add(xi);
+            let q = t.wrapping_mul(minv);
+            let hi = ((q as u128 * m as u128) >> 64) as u64;
+            // t + lo(q·m) is 0 or 2⁶⁴ (the low words cancel).
+            let u = c as u128 + hi as u128 + (t != 0) as u128;
+            r = if u >= m as u128 {
+                (u - m as u128) as u64
+            } else {
+                u as u64
+            };
+        }
+        r
     }
 
     /// `self / m` for a word `m > 0` that divides `self` (checked in test
@@ -427,23 +457,40 @@ impl Nat {
 pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
     std::sync::atomic::AtomicUsize::new(0);
 
-/// gcd(a, b) by the binary method on 64-bit approximations (T. Pornin,
-/// *Optimized Binary GCD for Modular Inversion*, IACR ePrint 2020/972).
+/// gcd(a, b) by the binary method on 64-bit approximations, two rounds of
+/// 30 halvings per pass over the numbers.
 ///
-/// Common powers of two are taken out, both numbers made odd. Then each round
-/// runs steps of the binary gcd (`a` odd: if `a < b` swap; `a ← a − b`; then
-/// `a ← a/2^z` for its z trailing zeros), 30 halvings in all, on
-/// `x̂ = (a mod 2³⁰) + 2³⁰·⌊a/2^(m−34)⌋`
-/// (m the larger length), tracking a matrix with `x̂·2^i = f₀a + g₀b`
-/// (entries at most 2^i in magnitude, two of them packed in one `i64`), and
-/// applies it to the full numbers once: `a ← |f₀a + g₀b|/2³⁰`,
-/// `b ← |f₁a + g₁b|/2³⁰`. The low 30 bits of the approximations are exact, so
-/// every parity decision is exact and the divisions by 2³⁰ are exact; the
-/// matrix has determinant ±2³⁰ and the gcd is odd, so the gcd is unchanged
-/// whatever the (approximate) comparisons decided. Those only affect progress:
-/// a round that does not shorten the pair (never observed) hands over to
-/// [`gcd_big`].
-/// Numbers of one word finish with [`gcd_u64`].
+/// Common powers of two are taken out and both numbers made odd (lengths of
+/// different limb counts first take one division step). Then, with `m` the
+/// bit length of the larger number, a *round* runs the steps of the binary
+/// gcd (J. Stein, *Computational problems associated with Racah algebra*,
+/// J. Comput. Phys. 1, 1967: `b` odd; if `a < b` swap; `a ← a − b`; shift
+/// out the trailing zeros of `a`) on the approximations
+/// `x̂ = (x mod 2³⁰) + 2³⁰·⌊x/2^(m−34)⌋`, 30 halvings in all, tracking rows
+/// with `x̂·2^i = f·x̂a₀ + g·x̂b₀` (T. Pornin, *Optimized Binary GCD for
+/// Modular Inversion*, IACR ePrint 2020/972, 2020). A *pass* runs two
+/// rounds: the second round's approximations are formed without touching
+/// the full numbers (their top bits from the first round's matrix applied to
+/// 63-bit windows, their exact low bits from the lowest words), and the
+/// product matrix, entries below 2⁶⁰, is applied once:
+/// `a ← |F₀a + G₀b|/2⁶⁰`, `b ← |F₁a + G₁b|/2⁶⁰` — Lehmer's idea of
+/// collecting many steps in a small matrix (D. H. Lehmer, *Euclid's
+/// algorithm for large numbers*, Amer. Math. Monthly 45, 1938).
+///
+/// Why the result is exact whatever the approximations: each round's matrix
+/// is an integer matrix of determinant ±2³⁰ built from parity decisions on
+/// the low 30 bits, which agree with the true numbers' (the approximations
+/// are congruent to them modulo 2³⁰), so the divisions are exact; and since
+/// `(a, b) = ±adj(M)·(a′, b′)` and the gcd is odd, `gcd(a′, b′) = gcd(a, b)`.
+/// The comparisons, made on approximations, only choose *which* such matrix,
+/// so they affect progress, not the value; and `|F| + |G| ≤ 2⁶⁰` keeps the
+/// new numbers at most the larger old one, so nothing overflows. A pass
+/// that does not shorten the pair (the sum of the two bit lengths; never
+/// observed) hands over to [`gcd_big`], which also bounds the passes.
+///
+/// The numbers live in limb arrays of a fixed length `N` (2, 3, 4, 6, 8 or
+/// 11 limbs, the shortest that holds them, shorter as they shrink), so that
+/// every loop has a constant trip count; one word finishes with [`gcd_u64`].
 pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     if a.is_zero() {
         return *b;
@@ -481,140 +528,287 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     };
     let (za, zb) = (a.trailing_zeros(), b.trailing_zeros());
     let k = za.min(zb);
-    let (a, b) = (a.shr(za), b.shr(zb));
-    // The rounds on limb arrays of a fixed length (four limbs covers the
-    // triangle-distance denominators), so that every loop has a constant
-    // trip count; two bits of headroom keep each round's result in range.
-    let bits = a.bits().max(b.bits());
-    let g = if bits <= 4 * 64 - 2 {
-        gcd_odd::<4>(&a, &b)
-    } else if bits <= 64 * (L as u64 - 1) - 2 {
-        gcd_odd::<{ L - 1 }>(&a, &b)
+    // Shifted copies only when there are powers of two to take out.
+    let (sa, sb);
+    let a = if za == 0 {
+        a
     } else {
-        gcd_big(&a, &b)
+        sa = a.shr(za);
+        &sa
     };
-    g.shl(k)
-}
-
-/// The rounds of [`gcd`] for odd `a`, `b` below `2^(64N − 2)`.
-fn gcd_odd<const N: usize>(a: &Nat, b: &Nat) -> Nat {
-    let arr = |x: &Nat| {
-        let mut r = [0u64; N];
-        r.copy_from_slice(&x.d[..N]);
-        r
+    let b = if zb == 0 {
+        b
+    } else {
+        sb = b.shr(zb);
+        &sb
     };
-    let (mut a, mut b) = (arr(a), arr(b));
-    let bits = |x: &[u64; N]| {
-        let mut n = 0;
-        for (i, &v) in x.iter().enumerate() {
-            if v != 0 {
-                n = 64 * i as u64 + 64 - v.leading_zeros() as u64;
-            }
-        }
-        n
-    };
-    let nat = |x: &[u64; N]| {
-        let mut r = Nat::ZERO;
-        r.d[..N].copy_from_slice(x);
-        r.n = N;
-        r.trim()
-    };
-    loop {
-        let (ba, bb) = (bits(&a), bits(&b));
-        if ba <= 128 && bb <= 128 {
-            // Within two words: plain binary gcd steps on u128 cost less
-            // than rounds on N-limb arrays.
-            let w = |x: &[u64; N]| x[0] as u128 | (x.get(1).copied().unwrap_or(0) as u128) << 64;
-            return Nat::from_u128(gcd_odd_u128(w(&a), w(&b)));
-        }
-        let m = ba.max(bb);
-        // Bits [m − 34, m + 30) of x (m ≥ 65, so m − 34 ≥ 31 > 0).
-        let window = |x: &[u64; N]| {
-            let s = m - 34;
-            let (w, sh) = ((s / 64) as usize, (s % 64) as u32);
-            let lo = x[w] as u128;
-            let hi = if w + 1 < N { x[w + 1] as u128 } else { 0 };
-            ((hi << 64 | lo) >> sh) as u64
-        };
-        let (mut xa, mut xb) = (
-            (a[0] & LOW) | (window(&a) << ROUND),
-            (b[0] & LOW) | (window(&b) << ROUND),
-        );
-        // (f, g) packed as f + g·2³² in one i64 (exact: |f|, |g| ≤ 2³⁰).
-        let (mut p0, mut p1) = (1i64, 1i64 << 32);
-        // Each step shifts out all the (exact) trailing zeros of x̂ at once,
-        // within the round's budget of ROUND halvings.
-        let mut rest = ROUND;
-        let z = xa.trailing_zeros().min(rest);
-        xa >>= z;
-        p1 <<= z;
-        rest -= z;
-        while rest > 0 {
-            // (x̂a, x̂b) ← (|x̂a − x̂b|, min), the matrix rows following: the
-            // swap-and-subtract step as a difference and a minimum, which
-            // keeps the dependency chain short.
-            let lt = xa < xb;
-            let d = xa.abs_diff(xb);
-            xb = xa.min(xb);
-            let (pmax, pmin) = if lt { (p1, p0) } else { (p0, p1) };
-            p0 = pmax - pmin;
-            p1 = pmin;
-            let z = d.trailing_zeros().min(rest);
-            xa = d >> z;
-            p1 <<= z;
-            rest -= z;
-        }
-        let unpack = |p: i64| {
-            let f = p as i32 as i64;
-            (f, (p - f) >> 32)
-        };
-        let ((f0, g0), (f1, g1)) = (unpack(p0), unpack(p1));
-        let (na, nb) = (combine(&a, &b, f0, g0), combine(&a, &b, f1, g1));
-        if bits(&na) + bits(&nb) >= ba + bb {
-            #[cfg(test)]
-            GCD_FALLBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return gcd_big(&nat(&a), &nat(&b));
-        }
-        (a, b) = (na, nb);
-        if a.iter().all(|&v| v == 0) {
-            return nat(&b);
-        }
+    let g = gcd_odd(a, b);
+    if k == 0 {
+        g
+    } else {
+        g.shl(k)
     }
 }
 
-/// Steps per round of [`gcd`], and the mask of the exact low bits.
+/// Halvings per round of [`gcd`], and the mask of the approximations' exact
+/// low bits.
 const ROUND: u32 = 30;
 const LOW: u64 = (1 << ROUND) - 1;
 
-/// `|f·a + g·b| / 2³⁰` for `|f|, |g| ≤ 2³⁰`, a sum divisible by 2³⁰ and
-/// `a`, `b` below `2^(64N − 2)` (so the result is below `2^(64N − 1)`).
-#[inline]
-fn combine<const N: usize>(a: &[u64; N], b: &[u64; N], f: i64, g: i64) -> [u64; N] {
-    let mut r = [0u64; N];
-    let mut c = 0i128;
-    for ((ri, &x), &y) in r.iter_mut().zip(a).zip(b) {
-        let t = f as i128 * x as i128 + g as i128 * y as i128 + c;
-        *ri = t as u64;
-        c = t >> 64;
+/// [`gcd`] of odd `a`, `b` of at most `L − 1` limbs: passes on limb arrays of
+/// the length that holds the larger number, down to one word.
+fn gcd_odd(a: &Nat, b: &Nat) -> Nat {
+    let (mut x, mut y) = (a.d, b.d);
+    let mut n = a.n.max(b.n);
+    loop {
+        let r = match n {
+            0 | 1 => return Nat::from_u128(gcd_u64(x[0], y[0]) as u128),
+            // Each tier runs until the numbers fit the next shorter one.
+            2 => passes::<2>(&mut x, &mut y, 1),
+            3 => passes::<3>(&mut x, &mut y, 2),
+            4 => passes::<4>(&mut x, &mut y, 3),
+            5 | 6 => passes::<6>(&mut x, &mut y, 4),
+            7 | 8 => passes::<8>(&mut x, &mut y, 6),
+            _ => passes::<{ L - 1 }>(&mut x, &mut y, 8),
+        };
+        match r {
+            Ok(limbs) => n = limbs,
+            Err(g) => return g,
+        }
     }
-    // The value is r + c·2^(64N), |c| < 2³²: as N + 1 limbs of two's
-    // complement, negated (complement and add one) without a branch when
-    // negative.
-    let mut top = c as u64;
-    let m = (c >> 127) as u64;
-    let mut carry = m & 1;
-    for v in r.iter_mut() {
-        let (x, o) = (*v ^ m).overflowing_add(carry);
-        *v = x;
-        carry = o as u64;
+}
+
+/// Passes of [`gcd`] on the low `N` limbs of `x`, `y` (`y` odd, both below
+/// 2^(64N)) until the larger fits `below < N` limbs: `Ok` with its limb
+/// count, or `Err` with the gcd when it is found (`x` became zero) or left
+/// to [`gcd_big`].
+#[inline(always)]
+fn passes<const N: usize>(x: &mut [u64; L], y: &mut [u64; L], below: u64) -> Result<usize, Nat> {
+    // The passes update the numbers in place (the gcd is the same for every
+    // pair on the way, so even the fallback needs no earlier pair).
+    let a: &mut [u64; N] = (&mut x[..N]).try_into().expect("N ≤ L");
+    let b: &mut [u64; N] = (&mut y[..N]).try_into().expect("N ≤ L");
+    let (mut ba, mut bb) = (bit_len(a), bit_len(b));
+    loop {
+        let m = ba.max(bb);
+        if m <= 64 * below {
+            return Ok(m.div_ceil(64) as usize);
+        }
+        pass(a, b, m);
+        let (ma, mb) = (bit_len(a), bit_len(b));
+        if ma + mb >= ba + bb {
+            // No progress: a = 0 (then b is the gcd; a pass leaves such a
+            // pair unchanged), or approximations that misled a whole pass
+            // (never observed). The larger number alone need not shrink in
+            // a pass (x̂a = x̂b ends the first round at once, and
+            // a ← (a − b)/2³⁰ leaves b the larger), so the measure is the
+            // sum of the lengths, as the product a·b falls by 2 per halving
+            // in the exact binary gcd.
+            if ma == 0 {
+                return Err(limbs_nat(b));
+            }
+            #[cfg(test)]
+            GCD_FALLBACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Err(gcd_big(&limbs_nat(a), &limbs_nat(b)));
+        }
+        (ba, bb) = (ma, mb);
     }
-    top = (top ^ m).wrapping_add(carry);
-    let mut out = [0u64; N];
+}
+
+/// The bit length of `x`.
+#[inline(always)]
+fn bit_len<const N: usize>(x: &[u64; N]) -> u64 {
+    for i in (0..N).rev() {
+        let v = x[i];
+        if v != 0 {
+            return 64 * i as u64 + 64 - v.leading_zeros() as u64;
+        }
+    }
+    0
+}
+
+fn limbs_nat<const N: usize>(x: &[u64; N]) -> Nat {
+    let mut r = Nat::ZERO;
+    r.d[..N].copy_from_slice(x);
+    r.n = N;
+    r.trim()
+}
+
+/// Bits `[s, s + 63)` of `x < 2^(s + 63)`: `⌊x/2^s⌋`.
+#[inline(always)]
+fn window<const N: usize>(x: &[u64; N], s: u64) -> u64 {
+    let (w, sh) = ((s / 64) as usize, (s % 64) as u32);
+    let lo = x[w] as u128;
+    let hi = if w + 1 < N { x[w + 1] as u128 } else { 0 };
+    ((hi << 64 | lo) >> sh) as u64
+}
+
+/// One step of [`rounds`] (a macro so that the loop can be unrolled twice:
+/// the register roles then stay put, no moves between steps).
+macro_rules! binary_step {
+    ($xa:ident, $xb:ident, $p0:ident, $p1:ident, $rest:ident) => {{
+        let lt = $xa < $xb;
+        let d = $xa.abs_diff($xb);
+        $xb = $xa.min($xb);
+        let (pmax, pmin) = if lt { ($p1, $p0) } else { ($p0, $p1) };
+        $p0 = pmax - pmin;
+        $p1 = pmin;
+        let z = d.trailing_zeros() as i32;
+        let left = $rest - z;
+        if left <= 0 {
+            // The last step: only the halvings left in the round.
+            return ($p0, $p1 << $rest);
+        }
+        $rest = left;
+        $xa = d >> z;
+        $p1 <<= z;
+    }};
+}
+
+/// One round: binary gcd steps on the approximations `x̂a`, `x̂b` (`x̂b` odd)
+/// until 30 halvings, returning the rows `(f₀, g₀)`, `(f₁, g₁)` with
+/// `x̂a·2³⁰ = f₀·x̂a₀ + g₀·x̂b₀` and `x̂b·2³⁰ = f₁·x̂a₀ + g₁·x̂b₀`, packed as
+/// `f + g·2³²` in one `i64`.
+///
+/// Each step is `(x̂a, x̂b) ← (|x̂a − x̂b|, min)` (both odd, the difference
+/// even) and then `x̂a` loses all its trailing zeros at once, the `b` row
+/// doubling as many times; the step that would pass 30 halvings is the last
+/// and halves only up to 30 (exit on a branch, off the dependency chain).
+/// Every step halves at least once, so the rows' `|f| + |g|` stay at most
+/// `2^i` after `i` halvings (a subtraction adds two rows, a halving doubles
+/// one), hence at most 2³⁰ and the packing is exact; and the `b` row is even
+/// at the end (its last step doubled it), which keeps the next round's `b`
+/// odd: `2³⁰·b′ = f₁a + g₁b = 2³⁰·x̂b + f₁(a − x̂a₀) + g₁(b − x̂b₀)` with
+/// `a − x̂a₀`, `b − x̂b₀` multiples of 2³⁰ and `f₁`, `g₁` even.
+#[inline(always)]
+fn rounds(mut xa: u64, mut xb: u64) -> (i64, i64) {
+    debug_assert_eq!(xb & 1, 1, "x̂b odd");
+    let (mut p0, mut p1) = (1i64, 1i64 << 32);
+    let mut rest = ROUND as i32;
+    let z = xa.trailing_zeros() as i32;
+    if z >= rest {
+        return (p0, p1 << rest);
+    }
+    xa >>= z;
+    p1 <<= z;
+    rest -= z;
+    loop {
+        binary_step!(xa, xb, p0, p1, rest);
+        binary_step!(xa, xb, p0, p1, rest);
+    }
+}
+
+/// `(f, g)` from `f + g·2³²` (`|f|, |g| ≤ 2³⁰`).
+#[inline(always)]
+fn unpack(p: i64) -> (i64, i64) {
+    let f = p as i32 as i64;
+    (f, (p - f) >> 32)
+}
+
+/// One pass of [`gcd`] on `a`, `b < 2^m` (`b` odd, `m > 64`): two rounds,
+/// their matrices applied to the full numbers once (one round when the
+/// numbers would fit a word after it).
+///
+/// Round 1 reads `ŵ = ⌊x/2^s⌋` with `s = m − 63` (63 bits) and uses its top
+/// 34 bits. Round 2's approximations of `a′ = (f₀a + g₀b)/2³⁰`, `b′`: top
+/// bits from `⌊(f₀ŵa + g₀ŵb)/2³⁰⌋ ≈ a′/2^s` (off by at most 2, from the
+/// dropped low bits), low 30 bits exact from
+/// `(f₀·(a mod 2⁶⁴) + g₀·(b mod 2⁶⁴)) mod 2⁶⁴ = 2³⁰·a′ mod 2⁶⁴`. A negative
+/// approximation stands for `−a′` (the low bits are negated too, and the row
+/// with them), so the second round's exact-division argument holds for
+/// whichever sign was chosen.
+#[inline(always)]
+fn pass<const N: usize>(a: &mut [u64; N], b: &mut [u64; N], m: u64) {
+    let s = m - 63;
+    let (wa, wb) = (window(a, s), window(b, s));
+    let (a0, b0) = (a[0], b[0]);
+    let xa = (a0 & LOW) | ((wa << 1) & !LOW);
+    let xb = (b0 & LOW) | ((wb << 1) & !LOW);
+    let (p0, p1) = rounds(xa, xb);
+    let ((f0, g0), (f1, g1)) = (unpack(p0), unpack(p1));
+    // |f| + |g| ≤ 2³⁰ and ŵ < 2⁶³: the sums are below 2⁹³, so after the
+    // shift they fit an i64.
+    let (wa, wb) = (wa as i64 as i128, wb as i64 as i128);
+    let ta = ((f0 as i128 * wa + g0 as i128 * wb) >> ROUND) as i64;
+    let tb = ((f1 as i128 * wa + g1 as i128 * wb) >> ROUND) as i64;
+    let (ua, ub) = (ta.unsigned_abs(), tb.unsigned_abs());
+    let lz = (ua | ub).leading_zeros() as u64;
+    if s + 64 - lz <= 64 {
+        apply::<N, ROUND>(a, b, (f0, g0), (f1, g1));
+        return;
+    }
+    let low = |f: i64, g: i64, neg: bool| {
+        let l = (f as u64)
+            .wrapping_mul(a0)
+            .wrapping_add((g as u64).wrapping_mul(b0));
+        let l = if neg { l.wrapping_neg() } else { l };
+        (l >> ROUND) & LOW
+    };
+    // Top bits aligned so that the larger has its top bit at bit 63.
+    let xa = low(f0, g0, ta < 0) | ((ua << (lz & 63)) & !LOW);
+    let xb = low(f1, g1, tb < 0) | ((ub << (lz & 63)) & !LOW);
+    let (q0, q1) = rounds(xa, xb);
+    let ((h0, k0), (h1, k1)) = (unpack(q0), unpack(q1));
+    let (f0, g0) = if ta < 0 { (-f0, -g0) } else { (f0, g0) };
+    let (f1, g1) = if tb < 0 { (-f1, -g1) } else { (f1, g1) };
+    // The product matrix: |F| + |G| ≤ 2⁶⁰.
+    apply::<N, { 2 * ROUND }>(
+        a,
+        b,
+        (h0 * f0 + k0 * f1, h0 * g0 + k0 * g1),
+        (h1 * f0 + k1 * f1, h1 * g0 + k1 * g1),
+    )
+}
+
+/// `(a, b) ← (|F₀a + G₀b|, |F₁a + G₁b|) / 2^K` for rows with
+/// `|F| + |G| ≤ 2^K` (`K ≤ 60`) and sums divisible by `2^K`: both rows in
+/// one pass over the limbs, in place (limb `i − 1` is written once limb `i`
+/// is read), the shift folded in. The results are at most `max(a, b)`, so
+/// they fit the `N` limbs; a negative sum is negated at the end.
+#[inline(always)]
+fn apply<const N: usize, const K: u32>(
+    a: &mut [u64; N],
+    b: &mut [u64; N],
+    (f0, g0): (i64, i64),
+    (f1, g1): (i64, i64),
+) {
+    // Signed carries: |F·x + G·y| < 2^124, so the sums stay far inside i128.
+    let (mut ca, mut cb) = (0i128, 0i128);
+    let (mut la, mut lb) = (0u64, 0u64);
     for i in 0..N {
-        let next = if i + 1 < N { r[i + 1] } else { top };
-        out[i] = (r[i] >> ROUND) | (next << (64 - ROUND));
+        let (x, y) = (a[i] as i128, b[i] as i128);
+        let ta = f0 as i128 * x + g0 as i128 * y + ca;
+        let tb = f1 as i128 * x + g1 as i128 * y + cb;
+        ca = ta >> 64;
+        cb = tb >> 64;
+        if i > 0 {
+            a[i - 1] = (la >> K) | ((ta as u64) << (64 - K));
+            b[i - 1] = (lb >> K) | ((tb as u64) << (64 - K));
+        }
+        la = ta as u64;
+        lb = tb as u64;
     }
-    out
+    // The sums are below 2^(64N + K) in magnitude: the carries' low K bits
+    // complete the top limb; their signs are the sums' signs.
+    a[N - 1] = (la >> K) | ((ca as u64) << (64 - K));
+    b[N - 1] = (lb >> K) | ((cb as u64) << (64 - K));
+    if ca < 0 {
+        negate(a);
+    }
+    if cb < 0 {
+        negate(b);
+    }
+}
+
+/// `2^(64N) − x` (two's complement negation) for `0 < x < 2^(64N)`.
+#[inline(always)]
+fn negate<const N: usize>(x: &mut [u64; N]) {
+    let mut c = 1u64;
+    for v in x.iter_mut() {
+        let (s, o) = (!*v).overflowing_add(c);
+        *v = s;
+        c = o as u64;
+    }
 }
 
 /// The gcd through `BigUint` (Stein's binary method of `num-integer`): the
@@ -634,29 +828,6 @@ pub(crate) fn neg_inv_word(m: u64) -> u64 {
         inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
     }
     inv.wrapping_neg()
-}
-
-/// Binary gcd (Stein) of two numbers below 2^128 whose gcd is odd (the
-/// rounds of [`gcd`] keep it so), each subtraction's trailing zeros shifted
-/// out at once; one word finishes with [`gcd_u64`].
-fn gcd_odd_u128(mut x: u128, mut y: u128) -> u128 {
-    if x == 0 || y == 0 {
-        return x | y;
-    }
-    // The gcd is odd: powers of two are no part of it.
-    x >>= x.trailing_zeros();
-    y >>= y.trailing_zeros();
-    loop {
-        if x >> 64 == 0 && y >> 64 == 0 {
-            return gcd_u64(x as u64, y as u64) as u128;
-        }
-        let d = x.abs_diff(y);
-        if d == 0 {
-            return x;
-        }
-        x = x.min(y);
-        y = d >> d.trailing_zeros();
-    }
 }
 
 /// Binary gcd of two words (Stein): shifts and subtractions, no division.
@@ -900,6 +1071,7 @@ fn gcd_with(h: &Nat, x: &Nat) -> Nat {
         Some(h) => {
             let r = match x.to_u64() {
                 Some(v) => v % h,
+                None if h & 1 == 1 => x.residue_odd(h),
                 None => x.divrem_small(h).1,
             };
             Nat::from_u128(gcd_u64(h, r) as u128)
@@ -1008,13 +1180,21 @@ impl Over {
 
     /// `x/den · 2^p` given `g = gcd(x, m)` (`x ≠ 0`).
     fn reduced(&mut self, x: &Int, g: &Nat, p: i64) -> num_rational::BigRational {
-        let n = div_exact(x.mag(), g);
+        // No copy for g = 1 (the common case).
+        let quotient;
+        let n = if g.is_one() {
+            x.mag()
+        } else {
+            quotient = div_exact(x.mag(), g);
+            &quotient
+        };
         let t = n.trailing_zeros();
         let q = p - self.z as i64 + t as i64;
+        // (n/2^t)·2^q, or n/2^t over a further 2^−q.
         let (num, shift) = if q >= 0 {
-            (big(&n.shr(t), q as u64), 0)
+            (big(n, q - t as i64), 0)
         } else {
-            (big(&n.shr(t), 0), (-q) as u64)
+            (big(n, -(t as i64)), (-q) as u64)
         };
         let hit = self
             .seen
@@ -1024,7 +1204,12 @@ impl Over {
         let d = match hit {
             Some((_, _, d)) => d.clone(),
             None => {
-                let d = BigInt::from(big(&div_exact(&self.m, g), shift));
+                let d = if g.is_one() {
+                    big(&self.m, shift as i64)
+                } else {
+                    big(&div_exact(&self.m, g), shift as i64)
+                };
+                let d = BigInt::from(d);
                 self.seen[self.next % SEEN] = Some((*g, shift, d.clone()));
                 self.next += 1;
                 d
@@ -1045,7 +1230,13 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
     if n.signum() == 0 {
         return num_rational::BigRational::new_raw(BigInt::from(0), BigInt::from(1));
     }
-    let (mut nm, mut dm) = (div_exact(n.mag(), g), div_exact(d, g));
+    let quotients;
+    let (nm, dm) = if g.is_one() {
+        (n.mag(), d)
+    } else {
+        quotients = (div_exact(n.mag(), g), div_exact(d, g));
+        (&quotients.0, &quotients.1)
+    };
     // nm / dm is in lowest terms: at most one of them is even; the power of
     // two moves to the odd side after cancelling with the even one.
     let (sn, sd) = if p >= 0 {
@@ -1055,12 +1246,11 @@ pub(crate) fn finish(n: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::BigRati
         let t = ((-p) as u64).min(nm.trailing_zeros());
         (t, (-p) as u64 - t)
     };
+    let (sn, sd) = (sn as i64, sd as i64);
     let (nb, db) = if p >= 0 {
-        dm = dm.shr(sd);
-        (big(&nm, sn), big(&dm, 0))
+        (big(nm, sn), big(dm, -sd))
     } else {
-        nm = nm.shr(sn);
-        (big(&nm, 0), big(&dm, sd))
+        (big(nm, -sn), big(dm, sd))
     };
     let s = if n.is_neg() { S::Minus } else { S::Plus };
     num_rational::BigRational::new_raw(BigInt::from_biguint(s, nb), BigInt::from(db))
@@ -1078,30 +1268,62 @@ pub(crate) fn square_over(s: &Int, d: &Nat, g: &Nat, p: i64) -> num_rational::Bi
     finish(&s.mul(s), d, &g, p)
 }
 
-/// `x · 2^s` as a `BigUint`: one word conversion when it fits 128 bits, else
-/// the shifted 32-bit digits written straight from the limbs (no shifted
-/// copy of `x`) and converted once.
-pub(crate) fn big(x: &Nat, s: u64) -> BigUint {
-    match x.to_u128() {
-        Some(v) if x.bits() + s <= 128 => BigUint::from(v << s),
-        _ => {
-            const W: usize = 2 * L + 16;
-            let (w, b) = ((s / 32) as usize, (s % 32) as u32);
-            let n32 = 2 * x.n;
-            if w + n32 + 1 > W {
-                return x.shl_big(s);
+/// `x · 2^s` as a `BigUint`, for a shift of either sign (`s < 0`: `x` is
+/// divisible by `2^−s`, the division exact).
+///
+/// One word conversion when a left-shifted value fits 128 bits; else the
+/// shifted limbs, split into 32-bit digits of exactly the needed length, go
+/// to `BigUint::from_slice` once (one allocation of the exact size). That is
+/// the cheapest public route of num-bigint 0.4 to a value of several 64-bit
+/// digits: `from_bytes_le` folds byte by byte (about 1.3 times the
+/// instructions here), and `From<u128>` with shifts or ors allocates more
+/// than once. A right shift here saves the caller's shifted copy.
+pub(crate) fn big(x: &Nat, s: i64) -> BigUint {
+    /// Limbs of the result written on the stack (larger shifts: `shl_big`).
+    const W: usize = L + 4;
+    let (d, n) = (&x.d, x.n.min(L));
+    let mut out = [0u32; 2 * W];
+    let len = if s >= 0 {
+        let s = s as u64;
+        if let Some(v) = x.to_u128() {
+            if x.bits() + s <= 128 {
+                // s ≤ 127 unless x = 0 (then s may be 128; 0 either way).
+                return BigUint::from(v << (s % 128));
             }
-            let mut out = [0u32; W];
-            let mut carry = 0u32;
-            for (i, o) in out[w..w + n32].iter_mut().enumerate() {
-                let d = (x.d[i / 2] >> (32 * (i % 2))) as u32;
-                *o = (d << b) | carry;
-                carry = if b == 0 { 0 } else { d >> (32 - b) };
-            }
-            out[w + n32] = carry;
-            BigUint::from_slice(&out[..w + n32 + 1])
         }
-    }
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        if w + n + 1 > W {
+            return x.shl_big(s);
+        }
+        let mut carry = 0u64;
+        for (i, &v) in d[..n].iter().enumerate() {
+            let o = (v << b) | carry;
+            carry = if b == 0 { 0 } else { v >> (64 - b) };
+            out[2 * (w + i)] = o as u32;
+            out[2 * (w + i) + 1] = (o >> 32) as u32;
+        }
+        out[2 * (w + n)] = carry as u32;
+        out[2 * (w + n) + 1] = (carry >> 32) as u32;
+        w + n + (carry != 0) as usize
+    } else {
+        let r = s.unsigned_abs();
+        #[cfg(test)]
+        assert!(x.is_zero() || x.trailing_zeros() >= r, "big: inexact shift");
+        let (w, b) = ((r / 64) as usize, (r % 64) as u32);
+        if w >= n {
+            return BigUint::ZERO;
+        }
+        let m = n - w;
+        for i in 0..m {
+            let next = d.get(i + w + 1).copied().unwrap_or(0);
+            let o = (d[i + w] >> b) | if b == 0 { 0 } else { next << (64 - b) };
+            out[2 * i] = o as u32;
+            out[2 * i + 1] = (o >> 32) as u32;
+        }
+        // Only the top limb can have become zero.
+        m - (out[2 * m - 1] == 0 && out[2 * m - 2] == 0) as usize
+    };
+    BigUint::from_slice(&out[..2 * len])
 }
 
 #[cfg(test)]
@@ -1261,11 +1483,17 @@ mod tests {
             let sh = rng(&mut s) % 300;
             assert_eq!(nx.shr(sh).to_biguint(), &x >> sh);
             assert_eq!(nx.shl_big(sh), &x << sh);
-            assert_eq!(big(&nx, sh), &x << sh);
-            assert_eq!(
-                big(&nx, sh + 64 * (round as u64 % 30)),
-                &x << (sh + 64 * (round as u64 % 30))
-            );
+            assert_eq!(big(&nx, sh as i64), &x << sh);
+            let far = sh + 64 * (round as u64 % 30);
+            assert_eq!(big(&nx, far as i64), &x << far);
+            // Exact right shifts: of x·2^k by up to k bits.
+            let k = rng(&mut s) % 200;
+            if x.bits() + k <= 64 * L as u64 {
+                let xk = Nat::from_biguint(&(&x << k));
+                let r = rng(&mut s) % (k + 1);
+                assert_eq!(big(&xk, -(r as i64)), &x << (k - r));
+                assert_eq!(big(&xk, -(k as i64)), x);
+            }
             if x.bits() + sh <= 64 * L as u64 {
                 assert_eq!(nx.shl(sh).to_biguint(), &x << sh);
             }
@@ -1372,6 +1600,35 @@ mod tests {
         }
     }
 
+    /// The Montgomery residue modulo an odd word: `r·2^(64n) ≡ x`, `r < m`,
+    /// and through it gcd_with against BigUint (odd and even words).
+    #[test]
+    fn odd_word_residue_and_gcd_with() {
+        let mut s = 23u64;
+        for round in 0..4000 {
+            let x = num(&mut s, 1 + round % 11);
+            if x.is_zero() {
+                continue;
+            }
+            let m = match round % 4 {
+                0 => rng(&mut s) | 1,
+                1 => (rng(&mut s) >> (rng(&mut s) % 63)) | 1,
+                2 => u64::MAX - 2 * (rng(&mut s) % 4),
+                _ => rng(&mut s) >> (rng(&mut s) % 64),
+            }
+            .max(2);
+            let nx = Nat::from_biguint(&x);
+            if m & 1 == 1 {
+                let r = nx.residue_odd(m);
+                assert!(r < m);
+                let n = nx.n as u64;
+                assert_eq!((BigUint::from(r) << (64 * n)) % m, &x % m, "{x} mod {m}");
+            }
+            let h = Nat::from_u128(m as u128);
+            assert_eq!(gcd_with(&h, &nx).to_biguint(), x.gcd(&BigUint::from(m)));
+        }
+    }
+
     #[test]
     fn exact_division_by_a_word() {
         let mut s = 11u64;
@@ -1426,8 +1683,9 @@ mod tests {
             let (nx, ny) = (Nat::from_biguint(&x), Nat::from_biguint(&y));
             assert_eq!(gcd(&nx, &ny).to_biguint(), x.gcd(&y), "{x} {y}");
         }
-        assert_eq!(gcd_odd_u128(3 << 100 | 1, 3 << 100 | 1), 3 << 100 | 1);
-        assert_eq!(gcd_odd_u128(u128::MAX, 3), 3);
+        let g = |x: u128, y: u128| gcd(&Nat::from_u128(x), &Nat::from_u128(y)).to_u128();
+        assert_eq!(g(3 << 100 | 1, 3 << 100 | 1), Some(3 << 100 | 1));
+        assert_eq!(g(u128::MAX, 3), Some(3));
         // Consecutive Fibonacci numbers: all quotients 1, the longest run.
         let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
         for _ in 0..500 {
@@ -1435,5 +1693,183 @@ mod tests {
         }
         let got = gcd(&Nat::from_biguint(&f0), &Nat::from_biguint(&f1));
         assert!(got.is_one());
+    }
+}
+
+/// [`gcd`] against `num-integer`'s gcd on `BigUint`: random inputs of 1 to
+/// 11 limbs of several shapes, with planted odd and even, one- and
+/// multi-word common factors, equal inputs, multiples, zeros, pairs whose
+/// approximations coincide, and numbers at the limb tiers' edges.
+#[cfg(test)]
+mod gcd_props {
+    use super::*;
+    use num_integer::Integer;
+    use num_traits::{One, Zero};
+    use proptest::prelude::*;
+
+    fn cases() -> u32 {
+        if std::env::var("EXACT_HEAVY").is_ok_and(|v| v == "1") {
+            50_000
+        } else {
+            2_000
+        }
+    }
+
+    fn next(s: &mut u64) -> u64 {
+        crate::poly::planted::splitmix64(s)
+    }
+
+    /// A number of at most `limbs` words: 0 random, 1 random with a random
+    /// length, 2 all ones, 3 sparse, 4 limbs from {0, 1, 2⁶³, 2⁶⁴ − 1},
+    /// 5 just below or at 2^(64·limbs − 2).
+    fn shaped(s: &mut u64, limbs: usize, shape: u8) -> BigUint {
+        let top = 64 * limbs;
+        match shape {
+            0 => (0..limbs).fold(BigUint::zero(), |v, _| (v << 64u32) + next(s)),
+            1 => shaped(s, limbs, 0) >> (next(s) % top as u64),
+            2 => (BigUint::one() << top) - 1u32,
+            3 => (0..1 + next(s) % 4).fold(BigUint::zero(), |v, _| {
+                v | BigUint::one() << (next(s) % top as u64)
+            }),
+            4 => (0..limbs).fold(BigUint::zero(), |v, _| {
+                let w = [0, 1, 1 << 63, u64::MAX][(next(s) % 4) as usize];
+                (v << 64u32) + w
+            }),
+            _ => {
+                let edge = BigUint::one() << (top - 2);
+                let d = BigUint::from(next(s) % 1000);
+                if next(s) % 2 == 0 && edge > d {
+                    edge - d
+                } else {
+                    edge + d
+                }
+            }
+        }
+    }
+
+    fn check(a: &BigUint, b: &BigUint) -> Result<(), TestCaseError> {
+        if a.bits() > 64 * L as u64 || b.bits() > 64 * L as u64 {
+            return Ok(());
+        }
+        let want = a.gcd(b);
+        let (na, nb) = (Nat::from_biguint(a), Nat::from_biguint(b));
+        prop_assert_eq!(gcd(&na, &nb).to_biguint(), want.clone(), "{} {}", a, b);
+        prop_assert_eq!(gcd(&nb, &na).to_biguint(), want, "{} {}", b, a);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        /// Cofactors times a planted factor (odd or shifted, 1 to 3 words,
+        /// or none), and the degenerate relatives of each pair.
+        #[test]
+        fn gcd_matches_biguint(
+            seed in any::<u64>(),
+            (la, lb, lg) in (1usize..=11, 1usize..=11, 0usize..=3),
+            (sa, sb, sg) in (0u8..6, 0u8..6, 0u8..6),
+            shift in 0u64..200,
+        ) {
+            let mut s = seed;
+            let g = if lg == 0 {
+                BigUint::one()
+            } else {
+                let g = shaped(&mut s, lg, sg) | BigUint::one();
+                if shift % 3 == 0 { g << shift } else { g }
+            };
+            // Cofactors short enough that most products stay within 11 limbs.
+            let short = |l: usize| l.saturating_sub(lg).max(1);
+            let a = shaped(&mut s, short(la), sa) * &g;
+            let b = shaped(&mut s, short(lb), sb) * &g;
+            check(&a, &b)?;
+            check(&a, &a)?;
+            check(&a, &BigUint::zero())?;
+            check(&(&a * (next(&mut s) >> (next(&mut s) % 64))), &a)?;
+            check(&(&a * &b), &b)?;
+            // Equal low words and equal tops: the first round's
+            // approximations coincide (x̂a = x̂b).
+            let k = BigUint::from(next(&mut s) % 1000 + 1);
+            check(&(&b + (k << 64u32)), &b)?;
+        }
+    }
+
+    /// The edges of the limb tiers (2, 3, 4, 6, 8 and 11 limbs) and of the
+    /// old 2^(64N − 2) headroom, with planted factors, against BigUint; and
+    /// no pass ever failed to make progress.
+    #[test]
+    fn gcd_at_tier_edges() {
+        let mut s = 2024u64;
+        let mut n = 0;
+        for limbs in 1..=11usize {
+            let top = 64 * limbs as u64;
+            let edges = [
+                (BigUint::one() << top) - 1u32,
+                (BigUint::one() << (top - 1)) + 1u32,
+                (BigUint::one() << (top - 2)) + 1u32,
+                (BigUint::one() << (top - 2)) - 1u32,
+                (BigUint::one() << (top - 3)) + 3u32,
+            ];
+            for x in &edges {
+                for y in &edges {
+                    for g in [
+                        BigUint::one(),
+                        BigUint::from(3u32),
+                        BigUint::from(next(&mut s) | 1),
+                    ] {
+                        let (x, y) = (x * &g, y * &g);
+                        let r = (next(&mut s) | 1) % (&x | BigUint::one());
+                        for (p, q) in [(&x, &y), (&x, &r), (&y, &r)] {
+                            if p.bits() <= 64 * L as u64 && q.bits() <= 64 * L as u64 {
+                                let (np, nq) = (Nat::from_biguint(p), Nat::from_biguint(q));
+                                assert_eq!(gcd(&np, &nq).to_biguint(), p.gcd(q), "{p} {q}");
+                                n += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 2000);
+        assert_eq!(GCD_FALLBACK.load(std::sync::atomic::Ordering::Relaxed), 0);
+    }
+
+    /// Time per call on inputs shaped like the box-distance benchmark's
+    /// (odd numbers of 150 to 254 bits, small common factors), against
+    /// `num-integer`'s gcd: `cargo test --release --lib gcd_timing --
+    /// --ignored --nocapture`. Prints only (no timed assertion).
+    #[test]
+    #[ignore]
+    fn gcd_timing() {
+        let mut s = 5u64;
+        let pairs: Vec<(BigUint, BigUint)> = (0..1000)
+            .map(|_| {
+                let g = BigUint::from(next(&mut s) % 64 + 1);
+                let (ba, bb) = (150 + next(&mut s) % 100, 150 + next(&mut s) % 100);
+                let mut odd = |bits: u64| {
+                    let x = shaped(&mut s, 4, 0) >> (256 - bits);
+                    (x | BigUint::one()) * &g
+                };
+                (odd(ba), odd(bb))
+            })
+            .collect();
+        let nats: Vec<(Nat, Nat)> = pairs
+            .iter()
+            .map(|(a, b)| (Nat::from_biguint(a), Nat::from_biguint(b)))
+            .collect();
+        let reps = 200;
+        let t = std::time::Instant::now();
+        let mut acc = 0u64;
+        for _ in 0..reps {
+            for (a, b) in &nats {
+                acc = acc.wrapping_add(gcd(std::hint::black_box(a), b).low_word());
+            }
+        }
+        let fixed = t.elapsed().as_nanos() as f64 / (reps * nats.len()) as f64;
+        let t = std::time::Instant::now();
+        for (a, b) in &pairs {
+            acc = acc.wrapping_add(std::hint::black_box(a).gcd(b).to_u64_digits()[0]);
+        }
+        let big = t.elapsed().as_nanos() as f64 / pairs.len() as f64;
+        println!("gcd: {fixed:.1} ns/call (BigUint: {big:.1} ns/call) [{acc}]");
     }
 }
