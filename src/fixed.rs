@@ -1832,44 +1832,4 @@ mod gcd_props {
         assert!(n > 2000);
         assert_eq!(GCD_FALLBACK.load(std::sync::atomic::Ordering::Relaxed), 0);
     }
-
-    /// Time per call on inputs shaped like the box-distance benchmark's
-    /// (odd numbers of 150 to 254 bits, small common factors), against
-    /// `num-integer`'s gcd: `cargo test --release --lib gcd_timing --
-    /// --ignored --nocapture`. Prints only (no timed assertion).
-    #[test]
-    #[ignore]
-    fn gcd_timing() {
-        let mut s = 5u64;
-        let pairs: Vec<(BigUint, BigUint)> = (0..1000)
-            .map(|_| {
-                let g = BigUint::from(next(&mut s) % 64 + 1);
-                let (ba, bb) = (150 + next(&mut s) % 100, 150 + next(&mut s) % 100);
-                let mut odd = |bits: u64| {
-                    let x = shaped(&mut s, 4, 0) >> (256 - bits);
-                    (x | BigUint::one()) * &g
-                };
-                (odd(ba), odd(bb))
-            })
-            .collect();
-        let nats: Vec<(Nat, Nat)> = pairs
-            .iter()
-            .map(|(a, b)| (Nat::from_biguint(a), Nat::from_biguint(b)))
-            .collect();
-        let reps = 200;
-        let t = std::time::Instant::now();
-        let mut acc = 0u64;
-        for _ in 0..reps {
-            for (a, b) in &nats {
-                acc = acc.wrapping_add(gcd(std::hint::black_box(a), b).low_word());
-            }
-        }
-        let fixed = t.elapsed().as_nanos() as f64 / (reps * nats.len()) as f64;
-        let t = std::time::Instant::now();
-        for (a, b) in &pairs {
-            acc = acc.wrapping_add(std::hint::black_box(a).gcd(b).to_u64_digits()[0]);
-        }
-        let big = t.elapsed().as_nanos() as f64 / pairs.len() as f64;
-        println!("gcd: {fixed:.1} ns/call (BigUint: {big:.1} ns/call) [{acc}]");
-    }
 }
