@@ -240,8 +240,13 @@ pub(crate) fn dyadic(x: &Int, p: i64) -> BigRational {
     if let (Some(v), true) = (m.to_u128(), e <= 0) {
         // The usual case (a vertex): the odd part and the power of two
         // straight from machine words.
+        let odd = v >> t;
+        let odd = match u64::try_from(odd) {
+            Ok(w) => BigUint::from(w),
+            Err(_) => BigUint::from(odd),
+        };
         return BigRational::new_raw(
-            BigInt::from_biguint(s, BigUint::from(v >> t)),
+            BigInt::from_biguint(s, odd),
             BigInt::from_biguint(BSign::Plus, pow2((-e) as u64)),
         );
     }
