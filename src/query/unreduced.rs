@@ -269,10 +269,11 @@ impl UnreducedClosest {
         }
     }
 
-    /// The values rounded to doubles from the exact integers, not reduced
-    /// and not correctly rounded (within a few ulps; a zero distance is
-    /// exactly 0): what [`distance`](super::distance) answers for `f64`
-    /// shapes on the fast path.
+    /// The values as doubles: rounded from the exact integers without
+    /// reducing them, within a few ulps and not always the nearest double
+    /// (what [`distance`](super::distance) answers for `f64` shapes on the
+    /// fast path; a zero distance is exactly 0), or, for an answer held
+    /// reduced, the nearest doubles.
     pub fn to_f64(&self) -> Closest<f64> {
         use crate::scalar::Scalar;
         match &self.repr {

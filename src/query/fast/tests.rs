@@ -567,6 +567,22 @@ fn unreduced_integers_are_the_exact_values() {
             format!("{:?}", i.distance_squared()),
             format!("{:?}", want.distance_squared)
         );
+        // Rounded from the integers: within 4 ulps of the exact values
+        // (infinite where the nearest double is: d² at the 2^700 scale).
+        let f = crate::query::UnreducedClosest::ints(i.clone()).to_f64();
+        let close = |x: f64, q: &Q| {
+            let r = f64::from_rational(q);
+            x == r || (x - r).abs() <= 4.0 * (r.abs() * f64::EPSILON).max(5e-324)
+        };
+        assert!(
+            close(f.distance_squared, &want.distance_squared),
+            "{} {}",
+            f.distance_squared,
+            f64::from_rational(&want.distance_squared)
+        );
+        for (p, q) in [(&f.a, &want.a), (&f.b, &want.b)] {
+            assert!(close(p.x, &q.x) && close(p.y, &q.y) && close(p.z, &q.z));
+        }
         if want.distance_squared.is_zero() {
             overlap += 1;
         } else {
