@@ -12,9 +12,11 @@
 //! Every operation is exact as long as the caller's bound holds (the
 //! result's magnitude below `2^(64N − 1)`); the bounds are stated where the
 //! values are built, and debug builds check every operation for overflow.
-//! Written by hand because the crates of fixed-width integers either fix a
-//! few widths (`i256`) or are unsigned only, and the products here mix
-//! widths (`Wide<2> × Wide<8> → Wide<10>`).
+//! Written by hand because the products here mix widths
+//! (`Wide<2> × Wide<8> → Wide<10>`): a crate of const-generic fixed-width
+//! integers (`bnum`'s `BInt<N>`) multiplies two values of one width, so each
+//! product would be cast up to the result's width first and cost `K²` word
+//! products instead of `N·M`.
 
 use crate::fixed::Int;
 

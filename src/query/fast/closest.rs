@@ -530,8 +530,11 @@ pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<P
 /// differences and edge vectors below 2¹²⁰: degree 2 (dot and cross
 /// products) below 2²⁴² (4 words), degree 3 (`h`, `u·w`, `w·(u × v)`)
 /// below 2³⁶³ (6 words), degree 4 (`den`, `s`, `t`, `|n|²`, `|w × u|²`)
-/// below 2⁴⁸⁶ (8 words), the numerators of degree 5 below 2⁶⁰⁷ (10 words),
-/// a product of six edge coordinates below 2⁷²⁰ (12 words).
+/// below 2⁴⁸⁶ (8 words), the numerators of degree 5 below 2⁶⁰⁷ (10 words).
+/// The factors stay unmultiplied (scalars and vector components).
+///
+/// The edge–edge quantities repeat [`edge_edge`]'s formulas in these
+/// integers (`Wide` is not a [`Ring`]: its products change width).
 pub(crate) fn construct_ints(ctx: &Ctx, p: Pair) -> Ints {
     let ex = ctx.exact();
     let (a, b) = (&ex[0], &ex[1]);
