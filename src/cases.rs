@@ -196,7 +196,7 @@ impl PoseBox {
     pub fn half_axes_f64(&self) -> Option<[[f64; 3]; 3]> {
         let h = self.half_axes()?;
         let f = |x: &BigRational| {
-            let d = crate::scalar::rational_to_f64(x);
+            let d = crate::num::scalar::rational_to_f64(x);
             (q(d) == *x).then_some(d)
         };
         let mut out = [[0.0; 3]; 3];
@@ -216,7 +216,7 @@ impl PoseBox {
 
 /// A number as JSON: a JSON number when it is a double, else an exact string.
 fn num(x: &BigRational) -> Value {
-    let d = crate::scalar::rational_to_f64(x);
+    let d = crate::num::scalar::rational_to_f64(x);
     if q(d) == *x {
         json!(d)
     } else {

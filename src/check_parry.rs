@@ -34,9 +34,9 @@
 //! fields wrong (so the exact decision is the same too).
 
 use crate::cases::{generate_all, spinning, Case, Geom, PoseBox, Rng, Spin};
+use crate::num::scalar::rational_to_f64;
 use crate::number::float_value;
 use crate::protocol::{answer_value_with, Tolerances, Verdict};
-use crate::scalar::rational_to_f64;
 use crate::shrink::{line_len, shrink_numbers, Form};
 use num_rational::BigRational;
 use serde_json::{json, Value};

@@ -17,12 +17,12 @@
 //! ```
 
 use crate::ccd::{CcdError, ContactTime, TimeKind};
-use crate::dyadic::Dyadic;
-use crate::interval::Interval;
+use crate::num::dyadic::Dyadic;
+use crate::num::interval::Interval;
+use crate::num::sign::Sign;
 use crate::protocol::ScalarKind;
 use crate::query::{Closest, Intersection, QueryError};
 use crate::shape::{Cube, Obb, Prism, Shape, ShapeError, Triangle};
-use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 use std::fmt::{Display, Formatter, Result};
 

@@ -30,36 +30,29 @@ pub mod ccd;
 #[cfg(feature = "parry")]
 pub mod check_parry;
 pub mod demo;
-pub mod dyadic;
 mod ergonomics;
-mod fixed;
-pub mod interval;
 pub mod limits;
 pub mod mesh;
+pub mod num;
 pub mod number;
 pub mod poly;
 pub mod predicates;
 pub mod protocol;
 pub mod query;
 pub mod report;
-pub mod ring;
-pub mod scalar;
 pub mod shape;
 pub mod shrink;
-pub mod sign;
-pub mod sqrt;
 pub mod vector;
-mod wide;
 
 // The number types the API exposes (`BigRational` coordinates, `BigInt`
 // polynomial coefficients), re-exported so that callers use the same versions.
 pub use num_bigint;
 pub use num_rational;
 
-pub use dyadic::Dyadic;
-pub use interval::Interval;
-pub use ring::Ring;
-pub use scalar::{ExactRing, Scalar};
+pub use num::dyadic::Dyadic;
+pub use num::interval::Interval;
+pub use num::ring::Ring;
+pub use num::scalar::{ExactRing, Scalar};
+pub use num::sign::Sign;
 pub use shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
-pub use sign::Sign;
 pub use vector::{Vec2, Vec3};

@@ -5,7 +5,7 @@
 //! - A JSON string is an exact rational: `"-12"`, `"0.1"` (= 1/10), `"1.5e-3"`,
 //!   `"3/7"`. Exponents beyond ±10000 and strings over 10000 characters are errors.
 
-use crate::scalar::{rational_to_f64, Scalar};
+use crate::num::scalar::{rational_to_f64, Scalar};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};

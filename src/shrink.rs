@@ -24,9 +24,9 @@
 //! in the manner of property-testing shrinkers (QuickCheck, Hypothesis): it
 //! finds a local minimum, not the smallest failing query.
 
+use crate::num::scalar::rational_to_f64;
 use crate::number::{exact_string, read_number};
 use crate::protocol::{answer_value_with, parse_shape, Tolerances};
-use crate::scalar::rational_to_f64;
 use crate::shape::Shape;
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -1,7 +1,7 @@
 //! `Vec2` and `Vec3`, generic over any [`Ring`].
 
-use crate::ring::Ring;
-use crate::scalar::Scalar;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
 use num_rational::BigRational;
 
 /// A 3-vector (or point) with coordinates in `T`.

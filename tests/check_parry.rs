@@ -154,7 +154,7 @@ fn protocol_file_lines_become_parry_cases() {
     let want = [[0.6, 0.8, 0.0], [-1.6, 1.2, 0.0], [0.0, 0.0, 3.0]];
     for i in 0..3 {
         for (j, x) in [&h[i].x, &h[i].y, &h[i].z].into_iter().enumerate() {
-            let x = exact_collision::scalar::rational_to_f64(x);
+            let x = exact_collision::num::scalar::rational_to_f64(x);
             assert!((x - want[i][j]).abs() < 1e-15, "{i} {j} {x}");
         }
     }

@@ -16,9 +16,9 @@
 
 use super::{seed000, seed002, seed003, seed004};
 use crate::cases::{generate_all, Case, Geom, PoseBox};
+use crate::num::scalar::rational_to_f64;
 use crate::number::float_value;
 use crate::protocol::{answer_value_with, Tolerances};
-use crate::scalar::rational_to_f64;
 use crate::shrink::{line_len, shrink_numbers, Form};
 use num_rational::BigRational;
 use serde_json::{json, Value};

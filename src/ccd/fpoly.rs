@@ -28,7 +28,7 @@
 //! CAGD 4(3), 1987). So certified signs all equal prove no root, and exactly one
 //! sign change proves exactly one simple root.
 
-use crate::sign::Sign;
+use crate::num::sign::Sign;
 use smallvec::SmallVec;
 
 /// The largest stored length (degree 11): longer polynomials are not represented

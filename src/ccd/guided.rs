@@ -39,8 +39,8 @@
 use super::fpoly::{Bracket, FPoly, Undecided};
 use super::sgm::{layout, PlaneTerms, MEMBERS, M_G, M_VF};
 use super::{CcdAnswer, CcdQuery, ContactTime, Motion, TimeKind};
+use crate::num::sign::Sign;
 use crate::poly::zx;
-use crate::sign::Sign;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::One;
@@ -1617,7 +1617,7 @@ fn rat_f64(x: f64) -> BigRational {
     if x == 0.0 {
         return BigRational::from_integer(BigInt::from(0));
     }
-    let (m, e) = crate::dyadic::f64_parts(x);
+    let (m, e) = crate::num::dyadic::f64_parts(x);
     if e >= 0 {
         BigRational::from_integer(BigInt::from(m) << e as u64)
     } else {
@@ -1628,8 +1628,8 @@ fn rat_f64(x: f64) -> BigRational {
 /// The exact sign of `p` at the midpoint of the doubles a < b (a dyadic rational,
 /// evaluated homogeneously: no rational arithmetic).
 fn sign_at_mid(p: &[BigInt], a: f64, b: f64) -> Ordering {
-    let (ma, ea) = crate::dyadic::f64_parts(a);
-    let (mb, eb) = crate::dyadic::f64_parts(b);
+    let (ma, ea) = crate::num::dyadic::f64_parts(a);
+    let (mb, eb) = crate::num::dyadic::f64_parts(b);
     let e = ea.min(eb);
     let num = (BigInt::from(ma) << (ea - e) as u64) + (BigInt::from(mb) << (eb - e) as u64);
     // (a + b)/2 = num·2^(e − 1).

@@ -85,7 +85,7 @@ mod wide;
 
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
-use crate::fixed::Int;
+use crate::num::fixed::Int;
 use crate::poly::zx;
 use crate::poly::{isolate_roots, Factored, IsolatingInterval, Poly, RealRoot, Roots};
 use crate::query::stats::CCD_POINTS;
@@ -342,7 +342,7 @@ pub fn exact_f64(x: &BigRational) -> Option<f64> {
 /// The 24 coordinates as integers on one dyadic scale (the common factor 2^e₀
 /// dropped: a positive factor changes no sign and no root).
 fn coords_f64(p: &[[f64; 3]; 8]) -> [[BigInt; 3]; 8] {
-    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::num::dyadic::f64_parts(x))));
     let e0 = parts
         .iter()
         .flatten()
@@ -463,7 +463,7 @@ const FIXED_BITS: i64 = 240;
 type Aligned = ([[Option<(i64, i64)>; 3]; 8], i64, i64);
 
 fn aligned(p: &[[f64; 3]; 8]) -> Aligned {
-    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+    let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::num::dyadic::f64_parts(x))));
     let flat = parts.iter().flatten().flatten();
     let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
     let width = flat
@@ -486,7 +486,7 @@ fn fixed_coords(parts: &[[Option<(i64, i64)>; 3]; 8], e0: i64) -> [[Int; 3]; 8] 
 }
 
 /// c with integer coefficients (a positive multiple) for double coordinates:
-/// on the stack ([`crate::fixed::Int`]) when the aligned coordinates are at
+/// on the stack ([`crate::num::fixed::Int`]) when the aligned coordinates are at
 /// most [`FIXED_BITS`] wide, else in `BigInt`. With A(t) = A₀ + t·dA etc.,
 /// c = Σ cᵢtⁱ by blossoming: c₀ = D(A₀, B₀, C₀), c₁ = D(dA, B₀, C₀) +
 /// D(A₀, dB, C₀) + D(A₀, B₀, dC), c₂ = D(A₀, dB, dC) + D(dA, B₀, dC) +
@@ -539,14 +539,14 @@ impl Blossom for i128 {
         x.add(y)
     }
     fn pmul(x: &W, y: i128) -> W {
-        x.mul(y)
+        x.mul_by_i128(y)
     }
     fn big(x: &W) -> BigInt {
         x.to_bigint()
     }
 }
 
-/// Everything in [`crate::fixed::Int`].
+/// Everything in [`crate::num::fixed::Int`].
 impl Blossom for Int {
     type P = Int;
     fn dif(self, o: Self) -> Self {
@@ -604,17 +604,17 @@ fn blossom<X: Blossom>(kind: Kind, x: &[[X; 3]; 8]) -> Vec<BigInt> {
 
 /// `c` divided by its content, leading coefficient positive (as
 /// `zx::primitive`), the content by the fixed-width binary gcd
-/// ([`crate::fixed::gcd`]) when the coefficients fit it.
+/// ([`crate::num::fixed::gcd`]) when the coefficients fit it.
 fn primitive(c: &mut [BigInt]) {
-    const FIT: u64 = 64 * (crate::fixed::L as u64 - 1);
+    const FIT: u64 = 64 * (crate::num::fixed::L as u64 - 1);
     if c.iter().any(|x| x.bits() > FIT) {
         return zx::primitive(c);
     }
     let g = c
         .iter()
         .filter(|x| !x.is_zero())
-        .map(|x| crate::fixed::Nat::from_biguint(x.magnitude()))
-        .reduce(|a, b| crate::fixed::gcd(&a, &b));
+        .map(|x| crate::num::fixed::Nat::from_biguint(x.magnitude()))
+        .reduce(|a, b| crate::num::fixed::gcd(&a, &b));
     let Some(g) = g else {
         return;
     };
@@ -1317,7 +1317,7 @@ mod tests {
             // x = m·2^e; x + 2^(e-60) = (m·2^60 + 1)·2^(e-60) has an odd
             // numerator of more than 53 bits: no double.
             if x != 0.0 {
-                let (_, e) = crate::dyadic::f64_parts(x);
+                let (_, e) = crate::num::dyadic::f64_parts(x);
                 let k = e - 60;
                 let one = BigInt::from(1);
                 let tiny = if k >= 0 {
@@ -1478,7 +1478,7 @@ mod tests {
                 // Spread 2¹¹⁹ .. 2⁻¹ (with 53-bit mantissas): at the bound.
                 p[(case / 3) % 8][case % 3] = 2f64.powi(66) * (1.0 - f64::EPSILON);
             }
-            let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::dyadic::f64_parts(x))));
+            let parts = p.map(|r| r.map(|x| (x != 0.0).then(|| crate::num::dyadic::f64_parts(x))));
             let flat = parts.iter().flatten().flatten();
             let e0 = flat.clone().map(|&(_, e)| e).min().unwrap_or(0);
             let width = flat

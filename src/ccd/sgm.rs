@@ -32,10 +32,10 @@
 use super::motion::PVec;
 use super::sweep::{first_contact, rat_interval, Period};
 use super::Feature;
-use crate::interval::Interval;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
 use crate::poly::{zx, Poly};
-use crate::ring::Ring;
-use crate::sign::Sign;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

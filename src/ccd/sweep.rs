@@ -25,10 +25,10 @@
 //! interval contains 0 is the sign computed exactly (a gcd decides zero at an
 //! algebraic point).
 
-use crate::interval::Interval;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
 use crate::poly::{isolate_roots, isolate_roots_limited, Poly, RealRoot};
-use crate::ring::Ring;
-use crate::sign::Sign;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

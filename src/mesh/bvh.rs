@@ -1,7 +1,7 @@
 //! A bounding-volume hierarchy of axis-aligned boxes, built by median splits.
 
 use super::Mesh;
-use crate::scalar::Scalar;
+use crate::num::scalar::Scalar;
 use crate::vector::Vec3;
 
 /// An axis-aligned box `[lo, hi]` (closed) that encloses its triangles exactly.

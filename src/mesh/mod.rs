@@ -28,12 +28,12 @@ pub mod stl;
 
 pub use bvh::{Aabb, Bvh};
 
-use crate::interval::Interval;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
 use crate::query::triangle_triangle::intersects;
 use crate::query::triangle_triangle_distance::distance_exact;
 use crate::query::{Closest, QueryError};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
 use crate::shape::Triangle;
 use num_rational::BigRational;
 use std::cmp::Reverse;

@@ -25,7 +25,7 @@ pub(crate) fn ord_of(x: &BigInt) -> Ordering {
     }
 }
 
-use crate::fixed::gcd_u64;
+use crate::num::fixed::gcd_u64;
 
 /// `|c| mod m` for a machine word `m > 0`.
 fn rem_u64(c: &BigInt, m: u64) -> u64 {
@@ -72,18 +72,15 @@ pub(crate) fn content(a: &[BigInt]) -> BigInt {
     }
 }
 
-/// gcd(|a|, |b|): the fixed-width gcd ([`crate::fixed::gcd`], a few word
+/// gcd(|a|, |b|): the fixed-width gcd ([`crate::num::fixed::gcd`], a few word
 /// operations per 30 bits) when both fit it, Lehmer's method above
-/// (`query::triangle_triangle_distance::gcd_lehmer`) instead of num-bigint's
+/// (`num::gcd::gcd_lehmer`) instead of num-bigint's
 /// bitwise gcd.
 fn big_gcd(a: &BigInt, b: &BigInt) -> BigInt {
     if a.is_zero() || b.is_zero() {
         return a.gcd(b);
     }
-    BigInt::from(crate::query::triangle_triangle_distance::gcd_lehmer(
-        a.magnitude(),
-        b.magnitude(),
-    ))
+    BigInt::from(crate::num::gcd::gcd_lehmer(a.magnitude(), b.magnitude()))
 }
 
 /// Divides by the (positive) content, keeping the sign of the polynomial.

@@ -28,10 +28,10 @@ mod orient;
 
 pub use orient::{orient2d, orient3d, Orient2d, Orient3d};
 
-use crate::interval::Interval;
-use crate::ring::Ring;
-use crate::scalar::{ExactRing, Scalar};
-use crate::sign::Sign;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::scalar::{ExactRing, Scalar};
+use crate::num::sign::Sign;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 static EXACT_EVALS: AtomicU64 = AtomicU64::new(0);

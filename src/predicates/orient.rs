@@ -1,9 +1,9 @@
 //! orient2d and orient3d: which side of a line / plane a point lies on.
 
 use super::{count_adaptive, in_shewchuk_range, sign_of, Expr};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
-use crate::sign::Sign;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 
 /// `(b − a) × (c − a)`: positive when a, b, c turn counter-clockwise.

@@ -51,10 +51,10 @@
 //! units in the last place of the claimed double.
 
 use super::parse::{Op, Query};
+use crate::num::scalar::rational_to_f64;
+use crate::num::sqrt::sqrt_nearest_f64;
 use crate::number::{exact_string, read_number};
-use crate::scalar::rational_to_f64;
 use crate::shape::Shape;
-use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -40,13 +40,13 @@ use crate::ccd::{
     self, CcdAnswer, CcdQuery, ContactTime, Motion, MovingBox, PointCcd, PointCcdAnswer,
     PolyCoeffs, TimeKind,
 };
+use crate::num::scalar::{rational_to_f64, Scalar};
+use crate::num::sign::Sign;
+use crate::num::sqrt::sqrt_nearest_f64;
 use crate::number::{dyadic_at, json_number, parse_exact};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
-use crate::scalar::{rational_to_f64, Scalar};
 use crate::shape::{Cube, Obb, Prism, Shape, Triangle};
-use crate::sign::Sign;
-use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign as BigSign};
 use num_rational::BigRational;

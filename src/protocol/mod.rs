@@ -15,12 +15,12 @@ pub use parse::{
 };
 
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
+use crate::num::scalar::Scalar;
+use crate::num::sqrt::sqrt_nearest_f64;
 use crate::number::{exact_string, f64_companion, float_value, parse_exact, scalar_value};
 use crate::query::stats::Counter;
 use crate::query::triangle_triangle::Contact;
 use crate::query::{Intersection, QueryError};
-use crate::scalar::Scalar;
-use crate::sqrt::sqrt_nearest_f64;
 use crate::vector::Vec3;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};

@@ -2,8 +2,8 @@
 
 use super::fields;
 use crate::ccd::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
+use crate::num::scalar::Scalar;
 use crate::number::{kind, read_number};
-use crate::scalar::Scalar;
 use crate::shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
@@ -171,7 +171,7 @@ fn number(v: &Value, path: &str) -> Result<BigRational, ParseError> {
         path: path.into(),
         defect: format!(
             "{} is not finite as {} (inputs are rounded to the query's scalar type)",
-            match crate::scalar::rational_to_f64(&x) {
+            match crate::num::scalar::rational_to_f64(&x) {
                 f if f.is_finite() => format!("{f:e}"),
                 _ => "a value beyond the double range".to_string(),
             },

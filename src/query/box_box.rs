@@ -41,11 +41,11 @@
 
 use super::polytope::{self, to_rational_obb, Polytope};
 use super::{Closest, Intersection};
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::{in_shewchuk_range, sign_of, Expr};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
 use crate::shape::{Obb, Shape};
-use crate::sign::Sign;
 use crate::vector::Vec3;
 use std::sync::atomic::{AtomicU64, Ordering};
 

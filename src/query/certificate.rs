@@ -2,7 +2,7 @@
 //! algorithm that produced it.
 
 use super::{Closest, Intersection};
-use crate::scalar::Scalar;
+use crate::num::scalar::Scalar;
 use crate::shape::Shape;
 use crate::vector::Vec3;
 use num_rational::BigRational;

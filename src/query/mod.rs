@@ -19,7 +19,7 @@ pub mod triangle_triangle;
 pub mod triangle_triangle_distance;
 pub mod unreduced;
 
-use crate::scalar::Scalar;
+use crate::num::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
 use crate::vector::Vec3;
 use num_rational::BigRational;
@@ -132,10 +132,10 @@ pub fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Intersection<S
             stats::INTERSECT.fast();
             return Ok(match i {
                 Intersection::Overlap { witness } => Intersection::Overlap {
-                    witness: witness.map(|x| fast::num::cast(*x)),
+                    witness: witness.map(|x| crate::num::scalar::cast(*x)),
                 },
                 Intersection::Separated { axis } => Intersection::Separated {
-                    axis: axis.map(|x| fast::num::cast(*x)),
+                    axis: axis.map(|x| crate::num::scalar::cast(*x)),
                 },
             });
         }
@@ -164,9 +164,9 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
     if !S::IS_EXACT && !both_triangles(a, b) {
         if let Some(c) = fast::distance_f64(a, b) {
             stats::DISTANCE.fast();
-            let p = |v: Vec3<f64>| v.map(|x| fast::num::cast(*x));
+            let p = |v: Vec3<f64>| v.map(|x| crate::num::scalar::cast(*x));
             return Ok(Closest {
-                distance_squared: fast::num::cast(c.distance_squared),
+                distance_squared: crate::num::scalar::cast(c.distance_squared),
                 a: p(c.a),
                 b: p(c.b),
             });

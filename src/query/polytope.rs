@@ -40,9 +40,9 @@
 //! ```
 
 use super::{Closest, Intersection};
-use crate::interval::Interval;
-use crate::ring::Ring;
-use crate::scalar::Scalar;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
 use crate::vector::Vec3;
 use num_rational::BigRational;

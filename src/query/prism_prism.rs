@@ -32,12 +32,12 @@
 
 use super::polytope::to_rational_prism;
 use super::{Closest, Intersection};
-use crate::interval::Interval;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::orient2d;
-use crate::ring::Ring;
-use crate::scalar::Scalar;
 use crate::shape::Prism;
-use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};

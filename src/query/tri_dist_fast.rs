@@ -26,7 +26,7 @@
 //!    each realised by a candidate of the same value) and equals the one of
 //!    the reference search.
 //! 3. **Exact value** of that one candidate in fixed-width integers
-//!    ([`crate::fixed`]), and reduction to lowest terms with one gcd of full
+//!    ([`crate::num::fixed`]), and reduction to lowest terms with one gcd of full
 //!    size per answer ([`Over`]: every numerator's gcd with the shared
 //!    denominator divides `gcd(den, product of the numerators' factors)`),
 //!    then word-sized gcds; powers of two are cancelled by counting trailing
@@ -36,10 +36,10 @@
 
 pub(crate) mod cert;
 
-use crate::fixed::{finish, nonzero_product, Int, Nat, Over};
+use crate::num::fixed::{finish, nonzero_product, Int, Nat, Over};
+use crate::num::scalar::Scalar;
 use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
-use crate::scalar::Scalar;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -65,7 +65,7 @@ pub(crate) fn align(c: &[[f64; 3]; 6]) -> Option<([[i64; 3]; 6], i64)> {
             if v == 0.0 {
                 continue;
             }
-            let (mm, ex) = crate::dyadic::f64_parts(v);
+            let (mm, ex) = crate::num::dyadic::f64_parts(v);
             m[k][i] = mm;
             e[k][i] = ex;
             e0 = e0.min(ex);
@@ -988,8 +988,10 @@ pub(super) mod tests {
                 continue;
             }
             let nat = |x: &BigUint| Nat::from_biguint(x);
-            let red =
-                crate::fixed::Reducer::new(&nat(&den), &xs.iter().map(nat).collect::<Vec<_>>());
+            let red = crate::num::fixed::Reducer::new(
+                &nat(&den),
+                &xs.iter().map(nat).collect::<Vec<_>>(),
+            );
             // Every factor, and the product of the first two nonzero ones.
             let mut tests = xs.clone();
             let nz: Vec<_> = xs.iter().filter(|x| x.bits() > 0).collect();

@@ -44,14 +44,14 @@
 
 use super::tri_dist_fast::cert::{self, IContact, IPoint, Skip};
 use super::tri_dist_fast::{self as fast};
-use super::triangle_triangle_distance::div_q;
 use super::{stats, Closest, Intersection, QueryError};
-use crate::dyadic::Dyadic;
+use crate::num::dyadic::Dyadic;
+use crate::num::gcd::div_q;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::{orient2d, orient3d};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
 use crate::shape::Triangle;
-use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};

@@ -13,11 +13,11 @@
 //! them once, in [`UnreducedClosest::reduce`]: the same values, bit for bit,
 //! as [`distance_exact`](super::distance_exact).
 
-use super::fast::num::{dyadic, dyadic_point, ratio_f64};
 use super::Closest;
-use crate::fixed::{Int, Nat, Over};
+use crate::num::fixed::{int_pow2_point, int_pow2_rational, ratio_f64};
+use crate::num::fixed::{Int, Nat, Over};
+use crate::num::wide::{Wide, V};
 use crate::vector::Vec3;
-use crate::wide::{Wide, V};
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -84,7 +84,7 @@ impl Ints {
         let e0 = self.e0;
         let dyadic_pt = |p: &IntPoint| {
             let n = p.n.each_ref().map(|c| c.to_int());
-            dyadic_point(&Vec3::new(n[0], n[1], n[2]), e0)
+            int_pow2_point(&Vec3::new(n[0], n[1], n[2]), e0)
         };
         if self.den.0 == Wide::<8>::from_i128(1).0 {
             // Dyadic values: no denominator but a power of two.
@@ -93,7 +93,7 @@ impl Ints {
                 return same_point(a);
             }
             return Closest {
-                distance_squared: dyadic(&self.d2_int(), 2 * e0),
+                distance_squared: int_pow2_rational(&self.d2_int(), 2 * e0),
                 a,
                 b: dyadic_pt(&self.b),
             };
@@ -144,7 +144,7 @@ impl Ints {
             return BigRational::zero();
         }
         if self.den.0 == Wide::<8>::from_i128(1).0 {
-            return dyadic(&self.d2_int(), 2 * e0);
+            return int_pow2_rational(&self.d2_int(), 2 * e0);
         }
         match &self.d2 {
             D2::Over(n) => {
@@ -275,7 +275,7 @@ impl UnreducedClosest {
     /// fast path; a zero distance is exactly 0), or, for an answer held
     /// reduced, the nearest doubles.
     pub fn to_f64(&self) -> Closest<f64> {
-        use crate::scalar::Scalar;
+        use crate::num::scalar::Scalar;
         match &self.repr {
             Repr::Ints(i) => i.to_f64(),
             Repr::Reduced(c) => Closest {

@@ -1,7 +1,7 @@
 use super::{Det3, Obb, ParallelogramDefect, ShapeError};
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::sign_of;
-use crate::scalar::Scalar;
-use crate::sign::Sign;
 use crate::vector::Vec3;
 
 /// A cube as the "Cube intersection algorithm" article gives it: eight labelled

@@ -17,9 +17,9 @@ pub use pose::Rotation;
 pub use prism::Prism;
 pub use triangle::Triangle;
 
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
 use crate::predicates::Expr;
-use crate::ring::Ring;
-use crate::scalar::Scalar;
 use crate::vector::Vec3;
 use num_rational::BigRational;
 

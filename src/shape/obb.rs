@@ -1,8 +1,8 @@
 use super::{Det3, ShapeError};
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::{in_shewchuk_range, sign_of, Expr};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
-use crate::sign::Sign;
 use crate::vector::Vec3;
 
 /// A box: `{ center + s0·h0 + s1·h1 + s2·h2 : |si| ≤ 1 }`.

@@ -1,7 +1,7 @@
 use super::ShapeError;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::orient2d;
-use crate::scalar::Scalar;
-use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 
 /// The z-rotated cuboid of P. Nathan, "Notes on Cuboid-Cuboid Collision

@@ -1,6 +1,6 @@
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::predicates::{orient2d, orient3d};
-use crate::scalar::Scalar;
-use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 
 /// A triangle: the closed convex hull of three points.

@@ -348,7 +348,7 @@ pub(crate) fn rational(t: f64) -> BigRational {
     if t == 0.0 {
         return BigRational::zero();
     }
-    let (m, e) = crate::dyadic::f64_parts(t);
+    let (m, e) = crate::num::dyadic::f64_parts(t);
     if e >= 0 {
         BigRational::from_integer(BigInt::from(m) << e as u64)
     } else {

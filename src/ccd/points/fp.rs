@@ -1,5 +1,5 @@
 //! The contact condition's polynomials in t on the stack: coefficients in
-//! [`crate::fixed::Int`] (768 bits), for the exact decisions at a root of c
+//! [`crate::num::fixed::Int`] (768 bits), for the exact decisions at a root of c
 //! (`exact_contact_at`), where building them in `BigInt` (a heap vector per
 //! polynomial, a heap number per coefficient) cost most of the decision.
 //!
@@ -13,7 +13,7 @@
 //! for its two sides instead; [`Fp::mul`] panics past degree 4 (a bug).
 
 use super::formula::{Arith, V3};
-use crate::fixed::Int;
+use crate::num::fixed::Int;
 use num_bigint::BigInt;
 
 /// The widest aligned coordinate (bits) for which the polynomials are built

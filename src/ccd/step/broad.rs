@@ -18,8 +18,8 @@
 //! separated, so every pair of elements that touches at some time is reported.
 
 use super::{Candidates, StepMesh};
-use crate::interval::Interval;
-use crate::ring::Ring;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
 use rayon::prelude::*;
 
 /// Number of time slabs of the separation test.

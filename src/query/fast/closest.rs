@@ -22,14 +22,14 @@
 //! A pair that fails any test (or a guess of another kind: parallel
 //! edge–face, face–face) is not accepted.
 
-use super::num::{decide, Fx};
 use super::side::{Ctx, Exact, Kind, Side, View};
-use crate::fixed::Int;
+use crate::num::bounded::{decide, Fx};
+use crate::num::fixed::Int;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
+use crate::num::wide::{cross, dot, w2, Wide, V};
 use crate::query::unreduced::{IntPoint, Ints, D2};
-use crate::ring::Ring;
-use crate::sign::Sign;
 use crate::vector::Vec3;
-use crate::wide::{cross, dot, w2, Wide, V};
 
 /// A feature of one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -461,7 +461,7 @@ pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<P
     // Values are squared distances of degree up to 6 over degree 4: their
     // cross products can pass the 768 bits of Int, so compared in BigInt
     // (this path runs only for tied pairs).
-    let big = super::num::big;
+    let big = crate::num::fixed::to_bigint;
     // The proved pair's own value (its points are a closest pair, feet at an
     // end of an edge included).
     let (n0, d0) = candidate_value(ctx, proved, false)?;
@@ -523,7 +523,7 @@ pub(crate) fn tie_break(ctx: &Ctx, proved: Pair, (sa, sb): (u8, u8)) -> Option<P
 /// `s + u·t/uu` with `t = (x − s)·u`, vertex–face `x − n·h/nn` with
 /// `h = n·(x − f₀)`, edge–edge `p + u·s/den`, `r + v·t/den` with
 /// `den = |u|²|v|² − (u·v)²`; with the factors whose product holds every
-/// numerator's common factors with `den` (for [`Over`](crate::fixed::Over)).
+/// numerator's common factors with `den` (for [`Over`](crate::num::fixed::Over)).
 ///
 /// Computed in [`Wide`] integers of the width each degree needs. The bounds,
 /// from vertices below 2¹¹⁹ ([`side::BITS`](super::side::BITS)), so
@@ -567,7 +567,7 @@ pub(crate) fn construct_ints(ctx: &Ctx, p: Pair) -> Ints {
     // Vertex x against edge e of t: (the vertex, the foot, den, d2, factors).
     let vertex_edge = |x: [i128; 3], t: &Exact, e: usize| {
         let (s, u) = t.edge_small(e);
-        let w = crate::wide::diff(&x, &s);
+        let w = crate::num::wide::diff(&x, &s);
         let u2 = w2(&u);
         let tt: Wide<4> = dot(&w2(&w), &u2);
         let c = cross(&w, &u);
@@ -581,7 +581,7 @@ pub(crate) fn construct_ints(ctx: &Ctx, p: Pair) -> Ints {
     let vertex_face = |x: [i128; 3], t: &Exact, f: usize| {
         let n = t.face_normal_wide(f);
         let f0 = t.vertex_small(t.face_cycle(f)[0]);
-        let h: Wide<6> = dot(&n, &w2(&crate::wide::diff(&x, &f0)));
+        let h: Wide<6> = dot(&n, &w2(&crate::num::wide::diff(&x, &f0)));
         let nn: Wide<8> = dot(&n, &n);
         let foot = along(&x, &n.map(|c| c.neg()), &h, &nn);
         let fs = [h.widen(), Wide::ZERO, Wide::ZERO];
@@ -592,7 +592,7 @@ pub(crate) fn construct_ints(ctx: &Ctx, p: Pair) -> Ints {
     let (pa, pb, den, d2, fs, vs): Built = match (p.fa, p.fb) {
         (Feat::V(i), Feat::V(j)) => {
             let (x, y) = (a.vertex_small(i), b.vertex_small(j));
-            let d = w2(&crate::wide::diff(&x, &y));
+            let d = w2(&crate::num::wide::diff(&x, &y));
             let n: Wide<4> = dot(&d, &d);
             (
                 vertex(&x),
@@ -609,7 +609,7 @@ pub(crate) fn construct_ints(ctx: &Ctx, p: Pair) -> Ints {
         (Feat::F(f), Feat::V(j)) => swap(vertex_face(b.vertex_small(j), a, f)),
         (Feat::E(ea), Feat::E(eb)) => {
             let ((p0, u), (r0, v)) = (a.edge_small(ea), b.edge_small(eb));
-            let (u2, v2, w) = (w2(&u), w2(&v), w2(&crate::wide::diff(&p0, &r0)));
+            let (u2, v2, w) = (w2(&u), w2(&v), w2(&crate::num::wide::diff(&p0, &r0)));
             let (uu, uv, vv): (Wide<4>, Wide<4>, Wide<4>) =
                 (dot(&u2, &u2), dot(&u2, &v2), dot(&v2, &v2));
             let den: Wide<8> = uu.mul::<4, 8>(&vv).sub(&uv.mul(&uv));

@@ -6,7 +6,7 @@
 //!   first separating axis is the certificate; the other pairs run the
 //!   exhaustive path's candidate axes in its order ([`sat`]) and its witness
 //!   search in its order ([`witness`]), every decision an exact sign (a
-//!   double with a proven error bound, [`num::Fx`], then the integers when the
+//!   double with a proven error bound, [`Fx`](crate::num::bounded::Fx), then the integers when the
 //!   bound cannot decide), so the certificate is the exhaustive path's own.
 //!   A GJK guess ([`gjk`]) only chooses which of the two searches runs first.
 //! * **Distance.** GJK guesses the closest features, [`closest::prove`] proves
@@ -25,7 +25,6 @@
 
 pub(crate) mod closest;
 pub(crate) mod gjk;
-pub(crate) mod num;
 pub(crate) mod prisms;
 pub(crate) mod sat;
 pub(crate) mod side;
@@ -33,8 +32,8 @@ pub(crate) mod witness;
 
 use super::unreduced::{Ints, UnreducedClosest};
 use super::{Closest, Intersection};
-use crate::fixed::Int;
-use crate::scalar::Scalar;
+use crate::num::fixed::Int;
+use crate::num::scalar::Scalar;
 use crate::shape::{Obb, Shape};
 use crate::vector::Vec3;
 use closest::{Feat, Pair};
@@ -132,7 +131,10 @@ fn box_axis<S: Scalar>(a: &Shape<S>, b: &Shape<S>, k: usize) -> Option<[(Int, i6
         if p == 0.0 || q == 0.0 {
             return (0, 0);
         }
-        let ((mp, ep), (mq, eq)) = (crate::dyadic::f64_parts(p), crate::dyadic::f64_parts(q));
+        let ((mp, ep), (mq, eq)) = (
+            crate::num::dyadic::f64_parts(p),
+            crate::num::dyadic::f64_parts(q),
+        );
         (mp as i128 * mq as i128, ep + eq)
     };
     let diff = |(m1, e1): (i128, i64), (m2, e2): (i128, i64)| -> Option<(Int, i64)> {
@@ -203,7 +205,9 @@ pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Interse
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
         return prisms::intersect(x, y);
     }
-    intersect_any(a, b, num::dyadic, |w, f| w.point(f))
+    intersect_any(a, b, crate::num::fixed::int_pow2_rational, |w, f| {
+        w.point(f)
+    })
 }
 
 /// [`intersect`] with the certificate rounded to doubles (from the exact
@@ -212,11 +216,11 @@ pub(crate) fn intersect_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Int
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
         return prisms::intersect_f64(x, y);
     }
-    let one = crate::fixed::Nat::from_u128(1);
+    let one = crate::num::fixed::Nat::from_u128(1);
     intersect_any(
         a,
         b,
-        |c, p| num::ratio_f64(c, &one, p),
+        |c, p| crate::num::fixed::ratio_f64(c, &one, p),
         |w, f| w.point_f64(f),
     )
 }
@@ -287,7 +291,7 @@ fn guess(ctx: &Ctx) -> Guess {
     // GJK's features, or (parallel features: edge–face, face–face) the
     // vertex–feature and edge–edge pairs inside them, until one proves to be
     // a closest pair.
-    let sub = |s: &side::Side<num::Fx>, f: Feat| -> ([Feat; 9], usize) {
+    let sub = |s: &side::Side<crate::num::bounded::Fx>, f: Feat| -> ([Feat; 9], usize) {
         let mask = closest::feature_mask(s, f);
         let mut out = [f; 9];
         let mut n = 1;

@@ -3,15 +3,16 @@
 //! (z comparisons of doubles, `orient2d`, and signs in [`Fx`] with the
 //! integers behind), and the constructions in integers reduced once.
 
-use super::num::{decide, dyadic, ratio_f64, Fx, U};
 use super::side::{align, Kind, Raw};
-use crate::fixed::{finish, nonzero_product, Int, Nat, Reducer};
+use crate::num::bounded::{decide, Fx, U};
+use crate::num::fixed::{finish, nonzero_product, Int, Nat, Reducer};
+use crate::num::fixed::{int_pow2_rational, ratio_f64};
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
 use crate::query::prism_prism::{plan_witness_choice, PlanPoint};
 use crate::query::{Closest, Intersection};
-use crate::ring::Ring;
-use crate::scalar::Scalar;
 use crate::shape::Prism;
-use crate::sign::Sign;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
 
@@ -313,10 +314,14 @@ impl Render for Exact {
                 pp.e0,
             )
         };
-        Vec3::new(c(&p.x.x, &p.d.x), c(&p.x.y, &p.d.y), dyadic(z, pp.e0))
+        Vec3::new(
+            c(&p.x.x, &p.d.x),
+            c(&p.x.y, &p.d.y),
+            int_pow2_rational(z, pp.e0),
+        )
     }
     fn dyadic(x: &Int, p: i64) -> Q {
-        dyadic(x, p)
+        int_pow2_rational(x, p)
     }
     fn ratio(n: &Int, d: &Int, factors: &[Nat], p: i64) -> Q {
         let red = Reducer::new(d.mag(), factors);

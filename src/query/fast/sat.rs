@@ -18,9 +18,9 @@
 //!
 //! [`polytope::separating_axis`]: crate::query::polytope::separating_axis
 
-use super::num::{Fx, K_MUL_PUB, U};
 use super::side::{Ctx, Exact, Kind, Side, View};
-use crate::fixed::Int;
+use crate::num::bounded::{Fx, K_MUL_PUB, U};
+use crate::num::fixed::Int;
 use crate::vector::Vec3;
 
 /// A candidate axis, as `Polytope` lists them.
@@ -174,7 +174,7 @@ pub(crate) fn separates(ctx: &Ctx, pa: &Plain, pb: &Plain, ax: Axis) -> bool {
 
 /// The exact decision on the integers.
 fn separates_exact(ctx: &Ctx, ax: Axis) -> bool {
-    super::num::count_exact_sign();
+    crate::num::bounded::count_exact_sign();
     let ex = ctx.exact();
     let (l, _) = axis_vec(&ex[0], &ex[1], ax);
     if [&l.x, &l.y, &l.z].iter().all(|c| c.signum() == 0) {

@@ -9,10 +9,10 @@
 //! the integer `X` with `x = X·2^e0`, `e0` the least exponent of any input
 //! bit, for the exact evaluations and the constructions.
 
-use super::num::Fx;
-use crate::fixed::Int;
-use crate::ring::Ring;
-use crate::scalar::Scalar;
+use crate::num::bounded::Fx;
+use crate::num::fixed::Int;
+use crate::num::ring::Ring;
+use crate::num::scalar::Scalar;
 use crate::shape::Shape;
 use crate::vector::Vec3;
 
@@ -121,7 +121,7 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     // (x = m·2^e), and the exponent just above its magnitude.
     #[inline(always)]
     fn parts(v: f64) -> (i64, i64, i64) {
-        let (m, e) = crate::dyadic::f64_parts(v);
+        let (m, e) = crate::num::dyadic::f64_parts(v);
         (m, e, e + 64 - m.unsigned_abs().leading_zeros() as i64)
     }
     let (mut e0, mut top) = (i64::MAX, i64::MIN);
@@ -147,7 +147,7 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
     let scale = -top;
     // One exact power of two when it is a normal double (else in steps).
     let one_step = (-1022..=1023).contains(&scale);
-    let k = super::num::ldexp(1.0, if one_step { scale } else { 0 });
+    let k = crate::num::fixed::ldexp(1.0, if one_step { scale } else { 0 });
     for s in 0..2 {
         let n = raw[s].len();
         for (((&v, &(m, e)), xi), fi) in raw[s].c[..n]
@@ -163,7 +163,7 @@ pub(crate) fn align(raw: [&Raw; 2]) -> Option<Aligned> {
             *fi = if one_step {
                 v * k
             } else {
-                super::num::ldexp(v, scale)
+                crate::num::fixed::ldexp(v, scale)
             };
         }
     }
@@ -475,20 +475,20 @@ impl Exact<'_> {
     pub(crate) fn edge_small(&self, e: usize) -> ([i128; 3], [i128; 3]) {
         let (i, j) = self.edges()[e];
         let (p, q) = (self.vertex_small(i), self.vertex_small(j));
-        (p, crate::wide::diff(&q, &p))
+        (p, crate::num::wide::diff(&q, &p))
     }
 
     /// [`View::face_normal`]'s vector (the same integers) in four words
     /// (components below 2²⁴¹).
-    pub(crate) fn face_normal_wide(&self, f: usize) -> crate::wide::V<4> {
-        use crate::wide::{cross, Wide};
+    pub(crate) fn face_normal_wide(&self, f: usize) -> crate::num::wide::V<4> {
+        use crate::num::wide::{cross, Wide};
         let x = self.x;
         let p3 = |i: usize| [x[i], x[i + 1], x[i + 2]];
         match self.kind {
             Kind::Tri => {
                 let v0 = self.vertex_small(0);
-                let e1 = crate::wide::diff(&self.vertex_small(1), &v0);
-                let e2 = crate::wide::diff(&self.vertex_small(2), &v0);
+                let e1 = crate::num::wide::diff(&self.vertex_small(1), &v0);
+                let e2 = crate::num::wide::diff(&self.vertex_small(2), &v0);
                 cross(&e1, &e2)
             }
             Kind::Box => {
@@ -585,8 +585,9 @@ fn filter_side(kind: Kind, f: &[f64; 12], dirs: ([usize; 5], usize)) -> Side<Fx>
     }
     let mut p = [[Fx::exact(0.0); 3]; 8];
     for k in 0..3 {
-        let e =
-            4.0 * super::num::U * (f[k].abs() + f[3 + k].abs() + f[6 + k].abs() + f[9 + k].abs());
+        let e = 4.0
+            * crate::num::bounded::U
+            * (f[k].abs() + f[3 + k].abs() + f[6 + k].abs() + f[9 + k].abs());
         // ((c ± h0) ± h1) ± h2, the prefixes shared.
         let (c, h0, h1, h2) = (f[k], f[3 + k], f[6 + k], f[9 + k]);
         let s1 = [c - h0, c + h0];
@@ -635,8 +636,9 @@ impl Ctx {
                 // exhaustive path.
                 let nonzero = (0..3).any(|k| {
                     let f = ctx.side(s).face_normal(0).0;
-                    super::num::decide(*f.get(k), || *ctx.exact_side(s).face_normal(0).0.get(k))
-                        != crate::sign::Sign::Zero
+                    crate::num::bounded::decide(*f.get(k), || {
+                        *ctx.exact_side(s).face_normal(0).0.get(k)
+                    }) != crate::num::sign::Sign::Zero
                 });
                 if !nonzero {
                     return None;
@@ -649,9 +651,9 @@ impl Ctx {
                     u.x.mul_ref(&w.y).sub_ref(&u.y.mul_ref(&w.x))
                 }
                 let par = |ctx: &Ctx, i: usize, j: usize| {
-                    super::num::decide(cross2(ctx.side(s), i, j), || {
+                    crate::num::bounded::decide(cross2(ctx.side(s), i, j), || {
                         cross2(&ctx.exact_side(s), i, j)
-                    }) == crate::sign::Sign::Zero
+                    }) == crate::num::sign::Sign::Zero
                 };
                 let d = directions(Kind::Prism, par(&ctx, 0, 2), par(&ctx, 1, 3));
                 let sd = if s == 0 { &mut ctx.a } else { &mut ctx.b };

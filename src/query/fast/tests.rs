@@ -93,7 +93,7 @@ fn polys(a: &Shape<f64>, b: &Shape<f64>) -> (Polytope, Polytope) {
 
 /// Every feature pair of two sides.
 fn all_pairs(c: &Ctx) -> Vec<Pair> {
-    let feats = |s: &super::side::Side<super::num::Fx>| {
+    let feats = |s: &super::side::Side<crate::num::bounded::Fx>| {
         let mut v: Vec<Feat> = (0..s.nv).map(Feat::V).collect();
         v.extend((0..s.edges().len()).map(Feat::E));
         v.extend((0..s.nfaces()).map(Feat::F));
@@ -203,7 +203,7 @@ fn axes_are_decided_exactly() {
         let (list, n) = sat::axes(&c);
         for &ax in &list[..n] {
             let (l, p) = sat::axis_exact(&c, ax);
-            let l = super::num::dyadic_point(&l, p);
+            let l = crate::num::fixed::int_pow2_point(&l, p);
             assert_eq!(
                 sat::separates(&c, &qa, &qb, ax),
                 polytope::separates(&pa, &pb, &l)
@@ -211,7 +211,7 @@ fn axes_are_decided_exactly() {
         }
         let fast = sat::first_separating(&c).map(|ax| {
             let (l, p) = sat::axis_exact(&c, ax);
-            super::num::dyadic_point(&l, p)
+            crate::num::fixed::int_pow2_point(&l, p)
         });
         assert_eq!(fast, polytope::separating_axis(&pa, &pb));
     }
@@ -450,7 +450,7 @@ fn crossing_on_a_triangle_edge_at_wide_inputs() {
         Shape::Box(Obb::new(v(0., 0., d), [v(1., 0., 0.), v(0., 1., 0.), v(0., 0.5, 1.)]).unwrap());
     // Edge PQ on the line y = 1; the triangle lies on y ≥ 1.
     let tri = Shape::Triangle(Triangle::new([v(-3., 1., d), v(5., 1., d), v(1., 5., d)]));
-    let before = super::num::exact_signs();
+    let before = crate::num::bounded::exact_signs();
     for (a, b) in [(&bx, &tri), (&tri, &bx)] {
         let want = crate::query::intersect(&a.to_rational(), &b.to_rational()).unwrap();
         assert!(want.intersects());
@@ -458,7 +458,7 @@ fn crossing_on_a_triangle_edge_at_wide_inputs() {
         let want = crate::query::distance(&a.to_rational(), &b.to_rational()).unwrap();
         assert_eq!(super::distance(a, b).map(|u| u.into_reduced()), Some(want));
     }
-    assert!(super::num::exact_signs() > before);
+    assert!(crate::num::bounded::exact_signs() > before);
 }
 
 /// The box sides' optimality test from three signs equals the vertex loop's
@@ -504,7 +504,7 @@ fn box_support_signs_equal_the_vertex_loop() {
 }
 
 /// The unreduced answer's integers, divided out by `num-rational`'s own
-/// reduction (not [`crate::fixed::Over`]), are the exhaustive path's values,
+/// reduction (not [`crate::num::fixed::Over`]), are the exhaustive path's values,
 /// and `reduce` (through `Over`) gives the same numerators and denominators
 /// (lowest terms, bit for bit): on random apart and
 /// overlapping pairs of every kind, with inputs scaled by powers of two from
@@ -513,7 +513,7 @@ fn box_support_signs_equal_the_vertex_loop() {
 fn unreduced_integers_are_the_exact_values() {
     use crate::query::unreduced::{IntPoint, Ints, D2};
     let naive = |i: &Ints| -> Closest<Q> {
-        let big = |x: crate::fixed::Int| Q::from_integer(x.to_bigint());
+        let big = |x: crate::num::fixed::Int| Q::from_integer(x.to_bigint());
         let pow = |p: i64| {
             let two = Q::from_integer(2.into());
             if p >= 0 {

@@ -24,14 +24,14 @@
 //!
 //! [`polytope::witness`]: crate::query::polytope::witness
 
-use super::num::{decide, Fx};
 use super::side::{Ctx, Kind, View, BOX_EDGES};
-use crate::fixed::{nonzero_product, Int, Over};
+use crate::num::bounded::{decide, Fx};
+use crate::num::fixed::{nonzero_product, Int, Over};
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
+use crate::num::wide::{from_ints, Wide};
 use crate::query::unreduced::{IntPoint, Ints, D2};
-use crate::ring::Ring;
-use crate::sign::Sign;
 use crate::vector::Vec3;
-use crate::wide::{from_ints, Wide};
 use num_rational::BigRational;
 
 /// A linear constraint `N·x − k ≥ 0` (`= 0` for a triangle's plane).
@@ -289,7 +289,7 @@ struct Boxes {
 }
 
 /// `16u` (2⁻⁴⁹), the box–box filter's coefficient (see [`Boxes`]).
-const BOX_K: f64 = 16.0 * super::num::U;
+const BOX_K: f64 = 16.0 * crate::num::bounded::U;
 
 /// `x·y` and its permanent `|x|·|y|`, summed over three coordinates in
 /// order.
@@ -339,7 +339,7 @@ impl Boxes {
             // D within 5 roundings (`γ₅·P ≤ 16u·P̃`).
             let sd = Fx {
                 v: d,
-                e: BOX_K * pd + super::num::ETA,
+                e: BOX_K * pd + crate::num::bounded::ETA,
             };
             *sign = decide(sd, || {
                 let (_, h) = ctx.exact_side(q).box_parts();
@@ -492,7 +492,7 @@ impl<'a> Witness<'a> {
             let (b1, p1) = dot_perm(n, pn, &h[1]);
             let (b2, p2) = dot_perm(n, pn, &h[2]);
             let a = b.a[q][k];
-            let e = BOX_K * ((((b.pd[q] + b.pa[q][k]) + p0) + p1) + p2) + super::num::ETA;
+            let e = BOX_K * ((((b.pd[q] + b.pa[q][k]) + p0) + p1) + p2) + crate::num::bounded::ETA;
             b.e[q][k] = e;
             // ((a ± b0) ± b1) ± b2, vertex i taking + for its set bits.
             let s1 = [a - b0, a + b0];
@@ -531,8 +531,8 @@ impl<'a> Witness<'a> {
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
-                super::num::count_exact_sign();
-                match super::num::int_sign(&ex.val(q, j, i)) {
+                crate::num::bounded::count_exact_sign();
+                match crate::num::fixed::int_sign(&ex.val(q, j, i)) {
                     Sign::Positive => b.pos[q][j] |= 1 << i,
                     Sign::Negative => b.neg[q][j] |= 1 << i,
                     Sign::Zero => {}
@@ -654,8 +654,8 @@ impl<'a> Witness<'a> {
     /// bits of Int, so the products are taken in BigInt.
     #[cold]
     fn crossing_exact(&self, q: usize, fc: usize, j: usize, s: usize, e: usize) -> Sign {
-        super::num::count_exact_sign();
-        let g = |jj: usize, ii: usize| super::num::big(&self.ex.val(q, jj, ii));
+        crate::num::bounded::count_exact_sign();
+        let g = |jj: usize, ii: usize| crate::num::fixed::to_bigint(&self.ex.val(q, jj, ii));
         let v = g(fc, s) * g(j, e) - g(fc, e) * g(j, s);
         Sign::from_ordering(v.cmp(&num_bigint::BigInt::from(0)))
     }
@@ -724,8 +724,8 @@ impl<'a> Witness<'a> {
     pub(crate) fn point(&self, found: Found) -> Vec3<BigRational> {
         let ctx = self.ex.ctx;
         match found {
-            Found::Center(s) => super::num::dyadic_point(&ctx.center_int(s), ctx.e0),
-            Found::Vertex(s, i) => super::num::dyadic_point(&ctx.vertex_int(s, i), ctx.e0),
+            Found::Center(s) => crate::num::fixed::int_pow2_point(&ctx.center_int(s), ctx.e0),
+            Found::Vertex(s, i) => crate::num::fixed::int_pow2_point(&ctx.vertex_int(s, i), ctx.e0),
             Found::Crossing(p, ei, f) => {
                 let (x, d, ds, w) = self.crossing(p, ei, f);
                 along(&x, &d, &ds, &w, ctx.e0)
@@ -782,8 +782,8 @@ impl<'a> Witness<'a> {
     /// The found point rounded to doubles (the float paths).
     pub(crate) fn point_f64(&self, found: Found) -> Vec3<f64> {
         let ctx = self.ex.ctx;
-        let r = |x: &Int, d: &crate::fixed::Nat| super::num::ratio_f64(x, d, ctx.e0);
-        let one = crate::fixed::Nat::from_u128(1);
+        let r = |x: &Int, d: &crate::num::fixed::Nat| crate::num::fixed::ratio_f64(x, d, ctx.e0);
+        let one = crate::num::fixed::Nat::from_u128(1);
         let pt = |v: &Vec3<Int>| v.map(|c| r(c, &one));
         match found {
             Found::Center(s) => pt(&ctx.center_int(s)),
@@ -883,7 +883,7 @@ impl Boxes {
         };
         Fx {
             v,
-            e: BOX_K * (self.pd[q] + self.pa[q][k]) + super::num::ETA,
+            e: BOX_K * (self.pd[q] + self.pa[q][k]) + crate::num::bounded::ETA,
         }
     }
 
@@ -917,7 +917,7 @@ pub(crate) fn along(x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int, p: i64) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::fast::num::big;
+    use crate::num::fixed::to_bigint as big;
     use crate::query::fast::side::Raw;
     use crate::shape::{Obb, Shape};
     use num_traits::Signed;

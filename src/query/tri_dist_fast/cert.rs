@@ -8,7 +8,7 @@
 //! cut point is lower, which side of a line a point is on) is decided by a
 //! float evaluation with a running error bound ([`Ef`]) and, when the bound
 //! cannot decide, by the same quantity in fixed-width integers
-//! ([`crate::fixed::Int`]). The points are kept unreduced (`X / w`) until the
+//! ([`crate::num::fixed::Int`]). The points are kept unreduced (`X / w`) until the
 //! answer is written: reduced once for the exact answer ([`IPoint::to_q`]),
 //! rounded directly for the f32/f64 answer ([`IPoint::round`]).
 //!
@@ -19,8 +19,8 @@
 use super::{
     along, cross, f, finish, idot, int, nonzero_product, sub, vertex, Ef, Over, Q, U, V, W,
 };
-use crate::fixed::{Int, Nat};
-use crate::scalar::Scalar;
+use crate::num::fixed::{Int, Nat};
+use crate::num::scalar::Scalar;
 use crate::vector::Vec3;
 use num_bigint::{BigInt, Sign as BSign};
 

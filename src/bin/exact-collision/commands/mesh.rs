@@ -3,11 +3,11 @@
 
 use exact_collision::mesh::stl::read_stl;
 use exact_collision::mesh::{intersecting_pairs, min_distance, Bvh, Mesh};
+use exact_collision::num::ring::Ring;
+use exact_collision::num::scalar::Scalar;
+use exact_collision::num::sqrt::sqrt_nearest_f64;
 use exact_collision::number::{exact_string, parse_exact};
-use exact_collision::ring::Ring;
-use exact_collision::scalar::Scalar;
 use exact_collision::shape::Triangle;
-use exact_collision::sqrt::sqrt_nearest_f64;
 use exact_collision::vector::Vec3;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_rational::BigRational;

@@ -9,6 +9,11 @@ use num_bigint::BigUint;
 use num_bigint::{BigInt, Sign as BSign};
 use std::cmp::Ordering;
 
+mod convert;
+pub(crate) use convert::{
+    int_pow2_point, int_pow2_rational, int_sign, ldexp, ratio_f64, to_bigint,
+};
+
 /// How often [`Nat::rem`] took its add-back step (test builds).
 #[cfg(test)]
 pub(crate) static ADDBACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -2,7 +2,7 @@
 //! the stack: the constructions of the fast paths in exactly the width their
 //! degree needs.
 //!
-//! [`crate::fixed::Int`] keeps 768 bits and a length in every value, so a
+//! [`crate::num::fixed::Int`] keeps 768 bits and a length in every value, so a
 //! product of two 120-bit differences costs a 104-byte clear, a general
 //! multiplication and a copy. The closest points of two aligned shapes are
 //! polynomials of known degree in coordinates of known width (below 2¹²⁰ for
@@ -18,7 +18,7 @@
 //! product would be cast up to the result's width first and cost `K²` word
 //! products instead of `N·M`.
 
-use crate::fixed::Int;
+use crate::num::fixed::Int;
 
 /// A signed integer in `N` little-endian 64-bit words, two's complement
 /// (magnitude below `2^(64N − 1)`).
@@ -92,6 +92,62 @@ impl<const N: usize> Wide<N> {
         }
     }
 
+    /// ±(the product of the magnitudes `a` (words) and `b` (two words)),
+    /// for `a.len() + 2 ≤ N`.
+    fn from_product(a: &[u64], b: u128, neg: bool) -> Self {
+        let bw = [b as u64, (b >> 64) as u64];
+        let mut r = [0u64; N];
+        for (i, &x) in a.iter().enumerate() {
+            let mut carry = 0u128;
+            for (j, &y) in bw.iter().enumerate() {
+                let t = u128::from(x) * u128::from(y) + u128::from(r[i + j]) + carry;
+                r[i + j] = t as u64;
+                carry = t >> 64;
+            }
+            r[i + 2] = carry as u64;
+        }
+        let w = Wide(r);
+        if neg {
+            w.neg()
+        } else {
+            w
+        }
+    }
+
+    /// `a·b` exactly (`N ≥ 4`).
+    pub(crate) fn mul_i128(a: i128, b: i128) -> Self {
+        let ua = a.unsigned_abs();
+        Self::from_product(
+            &[ua as u64, (ua >> 64) as u64],
+            b.unsigned_abs(),
+            (a < 0) != (b < 0),
+        )
+    }
+
+    /// `self·b` exactly, for `|self| < 2²⁵⁶` and `N ≥ 6` (a product of two
+    /// `i128`s, or a sum of two, times a third).
+    pub(crate) fn mul_by_i128(&self, b: i128) -> Self {
+        let (m, neg) = self.magnitude();
+        debug_assert!(m[4..].iter().all(|&w| w == 0), "operand beyond 256 bits");
+        Self::from_product(&m[..4], b.unsigned_abs(), neg != (b < 0))
+    }
+
+    /// The value as a `BigInt`.
+    pub(crate) fn to_bigint(self) -> num_bigint::BigInt {
+        let (m, neg) = self.magnitude();
+        let digits: Vec<u32> = m
+            .iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect();
+        let mag = num_bigint::BigUint::new(digits);
+        let sign = if neg {
+            num_bigint::Sign::Minus
+        } else {
+            num_bigint::Sign::Plus
+        };
+        num_bigint::BigInt::from_biguint(sign, mag)
+    }
+
     /// The same value in `M ≥ N` words.
     #[inline]
     pub(crate) fn widen<const M: usize>(&self) -> Wide<M> {
@@ -163,8 +219,8 @@ impl<const N: usize> Wide<N> {
         Int::from_words(neg, &m)
     }
 
-    /// The magnitude as the 768-bit [`Nat`](crate::fixed::Nat).
-    pub(crate) fn mag_nat(self) -> crate::fixed::Nat {
+    /// The magnitude as the 768-bit [`Nat`](crate::num::fixed::Nat).
+    pub(crate) fn mag_nat(self) -> crate::num::fixed::Nat {
         *self.to_int().mag()
     }
 }

@@ -9,8 +9,8 @@
 //! the interval to the whole line. An operand that is exactly zero gives an exact
 //! zero product and is not widened, so `[0, 0]` means exactly zero.
 
-use crate::ring::Ring;
-use crate::sign::Sign;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
 
 /// A closed interval `[lo, hi]` of reals known to contain the true value.
 ///

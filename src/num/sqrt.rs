@@ -1,6 +1,6 @@
 //! The nearest double to the square root of an exact rational.
 
-use crate::dyadic::f64_parts;
+use crate::num::dyadic::f64_parts;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -140,7 +140,7 @@ fn ldexp(mut x: f64, mut k: i64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scalar::Scalar;
+    use crate::num::scalar::Scalar;
     use num_bigint::BigInt;
 
     /// √(x²) = x for doubles across the whole range, where x² overflows or
@@ -194,7 +194,7 @@ mod tests {
         } else {
             BigRational::new(r.numer() << (-2 * k) as usize, r.denom().clone())
         };
-        let mut x = ldexp(crate::scalar::rational_to_f64(&scaled).sqrt(), k);
+        let mut x = ldexp(crate::num::scalar::rational_to_f64(&scaled).sqrt(), k);
         if x.is_infinite() {
             // √r ≥ the midpoint of f64::MAX and 2^1024 rounds to infinity.
             let m = f64::MAX.to_rational()

@@ -5,8 +5,8 @@
 //! gcd: products multiply mantissas and add exponents, sums shift the operand with
 //! the larger exponent left before adding.
 
-use crate::ring::Ring;
-use crate::sign::Sign;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};

@@ -7,10 +7,10 @@
 //! [`crate::predicates`], which filters with [`Interval`] and falls back to
 //! [`Scalar::Exact`].
 
-use crate::dyadic::Dyadic;
-use crate::interval::Interval;
-use crate::ring::Ring;
-use crate::sign::Sign;
+use crate::num::dyadic::Dyadic;
+use crate::num::interval::Interval;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -234,6 +234,20 @@ fn round_rational(r: &BigRational, p: u32, lsb_min: i64, max_exp: i64) -> (f64, 
         e -= step;
     }
     (signed(v), exact)
+}
+
+/// A double as the float scalar `S` (f64 itself; f32 rounded to nearest
+/// from the double).
+pub(crate) fn cast<S: Scalar>(x: f64) -> S {
+    use std::any::Any;
+    if let Some(v) = (&x as &dyn Any).downcast_ref::<S>() {
+        return v.clone();
+    }
+    let y = x as f32;
+    if let Some(v) = (&y as &dyn Any).downcast_ref::<S>() {
+        return v.clone();
+    }
+    S::from_rational(&BigRational::from_float(x).unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -1,0 +1,25 @@
+//! The number types: what every decision and construction is computed in.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`ring`] | [`Ring`](ring::Ring): the operations a predicate or construction is written against, once for every number type |
+//! | [`scalar`] | [`Scalar`](scalar::Scalar): the input coordinate types (f32, f64, `BigRational`) and their exact values |
+//! | [`sign`] | [`Sign`](sign::Sign): the result of every exact decision |
+//! | [`interval`] | [`Interval`](interval::Interval): outward-rounded interval arithmetic, the filters of the generic predicates |
+//! | [`bounded`] | doubles with a proven error bound (the float filters of the fast paths) and the unit roundoff |
+//! | [`dyadic`] | [`Dyadic`](dyadic::Dyadic): exact m·2^e values, and a double's integer and exponent |
+//! | [`sqrt`] | the double nearest to the square root of an exact rational, decided exactly |
+//! | `fixed` | fixed-width integers on the stack (up to 768 bits) and their binary gcd: the exact fallback and the constructions of the fast paths |
+//! | `wide` | two's-complement integers of exactly N words, one width per degree of a construction |
+//! | `gcd` | the gcd of big integers (Lehmer's algorithm) for reductions to lowest terms |
+
+pub mod bounded;
+pub mod dyadic;
+pub(crate) mod fixed;
+pub(crate) mod gcd;
+pub mod interval;
+pub mod ring;
+pub mod scalar;
+pub mod sign;
+pub mod sqrt;
+pub(crate) mod wide;
