@@ -11,10 +11,10 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use exact_collision::mesh::{intersecting_pairs, min_distance, Bvh, Mesh};
 use exact_collision::predicates::{adaptive_evaluations, exact_evaluations};
+use exact_collision::query::triangle_triangle::{distance, distance_exact};
 use exact_collision::query::triangle_triangle::{
     intersect, intersect_with_contact_exact, intersects,
 };
-use exact_collision::query::triangle_triangle_distance::{distance, distance_exact};
 use exact_collision::{Triangle, Vec3};
 use std::time::Instant;
 

@@ -2,8 +2,8 @@
 
 use exact_collision::mesh::stl::{parse_stl, to_binary_stl};
 use exact_collision::mesh::{intersecting_pairs, min_distance, Bvh, Mesh};
+use exact_collision::query::triangle_triangle::distance_exact;
 use exact_collision::query::triangle_triangle::intersects;
-use exact_collision::query::triangle_triangle_distance::distance_exact;
 use exact_collision::{Scalar, Triangle, Vec3};
 use num_rational::BigRational;
 

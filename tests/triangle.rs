@@ -6,8 +6,8 @@
 //! closest points, normal to their difference, separates the triangles).
 
 use exact_collision::query::certificate::{check_closest, check_intersection, extent};
+use exact_collision::query::triangle_triangle::{distance, distance_exact};
 use exact_collision::query::triangle_triangle::{intersect, intersection_set, intersects};
-use exact_collision::query::triangle_triangle_distance::{distance, distance_exact};
 use exact_collision::query::{self, Closest};
 use exact_collision::{Scalar, Shape, Triangle, Vec3};
 use num_rational::BigRational;

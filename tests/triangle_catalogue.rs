@@ -7,8 +7,8 @@
 use exact_collision::audit::seed004;
 use exact_collision::protocol::answer_line;
 use exact_collision::query::certificate::{check_closest, check_intersection};
+use exact_collision::query::triangle_triangle::distance;
 use exact_collision::query::triangle_triangle::{intersect, intersect_exact, intersects};
-use exact_collision::query::triangle_triangle_distance::distance;
 use exact_collision::{Scalar, Shape, Triangle, Vec3};
 use num_rational::BigRational;
 use serde_json::{json, Value};

@@ -12,12 +12,10 @@
 //! filter), rational constructions, and the exhaustive feature search.
 
 use exact_collision::query::stats;
+use exact_collision::query::triangle_triangle::{distance, distance_exact, distance_reference};
 use exact_collision::query::triangle_triangle::{
     intersect, intersect_exact, intersect_reference, intersect_with_contact_exact,
     intersection_set, intersection_set_exact, Contact,
-};
-use exact_collision::query::triangle_triangle_distance::{
-    distance, distance_exact, distance_reference,
 };
 use exact_collision::query::{Closest, Intersection};
 use exact_collision::{Scalar, Triangle, Vec3};

@@ -1,28 +1,41 @@
 //! Static queries, `intersect` and `distance`, for every pair of shape kinds.
 //!
-//! The grammar of this module: `query/<shape1>_<shape2>.rs` holds the specialised
-//! algorithm of one pair (triangle–triangle: Guigue–Devillers; box–box: the
-//! 15-axis SAT; prism–prism: Nathan's 2.5-D test), and `polytope.rs` the generic
-//! exact convex-polytope path that answers every other pair (triangle–box,
-//! box–prism, …) and cross-checks the specialised ones in the tests. The dispatch
-//! is an exhaustive `match` on the pair of kinds, so a missing pair is a compile
-//! error. A cube is answered as the box it is.
+//! One home per pair: `query/<shape>_<shape>/` holds a pair's entry points,
+//! its exact reference and its float-guided path; [`polytope`] holds the
+//! generic path that answers every pair without an algorithm of its own, as
+//! an exhaustive exact reference ([`polytope::exhaustive`]) and a filtered
+//! float-guided path (`polytope/filtered/`) that makes the same decisions.
+//! A cube is answered as the box it is. The dispatch below is an exhaustive
+//! `match` on the pair of kinds, so a missing pair is a compile error.
+//!
+//! Which function answers a pair (the float-guided path takes double and f32
+//! inputs; what its proof refuses goes to the exact path, counted in
+//! [`stats`]):
+//!
+//! | pair | exact inputs | double inputs (float-guided, exact proof) |
+//! |---|---|---|
+//! | triangle–triangle | [`triangle_triangle::intersect`], [`triangle_triangle::distance`] (Guigue–Devillers; feature pairs) | `triangle_triangle/fast_intersect.rs`, `triangle_triangle/fast_distance.rs` |
+//! | box–box (and cube) | [`box_box::intersect`], [`box_box::distance`] (15-axis SAT; the polytope enumeration) | `box_box/fast.rs` (filtered SAT, exact axis), then `polytope/filtered/` (box witness road, GJK with box supports) |
+//! | prism–prism | [`prism_prism::intersect`], [`prism_prism::distance`] (Nathan's 2.5-D test) | `prism_prism/fast.rs` |
+//! | triangle–box, triangle–prism, box–prism (either order) | [`polytope::intersect`], [`polytope::distance`] | `polytope/filtered/` |
+//!
+//! The answers and their certificates: [`Intersection`], [`Closest`],
+//! [`UnreducedClosest`] (the exact distance over one denominator);
+//! [`certificate`] checks them independently.
 
 pub mod box_box;
 pub mod certificate;
-mod fast;
 pub mod polytope;
 pub mod prism_prism;
 pub mod stats;
-mod tri_dist_fast;
 pub mod triangle_triangle;
-pub mod triangle_triangle_distance;
 pub mod unreduced;
 
 use crate::num::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
 use crate::vector::Vec3;
 use num_rational::BigRational;
+use polytope::filtered as fast;
 pub use unreduced::UnreducedClosest;
 
 /// The answer to `intersect`, with its certificate.
@@ -174,7 +187,7 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
         stats::DISTANCE.fallback();
     }
     match (kind(a), kind(b)) {
-        (K::Triangle(a), K::Triangle(b)) => triangle_triangle_distance::distance(a, b),
+        (K::Triangle(a), K::Triangle(b)) => triangle_triangle::distance(a, b),
         (K::Triangle(_), K::Box(_)) => Ok(polytope::distance(a, b)),
         (K::Triangle(_), K::Prism(_)) => Ok(polytope::distance(a, b)),
         (K::Box(_), K::Triangle(_)) => Ok(polytope::distance(a, b)),
@@ -270,7 +283,7 @@ pub fn distance_exact_unreduced<S: Scalar>(
     b: &Shape<S>,
 ) -> Result<UnreducedClosest, QueryError> {
     if let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) {
-        return triangle_triangle_distance::distance_exact(x, y).map(UnreducedClosest::reduced);
+        return triangle_triangle::distance_exact(x, y).map(UnreducedClosest::reduced);
     }
     if !S::IS_EXACT {
         if let Some(c) = fast::distance(a, b) {

@@ -3,13 +3,13 @@
 //! (z comparisons of doubles, `orient2d`, and signs in [`Fx`] with the
 //! integers behind), and the constructions in integers reduced once.
 
-use super::side::{align, Kind, Raw};
 use crate::num::bounded::{decide, Fx, U};
 use crate::num::fixed::{finish, nonzero_product, Int, Nat, Reducer};
 use crate::num::fixed::{int_pow2_rational, ratio_f64};
 use crate::num::ring::Ring;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
+use crate::query::polytope::filtered::side::{align, Kind, Raw};
 use crate::query::prism_prism::{plan_witness_choice, PlanPoint};
 use crate::query::{Closest, Intersection};
 use crate::shape::Prism;

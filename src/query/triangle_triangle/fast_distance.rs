@@ -34,22 +34,21 @@
 //!
 //! `docs/triangle.md` has the derivations and the measurements.
 
-pub(crate) mod cert;
-
+use super::distance::and;
+use super::fast_intersect as cert;
 use crate::num::fixed::{finish, nonzero_product, Int, Nat, Over};
 use crate::num::scalar::Scalar;
-use crate::query::triangle_triangle_distance::and;
 use crate::query::Closest;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 
-type Q = BigRational;
-type V = [i64; 3];
-type W = [i128; 3];
+pub(super) type Q = BigRational;
+pub(super) type V = [i64; 3];
+pub(super) type W = [i128; 3];
 
-const U: f64 = 1.0 / 9007199254740992.0; // 2^-53
+use crate::num::bounded::U;
 
 /// The 18 coordinates as integers times `2^e0`, if all are below 2^61.
 pub(crate) fn align(c: &[[f64; 3]; 6]) -> Option<([[i64; 3]; 6], i64)> {
@@ -91,13 +90,13 @@ pub(crate) fn align(c: &[[f64; 3]; 6]) -> Option<([[i64; 3]; 6], i64)> {
     Some((x, e0))
 }
 
-fn sub(a: &V, b: &V) -> V {
+pub(super) fn sub(a: &V, b: &V) -> V {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 fn dot(a: &V, b: &V) -> i128 {
     (0..3).map(|i| a[i] as i128 * b[i] as i128).sum()
 }
-fn cross(a: &V, b: &V) -> W {
+pub(super) fn cross(a: &V, b: &V) -> W {
     let m = |x: i64, y: i64| x as i128 * y as i128;
     [
         m(a[1], b[2]) - m(a[2], b[1]),
@@ -111,7 +110,7 @@ fn cross(a: &V, b: &V) -> W {
 /// converted exactly and added (one rounding), then `h·2⁶⁴ + l` (one rounding):
 /// three roundings of nonnegative terms, no cancellation; the sign is copied.
 #[inline]
-fn f(v: i128) -> f64 {
+pub(super) fn f(v: i128) -> f64 {
     let u = v.unsigned_abs();
     let (h, l) = ((u >> 64) as u64, u as u64);
     let lf = ((l >> 11) as i64 as f64) * 2048.0 + (l & 2047) as i64 as f64;
@@ -128,7 +127,7 @@ fn norm2(x: [f64; 3]) -> f64 {
 }
 /// A signed sum of products of values each within 3u relative, in f64, and
 /// its error bound 16u·Σ|terms| (each term within 7u, two additions).
-fn sdot(x: [f64; 3], y: [f64; 3]) -> (f64, f64) {
+pub(super) fn sdot(x: [f64; 3], y: [f64; 3]) -> (f64, f64) {
     let t = [x[0] * y[0], x[1] * y[1], x[2] * y[2]];
     let v = t[0] + t[1] + t[2];
     let a = t[0].abs() + t[1].abs() + t[2].abs();
@@ -368,10 +367,10 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Selection {
 // Exact evaluation of the winner and reduction to lowest terms.
 // ---------------------------------------------------------------------------
 
-fn int(v: i128) -> Int {
+pub(super) fn int(v: i128) -> Int {
     Int::from_i128(v)
 }
-fn idot(x: &[Int; 3], y: &[Int; 3]) -> Int {
+pub(super) fn idot(x: &[Int; 3], y: &[Int; 3]) -> Int {
     x[0].mul(&y[0]).add(&x[1].mul(&y[1])).add(&x[2].mul(&y[2]))
 }
 
@@ -391,7 +390,7 @@ pub(crate) fn dyadic_q(v: i128, p: i64) -> Q {
 }
 
 /// A vertex as exact rationals.
-fn vertex(x: &V, e0: i64) -> Vec3<Q> {
+pub(super) fn vertex(x: &V, e0: i64) -> Vec3<Q> {
     let c = |v: i64| dyadic_q(v as i128, e0);
     Vec3::new(c(x[0]), c(x[1]), c(x[2]))
 }
@@ -399,7 +398,7 @@ fn vertex(x: &V, e0: i64) -> Vec3<Q> {
 /// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms:
 /// `gcd(x·den + d·s, den) = gcd(d·s, den)`, from `red` (built with `s` and the
 /// entries of `d` among its factors).
-fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &mut Over, e0: i64) -> Vec3<Q> {
+pub(super) fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &mut Over, e0: i64) -> Vec3<Q> {
     debug_assert!(red.is_over(den.mag()));
     let mut c = |k: usize| {
         let ds = d[k].mul(s);
@@ -752,24 +751,24 @@ pub(crate) static ORD_EXACT: std::sync::atomic::AtomicUsize =
 /// while computing it). Values here are integers or 0, far from underflow and
 /// overflow.
 #[derive(Clone, Copy)]
-struct Ef {
-    v: f64,
-    e: f64,
+pub(super) struct Ef {
+    pub(super) v: f64,
+    pub(super) e: f64,
 }
 
 impl Ef {
-    fn small(x: i64) -> Ef {
+    pub(super) fn small(x: i64) -> Ef {
         let v = x as f64;
         Ef { v, e: U * v.abs() }
     }
-    fn add(self, o: Ef) -> Ef {
+    pub(super) fn add(self, o: Ef) -> Ef {
         let v = self.v + o.v;
         Ef {
             v,
             e: (self.e + o.e + U * v.abs()) * (1.0 + 8.0 * U),
         }
     }
-    fn mul(self, o: Ef) -> Ef {
+    pub(super) fn mul(self, o: Ef) -> Ef {
         let v = self.v * o.v;
         Ef {
             v,
@@ -781,30 +780,30 @@ impl Ef {
 
 impl Ef {
     /// An `i128` below 2¹²⁶ in magnitude (within 3u relative: [`f`]).
-    fn wide(x: i128) -> Ef {
+    pub(super) fn wide(x: i128) -> Ef {
         let v = f(x);
         Ef {
             v,
             e: 4.0 * U * v.abs(),
         }
     }
-    fn neg(self) -> Ef {
+    pub(super) fn neg(self) -> Ef {
         Ef {
             v: -self.v,
             e: self.e,
         }
     }
     /// `Σ xₖ·yₖ` for exact `i128` and `i64` factors.
-    fn dot(x: &W, y: &V) -> Ef {
+    pub(super) fn dot(x: &W, y: &V) -> Ef {
         (0..3)
             .map(|k| Ef::wide(x[k]).mul(Ef::small(y[k])))
             .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
     }
 }
 
-/// The crossing witness of [`super::triangle_triangle`] (the low end of the
+/// The crossing witness of [`super::intersect`] (the low end of the
 /// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
-/// fixed-width integers, reduced ([`cert::crossing`]); `None` when the
+/// fixed-width integers, reduced ([`super::fast_intersect::crossing`]); `None` when the
 /// coordinates do not align.
 pub(crate) fn crossing_witness(
     c: &[[f64; 3]; 6],
@@ -819,24 +818,26 @@ pub(crate) fn crossing_witness(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::query::triangle_triangle::{intersects, lift};
-    use crate::query::triangle_triangle_distance::{closest_features, distance_exact};
+    use crate::query::triangle_triangle::distance::closest_features;
+    use crate::query::triangle_triangle::distance_exact;
+    use crate::query::triangle_triangle::intersect::lift;
+    use crate::query::triangle_triangle::intersects;
     use crate::shape::Triangle;
 
-    /// A seeded generator (splitmix64), shared with `cert`'s tests.
-    pub(super) struct Rng(pub(super) u64);
+    /// A seeded generator (splitmix64), shared with `fast_intersect`'s tests.
+    pub(in crate::query::triangle_triangle) struct Rng(pub(in crate::query::triangle_triangle) u64);
     impl Rng {
-        pub(super) fn next(&mut self) -> u64 {
+        pub(in crate::query::triangle_triangle) fn next(&mut self) -> u64 {
             crate::poly::planted::splitmix64(&mut self.0)
         }
         fn unit(&mut self) -> f64 {
             (self.next() >> 11) as f64 / (1u64 << 53) as f64
         }
-        pub(super) fn below(&mut self, n: u64) -> u64 {
+        pub(in crate::query::triangle_triangle) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
         /// Uniform in [−2^(bits−1), 2^(bits−1)).
-        pub(super) fn int(&mut self, bits: u32) -> i64 {
+        pub(in crate::query::triangle_triangle) fn int(&mut self, bits: u32) -> i64 {
             (self.next() >> (64 - bits)) as i64 - (1i64 << (bits - 1))
         }
     }

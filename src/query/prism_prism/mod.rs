@@ -30,6 +30,8 @@
 //! assert_eq!(prism_prism::distance(&sq(0., 0., 0., 1.), &sq(2., 0., 3., 4.)).distance_squared, 5.0);
 //! ```
 
+pub(crate) mod fast;
+
 use super::polytope::to_rational_prism;
 use super::{Closest, Intersection};
 use crate::num::interval::Interval;

@@ -39,10 +39,10 @@
 //! assert_eq!(polytope::distance(&bx, &tri).distance_squared, 1.0);
 //! ```
 
-use super::{Closest, Intersection};
 use crate::num::interval::Interval;
 use crate::num::ring::Ring;
 use crate::num::scalar::Scalar;
+use crate::query::{Closest, Intersection};
 use crate::shape::{Obb, Prism, Shape, Triangle};
 use crate::vector::Vec3;
 use num_rational::BigRational;

@@ -37,17 +37,17 @@
 //! may lie a rounding error outside the triangles. [`distance_exact`] keeps
 //! the exact answer for float inputs.
 
-use super::triangle_triangle::{
+use super::intersect::{
     as_doubles, distance_int, intersect_reference, lift, segment_segment, witness_exact,
     FastDistance,
 };
-use super::{stats, Intersection};
-use super::{Closest, QueryError};
 use crate::num::dyadic::Dyadic;
 use crate::num::ring::Ring;
 use crate::num::scalar::ExactRing;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
+use crate::query::{stats, Intersection};
+use crate::query::{Closest, QueryError};
 use crate::shape::Triangle;
 use crate::vector::Vec3;
 use num_rational::BigRational;
@@ -61,7 +61,7 @@ type P = Vec3<Q>;
 /// to `S` (correctly rounded on the float paths; see the module docs).
 ///
 /// ```
-/// use exact_collision::query::triangle_triangle_distance::distance;
+/// use exact_collision::query::triangle_triangle::distance;
 /// use exact_collision::{Triangle, Vec3};
 /// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
 /// let a = t([[0., 0., 1.], [1., 0., 1.], [0., 1., 1.]]);
@@ -123,7 +123,7 @@ fn round_closest<S: Scalar>(c: Closest<Q>) -> Closest<S> {
 /// `a`'s face, then the nine edge pairs).
 ///
 /// ```
-/// use exact_collision::query::triangle_triangle_distance::distance_exact;
+/// use exact_collision::query::triangle_triangle::distance_exact;
 /// use exact_collision::{Triangle, Vec3};
 /// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
 /// let a = t([[0., 0., 0.1], [1., 0., 0.1], [0., 1., 0.1]]);
@@ -168,7 +168,7 @@ pub fn distance_exact<S: Scalar>(
 /// nine edge pairs). Slow; the fast paths must equal it bit for bit.
 ///
 /// ```
-/// use exact_collision::query::triangle_triangle_distance::{distance_exact, distance_reference};
+/// use exact_collision::query::triangle_triangle::{distance_exact, distance_reference};
 /// use exact_collision::{Triangle, Vec3};
 /// let t = |p: [[f64; 3]; 3]| Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)));
 /// let a = t([[0., 0., 0.1], [1., 0., 0.3], [0., 1., 0.1]]);

@@ -39,6 +39,8 @@
 //! assert!(!box_box::overlaps(&a, &c)); // one ulp apart
 //! ```
 
+pub(crate) mod fast;
+
 use super::polytope::{self, to_rational_obb, Polytope};
 use super::{Closest, Intersection};
 use crate::num::ring::Ring;

@@ -33,7 +33,7 @@
 //! exact, and rounded to the scalar type at the end: exact on the exact path,
 //! correctly rounded coordinates on the float paths. From float inputs (and
 //! rational inputs that are doubles) they are built in fixed-width integers
-//! over one denominator and reduced once (`tri_dist_fast::cert`); the exact
+//! over one denominator and reduced once (`fast_intersect.rs`); the exact
 //! rational path ([`intersect_reference`]) defines the answer, and the
 //! integer path equals it bit for bit or hands over to it.
 //!
@@ -42,15 +42,15 @@
 //! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
 //! Tools 2(2), 1997.
 
-use super::tri_dist_fast::cert::{self, IContact, IPoint, Skip};
-use super::tri_dist_fast::{self as fast};
-use super::{stats, Closest, Intersection, QueryError};
+use super::fast_distance::{self as fast};
+use super::fast_intersect::{self as cert, IContact, IPoint, Skip};
 use crate::num::dyadic::Dyadic;
 use crate::num::gcd::div_q;
 use crate::num::ring::Ring;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::predicates::{orient2d, orient3d};
+use crate::query::{stats, Closest, Intersection, QueryError};
 use crate::shape::Triangle;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
@@ -844,7 +844,7 @@ pub(crate) fn witness_exact<S: Scalar>(
                 [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()]
             };
             let coords = [c(a, 0), c(a, 1), c(a, 2), c(b, 0), c(b, 1), c(b, 2)];
-            if let Some(w) = super::tri_dist_fast::crossing_witness(&coords, ia, ib) {
+            if let Some(w) = super::fast_distance::crossing_witness(&coords, ia, ib) {
                 return Ok(Some(w));
             }
             let d = |t: &Triangle<S>| {
@@ -1285,9 +1285,9 @@ fn separates(l: &P, a: &[P; 3], b: &[P; 3]) -> bool {
 }
 
 /// Exact distance between two triangles given exactly, assuming nothing: 0 with
-/// a common point when they meet. Used by [`distance`](super::triangle_triangle_distance).
+/// a common point when they meet. Used by [`distance`](super::distance).
 pub(crate) fn closest_exact(a: &[P; 3], b: &[P; 3]) -> Closest<Q> {
-    super::triangle_triangle_distance::closest_features(a, b)
+    super::distance::closest_features(a, b)
 }
 
 #[cfg(test)]
@@ -1388,7 +1388,7 @@ mod tests {
                     c(&tb, 1),
                     c(&tb, 2),
                 ];
-                if let Some(w) = super::super::tri_dist_fast::crossing_witness(&coords, ia, ib) {
+                if let Some(w) = super::super::fast_distance::crossing_witness(&coords, ia, ib) {
                     assert_eq!(w, slow, "fixed-width witness");
                     fixed += 1;
                 }
@@ -1400,7 +1400,7 @@ mod tests {
         assert!(fixed * 10 > n * 9, "{fixed} of {n}");
         // Some orders were decided exactly (counted in test builds).
         let exact =
-            super::super::tri_dist_fast::ORD_EXACT.load(std::sync::atomic::Ordering::Relaxed);
+            super::super::fast_distance::ORD_EXACT.load(std::sync::atomic::Ordering::Relaxed);
         assert!(exact > 0, "{exact}");
     }
 }

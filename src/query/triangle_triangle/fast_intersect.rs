@@ -16,9 +16,9 @@
 //! `contact_of`, `clip`, `shape_of`), so the answers are equal, bit for bit
 //! after reduction; `docs/triangle.md` has the derivations.
 
-use super::{
-    along, cross, f, finish, idot, int, nonzero_product, sub, vertex, Ef, Over, Q, U, V, W,
-};
+use super::fast_distance::{along, cross, f, idot, int, sub, vertex, Ef, Q, V, W};
+use crate::num::bounded::U;
+use crate::num::fixed::{finish, nonzero_product, Over};
 use crate::num::fixed::{Int, Nat};
 use crate::num::scalar::Scalar;
 use crate::vector::Vec3;
@@ -196,7 +196,7 @@ impl IAxis {
             match l.mag().to_u128() {
                 Some(m) if m < 1 << 127 => {
                     let v = m as i128;
-                    super::dyadic_q(if l.is_neg() { -v } else { v }, self.p)
+                    super::fast_distance::dyadic_q(if l.is_neg() { -v } else { v }, self.p)
                 }
                 _ => finish(l, &one, &one, self.p),
             }
@@ -529,7 +529,7 @@ pub(crate) fn crossing(
             }
         }
         #[cfg(test)]
-        super::ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        super::fast_distance::ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (na, nb) = (na.map(int), nb.map(int));
         let dir = icross(&na, &nb);
         // dir·X = (dir·t0)·w + (dir·(x − t0))·sp.
@@ -598,7 +598,7 @@ fn c2(p: &P2, q: &P2) -> i128 {
 /// `sign(x·y + z·w)` of exact `i128`s: in f64 with the [`super::sdot`]
 /// bound, else in integers.
 fn sign_sum2(x: i128, y: i128, z: i128, w: i128) -> i32 {
-    let (v, e) = super::sdot([f(x), f(z), 0.0], [f(y), f(w), 0.0]);
+    let (v, e) = super::fast_distance::sdot([f(x), f(z), 0.0], [f(y), f(w), 0.0]);
     if v > e {
         1
     } else if v < -e {
@@ -904,7 +904,7 @@ pub(crate) fn coplanar_contact(x: &[V; 6]) -> Option<IContact> {
     let collinear = uniq.iter().skip(1).all(|q| {
         let dq = d2(q);
         let dqf = dq.each_ref().map(int_f64);
-        let (v, e) = super::sdot([dff[0], -dff[1], 0.0], [dqf[1], dqf[0], 0.0]);
+        let (v, e) = super::fast_distance::sdot([dff[0], -dff[1], 0.0], [dqf[1], dqf[0], 0.0]);
         if v.abs() > e {
             return false;
         }
@@ -950,7 +950,7 @@ mod tests {
     use super::*;
     use num_bigint::BigInt;
 
-    use crate::query::tri_dist_fast::tests::Rng;
+    use crate::query::triangle_triangle::fast_distance::tests::Rng;
 
     /// `l` separates `a` and `b` (every `l·(bⱼ − aᵢ)` of one strict sign),
     /// in `BigInt`: the oracle.

@@ -25,15 +25,14 @@
 
 pub(crate) mod closest;
 pub(crate) mod gjk;
-pub(crate) mod prisms;
 pub(crate) mod sat;
 pub(crate) mod side;
 pub(crate) mod witness;
 
-use super::unreduced::{Ints, UnreducedClosest};
-use super::{Closest, Intersection};
 use crate::num::fixed::Int;
 use crate::num::scalar::Scalar;
+use crate::query::unreduced::{Ints, UnreducedClosest};
+use crate::query::{Closest, Intersection};
 use crate::shape::{Obb, Shape};
 use crate::vector::Vec3;
 use closest::{Feat, Pair};
@@ -44,7 +43,7 @@ use witness::{Found, Search, Witness};
 type Q = BigRational;
 
 /// A box of either spelling (a cube is its box).
-fn obb<S: Scalar>(s: &Shape<S>) -> Option<&Obb<S>> {
+pub(crate) fn obb<S: Scalar>(s: &Shape<S>) -> Option<&Obb<S>> {
     match s {
         Shape::Box(b) => Some(b),
         Shape::Cube(c) => Some(c.obb()),
@@ -118,56 +117,6 @@ fn context<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Ctx> {
     Ctx::new(&ra, &rb)
 }
 
-/// The exact box–box axis `u × v`, each coordinate as an integer times its
-/// own power of two: `u₁v₂ − u₂v₁` from the two exact products of doubles
-/// (`m·2^e`, `|m| < 2¹⁰⁶`) brought to the smaller exponent in `i128` when
-/// that fits, else through the aligned inputs.
-fn box_axis<S: Scalar>(a: &Shape<S>, b: &Shape<S>, k: usize) -> Option<[(Int, i64); 3]> {
-    let (x, y) = (obb(a)?, obb(b)?);
-    let (u, v) = super::box_box::axis_pair(&x.half_axes, &y.half_axes, k);
-    let f = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
-    let (u, v) = (f(u), f(v));
-    let prod = |p: f64, q: f64| -> (i128, i64) {
-        if p == 0.0 || q == 0.0 {
-            return (0, 0);
-        }
-        let ((mp, ep), (mq, eq)) = (
-            crate::num::dyadic::f64_parts(p),
-            crate::num::dyadic::f64_parts(q),
-        );
-        (mp as i128 * mq as i128, ep + eq)
-    };
-    let diff = |(m1, e1): (i128, i64), (m2, e2): (i128, i64)| -> Option<(Int, i64)> {
-        if m2 == 0 {
-            return Some((Int::from_i128(m1), e1));
-        }
-        if m1 == 0 {
-            return Some((Int::from_i128(-m2), e2));
-        }
-        let e = e1.min(e2);
-        // |m| < 2^106: a shift by at most 20 stays below 2^126.
-        let (s1, s2) = (e1 - e, e2 - e);
-        if s1.max(s2) > 20 {
-            return None;
-        }
-        Some((Int::from_i128((m1 << s1) - (m2 << s2)), e))
-    };
-    let c = |i: usize, j: usize| diff(prod(u[i], v[j]), prod(u[j], v[i]));
-    let direct = (|| Some([c(1, 2)?, c(2, 0)?, c(0, 1)?]))();
-    direct.or_else(|| {
-        let (ra, rb) = (Raw::of(a)?, Raw::of(b)?);
-        let al = side::align([&ra, &rb])?;
-        let h = |s: usize, i: usize| {
-            let x = &al.x[s];
-            Vec3::new(x[3 + 3 * i], x[4 + 3 * i], x[5 + 3 * i]).map(|c| Int::from_i128(*c))
-        };
-        let (ha, hb) = ([0, 1, 2].map(|i| h(0, i)), [0, 1, 2].map(|i| h(1, i)));
-        let (u, v) = super::box_box::axis_pair(&ha, &hb, k);
-        let l = u.cross(v);
-        Some([(l.x, 2 * al.e0), (l.y, 2 * al.e0), (l.z, 2 * al.e0)])
-    })
-}
-
 /// The certificate of an intersect query, rendered by `coord` (an exact
 /// integer times a power of two) and `point` (a witness).
 fn intersect_any<S: Scalar, T>(
@@ -177,8 +126,8 @@ fn intersect_any<S: Scalar, T>(
     point: impl Fn(&Witness, Found) -> Vec3<T>,
 ) -> Option<Intersection<T>> {
     if let (Some(x), Some(y)) = (obb(a), obb(b)) {
-        if let Some(k) = super::box_box::separating_axis_index(x, y) {
-            let [l0, l1, l2] = box_axis(a, b, k)?;
+        if let Some(k) = crate::query::box_box::separating_axis_index(x, y) {
+            let [l0, l1, l2] = crate::query::box_box::fast::axis_exact(a, b, k)?;
             return Some(Intersection::Separated {
                 axis: Vec3::new(coord(&l0.0, l0.1), coord(&l1.0, l1.1), coord(&l2.0, l2.1)),
             });
@@ -203,7 +152,7 @@ fn intersect_any<S: Scalar, T>(
 /// caller's exhaustive path answers.
 pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Intersection<Q>> {
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
-        return prisms::intersect(x, y);
+        return crate::query::prism_prism::fast::intersect(x, y);
     }
     intersect_any(a, b, crate::num::fixed::int_pow2_rational, |w, f| {
         w.point(f)
@@ -214,7 +163,7 @@ pub(crate) fn intersect<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Interse
 /// integers, not reduced).
 pub(crate) fn intersect_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Intersection<f64>> {
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
-        return prisms::intersect_f64(x, y);
+        return crate::query::prism_prism::fast::intersect_f64(x, y);
     }
     let one = crate::num::fixed::Nat::from_u128(1);
     intersect_any(
@@ -342,7 +291,7 @@ pub(crate) fn distance_ints<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Int
 /// caller's exhaustive path answers.
 pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<UnreducedClosest> {
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
-        return prisms::distance(x, y).map(UnreducedClosest::reduced);
+        return crate::query::prism_prism::fast::distance(x, y).map(UnreducedClosest::reduced);
     }
     distance_ints(a, b).map(UnreducedClosest::ints)
 }
@@ -350,7 +299,7 @@ pub(crate) fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Unreduce
 /// [`distance`] rounded to doubles (from the exact integers, not reduced).
 pub(crate) fn distance_f64<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Option<Closest<f64>> {
     if let (Shape::Prism(x), Shape::Prism(y)) = (a, b) {
-        return prisms::distance_f64(x, y);
+        return crate::query::prism_prism::fast::distance_f64(x, y);
     }
     distance_ints(a, b).map(|i| i.to_f64())
 }

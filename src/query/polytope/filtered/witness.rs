@@ -918,7 +918,7 @@ pub(crate) fn along(x: &Vec3<Int>, d: &Vec3<Int>, t: &Int, den: &Int, p: i64) ->
 mod tests {
     use super::*;
     use crate::num::fixed::to_bigint as big;
-    use crate::query::fast::side::Raw;
+    use crate::query::polytope::filtered::side::Raw;
     use crate::shape::{Obb, Shape};
     use num_traits::Signed;
 
