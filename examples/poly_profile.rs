@@ -8,9 +8,10 @@
 //! intersect or distance; the mode `run` (the fast path), `check` (against
 //! the exhaustive path), `exhaustive` (the exhaustive path alone, as every
 //! float query ran before) or `gen` (only builds the pairs: the baseline for
-//! callgrind). Prints the fast/fallback counts of `query::stats`.
+//! callgrind). Prints the fast/fallback counts of `stats`.
 
-use exact_collision::query::{distance, distance_exact, intersect, intersect_exact, stats};
+use exact_collision::query::{distance, distance_exact, intersect, intersect_exact};
+use exact_collision::stats;
 use exact_collision::{Obb, Prism, Shape, Triangle, Vec2, Vec3};
 use std::time::Instant;
 

@@ -21,13 +21,13 @@
 //!
 //! [`intersect_with_contact_exact`]: exact_collision::query::triangle_triangle::intersect_with_contact_exact
 
-use exact_collision::query::stats;
 use exact_collision::query::triangle_triangle::{distance, distance_exact};
 use exact_collision::query::triangle_triangle::{
     intersect, intersect_exact, intersect_with_contact_exact, intersection_set,
     intersection_set_exact, intersects,
 };
 use exact_collision::query::Intersection;
+use exact_collision::stats;
 use exact_collision::{Triangle, Vec3};
 use std::time::Instant;
 

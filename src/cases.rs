@@ -220,7 +220,7 @@ fn num(x: &BigRational) -> Value {
     if q(d) == *x {
         json!(d)
     } else {
-        Value::String(crate::number::exact_string(x))
+        Value::String(crate::protocol::number::exact_string(x))
     }
 }
 

@@ -35,7 +35,7 @@
 
 use crate::cases::{generate_all, spinning, Case, Geom, PoseBox, Rng, Spin};
 use crate::num::scalar::rational_to_f64;
-use crate::number::float_value;
+use crate::protocol::number::float_value;
 use crate::protocol::{answer_value_with, Tolerances, Verdict};
 use crate::shrink::{line_len, shrink_numbers, Form};
 use num_rational::BigRational;
@@ -638,7 +638,7 @@ pub fn check_random(n: usize, seed: u64, o: &Options) -> Report {
 /// answers that pose's box). `None` for anything else.
 pub fn case_from_query(v: &Value) -> Option<Case> {
     let num = |x: &Value| {
-        crate::number::read_number(x)
+        crate::protocol::number::read_number(x)
             .ok()
             .map(|r| rational_to_f64(&r))
     };

@@ -31,10 +31,8 @@ pub mod ccd;
 pub mod check_parry;
 pub mod demo;
 mod ergonomics;
-pub mod limits;
 pub mod mesh;
 pub mod num;
-pub mod number;
 pub mod poly;
 pub mod predicates;
 pub mod protocol;
@@ -42,6 +40,7 @@ pub mod query;
 pub mod report;
 pub mod shape;
 pub mod shrink;
+pub mod stats;
 pub mod vector;
 
 // The number types the API exposes (`BigRational` coordinates, `BigInt`

@@ -25,7 +25,7 @@
 //! finds a local minimum, not the smallest failing query.
 
 use crate::num::scalar::rational_to_f64;
-use crate::number::{exact_string, read_number};
+use crate::protocol::number::{exact_string, read_number};
 use crate::protocol::{answer_value_with, parse_shape, Tolerances};
 use crate::shape::Shape;
 use num_bigint::BigInt;

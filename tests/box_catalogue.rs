@@ -25,7 +25,7 @@ type Entry = (
 fn catalogue() -> Vec<Entry> {
     let unit = |c: [f64; 3]| json!({"type":"box","center":c,"half_axes":[[1,0,0],[0,1,0],[0,0,1]]});
     let cube = |d: &str| {
-        let shift = exact_collision::number::parse_exact(d).unwrap();
+        let shift = exact_collision::protocol::number::parse_exact(d).unwrap();
         let corners: [[i64; 3]; 8] = [
             [0, 0, 0],
             [1, 0, 0],
@@ -38,7 +38,11 @@ fn catalogue() -> Vec<Entry> {
         ];
         let vs: Vec<Value> = corners
             .iter()
-            .map(|p| json!(p.map(|c| exact_collision::number::exact_string(&(q(c, 1) + &shift)))))
+            .map(|p| {
+                json!(
+                    p.map(|c| exact_collision::protocol::number::exact_string(&(q(c, 1) + &shift)))
+                )
+            })
             .collect();
         json!({"type":"cube","vertices":vs})
     };
@@ -278,7 +282,7 @@ fn catalogue_is_checked_and_snapshotted() {
         if let Some(d) = want_d2 {
             assert_eq!(
                 c.distance_squared,
-                exact_collision::number::parse_exact(d).unwrap(),
+                exact_collision::protocol::number::parse_exact(d).unwrap(),
                 "{name}"
             );
         }

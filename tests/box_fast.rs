@@ -10,7 +10,8 @@
 mod box_gen;
 
 use box_gen::*;
-use exact_collision::query::{distance, distance_exact, intersect, intersect_exact, stats};
+use exact_collision::query::{distance, distance_exact, intersect, intersect_exact};
+use exact_collision::stats;
 use exact_collision::{Obb, Prism, Shape, Triangle, Vec2, Vec3};
 use proptest::prelude::*;
 use std::sync::Mutex;

@@ -1,6 +1,6 @@
 //! The protocol's number forms (protocol.md, "Numbers").
 
-use exact_collision::number::{exact_string, f64_companion, parse_exact, read_number};
+use exact_collision::protocol::number::{exact_string, f64_companion, parse_exact, read_number};
 use num_rational::BigRational;
 use serde_json::Value;
 

@@ -110,8 +110,8 @@ fn subnormal_orient2d() {
 #[test]
 fn exact_path_on_rationals_beyond_the_double_range() {
     // Coordinates 1e400 (exact strings can say so) and a nudge of 1e-400.
-    let big: BigRational = exact_collision::number::parse_exact("1e400").unwrap();
-    let tiny: BigRational = exact_collision::number::parse_exact("1e-400").unwrap();
+    let big: BigRational = exact_collision::protocol::number::parse_exact("1e400").unwrap();
+    let tiny: BigRational = exact_collision::protocol::number::parse_exact("1e-400").unwrap();
     let z = BigRational::from_integer(0.into());
     let o = Vec3::new(z.clone(), z.clone(), z.clone());
     let x = Vec3::new(big.clone(), z.clone(), z.clone());

@@ -267,7 +267,7 @@ fn catalogue_answers() {
 
 fn tri(v: &Value) -> Triangle<Q> {
     let n = |x: &Value| match x {
-        Value::String(s) => exact_collision::number::parse_exact(s).unwrap(),
+        Value::String(s) => exact_collision::protocol::number::parse_exact(s).unwrap(),
         Value::Number(n) => n.as_f64().unwrap().to_rational(),
         _ => panic!(),
     };

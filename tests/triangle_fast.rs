@@ -4,20 +4,20 @@
 //! and its point order, the squared distance and the closest points; the
 //! f32/f64 answers are the reference correctly rounded; rational inputs that
 //! are doubles give the same answers. Where the integer path does not apply
-//! it hands over (counted in `query::stats`), and the answer is still the
+//! it hands over (counted in `stats`), and the answer is still the
 //! reference's.
 //!
 //! The reference (`intersect_reference`, `distance_reference`) is the exact
 //! path in `BigRational` throughout: exact predicates on rationals (no float
 //! filter), rational constructions, and the exhaustive feature search.
 
-use exact_collision::query::stats;
 use exact_collision::query::triangle_triangle::{distance, distance_exact, distance_reference};
 use exact_collision::query::triangle_triangle::{
     intersect, intersect_exact, intersect_reference, intersect_with_contact_exact,
     intersection_set, intersection_set_exact, Contact,
 };
 use exact_collision::query::{Closest, Intersection};
+use exact_collision::stats;
 use exact_collision::{Scalar, Triangle, Vec3};
 use num_rational::BigRational;
 use proptest::prelude::*;

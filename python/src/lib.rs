@@ -13,8 +13,8 @@
 
 use exact_collision::ccd::{self, PointCcd, PointCcdAnswer, TimeKind};
 use exact_collision::num::sqrt::sqrt_nearest_f64;
-use exact_collision::number::{exact_string, parse_exact};
 use exact_collision::protocol::answer_bytes;
+use exact_collision::protocol::number::{exact_string, parse_exact};
 use exact_collision::query::{self, Closest, Intersection, QueryError as LibQueryError};
 use exact_collision::{Obb, Scalar, Shape, Triangle, Vec3};
 use num_rational::BigRational;

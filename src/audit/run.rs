@@ -17,7 +17,7 @@
 use super::{seed000, seed002, seed003, seed004};
 use crate::cases::{generate_all, Case, Geom, PoseBox};
 use crate::num::scalar::rational_to_f64;
-use crate::number::float_value;
+use crate::protocol::number::float_value;
 use crate::protocol::{answer_value_with, Tolerances};
 use crate::shrink::{line_len, shrink_numbers, Form};
 use num_rational::BigRational;
@@ -143,7 +143,7 @@ fn input(alg: &str, g: &Geom) -> Option<Input> {
                         .iter()
                         .map(|&c| {
                             let x = BigRational::from_float(c)? * BigRational::from_float(ext[i])?;
-                            Some(Value::String(crate::number::exact_string(&x)))
+                            Some(Value::String(crate::protocol::number::exact_string(&x)))
                         })
                         .collect::<Option<_>>()?;
                     Some(Value::Array(v))

@@ -211,8 +211,9 @@ pub enum Motion {
 
 impl Motion {
     /// v ↦ q(t)·v·q̄(t)/|q(t)|² + translation(t), q = (w, x, y, z). An error if q is the
-    /// zero polynomial, or if the motion is over the [`Limits`] in force
-    /// ([`crate::limits::ccd_limits`]).
+    /// zero polynomial, or if the motion is over the default [`Limits`] (a query
+    /// checks its motions against the limits it is answered with:
+    /// [`crate::ccd::ccd_with_limits`]).
     ///
     /// ```
     /// use exact_collision::ccd::Motion;
@@ -235,14 +236,14 @@ impl Motion {
             q: q.map(nonempty),
             translation: translation.map(nonempty),
         };
-        m.check(&crate::limits::ccd_limits())?;
+        m.check(&Limits::default())?;
         Ok(m)
     }
 
     /// x ↦ ([x 1]·M(t))/denominator(t) with `rows` the four rows of M's first three
     /// columns (row-vector convention; the fourth row is the translation). An error if
     /// the denominator is the zero polynomial, or if the motion is over the
-    /// [`Limits`] in force ([`crate::limits::ccd_limits`]).
+    /// default [`Limits`] (see [`Motion::quaternion`]).
     ///
     /// ```
     /// use exact_collision::ccd::Motion;
@@ -261,7 +262,7 @@ impl Motion {
             rows: rows.map(|r| r.map(nonempty)),
             denominator: nonempty(denominator),
         };
-        m.check(&crate::limits::ccd_limits())?;
+        m.check(&Limits::default())?;
         Ok(m)
     }
 

@@ -413,19 +413,19 @@ fn answer<T>(
 ///
 /// The float-guided sweep ([`guided`]) answers when its certified float signs
 /// suffice; otherwise the exhaustive exact sweep ([`ccd_exact`]) does. Both give the
-/// same answer; [`crate::query::stats::CCD_BOXES`] counts which one did.
+/// same answer; [`crate::stats::CCD_BOXES`] counts which one did.
 ///
 /// Errors: a motion whose denominator (|q|²) or linear-part determinant vanishes
-/// somewhere on `t_range`; a motion or coefficient over the [`Limits`] in force
-/// ([`crate::limits::ccd_limits`]: the defaults unless the program raised them).
+/// somewhere on `t_range`; a motion or coefficient over the default [`Limits`]
+/// ([`ccd_with_limits`] takes others).
 pub fn ccd(q: &CcdQuery) -> Result<CcdAnswer, QueryError> {
-    ccd_with_limits(q, &crate::limits::ccd_limits())
+    ccd_with_limits(q, &Limits::default())
 }
 
 /// [`ccd`] with other [`Limits`] than the default ones: an error naming the limit
 /// when a motion's degree or a coefficient's size is over it.
 pub fn ccd_with_limits(q: &CcdQuery, limits: &Limits) -> Result<CcdAnswer, QueryError> {
-    use crate::query::stats::CCD_BOXES;
+    use crate::stats::CCD_BOXES;
     q.check(limits)
         .map_err(|e| QueryError::Unsupported(e.to_string()))?;
     if let Ok(a) = guided::ccd_guided(q) {

@@ -48,7 +48,7 @@
 //! answers most hits. What it cannot prove goes to the exact method: the
 //! polynomials are built in integers on the common dyadic scale of the
 //! coordinates (no gcds), the roots of c are isolated exactly (Descartes), and
-//! the condition is decided by exact signs at each root. `query::stats::CCD_POINTS`
+//! the condition is decided by exact signs at each root. `stats::CCD_POINTS`
 //! counts the two (fast / fallback).
 //!
 //! # The reported time
@@ -88,8 +88,8 @@ use super::{ContactTime, PointCcdAnswer, TimeKind};
 use crate::num::fixed::Int;
 use crate::poly::zx;
 use crate::poly::{isolate_roots, Factored, IsolatingInterval, Poly, RealRoot, Roots};
-use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
+use crate::stats::CCD_POINTS;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
 use formula::{cross, dot, Arith, Contact, Part, Term, V3};

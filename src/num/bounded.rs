@@ -124,9 +124,7 @@ impl Ring for Fx {
     }
 }
 
-/// How many signs the filter could not decide and the integers did
-/// (process-wide; a count for tests and measurements).
-static EXACT_SIGNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+use crate::stats::EXACT_SIGNS;
 
 /// [`EXACT_SIGNS`] so far.
 #[allow(dead_code)]

@@ -14,9 +14,8 @@ pub(crate) use convert::{
     int_pow2_point, int_pow2_rational, int_sign, ldexp, ratio_f64, to_bigint,
 };
 
-/// How often [`Nat::rem`] took its add-back step (test builds).
 #[cfg(test)]
-pub(crate) static ADDBACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+use crate::stats::ADDBACK;
 
 /// Limbs of a [`Nat`].
 pub(crate) const L: usize = 12;
@@ -456,11 +455,8 @@ impl Nat {
     }
 }
 
-/// How often [`gcd`] fell back to [`gcd_big`] for lack of progress
-/// (test builds; never observed).
 #[cfg(test)]
-pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(0);
+use crate::stats::GCD_FALLBACK;
 
 /// gcd(a, b) by the binary method on 64-bit approximations, two rounds of
 /// 30 halvings per pass over the numbers.

@@ -285,7 +285,7 @@ mod tests {
             "2.5e-324",
             "7e-324",
         ] {
-            let r = crate::number::parse_exact(s).unwrap();
+            let r = crate::protocol::number::parse_exact(s).unwrap();
             assert_eq!(f64::from_rational(&r), s.parse::<f64>().unwrap(), "{s}");
             assert_eq!(f32::from_rational(&r), s.parse::<f32>().unwrap(), "{s}");
         }
@@ -293,9 +293,9 @@ mod tests {
 
     #[test]
     fn overflow_and_underflow() {
-        let big = crate::number::parse_exact("1e400").unwrap();
+        let big = crate::protocol::number::parse_exact("1e400").unwrap();
         assert_eq!(f64::from_rational(&big), f64::INFINITY);
-        let tiny = crate::number::parse_exact("-1e-400").unwrap();
+        let tiny = crate::protocol::number::parse_exact("-1e-400").unwrap();
         assert_eq!(f64::from_rational(&tiny), 0.0);
         assert!(f64::from_rational(&tiny).is_sign_negative());
     }

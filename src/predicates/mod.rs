@@ -32,10 +32,10 @@ use crate::num::interval::Interval;
 use crate::num::ring::Ring;
 use crate::num::scalar::{ExactRing, Scalar};
 use crate::num::sign::Sign;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
-static EXACT_EVALS: AtomicU64 = AtomicU64::new(0);
-static ADAPTIVE_EVALS: AtomicU64 = AtomicU64::new(0);
+use crate::stats::ADAPTIVE_EVALS;
+use crate::stats::EXACT_EVALS;
 
 /// How many predicate evaluations so far needed the exact big-number fallback
 /// (process-wide, all threads). Benchmarks read it before and after a run.

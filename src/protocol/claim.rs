@@ -53,7 +53,7 @@
 use super::parse::{Op, Query};
 use crate::num::scalar::rational_to_f64;
 use crate::num::sqrt::sqrt_nearest_f64;
-use crate::number::{exact_string, read_number};
+use crate::protocol::number::{exact_string, read_number};
 use crate::shape::Shape;
 use crate::vector::Vec3;
 use num_bigint::BigInt;

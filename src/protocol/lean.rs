@@ -24,9 +24,9 @@
 //!   motion, which the general path reads as none).
 //! - A JSON number is read to the double `str::parse::<f64>` gives its text
 //!   (correctly rounded), as the general path reads it
-//!   ([`crate::number`]'s `json_number`, bit-identical); a string goes through
+//!   ([`crate::protocol::number`]'s `json_number`, bit-identical); a string goes through
 //!   [`parse_exact`], the general path's grammar, unless it is a plain p/q
-//!   whose value is a double, read straight to it (`dyadic_at`).
+//!   whose value is a double, read straight to it (`exact_double_at`).
 //! - The `id` is written as its raw text when that text is what serializing the
 //!   general path's `Value` gives back (a number without an exponent, a string
 //!   without escapes, `true`, `false`, `null`); otherwise it is read as a
@@ -43,7 +43,7 @@ use crate::ccd::{
 use crate::num::scalar::{rational_to_f64, Scalar};
 use crate::num::sign::Sign;
 use crate::num::sqrt::sqrt_nearest_f64;
-use crate::number::{dyadic_at, json_number, parse_exact};
+use crate::protocol::number::{exact_double_at, json_number, parse_exact};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
 use crate::shape::{Cube, Obb, Prism, Shape, Triangle};
@@ -55,7 +55,7 @@ use num_traits::{One, Zero};
 /// One number as written: a JSON number (its double, read while scanning:
 /// every scalar type's reading starts from it), or the text inside a string
 /// without escapes with, when that text is a plain p/q (or integer) whose
-/// value is a double, that double (NaN otherwise; [`dyadic_at`]).
+/// value is a double, that double (NaN otherwise; [`exact_double_at`]).
 #[derive(Clone, Copy)]
 enum Tok<'a> {
     Number(f64),
@@ -297,7 +297,7 @@ impl<'a> Scan<'a> {
                 // strings as text.
                 let b = self.s.as_bytes();
                 let start = self.i + 1;
-                if let Some((x, end)) = dyadic_at(b, start) {
+                if let Some((x, end)) = exact_double_at(b, start) {
                     if b.get(end) == Some(&b'"') {
                         self.i = end + 1;
                         return Some(Tok::String(&self.s[start..end], x));
@@ -725,7 +725,8 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
             let (a, b) = (t.a.as_ref()?, t.b.as_ref()?);
             answer(op == "intersect", a, b, kind)?
         }
-        "ccd" => ccd::ccd(&box_ccd(t, kind)?).map(Answered::Boxes),
+        "ccd" => ccd::ccd_with_limits(&box_ccd(t, kind)?, &super::limits::ccd_limits())
+            .map(Answered::Boxes),
         "ccd_vf" | "ccd_ee" => {
             let vf = op == "ccd_vf";
             let r = match point_doubles(t, kind) {
@@ -1071,7 +1072,7 @@ fn write_int(out: &mut Vec<u8>, n: &BigInt) {
 }
 
 /// An exact value as the protocol writes it: `"n"` or `"n/d"` in lowest terms
-/// (as [`crate::number::exact_string`]).
+/// (as [`crate::protocol::number::exact_string`]).
 fn write_exact(out: &mut Vec<u8>, r: &BigRational) {
     out.push(b'"');
     write_int(out, r.numer());
@@ -1082,7 +1083,7 @@ fn write_exact(out: &mut Vec<u8>, r: &BigRational) {
     out.push(b'"');
 }
 
-/// A double as [`crate::number::float_value`] writes it.
+/// A double as [`crate::protocol::number::float_value`] writes it.
 fn write_float(out: &mut Vec<u8>, f: f64) {
     if f.is_finite() {
         // serde_json's own formatting of a finite double (shortest round trip),

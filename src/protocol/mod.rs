@@ -6,6 +6,8 @@
 mod claim;
 mod fields;
 mod lean;
+pub mod limits;
+pub mod number;
 mod parse;
 mod scale;
 
@@ -17,8 +19,9 @@ pub use parse::{
 use crate::ccd::{self, CcdAnswer, ContactTime, PointCcdAnswer, TimeKind};
 use crate::num::scalar::Scalar;
 use crate::num::sqrt::sqrt_nearest_f64;
-use crate::number::{exact_string, f64_companion, float_value, parse_exact, scalar_value};
-use crate::query::stats::Counter;
+use crate::protocol::number::{
+    exact_string, f64_companion, float_value, parse_exact, scalar_value,
+};
 use crate::query::triangle_triangle::Contact;
 use crate::query::{Intersection, QueryError};
 use crate::vector::Vec3;
@@ -38,9 +41,7 @@ pub struct Answer {
     pub agrees: Option<bool>,
 }
 
-/// Lines answered on the lean line path (`fast`) and on the general path
-/// (`fallback`); `query --stats` prints it.
-pub static LINES: Counter = Counter::new("lines");
+pub use crate::stats::LINES;
 
 /// What an answered line was: a success or an error, and the claim's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,8 +78,9 @@ pub fn answer_bytes(raw: &[u8], line_no: usize, out: &mut Vec<u8>) -> LineOutcom
     let line = raw.strip_suffix(b"\r").unwrap_or(raw);
     if let Ok(text) = std::str::from_utf8(line) {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        // One budget for the line's exact numbers (crate::limits).
-        if let Some(ok) = crate::limits::with_line_budget(|| lean::answer_line(text, out)) {
+        // One budget for the line's exact numbers (crate::protocol::limits).
+        if let Some(ok) = crate::protocol::limits::with_line_budget(|| lean::answer_line(text, out))
+        {
             out.push(b'\n');
             return LineOutcome {
                 ok,
@@ -146,7 +148,7 @@ pub fn answer_line(line: &str, line_no: usize) -> Answer {
         },
         Ok(v) => line_error(format!(
             "malformed query: expected a JSON object, got {}",
-            crate::number::kind(&v)
+            crate::protocol::number::kind(&v)
         )),
         Err(e) => line_error(format!("malformed JSON: {e}")),
     }
@@ -182,7 +184,7 @@ pub fn answer_invalid_utf8(line_no: usize) -> Answer {
 }
 
 /// Answer one query already read as JSON. Its exact strings share one budget
-/// of [`crate::limits::max_input_bits`].
+/// of [`crate::protocol::limits::max_input_bits`].
 pub fn answer_value(v: &Value) -> Answer {
     answer_value_with(v, &Tolerances::default()).0
 }
@@ -207,7 +209,7 @@ pub fn answer_value(v: &Value) -> Answer {
 /// assert!(verdict.unwrap().fields[0].ulps.unwrap() > 4.0e12);
 /// ```
 pub fn answer_value_with(v: &Value, tol: &Tolerances) -> (Answer, Option<Verdict>) {
-    crate::limits::with_line_budget(|| answer_value_within_budget(v, tol))
+    crate::protocol::limits::with_line_budget(|| answer_value_within_budget(v, tol))
 }
 
 fn answer_value_within_budget(v: &Value, tol: &Tolerances) -> (Answer, Option<Verdict>) {
@@ -310,7 +312,7 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
                 Value::Array(vec![point(&c.a), point(&c.b)]),
             );
         }
-        Op::Ccd(cq) => match ccd::ccd(cq).map_err(query_err)? {
+        Op::Ccd(cq) => match ccd::ccd_with_limits(cq, &limits::ccd_limits()).map_err(query_err)? {
             CcdAnswer::Miss => {
                 m.insert("hit".into(), Value::Bool(false));
             }

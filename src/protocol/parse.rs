@@ -3,7 +3,7 @@
 use super::fields;
 use crate::ccd::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use crate::num::scalar::Scalar;
-use crate::number::{kind, read_number};
+use crate::protocol::number::{kind, read_number};
 use crate::shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;

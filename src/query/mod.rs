@@ -10,7 +10,7 @@
 //!
 //! Which function answers a pair (the float-guided path takes double and f32
 //! inputs; what its proof refuses goes to the exact path, counted in
-//! [`stats`]):
+//! [`crate::stats`]):
 //!
 //! | pair | exact inputs | double inputs (float-guided, exact proof) |
 //! |---|---|---|
@@ -27,12 +27,12 @@ pub mod box_box;
 pub mod certificate;
 pub mod polytope;
 pub mod prism_prism;
-pub mod stats;
 pub mod triangle_triangle;
 pub mod unreduced;
 
 use crate::num::scalar::Scalar;
 use crate::shape::{Obb, Prism, Shape, Triangle};
+use crate::stats;
 use crate::vector::Vec3;
 use num_rational::BigRational;
 use polytope::filtered as fast;

@@ -49,9 +49,9 @@ use crate::num::sign::Sign;
 use crate::predicates::{in_shewchuk_range, sign_of, Expr};
 use crate::shape::{Obb, Shape};
 use crate::vector::Vec3;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
-static FILTER_FAILURES: AtomicU64 = AtomicU64::new(0);
+use crate::stats::FILTER_FAILURES;
 
 /// How many box–box axis tests so far the float filter could not decide (and
 /// went to the exact predicate), process-wide. Benchmarks read it before and

@@ -9,7 +9,7 @@
 //! The filtered path makes the exhaustive path's decisions (the same first
 //! separating axis, the same first witness, the same closest pair), so its
 //! answers are the reference's, bit for bit; what it cannot prove is handed
-//! back and answered by [`exhaustive`], counted in [`crate::query::stats`].
+//! back and answered by [`exhaustive`], counted in [`crate::stats`].
 //! `docs/polytope.md` has the algorithms and their bounds.
 
 pub mod exhaustive;

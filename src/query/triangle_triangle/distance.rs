@@ -46,9 +46,10 @@ use crate::num::ring::Ring;
 use crate::num::scalar::ExactRing;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
-use crate::query::{stats, Intersection};
+use crate::query::Intersection;
 use crate::query::{Closest, QueryError};
 use crate::shape::Triangle;
+use crate::stats;
 use crate::vector::Vec3;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -116,7 +117,7 @@ fn round_closest<S: Scalar>(c: Closest<Q>) -> Closest<S> {
 /// reduced with one full-size gcd. Degenerate meeting pairs, inputs that do
 /// not align and the rare pairs with many contenders take the general
 /// path (interval filter, `Dyadic` candidates), counted as fallbacks in
-/// [`query::stats::DISTANCE`](super::stats::DISTANCE); both give the same
+/// [`stats::DISTANCE`](super::stats::DISTANCE); both give the same
 /// answer, [`distance_reference`]'s: the one of the exhaustive exact search
 /// over all feature pairs (in a tie between different closest pairs, the
 /// first in its order: vertices of `a` against `b`'s face, of `b` against

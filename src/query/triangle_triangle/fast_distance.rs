@@ -741,11 +741,6 @@ pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
     Some(closest_int(&x)?.to_q(&x, e0))
 }
 
-/// Exact decisions of the cut-point order (test builds).
-#[cfg(test)]
-pub(crate) static ORD_EXACT: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(0);
-
 /// A float with a bound on its distance to an exact value: `|v − x| ≤ e`
 /// (running error analysis; each bound is inflated to cover the roundings made
 /// while computing it). Values here are integers or 0, far from underflow and

@@ -529,7 +529,7 @@ pub(crate) fn crossing(
             }
         }
         #[cfg(test)]
-        super::fast_distance::ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        crate::stats::ORD_EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (na, nb) = (na.map(int), nb.map(int));
         let dir = icross(&na, &nb);
         // dir·X = (dir·t0)·w + (dir·(x − t0))·sp.
@@ -940,10 +940,8 @@ pub(crate) fn coplanar_contact(x: &[V; 6]) -> Option<IContact> {
     Some(IContact::Segment(pt(&uniq[lo]), pt(&uniq[hi])))
 }
 
-/// How often [`separates`] needed the exact integers (test builds).
 #[cfg(test)]
-pub(crate) static SEP_EXACT: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(0);
+use crate::stats::SEP_EXACT;
 
 #[cfg(test)]
 mod tests {

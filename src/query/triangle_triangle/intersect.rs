@@ -50,8 +50,9 @@ use crate::num::ring::Ring;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::predicates::{orient2d, orient3d};
-use crate::query::{stats, Closest, Intersection, QueryError};
+use crate::query::{Closest, Intersection, QueryError};
 use crate::shape::Triangle;
+use crate::stats;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -494,7 +495,7 @@ fn round_intersection<S: Scalar>(i: Intersection<Q>) -> Intersection<S> {
 /// inputs"); pairs outside that path (coordinates of very different
 /// magnitudes, coplanar meeting or degenerate triangles) take the exact
 /// rational path and are counted as fallbacks in
-/// [`query::stats::INTERSECT`](super::stats::INTERSECT). Both give the same
+/// [`stats::INTERSECT`](super::stats::INTERSECT). Both give the same
 /// answer.
 ///
 /// ```
@@ -1399,8 +1400,7 @@ mod tests {
         assert!(n > 200, "{n}");
         assert!(fixed * 10 > n * 9, "{fixed} of {n}");
         // Some orders were decided exactly (counted in test builds).
-        let exact =
-            super::super::fast_distance::ORD_EXACT.load(std::sync::atomic::Ordering::Relaxed);
+        let exact = crate::stats::ORD_EXACT.load(std::sync::atomic::Ordering::Relaxed);
         assert!(exact > 0, "{exact}");
     }
 }

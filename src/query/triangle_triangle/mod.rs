@@ -10,7 +10,7 @@
 //!
 //! Double inputs are recognised in `intersect.rs` (`as_doubles`) and take the
 //! float-guided paths; what their proofs refuse goes to the exact reference,
-//! counted in [`crate::query::stats`]. `docs/triangle.md` has the algorithms.
+//! counted in [`crate::stats`]. `docs/triangle.md` has the algorithms.
 
 mod distance;
 mod fast_distance;

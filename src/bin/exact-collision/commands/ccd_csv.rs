@@ -6,7 +6,7 @@ use exact_collision::ccd::bench_csv::read_rows;
 use exact_collision::ccd::points::{exact_f64, first_contact, first_contact_f64, Kind};
 use exact_collision::ccd::{PointCcd, PointCcdAnswer};
 use exact_collision::protocol::time_value;
-use exact_collision::query::stats::CCD_POINTS;
+use exact_collision::stats::CCD_POINTS;
 use exact_collision::Vec3;
 use num_rational::BigRational;
 use rayon::prelude::*;
@@ -160,8 +160,8 @@ fn distribution(us: &mut [f64]) -> Value {
 
 /// Answers the files; returns whether every answer agrees with its ground truth.
 pub fn run(args: &Args) -> std::io::Result<bool> {
-    let tolerance: BigRational =
-        exact_collision::number::parse_exact(&args.tolerance).map_err(|e| {
+    let tolerance: BigRational = exact_collision::protocol::number::parse_exact(&args.tolerance)
+        .map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 format!("--tolerance: {e}"),

@@ -2,7 +2,9 @@
 //! by the commands that read queries.
 
 use exact_collision::ccd::Limits;
-use exact_collision::limits::{set_ccd_limits, set_max_input_bits, DEFAULT_MAX_INPUT_BITS};
+use exact_collision::protocol::limits::{
+    set_ccd_limits, set_max_input_bits, DEFAULT_MAX_INPUT_BITS,
+};
 
 /// The default line-length limit: 1 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: u64 = 1 << 20;

@@ -6,7 +6,7 @@ use exact_collision::mesh::{intersecting_pairs, min_distance, Bvh, Mesh};
 use exact_collision::num::ring::Ring;
 use exact_collision::num::scalar::Scalar;
 use exact_collision::num::sqrt::sqrt_nearest_f64;
-use exact_collision::number::{exact_string, parse_exact};
+use exact_collision::protocol::number::{exact_string, parse_exact};
 use exact_collision::shape::Triangle;
 use exact_collision::vector::Vec3;
 use indicatif::{ProgressBar, ProgressStyle};

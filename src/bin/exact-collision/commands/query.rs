@@ -2,7 +2,7 @@
 //! line, in input order, on every core.
 use super::limits::LimitOpts;
 use exact_collision::protocol::{answer_bytes, answer_overlong, LineOutcome, LINES};
-use exact_collision::query::stats;
+use exact_collision::stats;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};

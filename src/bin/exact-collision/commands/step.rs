@@ -5,7 +5,7 @@ use exact_collision::ccd::step::{
     answer, broad_phase, read::read_step, Collision, PairKind, StepMesh,
 };
 use exact_collision::protocol::time_value;
-use exact_collision::query::stats::CCD_POINTS;
+use exact_collision::stats::CCD_POINTS;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_rational::BigRational;
 use serde_json::{json, Map, Value};
@@ -93,7 +93,7 @@ fn progress(len: u64) -> ProgressBar {
 /// not); an error for unreadable or mismatched meshes.
 pub fn run(args: &Args) -> std::io::Result<bool> {
     let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
-    let tolerance: BigRational = exact_collision::number::parse_exact(&args.tolerance)
+    let tolerance: BigRational = exact_collision::protocol::number::parse_exact(&args.tolerance)
         .map_err(|e| invalid(format!("--tolerance: {e}")))?;
     if tolerance <= BigRational::from_integer(0.into()) {
         return Err(invalid("--tolerance: must be positive".into()));

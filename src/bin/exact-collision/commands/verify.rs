@@ -3,7 +3,7 @@
 //! field and category, the worst disagreements, the disagreeing lines (ready
 //! to rerun) and, with `--shrink`, each disagreement shrunk.
 use super::query::{open, stream_with, RunOpts};
-use exact_collision::number::parse_exact;
+use exact_collision::protocol::number::parse_exact;
 use exact_collision::protocol::{
     answer_bytes, answer_bytes_general, answer_value_with, Tolerances,
 };

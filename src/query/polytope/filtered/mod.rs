@@ -19,7 +19,7 @@
 //! * Anything else (the proof fails, parallel features, inputs whose bits
 //!   span more than [`side::BITS`], a flat prism, a degenerate triangle, the
 //!   exhaustive witness search's edge–edge stage) answers `None`, and the
-//!   caller runs the exhaustive path and counts it (`query::stats`).
+//!   caller runs the exhaustive path and counts it (`stats`).
 //!
 //! `docs/polytope.md` has the algorithm, the bounds and the measurements.
 

@@ -7,7 +7,7 @@
 //!
 //! - the total size of a line's exact-string numbers ([`max_input_bits`]:
 //!   numerator bits + denominator bits of every exact string, as parsed),
-//!   charged by [`crate::number::parse_exact`] while a line is read
+//!   charged by [`crate::protocol::number::parse_exact`] while a line is read
 //!   ([`with_line_budget`]);
 //! - a `ccd` motion's degree and coefficient size ([`crate::ccd::Limits`],
 //!   process-wide through [`set_ccd_limits`]).
@@ -22,8 +22,8 @@
 //! set them the same way.
 //!
 //! ```
-//! use exact_collision::limits::{max_input_bits, with_line_budget, DEFAULT_MAX_INPUT_BITS};
-//! use exact_collision::number::parse_exact;
+//! use exact_collision::protocol::limits::{max_input_bits, with_line_budget, DEFAULT_MAX_INPUT_BITS};
+//! use exact_collision::protocol::number::parse_exact;
 //! assert_eq!(max_input_bits(), DEFAULT_MAX_INPUT_BITS);
 //! // Outside a line, exact strings are not charged.
 //! assert!(parse_exact("1e-9000").is_ok());

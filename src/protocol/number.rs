@@ -19,7 +19,7 @@ pub const MAX_EXPONENT: i64 = 10_000;
 /// Parse the protocol's exact-string grammar.
 ///
 /// ```
-/// use exact_collision::number::parse_exact;
+/// use exact_collision::protocol::number::parse_exact;
 /// assert_eq!(parse_exact("0.1").unwrap().to_string(), "1/10");
 /// assert_eq!(parse_exact("1.5e-3").unwrap().to_string(), "3/2000");
 /// assert_eq!(parse_exact("-6/4").unwrap().to_string(), "-3/2");
@@ -101,8 +101,8 @@ pub fn parse_exact(s: &str) -> Result<BigRational, String> {
             }
         }
     };
-    // Bounded work per line (crate::limits): a line's exact strings share one budget.
-    crate::limits::charge(value.numer().bits() + value.denom().bits())?;
+    // Bounded work per line (crate::protocol::limits): a line's exact strings share one budget.
+    crate::protocol::limits::charge(value.numer().bits() + value.denom().bits())?;
     Ok(if neg { -value } else { value })
 }
 
@@ -441,7 +441,7 @@ fn decimal_to_f64(w: u64, e: i32) -> Option<f64> {
 /// written. The denominator is not even read as a number: it is compared
 /// with the decimal text of the one power of two of its length and first
 /// digit ([`POW2_DEC`]).
-pub(crate) fn dyadic_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
+pub(crate) fn exact_double_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
     let (neg, mut i) = match b.get(i)? {
         b'-' => (true, i + 1),
         b'+' => (false, i + 1),
@@ -618,7 +618,7 @@ fn short(s: &str) -> String {
 /// string. Errors say what is wrong, without the field path (the caller adds it).
 ///
 /// ```
-/// use exact_collision::number::read_number;
+/// use exact_collision::protocol::number::read_number;
 /// let v: serde_json::Value = serde_json::from_str("0.1").unwrap();
 /// assert_eq!(read_number(&v).unwrap().to_string(), "3602879701896397/36028797018963968");
 /// ```
@@ -1087,9 +1087,9 @@ mod tests {
         assert_eq!(pow2_exponent(b"x"), None);
     }
 
-    /// `dyadic_at` on a whole string.
+    /// `exact_double_at` on a whole string.
     fn dyadic_test(s: &str) -> Option<f64> {
-        dyadic_at(s.as_bytes(), 0).and_then(|(x, end)| (end == s.len()).then_some(x))
+        exact_double_at(s.as_bytes(), 0).and_then(|(x, end)| (end == s.len()).then_some(x))
     }
 
     /// `dyadic` gives the double `parse_exact` gives for every plain
@@ -1097,7 +1097,7 @@ mod tests {
     /// charges no line budget where `parse_exact` charges none.
     #[test]
     fn dyadic_is_parse_exact() {
-        use crate::limits::{charge, max_input_bits, with_line_budget};
+        use crate::protocol::limits::{charge, max_input_bits, with_line_budget};
         let check = |t: &str| {
             let q = parse_exact(t).ok();
             let want = q.as_ref().and_then(|q| {

@@ -1,0 +1,130 @@
+//! Every process-wide counter of the crate, in one place: how many answers
+//! each float-guided path gave and how many fell back to the exhaustive exact
+//! path ([`Counter`]), and the finer counts of the filters (how many signs or
+//! steps needed exact arithmetic) that tests and measurements read.
+//!
+//! Process-wide, relaxed atomics (a count, not a synchronisation). The program
+//! prints them with `query --stats`; benchmarks and tests read them before and
+//! after a run.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One fast path's two counts.
+#[derive(Debug)]
+pub struct Counter {
+    /// The path's name, as `--stats` prints it.
+    pub name: &'static str,
+    fast: AtomicU64,
+    fallback: AtomicU64,
+}
+
+impl Counter {
+    /// A counter at zero.
+    pub const fn new(name: &'static str) -> Self {
+        Counter {
+            name,
+            fast: AtomicU64::new(0),
+            fallback: AtomicU64::new(0),
+        }
+    }
+
+    /// Count one answer of the fast path.
+    #[inline]
+    pub fn fast(&self) {
+        self.fast.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Count one answer that needed the fallback.
+    #[inline]
+    pub fn fallback(&self) {
+        self.fallback.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// (fast, fallback) so far.
+    pub fn get(&self) -> (u64, u64) {
+        (
+            self.fast.load(Ordering::Relaxed),
+            self.fallback.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// `intersect` from float inputs.
+pub static INTERSECT: Counter = Counter::new("intersect");
+/// `distance` from float inputs.
+pub static DISTANCE: Counter = Counter::new("distance");
+/// `ccd_vf` / `ccd_ee`: decided by the float filter, or by exact arithmetic.
+pub static CCD_POINTS: Counter = Counter::new("ccd_vf/ccd_ee");
+/// `ccd` (boxes).
+pub static CCD_BOXES: Counter = Counter::new("ccd");
+
+/// Every counter, for reports.
+pub fn all() -> [&'static Counter; 4] {
+    [&INTERSECT, &DISTANCE, &CCD_POINTS, &CCD_BOXES]
+}
+
+/// `(name, fast, fallback)` for every counter with a nonzero count.
+///
+/// ```
+/// use exact_collision::stats;
+/// let before = stats::INTERSECT.get();
+/// stats::INTERSECT.fast();
+/// assert_eq!(stats::INTERSECT.get().0, before.0 + 1);
+/// ```
+pub fn snapshot() -> Vec<(&'static str, u64, u64)> {
+    all()
+        .iter()
+        .map(|c| {
+            let (f, b) = c.get();
+            (c.name, f, b)
+        })
+        .filter(|&(_, f, b)| f + b > 0)
+        .collect()
+}
+
+// The filters' own counts, defined here and used where they count.
+
+// Counted in `num/fixed.rs`.
+/// How often `num::fixed::Nat::rem` took its add-back step (test builds).
+#[cfg(test)]
+pub(crate) static ADDBACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// Counted in `num/fixed.rs`.
+/// How often `num::fixed::gcd` fell back to `gcd_big` for lack of progress
+/// (test builds; never observed).
+#[cfg(test)]
+pub(crate) static GCD_FALLBACK: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+// Counted in `query/triangle_triangle/fast_intersect.rs`.
+/// How often the triangle intersect certificate's `separates` needed the exact integers (test builds).
+#[cfg(test)]
+pub(crate) static SEP_EXACT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+// Counted in `query/triangle_triangle/fast_distance.rs`.
+/// Exact decisions of the cut-point order (test builds).
+#[cfg(test)]
+pub(crate) static ORD_EXACT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+// Counted in `num/bounded.rs`.
+/// How many signs the filter could not decide and the integers did
+/// (process-wide; a count for tests and measurements).
+pub(crate) static EXACT_SIGNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+// Counted in `query/box_box/mod.rs`.
+pub(crate) static FILTER_FAILURES: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0);
+
+// Counted in `predicates/mod.rs`.
+pub(crate) static EXACT_EVALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+// Counted in `predicates/mod.rs`.
+pub(crate) static ADAPTIVE_EVALS: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0);
+
+// Counted in `protocol/mod.rs`.
+/// Lines answered on the lean line path (`fast`) and on the general path
+/// (`fallback`); `query --stats` prints it.
+pub static LINES: Counter = Counter::new("lines");
