@@ -29,7 +29,7 @@ fn main() {
             if float {
                 hits += usize::from(matches!(
                     ccd_f64(q).unwrap(),
-                    exact_collision::ccd::float::FloatAnswer::Hit { .. }
+                    exact_collision::ccd::boxes::float::FloatAnswer::Hit { .. }
                 ));
             } else {
                 hits += usize::from(matches!(

@@ -1,8 +1,8 @@
 //! Box CCD: Albocher et al.'s method against the separating-axis method, hand-checked
 //! contact times, and an exact static box test at sampled rational times.
 
-use exact_collision::ccd::guided::ccd_guided;
-use exact_collision::ccd::motion::RatAffine;
+use exact_collision::ccd::boxes::guided::ccd_guided;
+use exact_collision::ccd::boxes::motion::RatAffine;
 use exact_collision::ccd::{ccd, ccd_exact, ccd_sat, CcdAnswer, ContactTime, TimeKind};
 use exact_collision::ccd::{ccd_with_limits, CcdQuery, Limits, Motion, MovingBox, PointCcd};
 use exact_collision::protocol::{parse_query, Op};
@@ -411,7 +411,8 @@ fn seed001_examples_agree_and_snapshot() {
 
 #[test]
 fn plot_marks_contact_times() {
-    use exact_collision::ccd::{plot::plot_svg, relative, sgm::Sgm};
+    use exact_collision::ccd::boxes::{plot::plot_svg, sgm::Sgm};
+    use exact_collision::ccd::relative;
     let q = query(serde_json::from_str(exact_collision::demo::SEED001_LINEAR).unwrap());
     let sgm = Sgm::new(relative(&q).unwrap());
     let svg = plot_svg(&sgm, &q.t_range.0, &q.t_range.1, &[0.4726, 0.742]);
@@ -467,7 +468,7 @@ fn float_path_agreement_rate() {
     for q in &qs {
         let exact = ccd(q).unwrap();
         let float = exact_collision::ccd::ccd_f64(q).unwrap();
-        use exact_collision::ccd::float::FloatAnswer;
+        use exact_collision::ccd::boxes::float::FloatAnswer;
         let ok = match (&exact, float) {
             (CcdAnswer::Miss, FloatAnswer::Miss) => true,
             (CcdAnswer::Hit { t_enter, .. }, FloatAnswer::Hit { t_enter: f, .. }) => {
@@ -487,7 +488,7 @@ fn float_path_translation_hand_checked() {
     // Unit box from x = 5 to x = −5 towards a unit box at the origin: [3/10, 7/10].
     let q = query(json!({"a":{"shape":unit_box([0,0,0])},
         "b":{"shape":unit_box([0,0,0]),"motion":{"quaternion":[1,0,0,0],"translation":[["5","-10"],0,0]}}}));
-    let exact_collision::ccd::float::FloatAnswer::Hit {
+    let exact_collision::ccd::boxes::float::FloatAnswer::Hit {
         t_enter,
         t_exit,
         start,

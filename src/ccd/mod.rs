@@ -43,28 +43,22 @@
 //! ```
 
 pub mod bench_csv;
-pub mod float;
-mod fpoly;
-pub mod guided;
+pub mod boxes;
 mod input;
-pub mod motion;
-pub mod plot;
 pub mod points;
-pub mod sat;
-pub mod sgm;
 pub mod step;
-pub mod sweep;
 
 use crate::poly::{IsolatingInterval, Poly, RealRoot};
 use crate::query::QueryError;
+use boxes::motion::{self, RatAffine};
+use boxes::sweep::{Event, Period};
+use boxes::{float, guided, sat, sgm};
 pub use input::{
     default_tolerance, CcdQuery, InputError, Limits, Motion, MovingBox, PointCcd, PolyCoeffs,
 };
-use motion::RatAffine;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::One;
-use sweep::{Event, Period};
 
 /// Why a `ccd` query cannot be answered.
 #[derive(Clone, Debug, PartialEq, Eq)]

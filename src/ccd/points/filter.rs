@@ -857,7 +857,7 @@ fn approx_root(b: [f64; 4]) -> f64 {
         3.0 * b0 - 2.0 * s1 + s2,
         b3 - s2 + s1 - b0,
     ];
-    crate::ccd::float::bracket(&p, 0.0, 1.0).clamp(0.0, 1.0)
+    crate::ccd::boxes::float::bracket(&p, 0.0, 1.0).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

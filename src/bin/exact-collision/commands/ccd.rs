@@ -3,7 +3,8 @@
 
 use super::limits::LimitOpts;
 use super::query::path_error;
-use exact_collision::ccd::{ccd, plot::plot_svg, relative, sgm::Sgm, CcdAnswer};
+use exact_collision::ccd::boxes::{plot::plot_svg, sgm::Sgm};
+use exact_collision::ccd::{ccd, relative, CcdAnswer};
 use exact_collision::protocol::{answer_value, parse_query, Op};
 use serde_json::Value;
 use std::io::Read;

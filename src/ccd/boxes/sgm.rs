@@ -31,7 +31,7 @@
 
 use super::motion::PVec;
 use super::sweep::{first_contact, rat_interval, Period};
-use super::Feature;
+use crate::ccd::Feature;
 use crate::num::interval::Interval;
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;

@@ -38,7 +38,7 @@
 
 use super::fpoly::{Bracket, FPoly, Undecided};
 use super::sgm::{layout, PlaneTerms, MEMBERS, M_G, M_VF};
-use super::{CcdAnswer, CcdQuery, ContactTime, Motion, TimeKind};
+use crate::ccd::{CcdAnswer, CcdQuery, ContactTime, Motion, TimeKind};
 use crate::num::sign::Sign;
 use crate::poly::zx;
 use num_bigint::BigInt;

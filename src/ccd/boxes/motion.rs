@@ -12,8 +12,8 @@
 //! L = R(q)ᵀ, T = |q|²·translation, d = |q|², with R(q) the unnormalised rotation
 //! matrix (R·Rᵀ = |q|⁴·I).
 
-use super::CcdError;
-use super::{Motion, PolyCoeffs};
+use crate::ccd::CcdError;
+use crate::ccd::{Motion, PolyCoeffs};
 use crate::poly::zx;
 use crate::poly::{isolate_roots, Poly};
 use num_bigint::BigInt;

@@ -18,7 +18,7 @@
 
 use super::motion::{cross, dot, PVec, RatAffine};
 use super::sweep::{first_contact, Period};
-use super::CcdQuery;
+use crate::ccd::CcdQuery;
 use crate::poly::Poly;
 use num_rational::BigRational;
 use std::cmp::Ordering;
