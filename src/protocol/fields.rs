@@ -10,7 +10,7 @@
 //! [`duplicate_key`] before the line is read into a `Value` (which would keep
 //! the last one silently).
 
-use super::parse::ParseError;
+use super::error::ParseError;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::cell::RefCell;

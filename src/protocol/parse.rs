@@ -1,5 +1,6 @@
 //! JSON → typed queries. Every error names the JSON path and the defect.
 
+pub use super::error::ParseError;
 use super::fields;
 use crate::ccd::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use crate::num::scalar::Scalar;
@@ -61,27 +62,6 @@ pub enum Op {
     CcdVf(PointCcd),
     /// Edge–edge continuous collision under linear motion.
     CcdEe(PointCcd),
-}
-
-/// A parse error: the JSON path and the defect.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// `a.half_axes[2]`, or empty for the whole line.
-    pub path: String,
-    /// What is wrong.
-    pub defect: String,
-}
-
-impl std::error::Error for ParseError {}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.defect)
-        } else {
-            write!(f, "{}: {}", self.path, self.defect)
-        }
-    }
 }
 
 fn err<T>(path: &str, defect: impl Into<String>) -> Result<T, ParseError> {

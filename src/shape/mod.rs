@@ -66,6 +66,16 @@ impl std::fmt::Display for ShapeError {
 }
 
 impl<S: Scalar> Shape<S> {
+    /// The box of a box or a cube (a cube is its box); `None` for the other
+    /// kinds.
+    pub fn as_box(&self) -> Option<&Obb<S>> {
+        match self {
+            Shape::Box(b) => Some(b),
+            Shape::Cube(c) => Some(c.obb()),
+            _ => None,
+        }
+    }
+
     /// The protocol's name of the shape kind.
     pub fn kind(&self) -> &'static str {
         match self {

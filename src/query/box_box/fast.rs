@@ -13,8 +13,6 @@ use crate::query::polytope::filtered::side::{align, Raw};
 use crate::shape::Shape;
 use crate::vector::Vec3;
 
-use crate::query::polytope::filtered::obb;
-
 /// The exact box–box axis `u × v`, each coordinate as an integer times its
 /// own power of two: `u₁v₂ − u₂v₁` from the two exact products of doubles
 /// (`m·2^e`, `|m| < 2¹⁰⁶`) brought to the smaller exponent in `i128` when
@@ -24,7 +22,7 @@ pub(crate) fn axis_exact<S: Scalar>(
     b: &Shape<S>,
     k: usize,
 ) -> Option<[(Int, i64); 3]> {
-    let (x, y) = (obb(a)?, obb(b)?);
+    let (x, y) = (a.as_box()?, b.as_box()?);
     let (u, v) = crate::query::box_box::axis_pair(&x.half_axes, &y.half_axes, k);
     let f = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
     let (u, v) = (f(u), f(v));

@@ -33,7 +33,7 @@ use crate::num::fixed::Int;
 use crate::num::scalar::Scalar;
 use crate::query::unreduced::{Ints, UnreducedClosest};
 use crate::query::{Closest, Intersection};
-use crate::shape::{Obb, Shape};
+use crate::shape::Shape;
 use crate::vector::Vec3;
 use closest::{Feat, Pair};
 use num_rational::BigRational;
@@ -41,15 +41,6 @@ use side::{Ctx, Kind, Raw, View};
 use witness::{Found, Search, Witness};
 
 type Q = BigRational;
-
-/// A box of either spelling (a cube is its box).
-pub(crate) fn obb<S: Scalar>(s: &Shape<S>) -> Option<&Obb<S>> {
-    match s {
-        Shape::Box(b) => Some(b),
-        Shape::Cube(c) => Some(c.obb()),
-        _ => None,
-    }
-}
 
 /// The certificate of an intersect answer before it is rendered (exactly or
 /// rounded).
@@ -125,7 +116,7 @@ fn intersect_any<S: Scalar, T>(
     coord: impl Fn(&Int, i64) -> T,
     point: impl Fn(&Witness, Found) -> Vec3<T>,
 ) -> Option<Intersection<T>> {
-    if let (Some(x), Some(y)) = (obb(a), obb(b)) {
+    if let (Some(x), Some(y)) = (a.as_box(), b.as_box()) {
         if let Some(k) = crate::query::box_box::separating_axis_index(x, y) {
             let [l0, l1, l2] = crate::query::box_box::fast::axis_exact(a, b, k)?;
             return Some(Intersection::Separated {
@@ -186,7 +177,7 @@ fn distance_cert<'a, S: Scalar>(
     ctx: &'a Ctx,
     w: &mut Option<Witness<'a>>,
 ) -> Option<Dist> {
-    if obb(a).is_some() && obb(b).is_some() {
+    if a.as_box().is_some() && b.as_box().is_some() {
         // GJK first, no axis test: a proved pair is apart (the proof refuses
         // d̂ = 0), and otherwise the witness search decides, since it finds a
         // common point exactly when two boxes overlap (a vertex of one in the
