@@ -27,10 +27,9 @@
 pub mod audit;
 pub mod cases;
 pub mod ccd;
-#[cfg(feature = "parry")]
-pub mod check_parry;
 pub mod demo;
 pub mod dyadic;
+pub mod engines;
 mod ergonomics;
 mod fixed;
 pub mod interval;
