@@ -7,7 +7,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use exact_collision::ccd::{ccd, ccd_f64};
-use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
+use exact_collision::demo::{CCD_DEGREE2_ENTRY_EXIT, CCD_DEGREE4_MISS, CCD_LINEAR_EQ6};
 
 #[path = "common/rotating.rs"]
 mod rotating;
@@ -35,9 +35,9 @@ fn parry_motion(s: &Side) -> parry3d::query::NonlinearRigidMotion {
 
 fn bench(c: &mut Criterion) {
     for (name, src) in [
-        ("seed001_linear_eq6", SEED001_LINEAR),
-        ("seed001_degree2", SEED001_DEGREE2),
-        ("seed001_degree4", SEED001_DEGREE4),
+        ("linear_eq6", CCD_LINEAR_EQ6),
+        ("degree2_entry_exit", CCD_DEGREE2_ENTRY_EXIT),
+        ("degree4_miss", CCD_DEGREE4_MISS),
     ] {
         let q = query(&serde_json::from_str(src).unwrap());
         c.bench_function(name, |b| b.iter(|| ccd(black_box(&q)).unwrap()));

@@ -5,7 +5,7 @@
 //! CASE: linear | degree2 | degree4 | random
 
 use exact_collision::ccd::{ccd, ccd_f64};
-use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
+use exact_collision::demo::{CCD_DEGREE2_ENTRY_EXIT, CCD_DEGREE4_MISS, CCD_LINEAR_EQ6};
 
 #[path = "../benches/common/rotating.rs"]
 mod rotating;
@@ -17,9 +17,11 @@ fn main() {
     let iters: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
     let float = args.get(3).is_some_and(|s| s == "f64");
     let qs = match case {
-        "linear" => vec![query(&serde_json::from_str(SEED001_LINEAR).unwrap())],
-        "degree2" => vec![query(&serde_json::from_str(SEED001_DEGREE2).unwrap())],
-        "degree4" => vec![query(&serde_json::from_str(SEED001_DEGREE4).unwrap())],
+        "linear" => vec![query(&serde_json::from_str(CCD_LINEAR_EQ6).unwrap())],
+        "degree2" => vec![query(
+            &serde_json::from_str(CCD_DEGREE2_ENTRY_EXIT).unwrap(),
+        )],
+        "degree4" => vec![query(&serde_json::from_str(CCD_DEGREE4_MISS).unwrap())],
         "random" => random_rotating(64),
         _ => panic!("unknown case {case}"),
     };

@@ -6,8 +6,8 @@
 //! `cargo run --release --example poly_profile -- PAIR OP [pairs] [MODE] [spread]`
 //! with PAIR one of box_box, tri_box, prism_box, tri_prism, prism_prism and OP
 //! intersect or distance; the mode `run` (the fast path), `check` (against
-//! the exhaustive path), `exhaustive` (the exhaustive path alone, as every
-//! float query ran before) or `gen` (only builds the pairs: the baseline for
+//! the exhaustive path), `exhaustive` (the exhaustive path alone, which
+//! rational inputs and declined float inputs take) or `gen` (only builds the pairs: the baseline for
 //! callgrind). Prints the fast/fallback counts of `stats`.
 
 use exact_collision::query::{distance, distance_exact, intersect, intersect_exact};

@@ -65,44 +65,50 @@ pub fn examples() -> Vec<Example> {
         },
     ]
     .into_iter()
-    .chain(seed001_examples())
+    .chain(box_ccd_examples())
     .collect()
 }
 
 // ---- Albocher et al. (continuous collision of boxes) --------------------------
+//
+// D. Albocher, U. Sarel, Y.-K. Choi, G. Elber, W. Wang, "Efficient Continuous
+// Collision Detection for Bounding Boxes under Rational Motion", IEEE
+// International Conference on Robotics and Automation (ICRA), 2006, and its
+// three worked examples.
 
-/// Albocher et al., Eq. (6): the paper's linear motion. The paper does not give the box
-/// sizes; here box a is the static cube of half-size 5 and box b has half-sizes
+/// Box CCD under the linear motion of Albocher et al.'s Eq. (6). The paper does
+/// not give the box sizes; here box a is the static cube of half-size 5 and box b has half-sizes
 /// (2, 2, 2.58), chosen so that the FV constraint is close to the paper's
 /// 28.68 − 60.68·t (t ≈ 0.47).
-pub const SEED001_LINEAR: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[5,0,0],[0,5,0],[0,0,5]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[2,0,0],[0,2,0],[0,0,"2.58"]]},"motion":{"matrix":[["-0.88","-0.16","-0.46",0],["0.07","-0.90","-0.43",0],["0.48","0.41","-0.78",0],[["-28.35","45.11"],["-36.86","60.69"],0,1]]}},"t_range":["0","1"],"tolerance":"1e-12"}"#;
+pub const CCD_LINEAR_EQ6: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[5,0,0],[0,5,0],[0,0,5]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[2,0,0],[0,2,0],[0,0,"2.58"]]},"motion":{"matrix":[["-0.88","-0.16","-0.46",0],["0.07","-0.90","-0.43",0],["0.48","0.41","-0.78",0],[["-28.35","45.11"],["-36.86","60.69"],0,1]]}},"t_range":["0","1"],"tolerance":"1e-12"}"#;
 
-/// A rotational motion of degree 2 (a degree-1 quaternion curve) with linear
-/// translation, passing through the static box: an entry and an exit time.
-pub const SEED001_DEGREE2: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[["1.5",0,0],[0,"0.5",0],[0,0,"0.25"]]},"motion":{"quaternion":[1,[0,2],[0,1],0],"translation":[["-5","10"],["0.5"],["0.3","-0.6"]]}},"t_range":["0","1"],"tolerance":"1e-12"}"#;
+/// Box CCD with an entry and an exit time: a rotational motion of degree 2 (a
+/// degree-1 quaternion curve) with linear translation, passing through the
+/// static box.
+pub const CCD_DEGREE2_ENTRY_EXIT: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[["1.5",0,0],[0,"0.5",0],[0,0,"0.25"]]},"motion":{"quaternion":[1,[0,2],[0,1],0],"translation":[["-5","10"],["0.5"],["0.3","-0.6"]]}},"t_range":["0","1"],"tolerance":"1e-12"}"#;
 
-/// A motion of degree 4 (a degree-2 quaternion curve) that passes the static box
-/// within the bounding spheres but never touches it.
-pub const SEED001_DEGREE4: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,"0.5",0],[0,0,"0.5"]]},"motion":{"quaternion":[1,[0,1],[0,0,1],0],"translation":[["-5","10"],"2.6",0]}},"t_range":["0","1"],"tolerance":"1e-12"}"#;
+/// Box CCD that misses: a motion of degree 4 (a degree-2 quaternion curve) that
+/// passes the static box within the bounding spheres but never touches it.
+pub const CCD_DEGREE4_MISS: &str = r#"{"op":"ccd","a":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"b":{"shape":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,"0.5",0],[0,0,"0.5"]]},"motion":{"quaternion":[1,[0,1],[0,0,1],0],"translation":[["-5","10"],"2.6",0]}},"t_range":["0","1"],"tolerance":"1e-12"}"#;
 
-fn seed001_examples() -> Vec<Example> {
+fn box_ccd_examples() -> Vec<Example> {
     vec![
         Example {
             source: "Albocher et al. 2006",
             title: "linear motion of Eq. (6) (box sizes not in the paper: a half 5, b half (2, 2, 2.58))",
-            query: SEED001_LINEAR,
+            query: CCD_LINEAR_EQ6,
             expected: "FV contact, t_enter ≈ 0.47 (paper: root of 28.68 − 60.68t), then an FV exit",
         },
         Example {
             source: "Albocher et al. 2006",
             title: "2nd-degree rotational motion through the box",
-            query: SEED001_DEGREE2,
+            query: CCD_DEGREE2_ENTRY_EXIT,
             expected: "an entry and an exit time (the paper's own data, 0.654 / 0.889, is not published)",
         },
         Example {
             source: "Albocher et al. 2006",
             title: "4th-degree motion past the box, inside the bounding spheres",
-            query: SEED001_DEGREE4,
+            query: CCD_DEGREE4_MISS,
             expected: "no collision",
         },
     ]

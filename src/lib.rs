@@ -27,9 +27,8 @@
 pub mod audit;
 pub mod cases;
 pub mod ccd;
-#[cfg(feature = "parry")]
-pub mod check_parry;
 pub mod demo;
+pub mod engines;
 mod ergonomics;
 pub mod mesh;
 pub mod num;

@@ -10,7 +10,7 @@
 mod box_gen;
 
 use box_gen::rot_cols;
-use exact_collision::audit::{seed000, seed002, seed003};
+use exact_collision::audit::{cube_listing, eberly_obb, nathan_cuboid};
 use exact_collision::query::{box_box, polytope, prism_prism};
 use exact_collision::{Cube, Obb, Prism, Shape, Vec2, Vec3};
 use serde_json::json;
@@ -56,7 +56,7 @@ fn audit_disagreements_are_snapshotted() {
     let n = 40;
 
     // ---- Eberly's OBB table: unit axes (rotation normalised in f64), extents 1/2, 1, 2
-    let (mut d003, mut asym003, mut total003) = (0, 0, 0);
+    let (mut d_obb, mut asym_obb, mut total_obb) = (0, 0, 0);
     for _ in 0..n {
         let mk = |rng: &mut Lcg| {
             let qv = [
@@ -80,17 +80,17 @@ fn audit_disagreements_are_snapshotted() {
         ];
         let boxes = |k: i64| {
             let c = dir.map(|x| x * k as f64 * STEP);
-            let a = seed003::Box3 {
+            let a = eberly_obb::Box3 {
                 c: [0.0; 3],
                 axes: ax_a,
                 ext: ex_a,
             };
-            let b = seed003::Box3 {
+            let b = eberly_obb::Box3 {
                 c,
                 axes: ax_b,
                 ext: ex_b,
             };
-            let obb = |x: &seed003::Box3| {
+            let obb = |x: &eberly_obb::Box3| {
                 let h: [Vec3<f64>; 3] = std::array::from_fn(|i| {
                     let v = x.axes[i].map(|c| c * x.ext[i]);
                     Vec3::new(v[0], v[1], v[2])
@@ -116,14 +116,14 @@ fn audit_disagreements_are_snapshotted() {
         for kk in offsets(k) {
             let (a, b, oa, ob) = boxes(kk);
             let exact = box_box::overlaps(&oa, &ob);
-            total003 += 1;
-            d003 += (seed003::intersect(&a, &b) != exact) as u32;
-            asym003 += (seed003::intersect(&a, &b) != seed003::intersect(&b, &a)) as u32;
+            total_obb += 1;
+            d_obb += (eberly_obb::intersect(&a, &b) != exact) as u32;
+            asym_obb += (eberly_obb::intersect(&a, &b) != eberly_obb::intersect(&b, &a)) as u32;
         }
     }
 
     // ---- the cube listing: integer cubes (edges R(q) columns), b moved along d
-    let (mut d002, mut total002) = (0, 0);
+    let (mut d_cube, mut total_cube) = (0, 0);
     for _ in 0..n {
         let mk = |rng: &mut Lcg, base: [i64; 3]| {
             let qv = [
@@ -182,13 +182,14 @@ fn audit_disagreements_are_snapshotted() {
         let k = threshold(hit, 1i64 << 50);
         for kk in offsets(k) {
             let (s, cr, cs) = at(kk);
-            total002 += 1;
-            d002 += (seed002::intersect(&r, &s) != box_box::overlaps(cr.obb(), cs.obb())) as u32;
+            total_cube += 1;
+            d_cube +=
+                (cube_listing::intersect(&r, &s) != box_box::overlaps(cr.obb(), cs.obb())) as u32;
         }
     }
 
     // ---- Nathan's cuboids: rectangles rotated about z by (a² − b², 2ab), z ranges
-    let (mut d000, mut total000) = (0, 0);
+    let (mut d_cuboid, mut total_cuboid) = (0, 0);
     for _ in 0..n {
         let mk = |rng: &mut Lcg| {
             let (p, q) = (rng.int(1, 3), rng.int(0, 3));
@@ -213,17 +214,17 @@ fn audit_disagreements_are_snapshotted() {
                     p[1] + dir[1] * k as f64 * STEP,
                 ]
             });
-            let a = seed000::Cuboid {
+            let a = nathan_cuboid::Cuboid {
                 p: pa,
                 zmin: za0,
                 zmax: za1,
             };
-            let b = seed000::Cuboid {
+            let b = nathan_cuboid::Cuboid {
                 p: pbk,
                 zmin: zb0,
                 zmax: zb1,
             };
-            let pr = |c: &seed000::Cuboid| {
+            let pr = |c: &nathan_cuboid::Cuboid| {
                 Prism::new(c.p.map(|p| Vec2::new(p[0], p[1])), c.zmin, c.zmax).unwrap()
             };
             let (xa, xb) = (pr(&a), pr(&b));
@@ -241,18 +242,21 @@ fn audit_disagreements_are_snapshotted() {
         let k = threshold(hit, 1i64 << 50);
         for kk in offsets(k) {
             let (a, b, xa, xb) = at(kk);
-            total000 += 1;
-            d000 += (seed000::intersect(&a, &b) != prism_prism::overlaps(&xa, &xb)) as u32;
+            total_cuboid += 1;
+            d_cuboid +=
+                (nathan_cuboid::intersect(&a, &b) != prism_prism::overlaps(&xa, &xb)) as u32;
         }
     }
 
     // The published versions must disagree somewhere (that is the point of the
     // audit), and the snapshot pins how often.
-    assert!(d003 + d002 + d000 > 0);
+    assert!(d_obb + d_cube + d_cuboid > 0);
+    // The keys are the pinned snapshot's: "seed000" counts `nathan_cuboid`,
+    // "seed002" `cube_listing`, "seed003" `eberly_obb`.
     let out = json!({
-        "seed000": {"cases": total000, "disagreements": d000},
-        "seed002": {"cases": total002, "disagreements": d002},
-        "seed003": {"cases": total003, "disagreements": d003, "not_commutative": asym003},
+        "seed000": {"cases": total_cuboid, "disagreements": d_cuboid},
+        "seed002": {"cases": total_cube, "disagreements": d_cube},
+        "seed003": {"cases": total_obb, "disagreements": d_obb, "not_commutative": asym_obb},
     });
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("box_audit_counts", serde_json::to_string_pretty(&out).unwrap());

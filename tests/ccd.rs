@@ -378,12 +378,12 @@ proptest! {
 // ---- Albocher et al.'s examples (demo entries), snapshotted ------------------
 
 #[test]
-fn seed001_examples_agree_and_snapshot() {
-    use exact_collision::demo::{SEED001_DEGREE2, SEED001_DEGREE4, SEED001_LINEAR};
+fn box_ccd_examples_agree_and_snapshot() {
+    use exact_collision::demo::{CCD_DEGREE2_ENTRY_EXIT, CCD_DEGREE4_MISS, CCD_LINEAR_EQ6};
     for (name, src) in [
-        ("linear_eq6", SEED001_LINEAR),
-        ("degree2", SEED001_DEGREE2),
-        ("degree4", SEED001_DEGREE4),
+        ("linear_eq6", CCD_LINEAR_EQ6),
+        ("degree2_entry_exit", CCD_DEGREE2_ENTRY_EXIT),
+        ("degree4_miss", CCD_DEGREE4_MISS),
     ] {
         let v: Value = serde_json::from_str(src).unwrap();
         let q = query(v.clone());
@@ -396,7 +396,7 @@ fn seed001_examples_agree_and_snapshot() {
                 assert_eq!(e.lo, r(286822, 606900));
                 assert_eq!(e.hi, e.lo);
             }
-            "degree2" => {
+            "degree2_entry_exit" => {
                 let (e, x) = hit(&a);
                 assert!(e.hi < x.lo);
             }
@@ -404,7 +404,7 @@ fn seed001_examples_agree_and_snapshot() {
         }
         let ans = exact_collision::protocol::answer_value(&v).value;
         insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(format!("ccd_seed001_{name}"), serde_json::to_string_pretty(&ans).unwrap());
+            insta::assert_snapshot!(format!("ccd_{name}"), serde_json::to_string_pretty(&ans).unwrap());
         });
     }
 }
@@ -413,7 +413,7 @@ fn seed001_examples_agree_and_snapshot() {
 fn plot_marks_contact_times() {
     use exact_collision::ccd::boxes::{plot::plot_svg, sgm::Sgm};
     use exact_collision::ccd::relative;
-    let q = query(serde_json::from_str(exact_collision::demo::SEED001_LINEAR).unwrap());
+    let q = query(serde_json::from_str(exact_collision::demo::CCD_LINEAR_EQ6).unwrap());
     let sgm = Sgm::new(relative(&q).unwrap());
     let svg = plot_svg(&sgm, &q.t_range.0, &q.t_range.1, &[0.4726, 0.742]);
     assert!(svg.starts_with("<svg"));

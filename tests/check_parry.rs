@@ -5,7 +5,7 @@
 #![cfg(feature = "parry")]
 
 use exact_collision::cases::{generate, spinning, Case, Rng};
-use exact_collision::check_parry::{check, check_random, Check, Options};
+use exact_collision::engines::parry::{check, check_random, Check, Options};
 use exact_collision::protocol::{answer_value_with, Tolerances};
 use exact_collision::shrink::line_len;
 use serde_json::Value;
@@ -138,7 +138,7 @@ fn parry_nonlinear_toi_misses_rotating_cuboids() {
 #[test]
 fn protocol_file_lines_become_parry_cases() {
     use exact_collision::cases::Geom;
-    use exact_collision::check_parry::case_from_query;
+    use exact_collision::engines::parry::case_from_query;
     let line: Value = serde_json::from_str(r#"{"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"box","center":[1,2,3],"half_axes":[[0.6,0.8,0],[-1.6,1.2,0],[0,0,3]]}}"#).unwrap();
     let c = case_from_query(&line).unwrap();
     assert_eq!(

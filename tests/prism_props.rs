@@ -70,8 +70,11 @@ proptest! {
     }
 }
 
+/// Nathan's cuboid note (2014) tests only whether an end of cuboid 1's z range
+/// lies in cuboid 2's; the exact prism test must also find the containment
+/// the other way round.
 #[test]
-fn seed_000_z_test_both_directions() {
+fn prism_z_overlap_in_both_directions() {
     let sq = |x: f64, z0: f64, z1: f64| {
         Prism::new(
             [

@@ -4,7 +4,7 @@
 //! Also: how often Nathan's triangle strategy as published disagrees with the exact answer on a
 //! fixed sample.
 
-use exact_collision::audit::seed004;
+use exact_collision::audit::nathan_triangle;
 use exact_collision::protocol::answer_line;
 use exact_collision::query::certificate::{check_closest, check_intersection};
 use exact_collision::query::triangle_triangle::distance;
@@ -294,7 +294,7 @@ impl Rng {
 /// shared edge, coplanar. Pinned counts; each disagreement is a real one,
 /// because the exact answer is checked by its certificate here too.
 #[test]
-fn seed004_disagreements_on_fixed_sample() {
+fn nathan_triangle_disagreements_on_fixed_sample() {
     let mut rng = Rng(4);
     let mut rows = Vec::new();
     for kind in ["uniform", "shared_vertex", "shared_edge", "coplanar"] {
@@ -331,7 +331,7 @@ fn seed004_disagreements_on_fixed_sample() {
                 Shape::Triangle(tb.clone()).to_rational(),
             );
             check_intersection(&sa, &sb, &intersect_exact(&ta, &tb).unwrap()).unwrap();
-            let p = seed004::triangle_triangle(a, b, seed004::EPS);
+            let p = nathan_triangle::triangle_triangle(a, b, nathan_triangle::EPS);
             if p.collide != exact {
                 decision += 1;
             }
@@ -345,6 +345,6 @@ fn seed004_disagreements_on_fixed_sample() {
         ));
     }
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("triangle_seed004_audit", rows.join("\n"));
+        insta::assert_snapshot!("triangle_nathan_audit", rows.join("\n"));
     });
 }

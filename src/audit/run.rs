@@ -14,7 +14,7 @@
 //! by [`crate::protocol::answer_value_with`] with the default tolerances
 //! (distances: relative 1e-9), exactly as `exact-collision verify` would.
 
-use super::{seed000, seed002, seed003, seed004};
+use super::{cube_listing, eberly_obb, nathan_cuboid, nathan_triangle};
 use crate::cases::{generate_all, Case, Geom, PoseBox};
 use crate::num::scalar::rational_to_f64;
 use crate::protocol::number::float_value;
@@ -125,9 +125,9 @@ fn exact_sum(p: &[f64; 3], t: [f64; 3], h: &[[f64; 3]; 3], s: [i32; 3]) -> Optio
 
 /// The box the algorithm sees, as the exact side must see it, and its input.
 enum Input {
-    Cuboid(seed000::Cuboid, Value),
+    Cuboid(nathan_cuboid::Cuboid, Value),
     Cube([[f64; 3]; 8], Value),
-    Obb(seed003::Box3, Value),
+    Obb(eberly_obb::Box3, Value),
     Tri([[f64; 3]; 3], Value),
 }
 
@@ -150,7 +150,7 @@ fn input(alg: &str, g: &Geom) -> Option<Input> {
                 })
                 .collect::<Option<_>>()?;
             let j = json!({"type": "box", "center": b.t, "half_axes": half});
-            Some(Input::Obb(seed003::Box3 { c: b.t, axes, ext }, j))
+            Some(Input::Obb(eberly_obb::Box3 { c: b.t, axes, ext }, j))
         }
         ("cube-listing", Geom::Box(b)) => {
             let h = b.half_axes_f64()?;
@@ -208,7 +208,7 @@ fn input(alg: &str, g: &Geom) -> Option<Input> {
                 return None;
             }
             let j = json!({"type": "prism", "base": p, "z": [zmin, zmax]});
-            Some(Input::Cuboid(seed000::Cuboid { p, zmin, zmax }, j))
+            Some(Input::Cuboid(nathan_cuboid::Cuboid { p, zmin, zmax }, j))
         }
         _ => None,
     }
@@ -220,7 +220,7 @@ pub fn claim_line(alg: &str, case: &Case) -> Option<Value> {
     let (ia, ib) = (input(alg, &case.a)?, input(alg, &case.b)?);
     let (op, a, b, claim) = match (ia, ib) {
         (Input::Tri(a, ja), Input::Tri(b, jb)) => {
-            let p = seed004::triangle_triangle(a, b, seed004::EPS);
+            let p = nathan_triangle::triangle_triangle(a, b, nathan_triangle::EPS);
             (
                 "distance",
                 ja,
@@ -232,19 +232,19 @@ pub fn claim_line(alg: &str, case: &Case) -> Option<Value> {
             "intersect",
             ja,
             jb,
-            json!({"intersect": seed003::intersect(&a, &b)}),
+            json!({"intersect": eberly_obb::intersect(&a, &b)}),
         ),
         (Input::Cube(a, ja), Input::Cube(b, jb)) => (
             "intersect",
             ja,
             jb,
-            json!({"intersect": seed002::intersect(&a, &b)}),
+            json!({"intersect": cube_listing::intersect(&a, &b)}),
         ),
         (Input::Cuboid(a, ja), Input::Cuboid(b, jb)) => (
             "intersect",
             ja,
             jb,
-            json!({"intersect": seed000::intersect(&a, &b)}),
+            json!({"intersect": nathan_cuboid::intersect(&a, &b)}),
         ),
         _ => return None,
     };

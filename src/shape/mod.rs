@@ -2,8 +2,8 @@
 //!
 //! Every shape is a closed convex point set; touching counts as intersecting.
 //! Constructors check their input with exact predicates and say what is wrong;
-//! nothing is ever silently repaired except the prism's vertex order, which seed
-//! 000 asks for.
+//! nothing is ever silently repaired except the prism's vertex order, which
+//! P. Nathan's "Notes on Cuboid-Cuboid Collision Detection" (2014) asks for.
 
 mod cube;
 mod obb;

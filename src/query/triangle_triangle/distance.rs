@@ -24,8 +24,9 @@
 //! independently, which is not the segment distance in general; here the end-point candidates are
 //! always taken as well.
 //!
-//! The vector `a − b` of the answer points from triangle b to triangle a, seed
-//! 004's convention ("from triangle 2 to triangle 1").
+//! The vector `a − b` of the answer points from triangle b to triangle a, the
+//! convention of P. Nathan's "Triangle – Triangle Collision Detection
+//! Strategy" (2015): "from triangle 2 to triangle 1".
 //!
 //! # Float paths
 //!

@@ -1,6 +1,6 @@
 //! `exact-collision check-parry`: parry3d (f32 and f64) against the exact
 //! answers, on a protocol file or on generated hard cases.
-use exact_collision::check_parry::{case_from_query, check, check_random, Options, Report};
+use exact_collision::engines::parry::{case_from_query, check, check_random, Options, Report};
 use exact_collision::protocol::Tolerances;
 use num_rational::BigRational;
 use serde_json::Value;

@@ -114,7 +114,7 @@ fn edges_against(t1: &PreTriangle, t2: &PreTriangle, eps: f64) -> Option<V> {
 /// Nathan's strategy, steps 1–3, as published, with tolerance `eps`.
 ///
 /// ```
-/// use exact_collision::audit::seed004::{triangle_triangle, EPS};
+/// use exact_collision::audit::nathan_triangle::{triangle_triangle, EPS};
 /// let a = [[0., 0., 0.], [1., 0., 0.], [0., 1., 0.]];
 /// let b = [[0.2, 0.2, -1.], [0.2, 0.2, 1.], [1., 1., 0.]];
 /// assert!(triangle_triangle(a, b, EPS).collide);

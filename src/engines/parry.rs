@@ -621,7 +621,7 @@ pub fn check(cases: &[Case], spins: &[Spin], o: &Options) -> Report {
 /// `n` generated cases and `n / 4` spinning ones from `seed`.
 ///
 /// ```
-/// use exact_collision::check_parry::{check_random, Options};
+/// use exact_collision::engines::parry::{check_random, Options};
 /// let r = check_random(12, 3, &Options::default());
 /// assert!(r.rows.values().map(|row| row.cases).sum::<usize>() > 0);
 /// ```

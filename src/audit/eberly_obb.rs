@@ -8,7 +8,7 @@
 //! commutative.
 //!
 //! ```
-//! use exact_collision::audit::seed003::{intersect, Box3};
+//! use exact_collision::audit::eberly_obb::{intersect, Box3};
 //! let a = Box3 { c: [0.; 3], axes: [[1., 0., 0.], [0., 1., 0.], [0., 0., 1.]], ext: [1.; 3] };
 //! let b = Box3 { c: [2.5, 0., 0.], ..a.clone() };
 //! assert!(!intersect(&a, &b));

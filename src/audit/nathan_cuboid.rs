@@ -6,7 +6,7 @@
 //! direction; ε decides.
 //!
 //! ```
-//! use exact_collision::audit::seed000::{intersect, Cuboid};
+//! use exact_collision::audit::nathan_cuboid::{intersect, Cuboid};
 //! let a = Cuboid { p: [[0., 0.], [1., 0.], [1., 1.], [0., 1.]], zmin: 0., zmax: 10. };
 //! let b = Cuboid { p: [[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.8]], zmin: 4., zmax: 5. };
 //! assert!(intersect(&b, &a));

@@ -7,7 +7,7 @@
 //! faces of cube 2 nearest cube 1's center, in that direction only) are kept.
 //!
 //! ```
-//! use exact_collision::audit::seed002::{intersect, unit_cube_shifted};
+//! use exact_collision::audit::cube_listing::{intersect, unit_cube_shifted};
 //! let r = unit_cube_shifted(0.0);
 //! assert!(intersect(&r, &unit_cube_shifted(-0.9)));
 //! assert!(!intersect(&r, &unit_cube_shifted(-1.1)));
