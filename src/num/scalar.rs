@@ -166,7 +166,7 @@ impl Scalar for BigRational {
 /// half the smallest subnormal.
 ///
 /// ```
-/// use exact_collision::scalar::rational_to_f64;
+/// use exact_collision::num::scalar::rational_to_f64;
 /// use num_rational::BigRational;
 /// let third = BigRational::new(1.into(), 3.into());
 /// assert_eq!(rational_to_f64(&third), 1.0 / 3.0);

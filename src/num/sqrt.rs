@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 /// midpoints in exact arithmetic. `r < 0` gives NaN.
 ///
 /// ```
-/// use exact_collision::sqrt::sqrt_nearest_f64;
+/// use exact_collision::num::sqrt::sqrt_nearest_f64;
 /// use num_rational::BigRational;
 /// assert_eq!(sqrt_nearest_f64(&BigRational::new(9.into(), 4.into())), 1.5);
 /// assert_eq!(sqrt_nearest_f64(&BigRational::new(2.into(), 1.into())), 2f64.sqrt());
