@@ -38,10 +38,9 @@
 //! may lie a rounding error outside the triangles. [`distance_exact`] keeps
 //! the exact answer for float inputs.
 
-use super::intersect::{
-    as_doubles, distance_int, intersect_reference, lift, segment_segment, witness_exact,
-    FastDistance,
-};
+use super::exact::{as_doubles, closest_features, lift};
+use super::intersect::{distance_int, intersect_reference, witness_exact, FastDistance};
+use super::ints::and;
 use crate::num::dyadic::Dyadic;
 use crate::num::ring::Ring;
 use crate::num::scalar::ExactRing;
@@ -204,62 +203,6 @@ fn general<S: Scalar>(a: &Triangle<S>, b: &Triangle<S>) -> Result<Closest<Q>, Qu
     }
 }
 
-fn normal(t: &[P; 3]) -> P {
-    t[1].sub(&t[0]).cross(&t[2].sub(&t[0]))
-}
-
-/// The vertex–face candidate: `x`'s foot on plane(t) if it lies in `t`.
-fn vertex_face(x: &P, t: &[P; 3]) -> Option<(Q, P)> {
-    let n = normal(t);
-    let nn = n.norm_squared();
-    if nn.is_zero() {
-        return None; // a degenerate face: its edges carry the distance
-    }
-    for e in 0..3 {
-        let (u, v) = (&t[e], &t[(e + 1) % 3]);
-        if v.sub(u).cross(&x.sub(u)).dot(&n) < <Q as Zero>::zero() {
-            return None;
-        }
-    }
-    let s = n.dot(&x.sub(&t[0]));
-    let d2 = s.square() / &nn;
-    let foot = x.sub(&n.scale(&(s / nn)));
-    Some((d2, foot))
-}
-
-/// The least feature-pair distance (exact). Equals the distance when the
-/// triangles are disjoint; an upper bound of 0… otherwise (callers decide
-/// intersection first).
-pub(crate) fn closest_features(a: &[P; 3], b: &[P; 3]) -> Closest<Q> {
-    let mut best: Option<Closest<Q>> = None;
-    let mut offer = |d2: Q, pa: P, pb: P| {
-        if best.as_ref().is_none_or(|c| d2 < c.distance_squared) {
-            best = Some(Closest {
-                distance_squared: d2,
-                a: pa,
-                b: pb,
-            });
-        }
-    };
-    for x in a {
-        if let Some((d2, foot)) = vertex_face(x, b) {
-            offer(d2, x.clone(), foot);
-        }
-    }
-    for y in b {
-        if let Some((d2, foot)) = vertex_face(y, a) {
-            offer(d2, foot, y.clone());
-        }
-    }
-    for e in 0..3 {
-        for f in 0..3 {
-            let (d2, x, y) = segment_segment(&a[e], &a[(e + 1) % 3], &b[f], &b[(f + 1) % 3]);
-            offer(d2, x, y);
-        }
-    }
-    best.expect("nine edge pairs")
-}
-
 // ---------------------------------------------------------------------------
 // The filtered selection: which feature pair is closest, decided in interval
 // arithmetic (outward rounding), then only the contenders evaluated exactly.
@@ -313,15 +256,6 @@ fn positive(x: Interval, closed: bool) -> Option<bool> {
         Some(false)
     } else {
         None
-    }
-}
-
-/// Three-valued (Kleene) conjunction of filter outcomes: `None` is "undecided".
-pub(crate) fn and(x: Option<bool>, y: Option<bool>) -> Option<bool> {
-    match (x, y) {
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (Some(true), Some(true)) => Some(true),
-        _ => None,
     }
 }
 

@@ -34,88 +34,17 @@
 //!
 //! `docs/triangle.md` has the derivations and the measurements.
 
-use super::distance::and;
-use super::fast_intersect as cert;
+#[cfg(test)]
+use super::ints::align;
+use super::ints::{and, cross, f, idot, int, round_q, sdot, sub, IPoint, Q, V, W};
+use crate::num::bounded::U;
 use crate::num::fixed::{finish, nonzero_product, Int, Nat, Over};
 use crate::num::scalar::Scalar;
 use crate::query::Closest;
 use crate::vector::Vec3;
-use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::Zero;
 
-pub(super) type Q = BigRational;
-pub(super) type V = [i64; 3];
-pub(super) type W = [i128; 3];
-
-use crate::num::bounded::U;
-
-/// The 18 coordinates as integers times `2^e0`, if all are below 2^61.
-pub(crate) fn align(c: &[[f64; 3]; 6]) -> Option<([[i64; 3]; 6], i64)> {
-    let mut m = [[0i64; 3]; 6];
-    let mut e = [[0i64; 3]; 6];
-    let mut e0 = i64::MAX;
-    for k in 0..6 {
-        for i in 0..3 {
-            let v = c[k][i];
-            if !v.is_finite() {
-                return None;
-            }
-            if v == 0.0 {
-                continue;
-            }
-            let (mm, ex) = crate::num::dyadic::f64_parts(v);
-            m[k][i] = mm;
-            e[k][i] = ex;
-            e0 = e0.min(ex);
-        }
-    }
-    if e0 == i64::MAX {
-        e0 = 0;
-    }
-    let mut x = [[0i64; 3]; 6];
-    for k in 0..6 {
-        for i in 0..3 {
-            if m[k][i] == 0 {
-                continue;
-            }
-            let sh = e[k][i] - e0;
-            let len = 64 - m[k][i].unsigned_abs().leading_zeros() as i64;
-            if sh + len > 61 {
-                return None;
-            }
-            x[k][i] = m[k][i] << sh;
-        }
-    }
-    Some((x, e0))
-}
-
-pub(super) fn sub(a: &V, b: &V) -> V {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
 fn dot(a: &V, b: &V) -> i128 {
     (0..3).map(|i| a[i] as i128 * b[i] as i128).sum()
-}
-pub(super) fn cross(a: &V, b: &V) -> W {
-    let m = |x: i64, y: i64| x as i128 * y as i128;
-    [
-        m(a[1], b[2]) - m(a[2], b[1]),
-        m(a[2], b[0]) - m(a[0], b[2]),
-        m(a[0], b[1]) - m(a[1], b[0]),
-    ]
-}
-/// An `i128` below 2¹²⁶ in magnitude as f64 within 3u relative, without a
-/// branch (the signs and sizes are unpredictable): `|v| = h·2⁶⁴ + l` with
-/// `h < 2⁶²` converted once, `l = l₁·2¹¹ + l₀` with `l₁ < 2⁵³` and `l₀ < 2¹¹`
-/// converted exactly and added (one rounding), then `h·2⁶⁴ + l` (one rounding):
-/// three roundings of nonnegative terms, no cancellation; the sign is copied.
-#[inline]
-pub(super) fn f(v: i128) -> f64 {
-    let u = v.unsigned_abs();
-    let (h, l) = ((u >> 64) as u64, u as u64);
-    let lf = ((l >> 11) as i64 as f64) * 2048.0 + (l & 2047) as i64 as f64;
-    let m = (h as i64 as f64) * 18446744073709551616.0 + lf;
-    f64::from_bits(m.to_bits() | (((v >> 127) as u64) << 63))
 }
 /// `Σ xᵢ²` of exact `i128`s, in f64: within 16u relative.
 fn norm2_f(n: &W) -> f64 {
@@ -124,14 +53,6 @@ fn norm2_f(n: &W) -> f64 {
 /// `Σ x̃ᵢ²` of the conversions `x̃ᵢ = f(xᵢ)` (the same bound as [`norm2_f`]).
 fn norm2(x: [f64; 3]) -> f64 {
     x[0] * x[0] + x[1] * x[1] + x[2] * x[2]
-}
-/// A signed sum of products of values each within 3u relative, in f64, and
-/// its error bound 16u·Σ|terms| (each term within 7u, two additions).
-pub(super) fn sdot(x: [f64; 3], y: [f64; 3]) -> (f64, f64) {
-    let t = [x[0] * y[0], x[1] * y[1], x[2] * y[2]];
-    let v = t[0] + t[1] + t[2];
-    let a = t[0].abs() + t[1].abs() + t[2].abs();
-    (v, 16.0 * U * a)
 }
 fn wf(n: &W) -> [f64; 3] {
     n.map(f)
@@ -367,48 +288,6 @@ pub(crate) fn select(a: &[V; 3], b: &[V; 3]) -> Selection {
 // Exact evaluation of the winner and reduction to lowest terms.
 // ---------------------------------------------------------------------------
 
-pub(super) fn int(v: i128) -> Int {
-    Int::from_i128(v)
-}
-pub(super) fn idot(x: &[Int; 3], y: &[Int; 3]) -> Int {
-    x[0].mul(&y[0]).add(&x[1].mul(&y[1])).add(&x[2].mul(&y[2]))
-}
-
-/// `v · 2^p` in lowest terms: an odd integer over a power of two, or an
-/// integer.
-pub(crate) fn dyadic_q(v: i128, p: i64) -> Q {
-    if v == 0 {
-        return <Q as Zero>::zero();
-    }
-    let tz = v.trailing_zeros();
-    let (m, p) = (BigInt::from(v >> tz), p + tz as i64);
-    if p >= 0 {
-        Q::new_raw(m << p as u64, BigInt::from(1))
-    } else {
-        Q::new_raw(m, BigInt::from(1) << (-p) as u64)
-    }
-}
-
-/// A vertex as exact rationals.
-pub(super) fn vertex(x: &V, e0: i64) -> Vec3<Q> {
-    let c = |v: i64| dyadic_q(v as i128, e0);
-    Vec3::new(c(x[0]), c(x[1]), c(x[2]))
-}
-
-/// `(x·den + d·s) / den`, coordinate-wise (`den > 0`), in lowest terms:
-/// `gcd(x·den + d·s, den) = gcd(d·s, den)`, from `red` (built with `s` and the
-/// entries of `d` among its factors).
-pub(super) fn along(x: &V, d: &[Int; 3], s: &Int, den: &Int, red: &mut Over, e0: i64) -> Vec3<Q> {
-    debug_assert!(red.is_over(den.mag()));
-    let mut c = |k: usize| {
-        let ds = d[k].mul(s);
-        let num = int(x[k] as i128).mul(den).add(&ds);
-        red.value(&num, ds.mag(), e0)
-    };
-    let (c0, c1) = (c(0), c(1));
-    Vec3::new(c0, c1, c(2))
-}
-
 /// The squared distance of an answer, unreduced, times `2^(2·e0)`.
 enum D2 {
     /// An integer.
@@ -424,8 +303,8 @@ enum D2 {
 /// answer that is not a vertex has the answer's denominator).
 pub(crate) struct IClosest {
     d2: D2,
-    pa: cert::IPoint,
-    pb: cert::IPoint,
+    pa: IPoint,
+    pb: IPoint,
     factors: Vec<Nat>,
 }
 
@@ -468,9 +347,9 @@ impl IClosest {
     pub(crate) fn round<S: Scalar>(&self, v: &[&Vec3<S>; 6], e0: i64) -> Closest<S> {
         let one = Nat::from_u128(1);
         let d2 = match &self.d2 {
-            D2::Int(n) => cert::round_q(n, &one, 2 * e0),
-            D2::Over(n, d) => cert::round_q(n, d.mag(), 2 * e0),
-            D2::Square(s, d) => cert::round_q(&s.mul(s), d.mag(), 2 * e0),
+            D2::Int(n) => round_q(n, &one, 2 * e0),
+            D2::Over(n, d) => round_q(n, d.mag(), 2 * e0),
+            D2::Square(s, d) => round_q(&s.mul(s), d.mag(), 2 * e0),
         };
         Closest {
             distance_squared: d2,
@@ -483,7 +362,6 @@ impl IClosest {
 /// The exact closest pair of the winner, in integers (vertex indices: `0..3`
 /// of a, `3..6` of b).
 pub(crate) fn evaluate(win: Win, a: &[V; 3], b: &[V; 3]) -> IClosest {
-    use cert::IPoint;
     let iv = |v: &V| v.map(|c| int(c as i128));
     let iw = |v: &W| v.map(int);
     // The vertex `v` of a (`a_vertex`) or b, and the other triangle.
@@ -607,12 +485,7 @@ fn valid_exact(win: Win, c: &IClosest, a: &[V; 3], b: &[V; 3]) -> bool {
             s > 0 && s < dot(&d, &d)
         }
         // 0 < s, t < |d1 × d2|² (`evaluate`'s edge–edge parameters).
-        (
-            Win::EE(..),
-            D2::Square(_, den),
-            cert::IPoint::Along { s, .. },
-            cert::IPoint::Along { s: t, .. },
-        ) => {
+        (Win::EE(..), D2::Square(_, den), IPoint::Along { s, .. }, IPoint::Along { s: t, .. }) => {
             let inside = |v: &Int| v.signum() > 0 && den.sub(v).signum() > 0;
             den.signum() > 0 && inside(s) && inside(t)
         }
@@ -741,101 +614,15 @@ pub(crate) fn closest(c: &[[f64; 3]; 6]) -> Option<Closest<Q>> {
     Some(closest_int(&x)?.to_q(&x, e0))
 }
 
-/// A float with a bound on its distance to an exact value: `|v − x| ≤ e`
-/// (running error analysis; each bound is inflated to cover the roundings made
-/// while computing it). Values here are integers or 0, far from underflow and
-/// overflow.
-#[derive(Clone, Copy)]
-pub(super) struct Ef {
-    pub(super) v: f64,
-    pub(super) e: f64,
-}
-
-impl Ef {
-    pub(super) fn small(x: i64) -> Ef {
-        let v = x as f64;
-        Ef { v, e: U * v.abs() }
-    }
-    pub(super) fn add(self, o: Ef) -> Ef {
-        let v = self.v + o.v;
-        Ef {
-            v,
-            e: (self.e + o.e + U * v.abs()) * (1.0 + 8.0 * U),
-        }
-    }
-    pub(super) fn mul(self, o: Ef) -> Ef {
-        let v = self.v * o.v;
-        Ef {
-            v,
-            e: (self.v.abs() * o.e + o.v.abs() * self.e + self.e * o.e + U * v.abs())
-                * (1.0 + 16.0 * U),
-        }
-    }
-}
-
-impl Ef {
-    /// An `i128` below 2¹²⁶ in magnitude (within 3u relative: [`f`]).
-    pub(super) fn wide(x: i128) -> Ef {
-        let v = f(x);
-        Ef {
-            v,
-            e: 4.0 * U * v.abs(),
-        }
-    }
-    pub(super) fn neg(self) -> Ef {
-        Ef {
-            v: -self.v,
-            e: self.e,
-        }
-    }
-    /// `Σ xₖ·yₖ` for exact `i128` and `i64` factors.
-    pub(super) fn dot(x: &W, y: &V) -> Ef {
-        (0..3)
-            .map(|k| Ef::wide(x[k]).mul(Ef::small(y[k])))
-            .fold(Ef { v: 0.0, e: 0.0 }, Ef::add)
-    }
-}
-
-/// The crossing witness of [`super::intersect`] (the low end of the
-/// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
-/// fixed-width integers, reduced ([`super::fast_intersect::crossing`]); `None` when the
-/// coordinates do not align.
-pub(crate) fn crossing_witness(
-    c: &[[f64; 3]; 6],
-    ia: [usize; 3],
-    ib: [usize; 3],
-) -> Option<Vec3<Q>> {
-    let al = align(c)?;
-    let set = cert::crossing(&al.0, ia, ib, false)?;
-    Some(set.lo.to_q(&al.0, al.1))
-}
-
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::query::triangle_triangle::distance::closest_features;
     use crate::query::triangle_triangle::distance_exact;
-    use crate::query::triangle_triangle::intersect::lift;
+    use crate::query::triangle_triangle::exact::closest_features;
+    use crate::query::triangle_triangle::exact::lift;
     use crate::query::triangle_triangle::intersects;
+    use crate::query::triangle_triangle::ints::tests::Rng;
     use crate::shape::Triangle;
-
-    /// A seeded generator (splitmix64), shared with `fast_intersect`'s tests.
-    pub(in crate::query::triangle_triangle) struct Rng(pub(in crate::query::triangle_triangle) u64);
-    impl Rng {
-        pub(in crate::query::triangle_triangle) fn next(&mut self) -> u64 {
-            crate::poly::planted::splitmix64(&mut self.0)
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        pub(in crate::query::triangle_triangle) fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        /// Uniform in [−2^(bits−1), 2^(bits−1)).
-        pub(in crate::query::triangle_triangle) fn int(&mut self, bits: u32) -> i64 {
-            (self.next() >> (64 - bits)) as i64 - (1i64 << (bits - 1))
-        }
-    }
 
     fn tri(p: [[f64; 3]; 3]) -> Triangle<f64> {
         Triangle::new(p.map(|[x, y, z]| Vec3::new(x, y, z)))
@@ -915,31 +702,6 @@ pub(super) mod tests {
         assert!(fast[2] * 10 >= disjoint[2] * 9, "{fast:?} {disjoint:?}");
         assert_eq!(fast[5], 0);
         assert!(disjoint.iter().all(|&n| n > 0), "{disjoint:?}");
-    }
-
-    /// The branch-free `i128` conversion is within 3u relative, exactly
-    /// checked, on values of every size up to 2¹²⁶ and both signs.
-    #[test]
-    fn wide_conversion_within_three_units() {
-        use num_rational::BigRational;
-        use num_traits::Signed;
-        let mut r = Rng(9);
-        let three_u = BigRational::new(3.into(), BigInt::from(1) << 53u32);
-        for round in 0..20000u64 {
-            let bits = round % 127;
-            let v = ((r.next() as u128) << 64 | r.next() as u128) >> (127 - bits);
-            let v = if round % 2 == 0 {
-                v as i128
-            } else {
-                -(v as i128)
-            };
-            let exact = BigRational::from_integer(BigInt::from(v));
-            let got = BigRational::from_float(f(v)).unwrap();
-            assert!((&got - &exact).abs() <= &three_u * exact.abs(), "{v}");
-        }
-        assert_eq!(f(0), 0.0);
-        assert_eq!(f(-1), -1.0);
-        assert_eq!(f((1 << 126) - 1), 2f64.powi(126));
     }
 
     /// The one-gcd reducer against direct gcds, with planted common factors

@@ -3,7 +3,7 @@
 //! the coplanar contact polygon.
 //!
 //! Every quantity is an exact integer built from the aligned coordinates
-//! ([`super::align`]: each coordinate is `X·2^e0` with `|X| < 2⁶¹`); every
+//! ([`super::ints::align`]: each coordinate is `X·2^e0` with `|X| < 2⁶¹`); every
 //! choice the exact path makes (which candidate axis separates first, which
 //! cut point is lower, which side of a line a point is on) is decided by a
 //! float evaluation with a running error bound ([`Ef`]) and, when the bound
@@ -16,213 +16,10 @@
 //! `contact_of`, `clip`, `shape_of`), so the answers are equal, bit for bit
 //! after reduction; `docs/triangle.md` has the derivations.
 
-use super::fast_distance::{along, cross, f, idot, int, sub, vertex, Ef, Q, V, W};
+use super::ints::{align, cross, f, idot, int, sub, Ef, IAxis, IContact, IPoint, Q, V, W};
 use crate::num::bounded::U;
-use crate::num::fixed::{finish, nonzero_product, Over};
-use crate::num::fixed::{Int, Nat};
-use crate::num::scalar::Scalar;
+use crate::num::fixed::Int;
 use crate::vector::Vec3;
-use num_bigint::{BigInt, Sign as BSign};
-
-/// A point of a certificate, exact and unreduced: a vertex (`0..3` of a,
-/// `3..6` of b), or `(t0·w + d·s) / w · 2^e0` with `w > 0`.
-// Fixed-width integers on the stack on purpose (no allocation until the
-// answer is written): the size difference is the design.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub(crate) enum IPoint {
-    Vertex(usize),
-    Along { t0: V, d: [Int; 3], s: Int, w: Int },
-}
-
-/// A separating axis `l · 2^p` (integer components).
-#[derive(Clone, Debug)]
-pub(crate) struct IAxis {
-    pub(crate) l: [Int; 3],
-    pub(crate) p: i64,
-}
-
-/// The contact set, as the exact path's `Contact`, with integer points.
-#[allow(clippy::large_enum_variant)] // as `IPoint`
-#[derive(Clone, Debug)]
-pub(crate) enum IContact {
-    Point(IPoint),
-    Segment(IPoint, IPoint),
-    Polygon(Vec<IPoint>),
-}
-
-/// `n / d · 2^p` as an unreduced `BigRational` (`d > 0`): only to be
-/// rounded, never compared or printed.
-pub(crate) fn unreduced(n: &Int, d: &Nat, p: i64) -> Q {
-    let s = if n.is_neg() {
-        BSign::Minus
-    } else {
-        BSign::Plus
-    };
-    let (sn, sd) = if p >= 0 {
-        (p as u64, 0)
-    } else {
-        (0, (-p) as u64)
-    };
-    Q::new_raw(
-        BigInt::from_biguint(s, n.mag().shl_big(sn)),
-        BigInt::from_biguint(BSign::Plus, d.shl_big(sd)),
-    )
-}
-
-/// The float format of `S`: significant bits, exponent of the least
-/// subnormal bit, largest exponent (`None` for the exact type).
-fn format<S: Scalar>() -> Option<(u64, i64, i64)> {
-    match S::NAME {
-        "f64" => Some((53, -1074, 1023)),
-        "f32" => Some((24, -149, 127)),
-        _ => None,
-    }
-}
-
-/// `n / d · 2^e` (`d > 0`) correctly rounded to `S` (f32/f64: nearest, ties
-/// to even), without a gcd: a 64-bit quotient of the leading bits decides
-/// the rounding ([`round_fast`]); an exact value within a few units of the
-/// quotient's last bit from a midpoint, or a result near the ends of the
-/// format's range, is rounded by [`Scalar::from_rational`] on the unreduced
-/// quotient.
-pub(crate) fn round_q<S: Scalar>(n: &Int, d: &Nat, e: i64) -> S {
-    if n.signum() == 0 {
-        return S::zero();
-    }
-    round_fast(n, d, e).unwrap_or_else(|| S::from_rational(&unreduced(n, d, e)))
-}
-
-/// The fast case of [`round_q`]. With `N₁ ∈ [2¹²⁵, 2¹²⁶)` the leading bits
-/// of `|n|` and `D₁ ∈ [2⁶², 2⁶³)` those of `d` (truncated: `|n| = (N₁ + εₙ)·2^a`,
-/// `d = (D₁ + ε_d)·2^b`, `0 ≤ ε < 1`), `q = ⌊N₁/D₁⌋ ∈ [2⁶², 2⁶⁴)` and the
-/// exact `X = |n|/d·2^(b−a)` satisfy `|X − q| < 1 + 2⁻⁶² + q/D₁ < 6`. The
-/// rounding keeps `q`'s bits above position `t` (the format's precision,
-/// or the subnormal limit); it is decided when the dropped bits are more
-/// than 8 units away from the midpoint `2^(t−1)`: every value within 6 units
-/// of `q` then rounds to the same float (near a power of two too: the value
-/// is within 6 units of a representable number, far below half a spacing).
-fn round_fast<S: Scalar>(n: &Int, d: &Nat, e: i64) -> Option<S> {
-    let (p, lsb_min, max_exp) = format::<S>()?;
-    let (bn, bd) = (n.mag().bits(), d.bits());
-    let lead = |x: &Nat, b: u64, w: u64| {
-        if b > w {
-            x.shr(b - w)
-        } else {
-            x.shl(w - b)
-        }
-    };
-    let n1 = lead(n.mag(), bn, 126).to_u128()?;
-    let d1 = lead(d, bd, 63).to_u128()?;
-    let q = n1 / d1;
-    // The value is about q·2^ex.
-    let ex = (bn as i64 - 126) - (bd as i64 - 63) + e;
-    let bq = 128 - q.leading_zeros() as i64;
-    let lsb = (ex + bq - p as i64).max(lsb_min);
-    let t = lsb - ex;
-    if !(5..=63).contains(&t) {
-        return None;
-    }
-    let (r, k, half) = (q & ((1 << t) - 1), q >> t, 1u128 << (t - 1));
-    if r.abs_diff(half) <= 8 {
-        return None;
-    }
-    let m = k + (r > half) as u128;
-    if lsb + (128 - m.leading_zeros() as i64) - 1 > max_exp {
-        return None;
-    }
-    let pow2 = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
-    // Exact: m has at most p + 1 bits and the result is representable.
-    let v = if lsb >= -1022 {
-        m as f64 * pow2(lsb)
-    } else {
-        m as f64 * pow2(lsb + 200) * pow2(-200)
-    };
-    let v = if n.is_neg() { -v } else { v };
-    let any: &dyn std::any::Any = &v;
-    match any.downcast_ref::<S>() {
-        Some(x) => Some(x.clone()),
-        None => {
-            let w = v as f32;
-            (&w as &dyn std::any::Any).downcast_ref::<S>().cloned()
-        }
-    }
-}
-
-impl IPoint {
-    /// The exact point in lowest terms (one full-size gcd, [`Over`]).
-    pub(crate) fn to_q(&self, x: &[V; 6], e0: i64) -> Vec3<Q> {
-        match self {
-            IPoint::Vertex(k) => vertex(&x[*k], e0),
-            IPoint::Along { t0, d, s, w } => {
-                let mut red = Over::new(w.mag(), &[*s.mag(), nonzero_product(d)]);
-                along(t0, d, s, w, &mut red, e0)
-            }
-        }
-    }
-
-    /// [`IPoint::to_q`] with a reducer built for this point's denominator and
-    /// factors (shared by the points of one answer).
-    pub(super) fn to_q_with(&self, x: &[V; 6], e0: i64, red: &mut Over) -> Vec3<Q> {
-        match self {
-            IPoint::Vertex(k) => vertex(&x[*k], e0),
-            IPoint::Along { t0, d, s, w } => along(t0, d, s, w, red, e0),
-        }
-    }
-
-    /// The point rounded to `S` (f32/f64), each coordinate correctly rounded
-    /// from the unreduced quotient (no gcd); `v` are the input vertices.
-    pub(crate) fn round<S: Scalar>(&self, v: &[&Vec3<S>; 6], e0: i64) -> Vec3<S> {
-        debug_assert!(!S::IS_EXACT);
-        match self {
-            IPoint::Vertex(k) => v[*k].clone(),
-            IPoint::Along { t0, d, s, w } => {
-                let c = |k: usize| {
-                    let n = int(t0[k] as i128).mul(w).add(&d[k].mul(s));
-                    round_q(&n, w.mag(), e0)
-                };
-                Vec3::new(c(0), c(1), c(2))
-            }
-        }
-    }
-}
-
-impl IAxis {
-    /// The exact axis (powers of two cancelled; no gcd needed).
-    pub(crate) fn to_q(&self) -> Vec3<Q> {
-        let one = Nat::from_u128(1);
-        let c = |k: usize| {
-            let l = &self.l[k];
-            match l.mag().to_u128() {
-                Some(m) if m < 1 << 127 => {
-                    let v = m as i128;
-                    super::fast_distance::dyadic_q(if l.is_neg() { -v } else { v }, self.p)
-                }
-                _ => finish(l, &one, &one, self.p),
-            }
-        };
-        Vec3::new(c(0), c(1), c(2))
-    }
-}
-
-impl IAxis {
-    /// The axis rounded to `S` (each component correctly rounded).
-    pub(crate) fn round<S: Scalar>(&self) -> Vec3<S> {
-        let one = Nat::from_u128(1);
-        let c = |k: usize| round_q(&self.l[k], &one, self.p);
-        Vec3::new(c(0), c(1), c(2))
-    }
-}
-
-impl IContact {
-    /// The first point (the witness).
-    pub(crate) fn first(&self) -> &IPoint {
-        match self {
-            IContact::Point(p) | IContact::Segment(p, _) => p,
-            IContact::Polygon(v) => &v[0],
-        }
-    }
-}
 
 /// `Σ l_k·v_k` for float components with error bounds and exact `v`.
 fn edot(l: &[Ef; 3], v: &V) -> Ef {
@@ -595,10 +392,10 @@ fn c2(p: &P2, q: &P2) -> i128 {
     p[0] as i128 * q[1] as i128 - p[1] as i128 * q[0] as i128
 }
 
-/// `sign(x·y + z·w)` of exact `i128`s: in f64 with the [`super::sdot`]
+/// `sign(x·y + z·w)` of exact `i128`s: in f64 with the [`super::ints::sdot`]
 /// bound, else in integers.
 fn sign_sum2(x: i128, y: i128, z: i128, w: i128) -> i32 {
-    let (v, e) = super::fast_distance::sdot([f(x), f(z), 0.0], [f(y), f(w), 0.0]);
+    let (v, e) = super::ints::sdot([f(x), f(z), 0.0], [f(y), f(w), 0.0]);
     if v > e {
         1
     } else if v < -e {
@@ -904,7 +701,7 @@ pub(crate) fn coplanar_contact(x: &[V; 6]) -> Option<IContact> {
     let collinear = uniq.iter().skip(1).all(|q| {
         let dq = d2(q);
         let dqf = dq.each_ref().map(int_f64);
-        let (v, e) = super::fast_distance::sdot([dff[0], -dff[1], 0.0], [dqf[1], dqf[0], 0.0]);
+        let (v, e) = super::ints::sdot([dff[0], -dff[1], 0.0], [dqf[1], dqf[0], 0.0]);
         if v.abs() > e {
             return false;
         }
@@ -940,6 +737,20 @@ pub(crate) fn coplanar_contact(x: &[V; 6]) -> Option<IContact> {
     Some(IContact::Segment(pt(&uniq[lo]), pt(&uniq[hi])))
 }
 
+/// The crossing witness of [`super::intersect`] (the low end of the
+/// overlap of the two triangles on the line `plane(a) ∩ plane(b)`) in
+/// fixed-width integers, reduced ([`crossing`]); `None` when the
+/// coordinates do not align.
+pub(crate) fn crossing_witness(
+    c: &[[f64; 3]; 6],
+    ia: [usize; 3],
+    ib: [usize; 3],
+) -> Option<Vec3<Q>> {
+    let al = align(c)?;
+    let set = crossing(&al.0, ia, ib, false)?;
+    Some(set.lo.to_q(&al.0, al.1))
+}
+
 #[cfg(test)]
 use crate::stats::SEP_EXACT;
 
@@ -948,7 +759,7 @@ mod tests {
     use super::*;
     use num_bigint::BigInt;
 
-    use crate::query::triangle_triangle::fast_distance::tests::Rng;
+    use crate::query::triangle_triangle::ints::tests::Rng;
 
     /// `l` separates `a` and `b` (every `l·(bⱼ − aᵢ)` of one strict sign),
     /// in `BigInt`: the oracle.
@@ -962,61 +773,6 @@ mod tests {
         }
         signs.iter().all(|s| *s == num_bigint::Sign::Plus)
             || signs.iter().all(|s| *s == num_bigint::Sign::Minus)
-    }
-
-    /// `round_q` equals `from_rational` of the exact quotient (f64 and f32),
-    /// on random quotients of every size, on quotients at and one unit
-    /// around a midpoint between two floats (`(2m + 1)·2^k·d ± δ`), and on
-    /// results that are subnormal, overflow or underflow to 0.
-    #[test]
-    fn rounding_equals_from_rational() {
-        use num_bigint::BigUint;
-        let mut r = Rng(3);
-        let nat = |x: &BigUint| Nat::from_biguint(x);
-        let big = |r: &mut Rng, words: u64| {
-            let mut v = BigUint::from(1u32);
-            for _ in 0..words {
-                v = (v << 64u32) + BigUint::from(r.next() >> r.below(64));
-            }
-            v
-        };
-        let mut fast = 0;
-        for round in 0..20000u64 {
-            let d = big(&mut r, round % 4);
-            let n = match round % 3 {
-                0 => big(&mut r, 1 + round % 5),
-                _ => {
-                    // A midpoint of the f64 (or f32) grid times d, moved by
-                    // -1, 0 or 1.
-                    let m = BigUint::from((r.next() >> 10) | 1);
-                    let k = r.below(60);
-                    let v = (m << k) * &d;
-                    match r.below(3) {
-                        0 => v - 1u32,
-                        1 => v,
-                        _ => v + 1u32,
-                    }
-                }
-            };
-            if n.bits() > 700 || d.bits() > 700 {
-                continue;
-            }
-            let e =
-                [0, -1100, 900, -200, 3, -1080, 1000][(round % 7) as usize] - r.below(64) as i64;
-            let sign = if round % 2 == 0 {
-                BSign::Plus
-            } else {
-                BSign::Minus
-            };
-            let ni = Int::from_nat(sign == BSign::Minus, nat(&n));
-            let q = unreduced(&ni, &nat(&d), e);
-            let (got, want) = (round_q::<f64>(&ni, &nat(&d), e), f64::from_rational(&q));
-            assert_eq!(got.to_bits(), want.to_bits(), "{n} / {d} · 2^{e}");
-            let (got, want) = (round_q::<f32>(&ni, &nat(&d), e), f32::from_rational(&q));
-            assert_eq!(got.to_bits(), want.to_bits(), "{n} / {d} · 2^{e}");
-            fast += round_fast::<f64>(&ni, &nat(&d), e).is_some() as usize;
-        }
-        assert!(fast > 5000, "{fast}");
     }
 
     /// The separation proof rejects every axis that does not separate, and

@@ -42,8 +42,10 @@
 //! T. Möller, "A Fast Triangle-Triangle Intersection Test", Journal of Graphics
 //! Tools 2(2), 1997.
 
+use super::exact::{as_doubles, closest_features, lift, segment_segment};
 use super::fast_distance::{self as fast};
-use super::fast_intersect::{self as cert, IContact, IPoint, Skip};
+use super::fast_intersect::{self as cert, Skip};
+use super::ints::{self, IContact, IPoint};
 use crate::num::dyadic::Dyadic;
 use crate::num::gcd::div_q;
 use crate::num::ring::Ring;
@@ -55,7 +57,7 @@ use crate::shape::Triangle;
 use crate::stats;
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::Zero;
 
 type Q = BigRational;
 type P = Vec3<Q>;
@@ -643,7 +645,7 @@ pub fn intersect_reference<S: Scalar>(
     Ok((i, set))
 }
 
-/// Float inputs as integers: the 18 coordinates `X·2^e0` ([`fast::align`]),
+/// Float inputs as integers: the 18 coordinates `X·2^e0` ([`ints::align`]),
 /// and the input vertices (`0..3` of a, `3..6` of b).
 pub(crate) struct Aligned<'a, S> {
     pub(crate) x: [[i64; 3]; 6],
@@ -654,14 +656,14 @@ pub(crate) struct Aligned<'a, S> {
 fn aligned<'a, S: Scalar>(a: &'a Triangle<S>, b: &'a Triangle<S>) -> Option<Aligned<'a, S>> {
     let v = [&a.v[0], &a.v[1], &a.v[2], &b.v[0], &b.v[1], &b.v[2]];
     let c = |p: &Vec3<S>| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
-    let (x, e0) = fast::align(&[c(v[0]), c(v[1]), c(v[2]), c(v[3]), c(v[4]), c(v[5])])?;
+    let (x, e0) = ints::align(&[c(v[0]), c(v[1]), c(v[2]), c(v[3]), c(v[4]), c(v[5])])?;
     Some(Aligned { x, e0, v })
 }
 
 /// A certificate in integers (on the stack, as `IPoint`).
 #[allow(clippy::large_enum_variant)]
 enum FastCert {
-    Separated(cert::IAxis),
+    Separated(ints::IAxis),
     /// The contact set (only its first point, the witness, unless asked for).
     Overlap(IContact),
 }
@@ -764,69 +766,6 @@ pub(crate) enum FastDistance {
     Apart(fast::IClosest),
 }
 
-/// The pair as f64 triangles when `S` is exact and every coordinate is a
-/// double (a rational `m·2^e` with `|m| < 2⁵³` in the range of doubles): the
-/// same values, so the float inputs' integer path gives the same answer.
-pub(crate) fn as_doubles<S: Scalar>(
-    a: &Triangle<S>,
-    b: &Triangle<S>,
-) -> Option<(Triangle<f64>, Triangle<f64>)> {
-    if !S::IS_EXACT {
-        return None;
-    }
-    let f = |t: &Triangle<S>| -> Option<Triangle<f64>> {
-        let t = (t as &dyn std::any::Any).downcast_ref::<Triangle<Q>>()?;
-        let p = |p: &P| {
-            Some(Vec3::new(
-                exact_f64(&p.x)?,
-                exact_f64(&p.y)?,
-                exact_f64(&p.z)?,
-            ))
-        };
-        Some(Triangle::new([p(&t.v[0])?, p(&t.v[1])?, p(&t.v[2])?]))
-    };
-    Some((f(a)?, f(b)?))
-}
-
-/// The double equal to `r`, if there is one.
-fn exact_f64(r: &Q) -> Option<f64> {
-    let (n, d) = (r.numer(), r.denom());
-    let Some(tz) = n.trailing_zeros() else {
-        return Some(0.0);
-    };
-    let k = d.trailing_zeros()?;
-    let span = n.bits() - tz;
-    if d.bits() != k + 1 || span > 53 {
-        return None; // not dyadic, or more than 53 significant bits
-    }
-    // r = m·2^e with m odd, |m| < 2^53.
-    let e = tz as i64 - k as i64;
-    if e < -1074 || e + span as i64 - 1 > 1023 {
-        return None;
-    }
-    // The odd part, from the (at most two) 64-bit digits it spans.
-    let mut w = n.magnitude().iter_u64_digits().skip((tz / 64) as usize);
-    let (lo, hi) = (w.next().unwrap_or(0), w.next().unwrap_or(0));
-    let sh = tz % 64;
-    let m = if sh == 0 {
-        lo
-    } else {
-        lo >> sh | hi << (64 - sh)
-    };
-    let m = if n.is_negative() {
-        -(m as f64)
-    } else {
-        m as f64
-    };
-    let pow2 = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
-    // Exact: the product is representable (subnormals in two steps).
-    Some(if e >= -1022 {
-        m * pow2(e)
-    } else {
-        m * pow2(e + 200) * pow2(-200)
-    })
-}
-
 /// An exact common point of `a` and `b`, or `None` when they are disjoint (no
 /// separating certificate is built: the distance path needs none).
 pub(crate) fn witness_exact<S: Scalar>(
@@ -845,7 +784,7 @@ pub(crate) fn witness_exact<S: Scalar>(
                 [t.v[k].x.to_f64(), t.v[k].y.to_f64(), t.v[k].z.to_f64()]
             };
             let coords = [c(a, 0), c(a, 1), c(a, 2), c(b, 0), c(b, 1), c(b, 2)];
-            if let Some(w) = super::fast_distance::crossing_witness(&coords, ia, ib) {
+            if let Some(w) = super::fast_intersect::crossing_witness(&coords, ia, ib) {
                 return Ok(Some(w));
             }
             let d = |t: &Triangle<S>| {
@@ -985,14 +924,6 @@ fn exact_contact<S: Scalar>(
     Ok(Some(set))
 }
 
-pub(crate) fn lift<S: Scalar>(t: &Triangle<S>) -> [P; 3] {
-    [
-        t.v[0].to_rational(),
-        t.v[1].to_rational(),
-        t.v[2].to_rational(),
-    ]
-}
-
 fn normal(t: &[P; 3]) -> P {
     t[1].sub(&t[0]).cross(&t[2].sub(&t[0]))
 }
@@ -1111,60 +1042,6 @@ fn shape_of(mut pts: Vec<P>) -> Option<Contact<Q>> {
 /// Whether `t` (exact) spans a plane.
 fn nondegenerate(t: &[P; 3]) -> bool {
     normal(t) != Vec3::zero()
-}
-
-/// The point of the closed segment `[a, b]` nearest to `x`, and the squared
-/// distance (exact; `a == b` allowed).
-pub(crate) fn point_segment(x: &P, a: &P, b: &P) -> (Q, P) {
-    let d = b.sub(a);
-    let dd = d.norm_squared();
-    let y = if dd.is_zero() {
-        a.clone()
-    } else {
-        let t = d.dot(&x.sub(a));
-        if t <= <Q as Zero>::zero() {
-            a.clone()
-        } else if t >= dd {
-            b.clone()
-        } else {
-            a.add(&d.scale(&(t / dd)))
-        }
-    };
-    (x.sub(&y).norm_squared(), y)
-}
-
-/// The closest points of the closed segments `[p0, p1]` and `[q0, q1]`
-/// (exact; degenerate segments allowed): `(d², on p, on q)`.
-pub(crate) fn segment_segment(p0: &P, p1: &P, q0: &P, q1: &P) -> (Q, P, P) {
-    let mut best: Option<(Q, P, P)> = None;
-    let mut offer = |d2: Q, x: P, y: P| {
-        if best.as_ref().is_none_or(|b| d2 < b.0) {
-            best = Some((d2, x, y));
-        }
-    };
-    for x in [p0, p1] {
-        let (d2, y) = point_segment(x, q0, q1);
-        offer(d2, x.clone(), y);
-    }
-    for y in [q0, q1] {
-        let (d2, x) = point_segment(y, p0, p1);
-        offer(d2, x, y.clone());
-    }
-    let (d1, d2v, r) = (p1.sub(p0), q1.sub(q0), p0.sub(q0));
-    let (a, e, b) = (d1.norm_squared(), d2v.norm_squared(), d1.dot(&d2v));
-    let (c, f) = (d1.dot(&r), d2v.dot(&r));
-    let den = a.mul_ref(&e).sub_ref(&b.square());
-    if den > <Q as Zero>::zero() {
-        let s = b.mul_ref(&f).sub_ref(&c.mul_ref(&e));
-        let t = a.mul_ref(&f).sub_ref(&b.mul_ref(&c));
-        let inside = |v: &Q| *v > <Q as Zero>::zero() && *v < den;
-        if inside(&s) && inside(&t) {
-            let x = p0.add(&d1.scale(&(s / &den)));
-            let y = q0.add(&d2v.scale(&(t / &den)));
-            offer(x.sub(&y).norm_squared(), x, y);
-        }
-    }
-    best.expect("four candidates")
 }
 
 /// Brute-force exact witness for pairs with a degenerate triangle (also correct
@@ -1288,7 +1165,7 @@ fn separates(l: &P, a: &[P; 3], b: &[P; 3]) -> bool {
 /// Exact distance between two triangles given exactly, assuming nothing: 0 with
 /// a common point when they meet. Used by [`distance`](super::distance).
 pub(crate) fn closest_exact(a: &[P; 3], b: &[P; 3]) -> Closest<Q> {
-    super::distance::closest_features(a, b)
+    closest_features(a, b)
 }
 
 #[cfg(test)]
@@ -1389,7 +1266,7 @@ mod tests {
                     c(&tb, 1),
                     c(&tb, 2),
                 ];
-                if let Some(w) = super::super::fast_distance::crossing_witness(&coords, ia, ib) {
+                if let Some(w) = super::super::fast_intersect::crossing_witness(&coords, ia, ib) {
                     assert_eq!(w, slow, "fixed-width witness");
                     fixed += 1;
                 }
