@@ -33,6 +33,7 @@ pub mod demo;
 pub mod dyadic;
 mod ergonomics;
 mod fixed;
+pub mod hull;
 pub mod interval;
 pub mod limits;
 pub mod mesh;
@@ -48,6 +49,7 @@ pub mod shape;
 pub mod shrink;
 pub mod sign;
 pub mod sqrt;
+pub mod sqrt_offset;
 pub mod vector;
 mod wide;
 
