@@ -49,7 +49,9 @@ fn sphere(n: usize) -> Vec<Vec3<f64>> {
 fn grid(n: usize) -> Vec<Vec3<f64>> {
     let mut r = Rng(0x0bad_cafe_f00d_d00d);
     let c = |r: &mut Rng| (r.signed() * 5.5).round();
-    (0..n).map(|_| Vec3::new(c(&mut r), c(&mut r), c(&mut r))).collect()
+    (0..n)
+        .map(|_| Vec3::new(c(&mut r), c(&mut r), c(&mut r)))
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -90,6 +92,12 @@ fn bench(c: &mut Criterion) {
             SqrtOffset::new(q, rr).unwrap()
         })
         .collect();
+    let b0 = exact_collision::sqrt_offset::bisection_fallbacks();
+    let sum: f64 = offsets.iter().map(|x| x.nearest_f64()).sum();
+    println!(
+        "sqrt_offset: {} of 1000 calls bisected (sum {sum})",
+        exact_collision::sqrt_offset::bisection_fallbacks() - b0
+    );
     c.bench_function("sqrt_offset_nearest_f64_x1000", |b| {
         b.iter(|| {
             offsets

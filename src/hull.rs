@@ -126,13 +126,8 @@ impl Plane {
     fn through(a: &Vec3<BigRational>, b: &Vec3<BigRational>, c: &Vec3<BigRational>) -> Plane {
         let n = b.sub(a).cross(&c.sub(a));
         let comps = [n.x, n.y, n.z];
-        let l = comps
-            .iter()
-            .fold(BigInt::one(), |l, c| l.lcm(c.denom()));
-        let ints: Vec<BigInt> = comps
-            .iter()
-            .map(|c| c.numer() * (&l / c.denom()))
-            .collect();
+        let l = comps.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
+        let ints: Vec<BigInt> = comps.iter().map(|c| c.numer() * (&l / c.denom())).collect();
         let g = ints.iter().fold(BigInt::zero(), |g, c| g.gcd(c));
         let g = if g.is_zero() { BigInt::one() } else { g };
         let normal = Vec3::new(&ints[0] / &g, &ints[1] / &g, &ints[2] / &g);
@@ -562,7 +557,10 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
             for s in 0..3 {
                 let (u, w) = (self.tris[a].v[s], self.tris[a].v[(s + 1) % 3]);
                 for b in 0..4 {
-                    if b != a && (0..3).any(|r| self.tris[b].v[r] == w && self.tris[b].v[(r + 1) % 3] == u) {
+                    if b != a
+                        && (0..3)
+                            .any(|r| self.tris[b].v[r] == w && self.tris[b].v[(r + 1) % 3] == u)
+                    {
                         self.tris[a].nb[s] = b as u32;
                     }
                 }
@@ -601,7 +599,10 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
                 })
                 .unwrap_or(&tri.outside[0]);
             let new = self.insert(t, apex)?;
-            stack.extend(new.into_iter().filter(|&k| !self.tris[k as usize].outside.is_empty()));
+            stack.extend(
+                new.into_iter()
+                    .filter(|&k| !self.tris[k as usize].outside.is_empty()),
+            );
         }
         self.finish()
     }
@@ -752,7 +753,13 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
             }
             let m = cycle.len();
             let mut poly: Vec<usize> = (0..m)
-                .filter(|&i| !collinear(q(cycle[(i + m - 1) % m]), q(cycle[i]), q(cycle[(i + 1) % m])))
+                .filter(|&i| {
+                    !collinear(
+                        q(cycle[(i + m - 1) % m]),
+                        q(cycle[i]),
+                        q(cycle[(i + 1) % m]),
+                    )
+                })
                 .map(|i| cycle[i] as usize)
                 .collect();
             if poly.len() < 3 {
@@ -769,7 +776,10 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
                 plane,
             });
         }
-        let mut vertices: Vec<usize> = faces.iter().flat_map(|f| f.vertices.iter().copied()).collect();
+        let mut vertices: Vec<usize> = faces
+            .iter()
+            .flat_map(|f| f.vertices.iter().copied())
+            .collect();
         vertices.sort_unstable();
         vertices.dedup();
         faces.sort_by(|a, b| a.vertices.cmp(&b.vertices));

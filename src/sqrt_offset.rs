@@ -54,6 +54,15 @@ use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive};
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+static BISECTIONS: AtomicU64 = AtomicU64::new(0);
+
+/// How many [`SqrtOffset::nearest_f64`] calls so far (process-wide) found the
+/// float guess more than six ulps off and bisected instead of stepping.
+pub fn bisection_fallbacks() -> u64 {
+    BISECTIONS.load(AtomicOrdering::Relaxed)
+}
 
 /// Why a [`SqrtOffset`] could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -278,6 +287,7 @@ impl<'a> Abs<'a> {
             break true;
         };
         if !found {
+            BISECTIONS.fetch_add(1, AtomicOrdering::Relaxed);
             lo = self.floor_by_bisection();
         }
         // Round: compare with the midpoint (2M + 1)·2^(E−1).

@@ -172,7 +172,9 @@ fn check_polytope<S: Scalar>(r: &[P], h: &ConvexHull<S>, stride: usize) {
         assert!(r.iter().any(|p| dot(&n, p) < f.plane.offset));
     }
     for (&(a, b), &fi) in &edges {
-        let fj = *edges.get(&(b, a)).expect("adjacent faces share edges in opposite order");
+        let fj = *edges
+            .get(&(b, a))
+            .expect("adjacent faces share edges in opposite order");
         assert_ne!(
             h.faces()[fi].plane.normal,
             h.faces()[fj].plane.normal,
@@ -180,7 +182,11 @@ fn check_polytope<S: Scalar>(r: &[P], h: &ConvexHull<S>, stride: usize) {
         );
     }
     assert_eq!(in_faces.into_iter().collect::<Vec<_>>(), vs, "vertices");
-    let (nv, ne, nf) = (vs.len() as i64, edges.len() as i64 / 2, h.faces().len() as i64);
+    let (nv, ne, nf) = (
+        vs.len() as i64,
+        edges.len() as i64 / 2,
+        h.faces().len() as i64,
+    );
     assert_eq!(nv - ne + nf, 2, "Euler");
     // Strict vertices: three faces through each with independent normals.
     for &i in vs {
@@ -278,7 +284,11 @@ fn face_list<S: Scalar>(h: &ConvexHull<S>) -> Vec<(Vec<usize>, [i64; 3], i64)> {
             let n = [&f.plane.normal.x, &f.plane.normal.y, &f.plane.normal.z]
                 .map(|c| i64::try_from(c).unwrap());
             assert!(f.plane.offset.is_integer());
-            (f.vertices.clone(), n, i64::try_from(f.plane.offset.to_integer()).unwrap())
+            (
+                f.vertices.clone(),
+                n,
+                i64::try_from(f.plane.offset.to_integer()).unwrap(),
+            )
         })
         .collect()
 }
@@ -355,10 +365,17 @@ fn cube_with_points_on_faces_and_edges() {
     pts.reverse(); // corners do not come first
     let h = hull_f64(&pts);
     let corner_idx: BTreeSet<usize> = (0..pts.len())
-        .filter(|&i| [pts[i].x, pts[i].y, pts[i].z].iter().all(|c| *c == 0. || *c == 2.))
+        .filter(|&i| {
+            [pts[i].x, pts[i].y, pts[i].z]
+                .iter()
+                .all(|c| *c == 0. || *c == 2.)
+        })
         .collect();
     assert_eq!(corner_idx.len(), 8);
-    assert_eq!(h.vertices().iter().copied().collect::<BTreeSet<_>>(), corner_idx);
+    assert_eq!(
+        h.vertices().iter().copied().collect::<BTreeSet<_>>(),
+        corner_idx
+    );
     let mut planes: Vec<([i64; 3], i64)> = face_list(&h).into_iter().map(|f| (f.1, f.2)).collect();
     planes.sort();
     assert_eq!(
@@ -470,7 +487,11 @@ fn near_degenerate_doubles() {
     for k in [-1, 1] {
         let off = v(0.25, 0.25, ulps_away(0.5, k));
         let h = hull_f64(&[a.clone(), b.clone(), c.clone(), off, on.clone()]);
-        assert_eq!((h.dim(), h.vertices()), (3, &[0usize, 1, 2, 3][..]), "{k} ulp");
+        assert_eq!(
+            (h.dim(), h.vertices()),
+            (3, &[0usize, 1, 2, 3][..]),
+            "{k} ulp"
+        );
         assert_eq!(h.faces().len(), 4);
     }
     // A point one ulp outside a face of a big set: it must be a vertex.
@@ -527,21 +548,78 @@ fn exact_rational_coordinates() {
         p(r(0, 1), r(1, 3), r(0, 1)),
         p(r(0, 1), r(0, 1), r(1, 3)),
         p(r(0, 1), r(0, 1), r(0, 1)),
-        p(r(1, 9), r(1, 9), r(1, 9)),   // on the face x + y + z = 1/3
-        p(r(1, 6), r(1, 6), r(0, 1)),   // on an edge
+        p(r(1, 9), r(1, 9), r(1, 9)),    // on the face x + y + z = 1/3
+        p(r(1, 6), r(1, 6), r(0, 1)),    // on an edge
         p(r(1, 21), r(1, 21), r(1, 21)), // inside
-        p(r(1, 7), r(1, 7), r(1, 21)),  // on the face: 3/21 + 3/21 + 1/21 = 1/3
+        p(r(1, 7), r(1, 7), r(1, 21)),   // on the face: 3/21 + 3/21 + 1/21 = 1/3
     ];
     let h = convex_hull(&pts).unwrap();
     check(&pts, &h);
     assert_eq!(h.vertices(), &[0, 1, 2, 3]);
-    let slanted = h.faces().iter().find(|f| f.vertices == vec![0, 1, 2]).unwrap();
+    let slanted = h
+        .faces()
+        .iter()
+        .find(|f| f.vertices == vec![0, 1, 2])
+        .unwrap();
     assert_eq!(slanted.plane.normal, iv([1, 1, 1]));
     assert_eq!(slanted.plane.offset, r(1, 3));
     let rp: Vec<P> = pts.iter().map(rat).collect();
     let (planes, verts) = brute_force(&rp);
     assert_eq!(hull_planes(&h), planes);
     assert_eq!(check(&pts, &h), verts);
+}
+
+/// Rationals far outside the double range (10^±400): the float estimates are
+/// useless (infinite or zero), the exact decisions are not; the hull is the
+/// same as at scale 1.
+#[test]
+fn rationals_beyond_the_double_range() {
+    let base: Vec<Vec3<Q>> = (0..27)
+        .map(|i| [i % 3, (i / 3) % 3, i / 9].map(|c| Q::from_integer(c.into())))
+        .map(|[x, y, z]| Vec3::new(x, y, z))
+        .chain([Vec3::new(
+            Q::new(1.into(), 3.into()),
+            Q::new(5.into(), 2.into()),
+            Q::one(),
+        )])
+        .collect();
+    let h0 = convex_hull(&base).unwrap();
+    check(&base, &h0);
+    // The 8 corners and (1/3, 5/2, 1), a pyramid over the face y = 2.
+    assert_eq!(h0.vertices().len(), 9);
+    let big = Q::from_integer(BigInt::from(10).pow(400));
+    for k in [big.clone(), Q::one() / big] {
+        let pts: Vec<Vec3<Q>> = base.iter().map(|p| p.map(|c| c * &k)).collect();
+        let h = convex_hull(&pts).unwrap();
+        check(&pts, &h);
+        assert_eq!(h.vertices(), h0.vertices());
+        for (f, g) in h.faces().iter().zip(h0.faces()) {
+            assert_eq!(f.vertices, g.vertices);
+            assert_eq!(f.plane.normal, g.plane.normal);
+            assert_eq!(f.plane.offset, &g.plane.offset * &k);
+        }
+    }
+}
+
+/// f32 inputs: the tetrahedron of the f64 test, same faces.
+#[test]
+fn f32_tetrahedron() {
+    let p = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    let pts = [
+        p(0., 0., 0.),
+        p(1., 0., 0.),
+        p(0., 1., 0.),
+        p(0., 0., 1.),
+        p(0.2, 0.2, 0.2),
+    ];
+    let h = convex_hull(&pts).unwrap();
+    check(&pts, &h);
+    assert_eq!(h.vertices(), &[0, 1, 2, 3]);
+    let fv: Vec<Vec<usize>> = h.faces().iter().map(|f| f.vertices.clone()).collect();
+    assert_eq!(
+        fv,
+        vec![vec![0, 1, 3], vec![0, 2, 1], vec![0, 3, 2], vec![1, 2, 3]]
+    );
 }
 
 /// Points inserted so that an early vertex ends up in the middle of an edge
@@ -567,14 +645,22 @@ fn early_points_that_become_non_vertices() {
 // ---- random sets -------------------------------------------------------
 
 fn small_int_points(max: usize) -> impl Strategy<Value = Vec<Vec3<f64>>> {
-    prop::collection::vec((-3i32..4, -3i32..4, -3i32..4), 1..max)
-        .prop_map(|v| v.into_iter().map(|(a, b, c)| Vec3::new(a as f64, b as f64, c as f64)).collect())
+    prop::collection::vec((-3i32..4, -3i32..4, -3i32..4), 1..max).prop_map(|v| {
+        v.into_iter()
+            .map(|(a, b, c)| Vec3::new(a as f64, b as f64, c as f64))
+            .collect()
+    })
 }
 
 /// Random doubles, near-degenerate in several ways.
 fn hard_points() -> impl Strategy<Value = Vec<Vec3<f64>>> {
     let base = prop::collection::vec((-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0), 4..40);
-    (base, 0usize..4, -3i32..4, prop_oneof![Just(0), Just(40), Just(-40), Just(300), Just(-300)])
+    (
+        base,
+        0usize..4,
+        -3i32..4,
+        prop_oneof![Just(0), Just(40), Just(-40), Just(300), Just(-300)],
+    )
         .prop_map(|(b, mode, k, e)| {
             let pts: Vec<[f64; 3]> = match mode {
                 // uniform
@@ -589,7 +675,10 @@ fn hard_points() -> impl Strategy<Value = Vec<Vec3<f64>>> {
                     })
                     .collect(),
                 // on a line, up to rounding
-                2 => b.iter().map(|p| [p.0, 2. * p.0, ulps_away(-p.0 / 3., k * (p.1 > 0.) as i32)]).collect(),
+                2 => b
+                    .iter()
+                    .map(|p| [p.0, 2. * p.0, ulps_away(-p.0 / 3., k * (p.1 > 0.) as i32)])
+                    .collect(),
                 // on the unit sphere, up to rounding
                 _ => b
                     .iter()
@@ -665,7 +754,9 @@ proptest! {
 fn ten_thousand_points() {
     let mut s = 12345u64;
     let mut next = || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((s >> 11) as f64) / (1u64 << 53) as f64 * 2. - 1.
     };
     let cube: Vec<Vec3<f64>> = (0..10_000).map(|_| v(next(), next(), next())).collect();

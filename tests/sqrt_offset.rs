@@ -57,7 +57,11 @@ fn check(q: &Q, rr: &Q) {
     let x = SqrtOffset::new(q.clone(), rr.clone()).unwrap();
     let want = reference(q, rr);
     let got = x.nearest_f64();
-    assert_eq!(got.to_bits(), want.to_bits(), "√({q}) − {rr}: {got:e} vs {want:e}");
+    assert_eq!(
+        got.to_bits(),
+        want.to_bits(),
+        "√({q}) − {rr}: {got:e} vs {want:e}"
+    );
     // The sign agrees with q − R², computed here directly.
     let s = (q - rr * rr).cmp(&Q::zero());
     assert_eq!(x.sign().to_ordering(), s);
@@ -81,7 +85,13 @@ fn zero_and_exact_cases() {
     check(&r(9, 4), &r(3, 2)); // exactly 0
     check(&r(9, 4), &r(1, 2)); // 1
     check(&r(1, 9), &r(1, 1)); // −2/3
-    assert_eq!(SqrtOffset::new(r(9, 4), r(3, 2)).unwrap().nearest_f64().to_bits(), 0);
+    assert_eq!(
+        SqrtOffset::new(r(9, 4), r(3, 2))
+            .unwrap()
+            .nearest_f64()
+            .to_bits(),
+        0
+    );
     // √2 − 1 from its published digits, rounded by Rust's correctly rounded
     // parser (the float expression 2f64.sqrt() − 1.0 is 2 ulps off).
     let digits = "0.41421356237309504880168872420969807856967187537694";
@@ -107,7 +117,9 @@ fn exact_ties_round_to_even() {
     ] {
         let s = &x + &third;
         let q = &s * &s;
-        let got = SqrtOffset::new(q.clone(), third.clone()).unwrap().nearest_f64();
+        let got = SqrtOffset::new(q.clone(), third.clone())
+            .unwrap()
+            .nearest_f64();
         assert_eq!(got, want, "{x}");
         check(&q, &third);
     }
@@ -140,19 +152,19 @@ fn catastrophic_cancellation() {
 #[test]
 fn huge_and_tiny() {
     for (q, rr) in [
-        (pow2(2000), Q::zero()),               // 2^1000
-        (pow2(2100), Q::zero()),               // 2^1050 → ∞
-        (pow2(2000) * r(3, 1), pow2(1000)),    // (√3 − 1)·2^1000
-        (pow2(-2000) * r(3, 1), pow2(-1000)),  // (√3 − 1)·2^-1000: subnormal
-        (pow2(-2100), Q::zero()),              // 2^-1050: subnormal
-        (pow2(-2200), Q::zero()),              // 2^-1100 → 0
-        (pow2(-2200), pow2(-1100) * r(1, 3)),  // (2/3)·2^-1100 → 0
-        (pow2(-2200) * r(7, 1), pow2(-1076)),  // negative subnormal
+        (pow2(2000), Q::zero()),              // 2^1000
+        (pow2(2100), Q::zero()),              // 2^1050 → ∞
+        (pow2(2000) * r(3, 1), pow2(1000)),   // (√3 − 1)·2^1000
+        (pow2(-2000) * r(3, 1), pow2(-1000)), // (√3 − 1)·2^-1000: subnormal
+        (pow2(-2100), Q::zero()),             // 2^-1050: subnormal
+        (pow2(-2200), Q::zero()),             // 2^-1100 → 0
+        (pow2(-2200), pow2(-1100) * r(1, 3)), // (2/3)·2^-1100 → 0
+        (pow2(-2200) * r(7, 1), pow2(-1076)), // negative subnormal
         (qf(f64::MAX) * qf(f64::MAX), Q::zero()),
         (qf(f64::MAX) * qf(f64::MAX) * r(4, 1), qf(f64::MAX)),
-        (pow2(4000), pow2(2000) - r(1, 3)),   // cancellation at 2^2000
-        (pow2(3000), Q::zero()),               // 2^1500 → ∞
-        (Q::zero(), pow2(1100)),               // −∞
+        (pow2(4000), pow2(2000) - r(1, 3)), // cancellation at 2^2000
+        (pow2(3000), Q::zero()),            // 2^1500 → ∞
+        (Q::zero(), pow2(1100)),            // −∞
     ] {
         check(&q, &rr);
     }
@@ -202,12 +214,24 @@ proptest! {
 fn cmp_rational_against_known_digits() {
     let x = SqrtOffset::new(r(2, 1), r(1, 1)).unwrap();
     let dec = |s: &str| exact_collision::number::parse_exact(s).unwrap();
-    assert_eq!(x.cmp_rational(&dec("0.4142135623730950488016887")), Ordering::Greater);
-    assert_eq!(x.cmp_rational(&dec("0.4142135623730950488016888")), Ordering::Less);
+    assert_eq!(
+        x.cmp_rational(&dec("0.4142135623730950488016887")),
+        Ordering::Greater
+    );
+    assert_eq!(
+        x.cmp_rational(&dec("0.4142135623730950488016888")),
+        Ordering::Less
+    );
     assert_eq!(x.cmp_rational(&dec("-5")), Ordering::Greater);
     let y = SqrtOffset::new(r(2, 1), r(3, 1)).unwrap(); // −1.5857864376269049511…
-    assert_eq!(y.cmp_rational(&dec("-1.5857864376269049512")), Ordering::Greater);
-    assert_eq!(y.cmp_rational(&dec("-1.5857864376269049511")), Ordering::Less);
+    assert_eq!(
+        y.cmp_rational(&dec("-1.5857864376269049512")),
+        Ordering::Greater
+    );
+    assert_eq!(
+        y.cmp_rational(&dec("-1.5857864376269049511")),
+        Ordering::Less
+    );
     let z = SqrtOffset::new(r(9, 4), r(3, 2)).unwrap();
     assert_eq!(z.cmp_rational(&Q::zero()), Ordering::Equal);
 }
