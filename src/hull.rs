@@ -122,16 +122,32 @@ pub struct Plane {
 
 impl Plane {
     /// The plane through `a`, `b`, `c` (not collinear) with normal along
-    /// `(b − a) × (c − a)`, scaled to a primitive integer vector.
-    fn through(a: &Vec3<BigRational>, b: &Vec3<BigRational>, c: &Vec3<BigRational>) -> Plane {
-        let n = b.sub(a).cross(&c.sub(a));
-        let comps = [n.x, n.y, n.z];
-        let l = comps.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
-        let ints: Vec<BigInt> = comps.iter().map(|c| c.numer() * (&l / c.denom())).collect();
-        let g = ints.iter().fold(BigInt::zero(), |g, c| g.gcd(c));
-        let g = if g.is_zero() { BigInt::one() } else { g };
-        let normal = Vec3::new(&ints[0] / &g, &ints[1] / &g, &ints[2] / &g);
-        let offset = dot_int(&normal, a);
+    /// `(b − a) × (c − a)`, scaled to a primitive integer vector. Computed in
+    /// integers: the nine coordinates over their least common denominator,
+    /// the cross product, one gcd; no rational arithmetic (no gcd per step).
+    fn through<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>) -> Plane {
+        let r = [a, b, c].map(|p| p.to_rational());
+        let mut den = BigInt::one();
+        for p in &r {
+            for k in 0..3 {
+                let d = p.get(k).denom();
+                if !(&den % d).is_zero() {
+                    den = den.lcm(d);
+                }
+            }
+        }
+        let int = |p: &Vec3<BigRational>| p.map(|x| x.numer() * (&den / x.denom()));
+        let [ia, ib, ic] = [&r[0], &r[1], &r[2]].map(int);
+        let (u, w) = (sub_int(&ib, &ia), sub_int(&ic, &ia));
+        let n = [
+            &u.y * &w.z - &u.z * &w.y,
+            &u.z * &w.x - &u.x * &w.z,
+            &u.x * &w.y - &u.y * &w.x,
+        ];
+        let g = gcd3(&n);
+        let normal = Vec3::new(&n[0] / &g, &n[1] / &g, &n[2] / &g);
+        let num = &normal.x * &ia.x + &normal.y * &ia.y + &normal.z * &ia.z;
+        let offset = BigRational::new(num, den);
         Plane { normal, offset }
     }
 
@@ -151,6 +167,32 @@ impl Plane {
             Sign::Negative
         }
     }
+}
+
+fn sub_int(a: &Vec3<BigInt>, b: &Vec3<BigInt>) -> Vec3<BigInt> {
+    Vec3::new(&a.x - &b.x, &a.y - &b.y, &a.z - &b.z)
+}
+
+/// The gcd of three integers, not all zero (1 if all are zero): the common
+/// power of two first (float inputs make it large), then the odd parts.
+fn gcd3(n: &[BigInt; 3]) -> BigInt {
+    let tz = n.iter().filter_map(|x| x.trailing_zeros()).min();
+    let Some(tz) = tz else {
+        return BigInt::one();
+    };
+    let odd: Vec<BigInt> = n
+        .iter()
+        .filter(|x| !x.is_zero())
+        .map(|x| x >> tz as usize)
+        .collect();
+    let mut g = odd[0].abs();
+    for x in &odd[1..] {
+        if g.is_one() {
+            break;
+        }
+        g = g.gcd(x);
+    }
+    g << tz as usize
 }
 
 fn dot_int(n: &Vec3<BigInt>, p: &Vec3<BigRational>) -> BigRational {
@@ -446,11 +488,7 @@ fn flat_hull<S: Scalar>(points: &[Vec3<S>], t: [usize; 3]) -> (Vec<usize>, Plane
         }
         hull.pop(); // the last point starts the other chain
     }
-    let mut plane = Plane::through(
-        &points[t[0]].to_rational(),
-        &points[t[1]].to_rational(),
-        &points[t[2]].to_rational(),
-    );
+    let mut plane = Plane::through(&points[t[0]], &points[t[1]], &points[t[2]]);
     // Counter-clockwise in the projection is counter-clockwise seen from the
     // side of (b − a) × (c − a) when its k-th component is positive.
     if sk == Sign::Negative {
@@ -766,11 +804,7 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
                 return Err(HullError::Internal("degenerate face"));
             }
             rotate_to_min(&mut poly);
-            let plane = Plane::through(
-                &self.p[poly[0]].to_rational(),
-                &self.p[poly[1]].to_rational(),
-                &self.p[poly[2]].to_rational(),
-            );
+            let plane = Plane::through(&self.p[poly[0]], &self.p[poly[1]], &self.p[poly[2]]);
             faces.push(Face {
                 vertices: poly,
                 plane,
