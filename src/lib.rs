@@ -30,6 +30,7 @@ pub mod ccd;
 pub mod demo;
 pub mod engines;
 mod ergonomics;
+pub mod hull;
 pub mod mesh;
 pub mod num;
 pub mod poly;

@@ -128,3 +128,9 @@ pub(crate) static ADAPTIVE_EVALS: std::sync::atomic::AtomicU64 =
 /// Lines answered on the lean line path (`fast`) and on the general path
 /// (`fallback`); `query --stats` prints it.
 pub static LINES: Counter = Counter::new("lines");
+
+// Counted in `num/sqrt_offset.rs`.
+/// `SqrtOffset::nearest_f64` calls whose float guess was more than six ulps
+/// off, so that it bisected instead of stepping.
+pub(crate) static SQRT_OFFSET_BISECTIONS: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0);

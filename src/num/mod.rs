@@ -22,4 +22,5 @@ pub mod ring;
 pub mod scalar;
 pub mod sign;
 pub mod sqrt;
+pub mod sqrt_offset;
 pub(crate) mod wide;
