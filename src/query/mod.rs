@@ -18,6 +18,7 @@
 //! | box–box (and cube) | [`box_box::intersect`], [`box_box::distance`] (15-axis SAT; the polytope enumeration) | `box_box/fast.rs` (filtered SAT, exact axis), then `polytope/filtered/` (box witness road, GJK with box supports) |
 //! | prism–prism | [`prism_prism::intersect`], [`prism_prism::distance`] (Nathan's 2.5-D test) | `prism_prism/fast.rs` |
 //! | triangle–box, triangle–prism, box–prism (either order) | [`polytope::intersect`], [`polytope::distance`] | `polytope/filtered/` |
+//! | rounded shapes (sphere, capsule, any of the above grown by a radius) | [`rounded::distance_exact`], [`rounded::intersects`]: the cores' pair above, then `√q − R` in closed form | the cores' float-guided paths (the radius step is exact) |
 //!
 //! The answers and their certificates: [`Intersection`], [`Closest`],
 //! [`UnreducedClosest`] (the exact distance over one denominator);
@@ -27,6 +28,7 @@ pub mod box_box;
 pub mod certificate;
 pub mod polytope;
 pub mod prism_prism;
+pub mod rounded;
 pub mod triangle_triangle;
 pub mod unreduced;
 

@@ -9,12 +9,14 @@ mod cube;
 mod obb;
 mod pose;
 mod prism;
+mod rounded;
 mod triangle;
 
 pub use cube::Cube;
 pub use obb::Obb;
 pub use pose::Rotation;
 pub use prism::Prism;
+pub use rounded::{Core, Rounded};
 pub use triangle::Triangle;
 
 use crate::num::ring::Ring;

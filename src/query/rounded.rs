@@ -1,0 +1,145 @@
+//! Rounded shapes (spheres, capsules, and triangles, boxes, prisms and cubes
+//! grown by a ball): `intersect` and `distance`, exactly.
+//!
+//! With `R = r_a + r_b` and `q` the exact squared distance of the cores
+//! ([`crate::shape::Core`]), the shapes meet iff `q ≤ R²`, and their
+//! distance is `max(0, √q − R)`: exact, though not rational in general. It is
+//! answered in closed form, [`SqrtOffset`] (`√q − R` with `q` and `R`
+//! rationals in lowest terms), compared exactly, and rounded to the nearest
+//! double by exact comparisons, not by evaluating `√` in floats.
+//!
+//! The cores' closest pair comes from the polytope paths
+//! ([`crate::query::distance_exact`]; a point or a segment is the degenerate
+//! triangle it is), with their own certificates: a closest pair `(p_a, p_b)`
+//! of two disjoint convex sets is proved by the slab between the planes
+//! through `p_a` and `p_b` orthogonal to `p_b − p_a`.
+//!
+//! **Certificates.** Meeting shapes: a rational witness in both,
+//! `p_a + (r_a/R)(p_b − p_a)` (`|w − p_a| = (r_a/R)√q ≤ r_a` and likewise for
+//! b), or the cores' common point when `q = 0`. Apart shapes: the cores'
+//! closest pair and `q > R²`.
+//!
+//! **Closest points** of apart shapes are `p_a + (r_a/√q)(p_b − p_a)` and
+//! `p_b − (r_b/√q)(p_b − p_a)`: exact rationals when `q` is the square of a
+//! rational ([`RoundedClosest::exact_points`]), otherwise given by the cores'
+//! points and the exact direction `p_b − p_a`.
+//!
+//! ```
+//! use exact_collision::query::rounded;
+//! use exact_collision::shape::Rounded;
+//! use exact_collision::Vec3;
+//! let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+//! let a = Rounded::sphere(v(0.0, 0.0, 0.0), 1.0).unwrap();
+//! let b = Rounded::sphere(v(1.0, 1.0, 0.0), 0.0).unwrap();
+//! let c = rounded::distance_exact(&a, &b).unwrap();
+//! assert!(!c.intersects());
+//! assert_eq!(c.distance().to_string(), "√(2) − 1");
+//! assert_eq!(c.distance_f64(), 0.41421356237309503); // the double nearest √2 − 1
+//! ```
+
+use super::{Closest, QueryError};
+use crate::num::scalar::Scalar;
+use crate::num::sign::Sign;
+use crate::num::sqrt_offset::SqrtOffset;
+use crate::shape::Rounded;
+use crate::vector::Vec3;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+type Q = BigRational;
+
+/// The exact distance answer of two rounded shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundedClosest {
+    /// The cores' exact closest pair; `q = core.distance_squared`.
+    pub core: Closest<Q>,
+    /// `R = r_a + r_b`.
+    pub radius: Q,
+}
+
+impl RoundedClosest {
+    /// Whether the shapes meet: `q ≤ R²`, exactly.
+    pub fn intersects(&self) -> bool {
+        self.core.distance_squared <= &self.radius * &self.radius
+    }
+
+    /// `√q − R` in closed form (negative when the shapes overlap; the
+    /// distance is its maximum with 0).
+    pub fn distance(&self) -> SqrtOffset {
+        SqrtOffset::new(self.core.distance_squared.clone(), self.radius.clone())
+            .expect("a squared distance and a sum of radii are nonnegative")
+    }
+
+    /// The double nearest to the distance `max(0, √q − R)`, decided exactly.
+    pub fn distance_f64(&self) -> f64 {
+        self.distance().clamped_nearest_f64()
+    }
+
+    /// A common point of meeting shapes, exact: the cores' common point when
+    /// `q = 0`, else `p_a + (r_a/R)(p_b − p_a)`. `None` when they are apart.
+    pub fn witness(&self, ra: &Q) -> Option<Vec3<Q>> {
+        if !self.intersects() {
+            return None;
+        }
+        let (pa, pb) = (&self.core.a, &self.core.b);
+        if self.core.distance_squared.is_zero() || self.radius.is_zero() {
+            return Some(pa.clone());
+        }
+        let t = ra / &self.radius;
+        Some(Vec3::new(
+            &pa.x + &t * (&pb.x - &pa.x),
+            &pa.y + &t * (&pb.y - &pa.y),
+            &pa.z + &t * (&pb.z - &pa.z),
+        ))
+    }
+
+    /// The closest points of apart shapes when `√q` is rational (then they
+    /// are rational): `p_a + (r_a/√q)(p_b − p_a)`, `p_b − (r_b/√q)(p_b − p_a)`.
+    /// `None` when the shapes meet or `√q` is irrational.
+    pub fn exact_points(&self, ra: &Q, rb: &Q) -> Option<(Vec3<Q>, Vec3<Q>)> {
+        if self.intersects() {
+            return None;
+        }
+        let s = rational_sqrt(&self.core.distance_squared)?;
+        let (pa, pb) = (&self.core.a, &self.core.b);
+        let d = Vec3::new(&pb.x - &pa.x, &pb.y - &pa.y, &pb.z - &pa.z);
+        let (ta, tb) = (ra / &s, rb / &s);
+        let at = |p: &Vec3<Q>, t: &Q, sign: i32| {
+            let t = if sign < 0 { -t } else { t.clone() };
+            Vec3::new(&p.x + &t * &d.x, &p.y + &t * &d.y, &p.z + &t * &d.z)
+        };
+        Some((at(pa, &ta, 1), at(pb, &tb, -1)))
+    }
+}
+
+/// `√x` when it is rational (numerator and denominator perfect squares).
+fn rational_sqrt(x: &Q) -> Option<Q> {
+    if x.is_negative() {
+        return None;
+    }
+    let root = |n: &BigInt| {
+        let r = n.sqrt();
+        (&r * &r == *n).then_some(r)
+    };
+    Some(Q::new(root(x.numer())?, root(x.denom())?))
+}
+
+/// The exact distance answer of two rounded shapes: the cores' closest pair
+/// and the sum of the radii.
+pub fn distance_exact<S: Scalar>(
+    a: &Rounded<S>,
+    b: &Rounded<S>,
+) -> Result<RoundedClosest, QueryError> {
+    let core = super::distance_exact(&a.core_shape(), &b.core_shape())?;
+    Ok(RoundedClosest {
+        core,
+        radius: a.radius.to_rational() + b.radius.to_rational(),
+    })
+}
+
+/// Do the rounded shapes meet? Decided exactly (`q ≤ R²`).
+pub fn intersects<S: Scalar>(a: &Rounded<S>, b: &Rounded<S>) -> Result<bool, QueryError> {
+    let c = distance_exact(a, b)?;
+    Ok(c.distance().sign() != Sign::Positive)
+}
