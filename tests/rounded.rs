@@ -221,3 +221,71 @@ fn random_spheres_and_boxes_against_closed_formulas() {
         assert_eq!(got.distance_f64(), nearest_reference(&d2, &r), "case {i}");
     }
 }
+
+/// The protocol's forms (docs/protocol.md, "sphere", "capsule", "radius"),
+/// answers worked by hand.
+#[test]
+fn protocol_lines() {
+    use exact_collision::protocol::answer_bytes;
+    let ans = |line: &str| {
+        let mut out = Vec::new();
+        answer_bytes(line.as_bytes(), 1, &mut out);
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        v
+    };
+    // √2 − 1: cores (0,0,0) and (1,1,0), radii 1 and 0.
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"sphere","center":[0,0,0],"radius":1},"b":{"type":"sphere","center":[1,1,0],"radius":0}}"#,
+    );
+    assert_eq!(v["distance"], serde_json::json!({"sqrt":"2","minus":"1"}));
+    assert_eq!(v["intersect"], false);
+    assert_eq!(
+        v["core_closest"],
+        serde_json::json!([["0", "0", "0"], ["1", "1", "0"]])
+    );
+    assert!(v.get("closest").is_none()); // irrational closest points
+                                         // A capsule [0,1]×{0} of radius 1/2 and a box [3,5]×[−1,1]² rounded by 1/2: q = 4,
+                                         // distance 1, closest points (3/2, 0, 0) and (5/2, 0, 0).
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"capsule","a":[0,0,0],"b":[1,0,0],"radius":0.5},"b":{"type":"box","center":[4,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"radius":"1/2"}}"#,
+    );
+    assert_eq!(v["distance_f64"], 1.0);
+    assert_eq!(
+        v["closest"],
+        serde_json::json!([["3/2", "0", "0"], ["5/2", "0", "0"]])
+    );
+    // Touching: the box moved to [2,4]: witness (3/2, 0, 0).
+    let v = ans(
+        r#"{"op":"intersect","a":{"type":"capsule","a":[0,0,0],"b":[1,0,0],"radius":0.5},"b":{"type":"box","center":[3,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"radius":"1/2"}}"#,
+    );
+    assert_eq!(v["intersect"], true);
+    assert_eq!(v["witness"], serde_json::json!(["3/2", "0", "0"]));
+    // A triangle with a radius against a plain triangle 1 above: 1 − 1/4.
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],"radius":"1/4"},"b":{"type":"triangle","v":[[0,0,1],[1,0,1],[0,1,1]]}}"#,
+    );
+    assert_eq!(v["distance_f64"], 0.75);
+    // Errors name the field.
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"sphere","center":[0,0,0],"radius":-1},"b":{"type":"sphere","center":[1,1,0],"radius":0}}"#,
+    );
+    assert_eq!(v["error"], "a.radius: negative radius");
+    let v = ans(
+        r#"{"op":"intersect","a":{"type":"capsule","a":[0,0,0],"radius":1},"b":{"type":"sphere","center":[1,1,0],"radius":0}}"#,
+    );
+    assert_eq!(v["error"], "a.b: missing");
+    // Claims: the nearest double agrees; 1e-7 off disagrees under the default 1e-9.
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"sphere","center":[0,0,0],"radius":1},"b":{"type":"sphere","center":[1,1,0],"radius":0},"claim":{"distance_f64":0.41421356237309503,"intersect":false}}"#,
+    );
+    assert_eq!(v["verdict"], "agree");
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"sphere","center":[0,0,0],"radius":1},"b":{"type":"sphere","center":[1,1,0],"radius":0},"claim":{"distance_f64":0.4142136}}"#,
+    );
+    assert_eq!(v["verdict"], "disagree");
+    // Within an absolute tolerance of 1e-6 it agrees (0.4142136 − (√2 − 1) ≈ 3.8e-8).
+    let v = ans(
+        r#"{"op":"distance","a":{"type":"sphere","center":[0,0,0],"radius":1},"b":{"type":"sphere","center":[1,1,0],"radius":0},"claim":{"distance_f64":0.4142136,"abs_tol":1e-6}}"#,
+    );
+    assert_eq!(v["verdict"], "agree");
+}

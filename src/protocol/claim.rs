@@ -53,8 +53,9 @@
 use super::parse::{Op, Query};
 use crate::num::scalar::rational_to_f64;
 use crate::num::sqrt::sqrt_nearest_f64;
+use crate::num::sqrt_offset::SqrtOffset;
 use crate::protocol::number::{exact_string, read_number};
-use crate::shape::Shape;
+use crate::shape::{Rounded, Shape};
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -386,6 +387,73 @@ pub fn judge(
         fields,
         not_judged,
     })
+}
+
+/// The shapes of a query on rounded shapes.
+fn rounded_pair(q: &Query) -> Option<(&Rounded<BigRational>, &Rounded<BigRational>)> {
+    match &q.op {
+        Op::IntersectRounded { a, b } | Op::DistanceRounded { a, b } => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// `max(0, √q − R)` compared with the rational `t`, exactly.
+fn cmp_clamped(d: &SqrtOffset, t: &BigRational) -> Ordering {
+    if t.is_negative() {
+        return Ordering::Greater;
+    }
+    if d.sign() != crate::num::sign::Sign::Positive {
+        return BigRational::zero().cmp(t);
+    }
+    d.cmp_rational(t)
+}
+
+/// A claimed `distance_f64` of rounded shapes against the exact distance
+/// `e = max(0, √q − R)`: it agrees when it is the double nearest to e, or
+/// when |c − e| ≤ max(abs, rel·e), decided by exact comparisons of e with
+/// rationals (e is irrational in general; no square root is evaluated).
+fn judge_rounded_distance(k: &str, c: &Value, d: &SqrtOffset, tol: &Tol) -> FieldVerdict {
+    let exact_f = d.clamped_nearest_f64();
+    let cv = match claimed(c) {
+        None => return verdict(k, false, format!("{k}: claim is not a number")),
+        Some(Claimed::Inf(_)) => {
+            return verdict(k, false, format!("{k}: claimed {c}, exact {exact_f:e}"))
+        }
+        Some(Claimed::Value(v)) => v,
+    };
+    let claimed_f = rational_to_f64(&cv);
+    let (abs, rel) = tol.get(Kind::Distance);
+    let nearest = !c.is_string() && claimed_f == exact_f;
+    // |c − e| ≤ abs  ⟺  c − abs ≤ e ≤ c + abs.
+    let in_abs = cmp_clamped(d, &(&cv - &abs)) != Ordering::Less
+        && cmp_clamped(d, &(&cv + &abs)) != Ordering::Greater;
+    // |c − e| ≤ rel·e  ⟺  c/(1 + rel) ≤ e and (rel ≥ 1 or e ≤ c/(1 − rel)).
+    let one = BigRational::one();
+    let in_rel = !cv.is_negative()
+        && cmp_clamped(d, &(&cv / (&one + &rel))) != Ordering::Less
+        && (rel >= one || cmp_clamped(d, &(&cv / (&one - &rel))) != Ordering::Greater);
+    let ok = nearest || in_abs || in_rel;
+    let abs_err = (claimed_f - exact_f).abs();
+    let ulps = if abs_err == 0.0 {
+        0.0
+    } else {
+        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
+    };
+    let mut detail = format!(
+        "{k}: claimed {claimed_f:e}, exact {} ≈ {exact_f:e}, {}",
+        d,
+        fmt_err(abs_err, ulps)
+    );
+    if nearest {
+        detail.push_str(" (the correctly rounded double of the exact value)");
+    }
+    FieldVerdict {
+        field: k.to_string(),
+        agrees: ok,
+        detail,
+        abs_error: Some(abs_err),
+        ulps: Some(ulps),
+    }
 }
 
 /// The shapes of a static query.
@@ -746,6 +814,13 @@ fn judge_field(
             (None, _) => verdict(k, false, format!("{k}: claim is not a boolean")),
             (Some(_), None) => verdict(k, false, format!("{k}: not part of this answer")),
         },
+        "distance_f64" if rounded_pair(q).is_some() => {
+            let (a, b) = rounded_pair(q).expect("checked");
+            match crate::query::rounded::distance_exact(a, b) {
+                Ok(r) => judge_rounded_distance(k, c, &r.distance(), tol),
+                Err(e) => verdict(k, false, format!("{k}: no exact distance ({e})")),
+            }
+        }
         "distance_squared" | "distance_squared_f64" | "distance_f64" => {
             match answer.get("distance_squared").and_then(exact_of) {
                 Some(d2) => judge_distance(k, c, &d2, tol),

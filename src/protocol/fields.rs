@@ -48,6 +48,10 @@ pub(super) const BOX: &[&str] = &[
 pub(super) const PRISM: &[&str] = &["type", "base", "z"];
 /// A cube's fields.
 pub(super) const CUBE: &[&str] = &["type", "vertices"];
+/// A sphere's fields.
+pub(super) const SPHERE: &[&str] = &["type", "center", "radius"];
+/// A capsule's fields.
+pub(super) const CAPSULE: &[&str] = &["type", "a", "b", "radius"];
 /// Every shape field (of some type), and a moving box's.
 pub(super) const SHAPE_ALL: &[&str] = &[
     "shape",

@@ -279,6 +279,20 @@ fn point<S: Scalar>(p: &Vec3<S>) -> Value {
     ])
 }
 
+/// The cores' closest pair of a rounded answer, its squared distance and
+/// the sum of the radii (the certificate of apart shapes: q > R²).
+fn rounded_core(m: &mut Map<String, Value>, c: &crate::query::rounded::RoundedClosest) {
+    m.insert(
+        "core_distance_squared".into(),
+        scalar_value(&c.core.distance_squared),
+    );
+    m.insert("radius".into(), scalar_value(&c.radius));
+    m.insert(
+        "core_closest".into(),
+        Value::Array(vec![point(&c.core.a), point(&c.core.b)]),
+    );
+}
+
 fn query_err(e: QueryError) -> String {
     e.to_string()
 }
@@ -312,6 +326,34 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
                 "closest".into(),
                 Value::Array(vec![point(&c.a), point(&c.b)]),
             );
+        }
+        Op::IntersectRounded { a, b } => {
+            let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+            m.insert("intersect".into(), Value::Bool(c.intersects()));
+            match c.witness(&a.radius) {
+                Some(w) => {
+                    m.insert("witness".into(), point(&w));
+                }
+                None => rounded_core(&mut m, &c),
+            }
+        }
+        Op::DistanceRounded { a, b } => {
+            let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+            let d = c.distance();
+            let mut dm = Map::new();
+            dm.insert("sqrt".into(), scalar_value(d.q()));
+            dm.insert("minus".into(), scalar_value(d.r()));
+            m.insert("distance".into(), Value::Object(dm));
+            m.insert("distance_f64".into(), float_value(c.distance_f64()));
+            m.insert("intersect".into(), Value::Bool(c.intersects()));
+            let points = match c.witness(&a.radius) {
+                Some(w) => Some((w.clone(), w)),
+                None => c.exact_points(&a.radius, &b.radius),
+            };
+            if let Some((pa, pb)) = points {
+                m.insert("closest".into(), Value::Array(vec![point(&pa), point(&pb)]));
+            }
+            rounded_core(&mut m, &c);
         }
         Op::Ccd(cq) => match ccd::ccd_with_limits(cq, &limits::ccd_limits()).map_err(query_err)? {
             CcdAnswer::Miss => {

@@ -5,7 +5,7 @@ use super::fields;
 use crate::ccd::{CcdQuery, Motion, MovingBox, PointCcd, PolyCoeffs};
 use crate::num::scalar::Scalar;
 use crate::protocol::number::{kind, read_number};
-use crate::shape::{Cube, Obb, Prism, Rotation, Shape, ShapeError, Triangle};
+use crate::shape::{Cube, Obb, Prism, Rotation, Rounded, Shape, ShapeError, Triangle};
 use crate::vector::{Vec2, Vec3};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -55,6 +55,21 @@ pub enum Op {
         a: Shape<BigRational>,
         /// Shape b.
         b: Shape<BigRational>,
+    },
+    /// `intersect` of two shapes of which one at least is rounded (a sphere,
+    /// a capsule, or a shape with a `radius`); the other one has radius 0.
+    IntersectRounded {
+        /// Shape a.
+        a: Rounded<BigRational>,
+        /// Shape b.
+        b: Rounded<BigRational>,
+    },
+    /// `distance` of two shapes of which one at least is rounded.
+    DistanceRounded {
+        /// Shape a.
+        a: Rounded<BigRational>,
+        /// Shape b.
+        b: Rounded<BigRational>,
     },
     /// Continuous collision of two boxes.
     Ccd(CcdQuery),
@@ -274,8 +289,66 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
         }
         other => err(
             &join(path, "type"),
-            format!("unknown shape type {other:?} (expected triangle, box, prism or cube)"),
+            format!(
+                "unknown shape type {other:?} (expected triangle, box, prism, cube, sphere or capsule)"
+            ),
         ),
+    }
+}
+
+/// A shape of an `intersect` or `distance` query: a polytope shape as
+/// [`parse_shape`] reads it, or a rounded one (a `sphere`, a `capsule`, or a
+/// triangle, box, prism or cube with a `radius`).
+#[derive(Clone, Debug)]
+pub enum Body {
+    /// A shape without a radius.
+    Plain(Shape<BigRational>),
+    /// A shape grown by a ball.
+    Rounded(Rounded<BigRational>),
+}
+
+impl Body {
+    fn rounded(self) -> Rounded<BigRational> {
+        match self {
+            Body::Rounded(r) => r,
+            Body::Plain(s) => Rounded::new(s, BigRational::zero()).expect("radius 0"),
+        }
+    }
+}
+
+/// Parse a SHAPE object at `path` that may be rounded ([`Body`]). Lines
+/// without a rounded shape read exactly as [`parse_shape`] reads them.
+pub fn parse_body(v: &Value, path: &str) -> Result<Body, ParseError> {
+    let o = object(v, path)?;
+    let radius = |o: &Map<String, Value>| -> Result<BigRational, ParseError> {
+        number(get(o, path, "radius")?, &join(path, "radius"))
+    };
+    match o.get("type").and_then(Value::as_str) {
+        Some("sphere") => {
+            fields::check(o, path, fields::SPHERE, fields::SHAPE_ALL, "a sphere")?;
+            let c = point3(get(o, path, "center")?, &join(path, "center"))?;
+            Rounded::sphere(c, radius(o)?)
+                .map(Body::Rounded)
+                .map_err(|e| shape_err(path, e))
+        }
+        Some("capsule") => {
+            fields::check(o, path, fields::CAPSULE, fields::SHAPE_ALL, "a capsule")?;
+            let a = point3(get(o, path, "a")?, &join(path, "a"))?;
+            let b = point3(get(o, path, "b")?, &join(path, "b"))?;
+            Rounded::capsule(a, b, radius(o)?)
+                .map(Body::Rounded)
+                .map_err(|e| shape_err(path, e))
+        }
+        Some("triangle" | "box" | "prism" | "cube") if o.contains_key("radius") => {
+            let r = radius(o)?;
+            let mut core = o.clone();
+            core.remove("radius");
+            let shape = parse_shape(&Value::Object(core), path)?;
+            Rounded::new(shape, r)
+                .map(Body::Rounded)
+                .map_err(|e| shape_err(path, e))
+        }
+        _ => parse_shape(v, path).map(Body::Plain),
     }
 }
 
@@ -663,12 +736,19 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
     };
     let op = match op_name {
         "intersect" | "distance" => {
-            let a = parse_shape(get(o, "", "a")?, "a")?;
-            let b = parse_shape(get(o, "", "b")?, "b")?;
-            if op_name == "intersect" {
-                Op::Intersect { a, b }
-            } else {
-                Op::Distance { a, b }
+            let a = parse_body(get(o, "", "a")?, "a")?;
+            let b = parse_body(get(o, "", "b")?, "b")?;
+            match (a, b, op_name == "intersect") {
+                (Body::Plain(a), Body::Plain(b), true) => Op::Intersect { a, b },
+                (Body::Plain(a), Body::Plain(b), false) => Op::Distance { a, b },
+                (a, b, true) => Op::IntersectRounded {
+                    a: a.rounded(),
+                    b: b.rounded(),
+                },
+                (a, b, false) => Op::DistanceRounded {
+                    a: a.rounded(),
+                    b: b.rounded(),
+                },
             }
         }
         "ccd" => {
