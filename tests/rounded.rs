@@ -289,3 +289,149 @@ fn protocol_lines() {
     );
     assert_eq!(v["verdict"], "agree");
 }
+
+fn convex(points: &[[f64; 3]], r: f64) -> Rounded<f64> {
+    let p: Vec<Vec3<f64>> = points.iter().map(|c| v(c[0], c[1], c[2])).collect();
+    Rounded::convex(&p, r).unwrap()
+}
+
+#[test]
+fn convex_hulls_worked_by_hand() {
+    // The unit cube's corners plus interior and repeated points, against the box
+    // [2.5, 3.5] × [0, 1]²: gap 3/2 along x.
+    let mut pts: Vec<[f64; 3]> = (0..8)
+        .map(|i| [(i & 1) as f64, (i >> 1 & 1) as f64, (i >> 2 & 1) as f64])
+        .collect();
+    pts.extend([
+        [0.5, 0.5, 0.5],
+        [0.25, 0.75, 0.5],
+        [1.0, 1.0, 1.0],
+        [0.5, 0.5, 1.0],
+    ]);
+    let cube = convex(&pts, 0.0);
+    let bx = Rounded::new(aabb(v(3.0, 0.5, 0.5), [0.5, 0.5, 0.5]), 0.0).unwrap();
+    let c = distance_exact(&cube, &bx).unwrap();
+    assert_eq!(c.core.distance_squared, q(2.25));
+    assert_eq!(c.distance_f64(), 1.5);
+    // A sphere well inside a large hull: no face is near it, still they meet.
+    let big = convex(
+        &(0..8)
+            .map(|i| {
+                [
+                    4.0 * (i & 1) as f64 - 2.0,
+                    4.0 * (i >> 1 & 1) as f64 - 2.0,
+                    4.0 * (i >> 2 & 1) as f64 - 2.0,
+                ]
+            })
+            .collect::<Vec<_>>(),
+        0.0,
+    );
+    let s = Rounded::sphere(v(0.1, 0.2, 0.3), 0.1).unwrap();
+    let c = distance_exact(&big, &s).unwrap();
+    assert!(c.intersects());
+    assert!(c.core.distance_squared.is_zero());
+    // Coplanar input is a flat polygon: the unit square at z = 0, a point above its
+    // middle at height 1, and one beside it at (2, 0.5, 0) (gap 1 in the plane).
+    let square = convex(
+        &[
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.5, 0.5, 0.0],
+        ],
+        0.0,
+    );
+    let above = Rounded::sphere(v(0.5, 0.5, 1.0), 0.0).unwrap();
+    assert_eq!(
+        distance_exact(&square, &above)
+            .unwrap()
+            .core
+            .distance_squared,
+        q(1.0)
+    );
+    let beside = Rounded::sphere(v(2.0, 0.5, 0.0), 0.25).unwrap();
+    assert_eq!(
+        distance_exact(&square, &beside).unwrap().distance_f64(),
+        0.75
+    );
+    // Collinear input is a segment: [0, 2] on x; the point (1, 1, 0) is 1 away.
+    let seg = convex(&[[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 0.0, 0.0]], 0.0);
+    let p = Rounded::sphere(v(1.0, 1.0, 0.0), 0.0).unwrap();
+    assert_eq!(
+        distance_exact(&seg, &p).unwrap().core.distance_squared,
+        q(1.0)
+    );
+    // Two tetrahedra: the unit corner tetrahedron and its copy shifted by 3 along x:
+    // the closest pair is (1,0,0)–(3,0,0), distance 2; with radii 1/2 each, 1.
+    let t = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    let t2: Vec<[f64; 3]> = t.iter().map(|p| [p[0] + 3.0, p[1], p[2]]).collect();
+    let c = distance_exact(&convex(&t, 0.5), &convex(&t2, 0.5)).unwrap();
+    assert_eq!(c.core.distance_squared, q(4.0));
+    assert_eq!(c.distance_f64(), 1.0);
+    // Too many points, no points, a negative radius: errors naming the field.
+    let many = vec![v(0.0, 0.0, 0.0); 10_001];
+    assert_eq!(Rounded::convex(&many, 0.0).unwrap_err().field, "points");
+    assert_eq!(
+        Rounded::convex(&[] as &[Vec3<f64>], 0.0).unwrap_err().field,
+        "points"
+    );
+    assert_eq!(
+        Rounded::convex(&[v(0.0, 0.0, 0.0)], -1.0)
+            .unwrap_err()
+            .field,
+        "radius"
+    );
+}
+
+/// Random hulls against points: the reported closest pair satisfies the
+/// optimality conditions, checked exactly and independently of how it was
+/// found: p_a is in the hull (every face plane), and every input point x has
+/// (x − p_a)·(p_b − p_a) ≤ 0 (the plane through p_a orthogonal to p_b − p_a
+/// supports the hull), so |p_b − p_a| is the distance.
+#[test]
+fn random_hull_point_pairs_satisfy_the_optimality_conditions() {
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for i in 0..60 {
+        let n = 4 + i % 13;
+        let pts: Vec<Vec3<f64>> = (0..n)
+            .map(|_| v(next() * 2.0 - 1.0, next() * 2.0 - 1.0, next() * 2.0 - 1.0))
+            .collect();
+        let hull = Rounded::convex(&pts, 0.0).unwrap();
+        let p = v(next() * 6.0 - 3.0, next() * 6.0 - 3.0, next() * 6.0 - 3.0);
+        let c = distance_exact(&hull, &Rounded::sphere(p.clone(), 0.0).unwrap()).unwrap();
+        let (pa, pb) = (&c.core.a, &c.core.b);
+        assert_eq!(*pb, Vec3::new(q(p.x), q(p.y), q(p.z)), "case {i}");
+        let d = Vec3::new(&pb.x - &pa.x, &pb.y - &pa.y, &pb.z - &pa.z);
+        let dot = |x: &Vec3<Q>, y: &Vec3<Q>| &x.x * &y.x + &x.y * &y.y + &x.z * &y.z;
+        assert_eq!(dot(&d, &d), c.core.distance_squared, "case {i}");
+        let h = exact_collision::hull::convex_hull(&pts).unwrap();
+        if c.core.distance_squared.is_zero() {
+            assert!(h.face_planes().all(|f| f.eval(pb) <= Q::zero()), "case {i}");
+            continue;
+        }
+        assert!(
+            h.face_planes().all(|f| f.eval(pa) <= Q::zero()),
+            "case {i}: p_a outside"
+        );
+        for x in &pts {
+            let xq = Vec3::new(q(x.x), q(x.y), q(x.z));
+            let rel = Vec3::new(&xq.x - &pa.x, &xq.y - &pa.y, &xq.z - &pa.z);
+            assert!(
+                dot(&rel, &d) <= Q::zero(),
+                "case {i}: not a supporting plane"
+            );
+        }
+    }
+}

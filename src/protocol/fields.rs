@@ -52,6 +52,8 @@ pub(super) const CUBE: &[&str] = &["type", "vertices"];
 pub(super) const SPHERE: &[&str] = &["type", "center", "radius"];
 /// A capsule's fields.
 pub(super) const CAPSULE: &[&str] = &["type", "a", "b", "radius"];
+/// A convex hull's fields.
+pub(super) const CONVEX: &[&str] = &["type", "points", "radius"];
 /// Every shape field (of some type), and a moving box's.
 pub(super) const SHAPE_ALL: &[&str] = &[
     "shape",

@@ -345,6 +345,12 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             dm.insert("minus".into(), scalar_value(d.r()));
             m.insert("distance".into(), Value::Object(dm));
             m.insert("distance_f64".into(), float_value(c.distance_f64()));
+            if c.radius.is_zero() {
+                // No radius (convex hulls): the distance is √q, and q is rational.
+                let d2 = &c.core.distance_squared;
+                m.insert("distance_squared".into(), scalar_value(d2));
+                m.insert("distance_squared_f64".into(), f64_companion(d2));
+            }
             m.insert("intersect".into(), Value::Bool(c.intersects()));
             let points = match c.witness(&a.radius) {
                 Some(w) => Some((w.clone(), w)),

@@ -290,7 +290,7 @@ pub fn parse_shape(v: &Value, path: &str) -> Result<Shape<BigRational>, ParseErr
         other => err(
             &join(path, "type"),
             format!(
-                "unknown shape type {other:?} (expected triangle, box, prism, cube, sphere or capsule)"
+                "unknown shape type {other:?} (expected triangle, box, prism, cube, sphere, capsule or convex)"
             ),
         ),
     }
@@ -336,6 +336,41 @@ pub fn parse_body(v: &Value, path: &str) -> Result<Body, ParseError> {
             let a = point3(get(o, path, "a")?, &join(path, "a"))?;
             let b = point3(get(o, path, "b")?, &join(path, "b"))?;
             Rounded::capsule(a, b, radius(o)?)
+                .map(Body::Rounded)
+                .map_err(|e| shape_err(path, e))
+        }
+        Some("convex") => {
+            fields::check(o, path, fields::CONVEX, fields::SHAPE_ALL, "a convex hull")?;
+            let pp = join(path, "points");
+            let pts = match get(o, path, "points")? {
+                Value::Array(a) if a.is_empty() => return err(&pp, "no points"),
+                Value::Array(a) if a.len() > crate::shape::MAX_CONVEX_POINTS => {
+                    return err(
+                        &pp,
+                        format!(
+                            "{} points (at most {})",
+                            a.len(),
+                            crate::shape::MAX_CONVEX_POINTS
+                        ),
+                    )
+                }
+                Value::Array(a) => a
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| point3(p, &join(&pp, &format!("[{i}]"))))
+                    .collect::<Result<Vec<_>, _>>()?,
+                other => {
+                    return err(
+                        &pp,
+                        format!("expected an array of points, got {}", kind(other)),
+                    )
+                }
+            };
+            let r = match o.get("radius") {
+                None => BigRational::zero(),
+                Some(_) => radius(o)?,
+            };
+            Rounded::convex(&pts, r)
                 .map(Body::Rounded)
                 .map_err(|e| shape_err(path, e))
         }

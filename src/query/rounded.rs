@@ -37,11 +37,12 @@
 //! assert_eq!(c.distance_f64(), 0.41421356237309503); // the double nearest √2 − 1
 //! ```
 
+use super::polytope::Polytope;
 use super::{Closest, QueryError};
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::num::sqrt_offset::SqrtOffset;
-use crate::shape::Rounded;
+use crate::shape::{Core, Rounded};
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -131,11 +132,56 @@ pub fn distance_exact<S: Scalar>(
     a: &Rounded<S>,
     b: &Rounded<S>,
 ) -> Result<RoundedClosest, QueryError> {
-    let core = super::distance_exact(&a.core_shape(), &b.core_shape())?;
+    let core = core_distance(a, b)?;
     Ok(RoundedClosest {
         core,
         radius: a.radius.to_rational() + b.radius.to_rational(),
     })
+}
+
+/// The cores' exact closest pair. A point, a segment or a polytope shape is
+/// one piece; a hull is the union of its faces' triangles (its surface; a flat
+/// hull its polygon), so the closest pair of two disjoint cores is the
+/// closest over the pairs of pieces. When the minimum is positive the cores
+/// may still meet with one inside a 3-dimensional hull without touching its
+/// surface: then any point of the other core is inside the hull (a connected
+/// set that meets the hull but not its boundary lies in its interior), which
+/// one exact point-in-polytope test decides, and that point is the common
+/// point.
+fn core_distance<S: Scalar>(a: &Rounded<S>, b: &Rounded<S>) -> Result<Closest<Q>, QueryError> {
+    let (pa, pb) = (a.core_pieces(), b.core_pieces());
+    let mut best: Option<Closest<Q>> = None;
+    for x in &pa {
+        for y in &pb {
+            let c = super::distance_exact(x, y)?;
+            if best
+                .as_ref()
+                .is_none_or(|b| c.distance_squared < b.distance_squared)
+            {
+                let zero = c.distance_squared.is_zero();
+                best = Some(c);
+                if zero {
+                    return Ok(best.expect("set"));
+                }
+            }
+        }
+    }
+    let best = best.expect("every core has a piece");
+    for (hull_side, other) in [(a, &pb), (b, &pa)] {
+        if let Core::Hull(h) = &hull_side.core {
+            if h.dim() == 3 {
+                let p = Polytope::new(&other[0]).vertices[0].clone();
+                if h.face_planes().all(|f| f.eval(&p) <= Q::zero()) {
+                    return Ok(Closest {
+                        distance_squared: Q::zero(),
+                        a: p.clone(),
+                        b: p,
+                    });
+                }
+            }
+        }
+    }
+    Ok(best)
 }
 
 /// Do the rounded shapes meet? Decided exactly (`q ≤ R²`).

@@ -16,7 +16,7 @@ pub use cube::Cube;
 pub use obb::Obb;
 pub use pose::Rotation;
 pub use prism::Prism;
-pub use rounded::{Core, Rounded};
+pub use rounded::{Core, Rounded, MAX_CONVEX_POINTS};
 pub use triangle::Triangle;
 
 use crate::num::ring::Ring;
