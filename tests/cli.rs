@@ -283,7 +283,12 @@ fn closed_output_pipe_ends_every_command_quietly_by_sigpipe() {
             .stderr(Stdio::piped())
             .output()
             .unwrap();
-        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{args:?}: {:?}", out.status);
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {:?}",
+            out.status
+        );
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}: quiet");
     }
 }
@@ -311,7 +316,12 @@ fn query_piped_into_head_stops_after_the_reader_leaves() {
         // The boxes are 0.000001 apart (centres 2.000001 apart, half-widths 1).
         assert_eq!(v["intersect"], false, "{cmd}: {first}");
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{cmd}: {:?}", out.status);
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{cmd}: {:?}",
+            out.status
+        );
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{cmd}: quiet");
     }
 }
@@ -321,7 +331,10 @@ fn query_piped_into_head_stops_after_the_reader_leaves() {
 fn full_disk_on_standard_output_fails_loudly_once() {
     let dir = pipe_inputs();
     for args in output_commands(&dir) {
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
             .args(&args)
             .stdin(Stdio::null())
@@ -330,7 +343,12 @@ fn full_disk_on_standard_output_fails_loudly_once() {
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {:?} {err}", out.status);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
         assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
         assert!(
             err.starts_with("exact-collision: ") && err.contains("No space left on device"),

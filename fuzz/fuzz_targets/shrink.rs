@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let tol = Tolerances::default();
     if let Some(small) = shrink_claim(&q, &tol) {
-        assert!(claim_disagrees(&small, &tol), "the shrunk claim still disagrees");
+        assert!(
+            claim_disagrees(&small, &tol),
+            "the shrunk claim still disagrees"
+        );
         assert!(line_len(&small) <= line_len(&q), "never longer");
     }
 });
