@@ -87,6 +87,13 @@ def test_killed_worker_output_is_complete_and_answered_once(tmp_path):
         # The killed process is gone (the nanny may have started a new one).
         assert pids[victim] not in client.run(os.getpid).values()
 
+        # The scheduler counted a task as running on the worker that died
+        # (`suspicious`) and ran it again elsewhere.
+        def suspicious(dask_scheduler):
+            return sum(ts.suspicious for ts in dask_scheduler.tasks.values())
+
+        assert client.run_on_scheduler(suspicious) >= 1
+
     files = sorted(out.glob("*.jsonl"))
     assert [p.name for p in files] == [f"{k:03d}.jsonl" for k in range(SHARDS)]
     distributed = [a for p in files for a in p.read_text().splitlines()]
