@@ -22,3 +22,37 @@ fn fuzz_finding_shrink_never_lengthens_a_decimal_string() {
     // boxes touch or overlap, or is not shorter: the number stays as written.
     assert_eq!(small["b"]["center"][0], "2.000001");
 }
+
+/// A binary PLY header announcing 66,613,242,488,395,600 elements of an
+/// element without properties: each took no bytes to read, so the reader
+/// built them until memory ran out (over 2 GB from a 261-byte file). The fuzz
+/// target `step_ply` found it (the `oom-…` input, here shortened to its
+/// header). Now an error naming the element, before any payload is read.
+#[test]
+fn fuzz_finding_ply_element_without_properties_is_refused() {
+    use exact_collision::ccd::step::read::read_ply_from;
+    use std::path::Path;
+    for (count, header) in [
+        (
+            "66613242488395600",
+            "ply\nformat binary_big_endian 1.0\nelement verte 00000000000000000000000000000000000000066613242488395600\nend_header\n",
+        ),
+        (
+            "4000000000",
+            "ply\nformat binary_little_endian 1.0\nelement vertex 4000000000\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n",
+        ),
+    ] {
+        let mut bytes = header.as_bytes().to_vec();
+        bytes.extend_from_slice(&[0, 1, 0, 0, 0, 0xe4]);
+        let e = read_ply_from(&mut &bytes[..], Path::new("f.ply")).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("f.ply") && msg.contains(count) && msg.contains("without properties"), "{msg}");
+    }
+    // An element with properties is still read (an empty element is fine).
+    let ok = "ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\nelement extra 0\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    let f = read_ply_from(&mut ok.as_bytes(), Path::new("f.ply")).unwrap();
+    assert_eq!(
+        (f.positions.len(), f.faces, f.positions[1]),
+        (3, vec![[0, 1, 2]], [1.0, 0.0, 0.0])
+    );
+}

@@ -170,6 +170,20 @@ pub fn read_ply_from(r: &mut impl std::io::BufRead, path: &Path) -> Result<Frame
     let vp = ply_rs_bw::parser::Parser::<PlyVertex>::new();
     let fp = ply_rs_bw::parser::Parser::<PlyFace>::new();
     let header = vp.read_header(&mut r).map_err(|e| file_err(path, e))?;
+    // An element without properties takes no bytes: a binary file of a few
+    // bytes could announce 10¹⁶ of them and the parser would build them all
+    // (the `step_ply` fuzz target's finding). With a property, each element
+    // reads at least one byte, so the work is bounded by the file's size.
+    if let Some((name, e)) = header
+        .elements
+        .iter()
+        .find(|(_, e)| e.count > 0 && e.properties.is_empty())
+    {
+        return Err(file_err(
+            path,
+            format!("element {name}: {} elements without properties", e.count),
+        ));
+    }
     let mut out = Frame::default();
     for (name, element) in &header.elements {
         match name.as_str() {
