@@ -356,18 +356,33 @@ pub fn shrink_query(query: &Value, fails: &mut dyn FnMut(&Value) -> bool) -> Val
     let nums = query_numbers(&cur);
     let xs: Vec<BigRational> = nums.iter().map(|n| n.1.clone()).collect();
     let forms: Vec<Form> = nums.iter().map(|n| n.2).collect();
-    let build = |base: &Value, xs: &[BigRational]| {
+    let base = cur.clone();
+    // Only the numbers that changed are rewritten (an unchanged "2.000001"
+    // keeps its text, not "2000001/1000000"), and a step is kept only when
+    // the whole line is no longer: a candidate's text is compared with the
+    // number's canonical text, which can be longer than the input's.
+    let build = |xs: &[BigRational]| {
         let mut q = base.clone();
-        for ((path, _, form), x) in nums.iter().zip(xs) {
-            if let Some(slot) = at(&mut q, path) {
-                *slot = number_value(x, *form);
+        for ((path, old, form), x) in nums.iter().zip(xs) {
+            if x != old {
+                if let Some(slot) = at(&mut q, path) {
+                    *slot = number_value(x, *form);
+                }
             }
         }
         q
     };
-    let base = cur.clone();
-    let out = shrink_numbers(&xs, &forms, &mut |xs| fails(&build(&base, xs)));
-    build(&base, &out)
+    let mut len = line_len(&cur);
+    let out = shrink_numbers(&xs, &forms, &mut |xs| {
+        let q = build(xs);
+        let l = line_len(&q);
+        let keep = l <= len && fails(&q);
+        if keep {
+            len = l;
+        }
+        keep
+    });
+    build(&out)
 }
 
 /// For shapes `a` and `b`: whether each is a degenerate triangle (collinear

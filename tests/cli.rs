@@ -232,3 +232,127 @@ fn query_stats_counts_the_lines_of_each_path() {
     let (code, _, err) = run(&["query", "--jobs", "0"], "");
     assert_eq!(code, 2, "--jobs 0 is refused: {err}");
 }
+
+// A closed output pipe ends a command quietly, killed by SIGPIPE (status 141
+// in a shell), as line tools end; a real write error fails loudly, status 2
+// (docs/protocol.md, "Exit status").
+
+const BOX_LINE: &str = r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":["2.000001",0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"claim":{"intersect":false}}"#;
+
+/// A scratch directory holding the inputs every command below reads.
+fn pipe_inputs() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("exact-collision-pipes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 4,000 answers of about 50 bytes: 200 kB, over a pipe's 64 kB buffer.
+    let big: String = (0..4000).map(|_| format!("{BOX_LINE}\n")).collect();
+    std::fs::write(dir.join("big.jsonl"), big).unwrap();
+    std::fs::write(dir.join("a.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    std::fs::write(dir.join("b.obj"), "v 0 0 1\nv 1 0 1\nv 0 1 1\nf 1 2 3\n").unwrap();
+    dir
+}
+
+/// The five commands of issue 24 on `dir`'s inputs.
+fn output_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let csv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/ccd-simulation/cloth-funnel/vertex-face/227vf.csv");
+    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    vec![
+        v(&["query", &p("big.jsonl")]),
+        v(&["verify", &p("big.jsonl")]),
+        v(&["ccd-csv", &csv.to_string_lossy()]),
+        v(&["step", &p("a.obj"), &p("b.obj")]),
+        v(&["audit", "--cases", "12"]),
+    ]
+}
+
+#[cfg(unix)]
+#[test]
+fn closed_output_pipe_ends_every_command_quietly_by_sigpipe() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = pipe_inputs();
+    for args in output_commands(&dir) {
+        // The read end is closed before the command starts, so its first
+        // write meets a closed pipe whatever the timing.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {:?}",
+            out.status
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}: quiet");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn query_piped_into_head_stops_after_the_reader_leaves() {
+    use std::io::BufRead;
+    use std::os::unix::process::ExitStatusExt;
+    let dir = pipe_inputs();
+    for cmd in ["query", "verify"] {
+        // `exact-collision query big.jsonl | head -1`.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+            .args([cmd, &dir.join("big.jsonl").to_string_lossy()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let v: Value = serde_json::from_str(&first).unwrap();
+        // The boxes are 0.000001 apart (centres 2.000001 apart, half-widths 1).
+        assert_eq!(v["intersect"], false, "{cmd}: {first}");
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{cmd}: {:?}",
+            out.status
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{cmd}: quiet");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn full_disk_on_standard_output_fails_loudly_once() {
+    let dir = pipe_inputs();
+    for args in output_commands(&dir) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+        assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
+        assert!(
+            err.starts_with("exact-collision: ") && err.contains("No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}

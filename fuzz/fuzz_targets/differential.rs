@@ -8,9 +8,12 @@ use exact_collision::{Cube, Obb, Prism, Shape, Triangle, Vec2, Vec3};
 use libfuzzer_sys::fuzz_target;
 
 /// Bytes to doubles: a tag byte picks a quarter-grid value in [-4, 4) (ties
-/// and touching contacts are common on the grid) or the next 8 bytes as a
-/// double, its binary exponent folded into [-64, 64] (the exact path's cost
-/// grows with the exponent range; docs/limits.md).
+/// and touching contacts are common on the grid), such a value nudged by
+/// ±2⁻ᵏ (k in 10..=52: just off a tie, where the fast paths' float filters
+/// cannot decide and their exact fallbacks run), or the next 8 bytes as a
+/// double, its binary exponent folded into [-16, 16]. The exhaustive exact
+/// path's cost grows with the exponent range (a wider range made this
+/// target run at about 30 inputs per second; docs/fuzzing.md).
 struct Bytes<'a>(&'a [u8]);
 
 impl Bytes<'_> {
@@ -21,17 +24,24 @@ impl Bytes<'_> {
     }
     fn f64(&mut self) -> f64 {
         let t = self.byte();
-        if t & 0x80 == 0 {
-            return ((t & 0x1f) as f64 - 16.0) / 4.0;
+        let grid = ((t & 0x1f) as f64 - 16.0) / 4.0;
+        match t >> 6 {
+            0 | 1 => grid,
+            2 => {
+                let k = 10 + (self.byte() % 43) as i32;
+                let s = if t & 0x20 == 0 { 1.0 } else { -1.0 };
+                grid + s * 2f64.powi(-k)
+            }
+            _ => {
+                let mut b = [0u8; 8];
+                for x in &mut b {
+                    *x = self.byte();
+                }
+                let bits = u64::from_le_bytes(b);
+                let exp = ((bits >> 52) & 0x7ff) % 33; // 0..=32
+                f64::from_bits((bits & !(0x7ff << 52)) | ((1023 + exp - 16) << 52))
+            }
         }
-        let mut b = [0u8; 8];
-        for x in &mut b {
-            *x = self.byte();
-        }
-        let bits = u64::from_le_bytes(b);
-        let exp = ((bits >> 52) & 0x7ff) % 129; // 0..=128
-        let bits = (bits & !(0x7ff << 52)) | ((1023 + exp - 64) << 52);
-        f64::from_bits(bits)
     }
     fn v3(&mut self) -> Vec3<f64> {
         Vec3::new(self.f64(), self.f64(), self.f64())

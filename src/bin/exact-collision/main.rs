@@ -4,6 +4,7 @@
 //! parses no arguments.
 
 mod commands;
+mod quiet_pipe;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -86,6 +87,7 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => quiet_pipe::end(),
         Err(e) => {
             eprintln!("exact-collision: {e}");
             ExitCode::from(2)

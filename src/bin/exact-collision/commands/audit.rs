@@ -29,11 +29,13 @@ pub struct Args {
 pub fn run(args: &Args) -> io::Result<bool> {
     let keep = if args.out.is_some() { args.keep } else { 0 };
     let r = audit(args.cases, args.seed, keep);
-    print!("{}", r.table());
-    println!();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    write!(out, "{}", r.table())?;
+    writeln!(out)?;
     for (name, what) in ALGORITHMS {
-        println!("{name}: {what}");
+        writeln!(out, "{name}: {what}")?;
     }
+    out.flush()?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)?;
         for (name, _) in ALGORITHMS {

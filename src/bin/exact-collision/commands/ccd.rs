@@ -7,7 +7,7 @@ use exact_collision::ccd::boxes::{plot::plot_svg, sgm::Sgm};
 use exact_collision::ccd::{ccd, relative, CcdAnswer};
 use exact_collision::protocol::{answer_value, parse_query, Op};
 use serde_json::Value;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 /// Answer one `ccd` query (a JSON file) and optionally plot its
@@ -58,7 +58,7 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
         }
     }
     let a = answer_value(&v);
-    println!("{}", a.value);
+    writeln!(std::io::stdout().lock(), "{}", a.value)?;
     if let Some(out) = &args.plot {
         let q = match parse_query(&v).map(|q| q.op) {
             Ok(Op::Ccd(q)) => q,

@@ -247,5 +247,6 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
         });
         writeln!(out, "{summary}")?;
     }
+    out.flush()?;
     Ok(all_ok)
 }

@@ -3,6 +3,9 @@
 
 /// Print the worked examples.
 pub fn run() -> std::io::Result<bool> {
-    print!("{}", exact_collision::demo::render());
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(exact_collision::demo::render().as_bytes())?;
+    out.flush()?;
     Ok(true)
 }

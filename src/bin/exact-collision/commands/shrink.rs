@@ -4,7 +4,7 @@ use exact_collision::protocol::{answer_value_with, Tolerances};
 use exact_collision::shrink::{line_len, shrink_claim};
 use num_rational::BigRational;
 use serde_json::Value;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 
 /// Shrink one disagreeing query line.
 #[derive(clap::Args)]
@@ -43,7 +43,7 @@ pub fn run(args: &Args) -> io::Result<bool> {
     };
     match shrink_claim(&q, &tol) {
         Some(small) => {
-            println!("{small}");
+            writeln!(io::stdout().lock(), "{small}")?;
             let detail = answer_value_with(&small, &tol).0.value["detail"].clone();
             eprintln!(
                 "shrink: {} → {} bytes; still disagrees: {}",

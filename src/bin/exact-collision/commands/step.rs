@@ -151,6 +151,7 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
             m.insert("pairs".into(), Value::Array(pairs));
         }
         writeln!(out, "{}", Value::Object(m))?;
+        out.flush()?;
         return Ok(true);
     }
     writeln!(
@@ -184,5 +185,6 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
             writeln!(out, "{}: {}", pair_text(&mesh, c), time_text(c))?;
         }
     }
+    out.flush()?;
     Ok(true)
 }
