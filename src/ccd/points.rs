@@ -81,6 +81,7 @@
 mod filter;
 mod formula;
 mod fp;
+mod min_sep;
 mod wide;
 
 use super::PointCcd;
@@ -92,6 +93,10 @@ use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
+pub use min_sep::{
+    exact_min_distance, filter_min_distance, first_contact_min_distance,
+    first_contact_min_distance_f64, MinSepFilter,
+};
 use formula::{cross, dot, Arith, Contact, Part, Term, V3};
 use num_bigint::BigInt;
 use num_integer::Integer;
