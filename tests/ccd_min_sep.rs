@@ -163,19 +163,27 @@ fn check(kind: Kind, qy: &PointCcd, delta: &Q, a: &PointCcdAnswer, what: &str) -
         // 64 rational times of [0, t), and t itself when it is before the time.
         for k in 0..64 {
             let s = t * q(k, 64);
-            assert!(dist2_at(kind, &pts, &s) > dd, "{what}: within δ at {s} before the time");
+            assert!(
+                dist2_at(kind, &pts, &s) > dd,
+                "{what}: within δ at {s} before the time"
+            );
         }
     };
     match a {
         PointCcdAnswer::Miss => {
             for k in 0..=256 {
                 let s = q(k, 256);
-                assert!(dist2_at(kind, &pts, &s) > dd, "{what}: miss, but within δ at {s}");
+                assert!(
+                    dist2_at(kind, &pts, &s) > dd,
+                    "{what}: miss, but within δ at {s}"
+                );
             }
             None
         }
         PointCcdAnswer::Hit(t) => {
-            let x = t.to_real_root().unwrap_or_else(|| panic!("{what}: certificate"));
+            let x = t
+                .to_real_root()
+                .unwrap_or_else(|| panic!("{what}: certificate"));
             assert!(t.hi.clone() - t.lo.clone() <= qy.tolerance, "{what}: width");
             match t.kind {
                 TimeKind::Start => {
@@ -183,7 +191,11 @@ fn check(kind: Kind, qy: &PointCcd, delta: &Q, a: &PointCcdAnswer, what: &str) -
                     assert!(dist2_at(kind, &pts, &Q::zero()) <= dd, "{what}: start");
                 }
                 _ if t.lo == t.hi => {
-                    assert!(dist2_at(kind, &pts, &t.lo) <= dd, "{what}: exact time {}", t.lo);
+                    assert!(
+                        dist2_at(kind, &pts, &t.lo) <= dd,
+                        "{what}: exact time {}",
+                        t.lo
+                    );
                     before(&t.lo, what);
                 }
                 _ => {
@@ -192,7 +204,10 @@ fn check(kind: Kind, qy: &PointCcd, delta: &Q, a: &PointCcdAnswer, what: &str) -
                     let mut r = x.clone();
                     r.refine_to_width(&Q::new(BigInt::one(), BigInt::one() << 80u32));
                     let hi = r.hi().clone();
-                    assert!(dist2_at(kind, &pts, &hi) <= dd, "{what}: not within δ just after the root");
+                    assert!(
+                        dist2_at(kind, &pts, &hi) <= dd,
+                        "{what}: not within δ just after the root"
+                    );
                 }
             }
             Some(x)
@@ -217,7 +232,11 @@ fn random_query(s: &mut u64) -> [[f64; 3]; 8] {
         *row = [c(), c(), c()];
     }
     for k in 0..4 {
-        p[4 + k] = [p[k][0] + c() / 2.0, p[k][1] + c() / 2.0, p[k][2] + c() / 2.0];
+        p[4 + k] = [
+            p[k][0] + c() / 2.0,
+            p[k][1] + c() / 2.0,
+            p[k][2] + c() / 2.0,
+        ];
     }
     // The first point (the vertex, or edge a) crosses to the other side.
     let flip = splitmix(s) % 2 == 0;
@@ -273,7 +292,11 @@ fn random_queries_against_the_independent_distance() {
                 let what = format!("#{i} {kind:?} δ = {delta}");
                 let a = first_contact_min_distance_f64(kind, &p, &qy.tolerance, &delta).unwrap();
                 // The rational path, the exact method alone: the same answer.
-                assert_eq!(a, first_contact_min_distance(kind, &qy, &delta).unwrap(), "{what}");
+                assert_eq!(
+                    a,
+                    first_contact_min_distance(kind, &qy, &delta).unwrap(),
+                    "{what}"
+                );
                 assert_eq!(a, exact_min_distance(kind, &qy, &delta).unwrap(), "{what}");
                 if let Some(MinSepFilter::Miss) = filter_min_distance(kind, &p, &delta) {
                     filter_misses += 1;
@@ -294,8 +317,10 @@ fn random_queries_against_the_independent_distance() {
     }
     // The sample exercises every branch.
     eprintln!("hits {hits}, misses {misses}, roots {roots}, filter misses {filter_misses}");
-    assert!(hits > 60 && misses > 60 && roots > 25 && filter_misses > 25,
-        "hits {hits}, misses {misses}, roots {roots}, filter misses {filter_misses}");
+    assert!(
+        hits > 60 && misses > 60 && roots > 25 && filter_misses > 25,
+        "hits {hits}, misses {misses}, roots {roots}, filter misses {filter_misses}"
+    );
 }
 
 /// δ = 0 is today's method, answer for answer.
@@ -343,12 +368,18 @@ fn hand_worked_times() {
     let k = Kind::VertexFace;
     // Falling onto the face: z = 4 − 8t reaches 1 at t = 3/8.
     let a = vf([1, 1, 4], [1, 1, -4]);
-    assert_eq!(exact_time(&first_contact_min_distance(k, &a, &q(1, 1)).unwrap()), q(3, 8));
+    assert_eq!(
+        exact_time(&first_contact_min_distance(k, &a, &q(1, 1)).unwrap()),
+        q(3, 8)
+    );
     // Sliding at height 1 from x = −4 to 4 (y = 1): the distance is
     // √(x² + 1) while x < 0 (to the edge x = 0) and 1 over the face: exactly
     // δ = 1 first at x = 0, t = 1/2; never within 1 − 1/1000.
     let b = vf([-4, 1, 1], [4, 1, 1]);
-    assert_eq!(exact_time(&first_contact_min_distance(k, &b, &q(1, 1)).unwrap()), q(1, 2));
+    assert_eq!(
+        exact_time(&first_contact_min_distance(k, &b, &q(1, 1)).unwrap()),
+        q(1, 2)
+    );
     let a2 = first_contact_min_distance(k, &b, &q(999, 1000)).unwrap();
     assert_eq!(a2, PointCcdAnswer::Miss);
     check(k, &b, &q(999, 1000), &a2, "sliding, δ below");
@@ -357,7 +388,10 @@ fn hand_worked_times() {
     // at t = 1/2 (a double root of the sphere); δ = 501/100 at
     // y = −√1001/100, t = (4 − √1001/100)/8, irrational.
     let c = vf([-3, -4, -4], [-3, 4, -4]);
-    assert_eq!(exact_time(&first_contact_min_distance(k, &c, &q(5, 1)).unwrap()), q(1, 2));
+    assert_eq!(
+        exact_time(&first_contact_min_distance(k, &c, &q(5, 1)).unwrap()),
+        q(1, 2)
+    );
     assert_eq!(
         first_contact_min_distance(k, &c, &q(4999, 1000)).unwrap(),
         PointCcdAnswer::Miss
@@ -387,11 +421,17 @@ fn hand_worked_times() {
     };
     // Edge b over edge a at z = 3 − 4t: within 1 at t = 1/2.
     let g = ee([2, -2, 3], [2, 2, 3], [2, -2, -1], [2, 2, -1]);
-    assert_eq!(exact_time(&first_contact_min_distance(k, &g, &q(1, 1)).unwrap()), q(1, 2));
+    assert_eq!(
+        exact_time(&first_contact_min_distance(k, &g, &q(1, 1)).unwrap()),
+        q(1, 2)
+    );
     // Edge b at height 1 sliding in x from −4 to 4: √(x² + 1) to a0 while
     // x < 0, then 1: δ = 1 exactly at t = 1/2; a miss just below.
     let h = ee([-4, -2, 1], [-4, 2, 1], [4, -2, 1], [4, 2, 1]);
-    assert_eq!(exact_time(&first_contact_min_distance(k, &h, &q(1, 1)).unwrap()), q(1, 2));
+    assert_eq!(
+        exact_time(&first_contact_min_distance(k, &h, &q(1, 1)).unwrap()),
+        q(1, 2)
+    );
     assert_eq!(
         first_contact_min_distance(k, &h, &q(999, 1000)).unwrap(),
         PointCcdAnswer::Miss
@@ -401,7 +441,10 @@ fn hand_worked_times() {
     // at t = 1/4; distance² = 4 + (4 − 16t)²; δ = √5·… take δ = 5/2:
     // (4 − 16t)² = 9/4, t = 5/32.
     let j = ee([8, 0, 2], [12, 0, 2], [-8, 0, 2], [-4, 0, 2]);
-    assert_eq!(exact_time(&first_contact_min_distance(k, &j, &q(5, 2)).unwrap()), q(5, 32));
+    assert_eq!(
+        exact_time(&first_contact_min_distance(k, &j, &q(5, 2)).unwrap()),
+        q(5, 32)
+    );
     // δ far above the primitives: segments 1000 apart in y approaching to 0.
     let l = ee([0, 1000, 1], [4, 1000, 1], [0, 0, 1], [4, 0, 1]);
     // distance² = y² + 1 = 100² at y = √9999: irrational time.
@@ -458,10 +501,22 @@ fn degenerate_primitives() {
 fn benchmark_queries() {
     let mut n = 0;
     for (dir, kind) in [
-        ("tests/data/ccd-benchmark/unit-tests/vertex-face", Kind::VertexFace),
-        ("tests/data/ccd-benchmark/unit-tests/edge-edge", Kind::EdgeEdge),
-        ("tests/data/ccd-benchmark/erleben-sliding-spike/vertex-face", Kind::VertexFace),
-        ("tests/data/ccd-benchmark/erleben-sliding-spike/edge-edge", Kind::EdgeEdge),
+        (
+            "tests/data/ccd-benchmark/unit-tests/vertex-face",
+            Kind::VertexFace,
+        ),
+        (
+            "tests/data/ccd-benchmark/unit-tests/edge-edge",
+            Kind::EdgeEdge,
+        ),
+        (
+            "tests/data/ccd-benchmark/erleben-sliding-spike/vertex-face",
+            Kind::VertexFace,
+        ),
+        (
+            "tests/data/ccd-benchmark/erleben-sliding-spike/edge-edge",
+            Kind::EdgeEdge,
+        ),
     ] {
         let path = format!("{dir}/data_0_0.csv");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -541,10 +596,21 @@ fn protocol_field() {
     assert_eq!(a.value["toi"]["lo"], "3/8", "{}", a.value);
     let a = answer_line(&line(r#","min_distance":"1/2""#), 1);
     assert_eq!(a.value["toi"]["hi"], "7/16", "{}", a.value);
-    for bad in [r#","min_distance":-0.5"#, r#","min_distance":"x""#, r#","min_distance":[1]"#] {
+    for bad in [
+        r#","min_distance":-0.5"#,
+        r#","min_distance":"x""#,
+        r#","min_distance":[1]"#,
+    ] {
         let a = answer_line(&line(bad), 1);
         assert!(!a.ok);
-        assert!(a.value["error"].as_str().unwrap().starts_with("min_distance"), "{}", a.value);
+        assert!(
+            a.value["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("min_distance"),
+            "{}",
+            a.value
+        );
     }
     for (zero, plain) in [
         (line(r#","min_distance":0"#), line("")),

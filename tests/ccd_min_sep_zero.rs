@@ -43,7 +43,9 @@ fn run(bin: &Path, args: &[&str], stdin: Option<&Path>) -> Vec<u8> {
     if let Some(f) = stdin {
         c.stdin(std::fs::File::open(f).unwrap());
     }
-    let out = c.output().unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
+    let out = c
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
     out.stdout
 }
 
@@ -65,7 +67,11 @@ fn answers(stdout: &[u8]) -> Vec<String> {
 fn protocol_lines(path: &Path, kind: &str, extra: &str) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let rows = exact_collision::ccd::bench_csv::read_rows(text.as_bytes()).unwrap();
-    let op = if kind == "vertex-face" { "ccd_vf" } else { "ccd_ee" };
+    let op = if kind == "vertex-face" {
+        "ccd_vf"
+    } else {
+        "ccd_ee"
+    };
     let mut s = String::new();
     for (i, ch) in rows.chunks(8).enumerate() {
         let pts = |r: std::ops::Range<usize>| {
@@ -109,13 +115,25 @@ fn zero_min_distance_is_byte_identical() {
             want,
             "{p} --min-distance 0"
         );
-        let kind = if p.contains("vertex-face") { "vertex-face" } else { "edge-edge" };
+        let kind = if p.contains("vertex-face") {
+            "vertex-face"
+        } else {
+            "edge-edge"
+        };
         let (plain, zero) = (tmp.join("plain.jsonl"), tmp.join("zero.jsonl"));
         std::fs::write(&plain, protocol_lines(f, kind, "")).unwrap();
         std::fs::write(&zero, protocol_lines(f, kind, ",\"min_distance\":0")).unwrap();
         let want = run(&base, &["query", plain.to_str().unwrap()], None);
-        assert_eq!(run(&new, &["query", plain.to_str().unwrap()], None), want, "{p}: protocol");
-        assert_eq!(run(&new, &["query", zero.to_str().unwrap()], None), want, "{p}: min_distance 0");
+        assert_eq!(
+            run(&new, &["query", plain.to_str().unwrap()], None),
+            want,
+            "{p}: protocol"
+        );
+        assert_eq!(
+            run(&new, &["query", zero.to_str().unwrap()], None),
+            want,
+            "{p}: min_distance 0"
+        );
         queries += want.iter().filter(|&&b| b == b'\n').count();
     }
     let _ = std::fs::remove_dir_all(&tmp);

@@ -398,7 +398,9 @@ fn outward(x: &BigRational, up: bool) -> f64 {
 /// at least 0.
 fn min_distance_value(v: &Bound<'_, PyAny>) -> PyResult<BigRational> {
     let d = match v.extract::<String>() {
-        Ok(s) => parse_exact(&s).map_err(|e| PyValueError::new_err(format!("min_distance: {e}")))?,
+        Ok(s) => {
+            parse_exact(&s).map_err(|e| PyValueError::new_err(format!("min_distance: {e}")))?
+        }
         Err(_) => {
             let f: f64 = v.extract().map_err(|_| {
                 PyValueError::new_err("min_distance: expected a float or an exact string")

@@ -93,11 +93,11 @@ use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
+use formula::{cross, dot, Arith, Contact, Part, Term, V3};
 pub use min_sep::{
     exact_min_distance, filter_min_distance, first_contact_min_distance,
     first_contact_min_distance_f64, MinSepFilter,
 };
-use formula::{cross, dot, Arith, Contact, Part, Term, V3};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

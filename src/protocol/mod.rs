@@ -356,7 +356,11 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             min_distance,
         } => {
             use crate::ccd::points::{first_contact_min_distance, Kind};
-            let k = if *vf { Kind::VertexFace } else { Kind::EdgeEdge };
+            let k = if *vf {
+                Kind::VertexFace
+            } else {
+                Kind::EdgeEdge
+            };
             match first_contact_min_distance(k, p, min_distance).map_err(query_err)? {
                 PointCcdAnswer::Miss => {
                     m.insert("hit".into(), Value::Bool(false));

@@ -153,7 +153,12 @@ fn cylinder<T: Arith>(w: &V3<T>, e: &V3<T>, num: &T, den: &T) -> Piece<T> {
     let we = dot(w, e);
     let far = we.sub(&ee);
     let c = scaled(&norm2(&cross(w, e)), &ee, num, den);
-    vec![(ee, Cond::Gt), (we, Cond::Ge), (far, Cond::Le), (c, Cond::Le)]
+    vec![
+        (ee, Cond::Gt),
+        (we, Cond::Ge),
+        (far, Cond::Le),
+        (c, Cond::Le),
+    ]
 }
 
 /// The number of pieces of each kind.
@@ -271,8 +276,15 @@ pub fn first_contact_min_distance(
         return Ok(answer_f64(kind, &p, m, min_distance));
     }
     CCD_POINTS.fallback();
-    let full = [(BigRational::zero(), BigRational::one())];
-    Ok(exact_ranges(kind, &rational_points(q), min_distance, m, &full))
+    let full = [(BigRational::zero(), BigRational::one(), None)];
+    Ok(exact_ranges(
+        kind,
+        &rational_points(q),
+        min_distance,
+        m,
+        &full,
+        None,
+    ))
 }
 
 /// [`first_contact_min_distance`] for points given as doubles (rows `t0`
@@ -314,8 +326,15 @@ pub fn exact_min_distance(
         ));
     }
     let m = level(&q.tolerance)?;
-    let full = [(BigRational::zero(), BigRational::one())];
-    Ok(exact_ranges(kind, &rational_points(q), min_distance, m, &full))
+    let full = [(BigRational::zero(), BigRational::one(), None)];
+    Ok(exact_ranges(
+        kind,
+        &rational_points(q),
+        min_distance,
+        m,
+        &full,
+        None,
+    ))
 }
 
 /// What the float filter decides for δ > 0.
@@ -352,6 +371,19 @@ struct FloatDelta {
 
 impl FloatDelta {
     fn new(delta: &BigRational) -> FloatDelta {
+        // Numerator and denominator exact as doubles: one rounding in the
+        // quotient, two ulps each way cover it; δ² from it in intervals.
+        let (n, dn) = (delta.numer().to_u64(), delta.denom().to_u64());
+        if let (Some(n), Some(dn)) = (n, dn) {
+            if n < 1 << 53 && dn < 1 << 53 {
+                let v = n as f64 / dn as f64;
+                let d = Interval {
+                    lo: v.next_down().next_down().max(0.0),
+                    hi: v.next_up().next_up(),
+                };
+                return FloatDelta { d, d2: d.mul(&d) };
+            }
+        }
         let around = |x: &BigRational| {
             let v = x.to_f64().unwrap_or(f64::NAN);
             if v.is_nan() {
@@ -399,7 +431,11 @@ fn boxes_apart(kind: Kind, f: &[V3<Interval>; 3], d: &Interval) -> bool {
         };
     (0..3).any(|i| {
         let span = |v: &[&V3<Interval>], z: bool| {
-            let init = if z { (0.0, 0.0) } else { (f64::INFINITY, f64::NEG_INFINITY) };
+            let init = if z {
+                (0.0, 0.0)
+            } else {
+                (f64::INFINITY, f64::NEG_INFINITY)
+            };
             v.iter()
                 .fold(init, |(lo, hi), x| (x[i].lo.min(lo), x[i].hi.max(hi)))
         };
@@ -478,7 +514,7 @@ fn undecided(
 
 fn answer_f64(kind: Kind, p: &[[f64; 3]; 8], m: u32, delta: &BigRational) -> PointCcdAnswer {
     let f = FloatDelta::new(delta);
-    let ranges: Vec<(BigRational, BigRational)> = match run_filter(kind, p, &f) {
+    let ranges: Vec<Range> = match run_filter(kind, p, &f) {
         Some(MinSepFilter::Miss) => {
             CCD_POINTS.fast();
             return PointCcdAnswer::Miss;
@@ -489,13 +525,13 @@ fn answer_f64(kind: Kind, p: &[[f64; 3]; 8], m: u32, delta: &BigRational) -> Poi
         }
         Some(MinSepFilter::Undecided(v)) => v
             .iter()
-            .map(|&(a, b)| (filter::rational(a), filter::rational(b)))
+            .map(|&(a, b)| (filter::rational(a), filter::rational(b), Some((a, b))))
             .collect(),
-        None => vec![(BigRational::zero(), BigRational::one())],
+        None => vec![(BigRational::zero(), BigRational::one(), None)],
     };
     CCD_POINTS.fallback();
     let pts = p.map(|r| r.map(filter::rational));
-    exact_ranges(kind, &pts, delta, m, &ranges)
+    exact_ranges(kind, &pts, delta, m, &ranges, Some((p, &f)))
 }
 
 fn rational_points(q: &PointCcd) -> [[BigRational; 3]; 8] {
@@ -511,7 +547,10 @@ fn integer_scale(pts: &[[BigRational; 3]; 8], delta: &BigRational) -> ([[BigInt;
     let all = pts.iter().flatten().chain(std::iter::once(delta));
     let pow2 = |d: &BigInt| d.trailing_zeros().is_some_and(|z| d.bits() == z + 1);
     let l = if all.clone().all(|x| pow2(x.denom())) {
-        all.map(|x| x.denom()).max().cloned().unwrap_or_else(BigInt::one)
+        all.map(|x| x.denom())
+            .max()
+            .cloned()
+            .unwrap_or_else(BigInt::one)
     } else {
         all.fold(BigInt::one(), |l, x| l.lcm(x.denom()))
     };
@@ -519,14 +558,20 @@ fn integer_scale(pts: &[[BigRational; 3]; 8], delta: &BigRational) -> ([[BigInt;
     (pts.clone().map(|r| r.map(|x| int(&x))), int(delta))
 }
 
+/// A time range: exact ends, and the same as doubles when they are.
+type Range = (BigRational, BigRational, Option<(f64, f64)>);
+
 /// The exact method on the time ranges (in order; the earliest time is in
-/// the first that holds a point of S).
+/// the first that holds a point of S). With `doubles` (the points as doubles
+/// and δ as intervals), a piece that interval arithmetic proves false on a
+/// whole range is not searched there.
 fn exact_ranges(
     kind: Kind,
     pts: &[[BigRational; 3]; 8],
     delta: &BigRational,
     m: u32,
-    ranges: &[(BigRational, BigRational)],
+    ranges: &[Range],
+    doubles: Option<(&[[f64; 3]; 8], &FloatDelta)>,
 ) -> PointCcdAnswer {
     let (x, d) = integer_scale(pts, delta);
     let frame = frame_polys(kind, &x);
@@ -535,8 +580,24 @@ fn exact_ranges(
     let pieces: Vec<Piece<Zp>> = (0..piece_count(kind))
         .map(|i| piece(kind, &frame, &num, &den, i))
         .collect();
-    for (lo, hi) in ranges {
-        if let Some(x) = earliest(&pieces, lo, hi) {
+    for (lo, hi, f) in ranges {
+        let live: Vec<&Piece<Zp>> = match (f, doubles) {
+            (Some((a, b)), Some((p, fd))) => {
+                let fr = filter::interval_frame(kind, p, *a, *b);
+                let one = Interval::point(1.0);
+                pieces
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| {
+                        let pc = piece(kind, &fr, &fd.d2, &one, *i);
+                        !pc.iter().any(|(v, c)| c.on_interval(v) == Some(false))
+                    })
+                    .map(|(_, pc)| pc)
+                    .collect()
+            }
+            _ => pieces.iter().collect(),
+        };
+        if let Some(x) = earliest(&live, lo, hi) {
             return PointCcdAnswer::Hit(report(x, m));
         }
     }
@@ -559,7 +620,11 @@ fn report(x: RealRoot, m: u32) -> ContactTime {
 
 /// The root in (lo, hi) of the quadratic `f` (ascending), if it is rational:
 /// the discriminant is a perfect square.
-fn rational_quadratic_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> Option<BigRational> {
+fn rational_quadratic_root(
+    f: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+) -> Option<BigRational> {
     let [c, b, a] = f else {
         return None;
     };
@@ -579,7 +644,7 @@ fn rational_quadratic_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> 
 }
 
 /// The least time of [lo, hi] at which some piece holds (module docs).
-fn earliest(pieces: &[Piece<Zp>], lo: &BigRational, hi: &BigRational) -> Option<RealRoot> {
+fn earliest(pieces: &[&Piece<Zp>], lo: &BigRational, hi: &BigRational) -> Option<RealRoot> {
     let mut best: Option<RealRoot> = None;
     for pc in pieces {
         if let Some(x) = piece_first(pc, lo, hi, best.as_ref()) {
@@ -624,7 +689,9 @@ fn piece_first(
     // A constant condition that fails: never.
     for (p, c) in pc {
         if p.0.len() <= 1 {
-            let s = p.0.first().map_or(Ordering::Equal, |x| x.sign().into_ordering());
+            let s =
+                p.0.first()
+                    .map_or(Ordering::Equal, |x| x.sign().into_ordering());
             if !c.holds(s) {
                 return None;
             }
@@ -691,8 +758,7 @@ mod tests {
                     let p1 = BigRational::from_integer(x[4 + k][i].clone());
                     &p0 + &t * (&p1 - &p0)
                 };
-                let fq: [V3<Q>; 3] =
-                    idx.map(|j| [0, 1, 2].map(|i| Q(at(j, i) - at(base, i))));
+                let fq: [V3<Q>; 3] = idx.map(|j| [0, 1, 2].map(|i| Q(at(j, i) - at(base, i))));
                 let nq = Q(r(7, 1));
                 let dq = Q(r(3, 1));
                 for i in 0..piece_count(kind) {
@@ -700,7 +766,11 @@ mod tests {
                     let pq = piece(kind, &fq, &nq, &dq, i);
                     for ((z, c1), (q, c2)) in pz.iter().zip(&pq) {
                         assert_eq!(c1, c2);
-                        assert_eq!(crate::poly::zx::value_at(&z.0, &t), q.0, "{kind:?} piece {i}");
+                        assert_eq!(
+                            crate::poly::zx::value_at(&z.0, &t),
+                            q.0,
+                            "{kind:?} piece {i}"
+                        );
                     }
                 }
             }

@@ -61,7 +61,12 @@ fn round_up(delta: &BigRational) -> f64 {
 
 /// The pairs (i of `a`, j of `b`) whose boxes may be within `d`, `keep`
 /// deciding the rest (shared vertices, order), sorted.
-fn sweep(a: &[Span], b: &[Span], d: f64, keep: &(dyn Fn(u32, u32) -> bool + Sync)) -> Vec<(u32, u32)> {
+fn sweep(
+    a: &[Span],
+    b: &[Span],
+    d: f64,
+    keep: &(dyn Fn(u32, u32) -> bool + Sync),
+) -> Vec<(u32, u32)> {
     let mut order: Vec<u32> = (0..b.len() as u32).collect();
     order.sort_by(|&i, &j| b[i as usize].lo[0].total_cmp(&b[j as usize].lo[0]));
     let los: Vec<f64> = order.iter().map(|&i| b[i as usize].lo[0]).collect();
@@ -100,9 +105,7 @@ pub fn broad_phase_min_distance(m: &StepMesh, min_distance: &BigRational) -> Can
         .collect();
     let faces: Vec<Span> = m.faces.iter().map(|f| span_of(m, f)).collect();
     let edges: Vec<Span> = m.edges.iter().map(|e| span_of(m, e)).collect();
-    let vf = sweep(&verts, &faces, d, &|v, f| {
-        !m.faces[f as usize].contains(&v)
-    });
+    let vf = sweep(&verts, &faces, d, &|v, f| !m.faces[f as usize].contains(&v));
     let ee = sweep(&edges, &edges, d, &|i, j| {
         let (a, b) = (m.edges[i as usize], m.edges[j as usize]);
         i < j && !a.iter().any(|x| b.contains(x))
@@ -157,11 +160,7 @@ pub fn step_min_distance(
         .collect();
     let collisions: Vec<Collision> = hits?.into_iter().flatten().collect();
     let first = earliest(&collisions)?.map(|e| (e.kind, e.a, e.b));
-    let earliest = first.and_then(|key| {
-        collisions
-            .iter()
-            .position(|c| (c.kind, c.a, c.b) == key)
-    });
+    let earliest = first.and_then(|key| collisions.iter().position(|c| (c.kind, c.a, c.b) == key));
     Ok(StepAnswer {
         candidates_vf: c.vf.len(),
         candidates_ee: c.ee.len(),
