@@ -454,8 +454,9 @@ fn hand_worked_times() {
     check(k, &l, &q(100, 1), &m, "far segments");
 }
 
-/// Degenerate primitives: a triangle collapsed to a segment and to a point,
-/// a segment collapsed to a point; random δ checked independently.
+/// Degenerate primitives: a triangle collapsed to a segment, to a point and
+/// with collinear vertices; segments collapsed to a point and through
+/// another's end point; every δ checked independently.
 #[test]
 fn degenerate_primitives() {
     let mut s = 99u64;
@@ -463,23 +464,21 @@ fn degenerate_primitives() {
         let mut p = random_query(&mut s);
         match i % 3 {
             0 => {
-                // f2 = f1 all along (vf) / a1 = a0 (ee).
+                // f2 = f1 all along (vf) / b1 = b0 (ee).
                 p[3] = p[2];
                 p[7] = p[6];
             }
             1 => {
-                // f0 = f1 = f2 (vf) / b0 = b1 (ee).
+                // f0 = f1 = f2 (vf) / b0 = b1 = a1 (ee).
                 p[2] = p[1];
                 p[3] = p[1];
                 p[6] = p[5];
                 p[7] = p[5];
             }
             _ => {
-                // f2 on the line f0f1 (vf) / parallel segments (ee).
+                // f2 on the line f0f1 (vf) / b's line through a1 (ee).
                 for k in [0usize, 4] {
-                    for c in 0..3 {
-                        p[k + 3][c] = 2.0 * p[k + 2][c] - p[k + 1][c];
-                    }
+                    p[k + 3] = std::array::from_fn(|c| 2.0 * p[k + 2][c] - p[k + 1][c]);
                 }
             }
         }
@@ -621,4 +620,113 @@ fn protocol_field() {
         answer_bytes(plain.as_bytes(), 1, &mut p);
         assert_eq!(String::from_utf8(z).unwrap(), String::from_utf8(p).unwrap());
     }
+}
+
+/// `step` with δ: a vertex falling onto a triangle (z = 1 − 2t) is within
+/// 1/4 at t = 3/8; on a random triangle soup the step's colliding pairs are
+/// exactly the pairs (not sharing a vertex) whose own query hits, so the
+/// broad phase drops none, and its earliest is the least of their times.
+#[test]
+fn step_with_min_distance() {
+    use exact_collision::ccd::step::{pair_points, step_min_distance, PairKind, StepMesh};
+    let a = vec![
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.25, 0.25, 1.0],
+    ];
+    let mut b = a.clone();
+    b[3][2] = -1.0;
+    let m = StepMesh::new(a, b, vec![[0, 1, 2]]).unwrap();
+    let tol = q(1, 1_000_000);
+    let ans = step_min_distance(&m, &tol, &q(1, 4), &|_| {}).unwrap();
+    let e = ans.earliest().unwrap();
+    assert_eq!((e.kind, e.a, e.b), (PairKind::VertexFace, 3, 0));
+    assert_eq!(e.toi.lo, q(3, 8));
+
+    let mut s = 31u64;
+    for round in 0..3 {
+        let n = 8;
+        let mut c = || (splitmix(&mut s) % 41) as f64 / 8.0;
+        let t0: Vec<[f64; 3]> = (0..3 * n).map(|_| [c(), c(), c()]).collect();
+        let t1: Vec<[f64; 3]> = t0
+            .iter()
+            .map(|p| [p[0] + c() / 4.0 - 2.5 / 4.0, p[1], p[2] - c() / 4.0])
+            .collect();
+        let faces: Vec<[u32; 3]> = (0..n as u32)
+            .map(|i| [3 * i, 3 * i + 1, 3 * i + 2])
+            .collect();
+        let m = StepMesh::new(t0, t1, faces).unwrap();
+        let delta = q(1, 4);
+        let ans = step_min_distance(&m, &tol, &delta, &|_| {}).unwrap();
+        let mut want = Vec::new();
+        for v in 0..m.vertex_count() as u32 {
+            for (f, face) in m.faces.iter().enumerate() {
+                if face.contains(&v) {
+                    continue;
+                }
+                let p = pair_points(&m, PairKind::VertexFace, v, f as u32);
+                if let PointCcdAnswer::Hit(_) =
+                    first_contact_min_distance_f64(Kind::VertexFace, &p, &tol, &delta).unwrap()
+                {
+                    want.push((PairKind::VertexFace, v, f as u32));
+                }
+            }
+        }
+        for i in 0..m.edges.len() as u32 {
+            for j in i + 1..m.edges.len() as u32 {
+                let (ea, eb) = (m.edges[i as usize], m.edges[j as usize]);
+                if ea.iter().any(|x| eb.contains(x)) {
+                    continue;
+                }
+                let p = pair_points(&m, PairKind::EdgeEdge, i, j);
+                if let PointCcdAnswer::Hit(_) =
+                    first_contact_min_distance_f64(Kind::EdgeEdge, &p, &tol, &delta).unwrap()
+                {
+                    want.push((PairKind::EdgeEdge, i, j));
+                }
+            }
+        }
+        let got: Vec<_> = ans.collisions.iter().map(|c| (c.kind, c.a, c.b)).collect();
+        assert_eq!(got, want, "round {round}");
+        assert!(!want.is_empty(), "round {round}: no collision to check");
+        let e = ans.earliest().unwrap();
+        for c in &ans.collisions {
+            assert_ne!(cmp_time(&c.toi, &e.toi), Some(Ordering::Less));
+        }
+    }
+}
+
+/// `ccd-csv --min-distance`: every query answered, no false negative against
+/// the file's ground truth (a hit at δ = 0 is a hit at every δ), at least as
+/// many hits as without; a negative δ is refused naming the option.
+#[test]
+fn ccd_csv_option() {
+    let bin = env!("CARGO_BIN_EXE_exact-collision");
+    let file = "tests/data/ccd-benchmark/unit-tests/vertex-face/data_0_0.csv";
+    let summary = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(bin)
+            .args(["ccd-csv", "--summary-only"])
+            .args(args)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let plain = summary(&[]);
+    let sep = summary(&["--min-distance", "1e-3"]);
+    assert_eq!(sep["errors"], 0);
+    assert_eq!(sep["truth"]["false_negatives"], 0);
+    assert!(sep["hits"].as_u64() >= plain["hits"].as_u64());
+    let out = std::process::Command::new(bin)
+        .args(["ccd-csv", "--min-distance", "-1", file])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--min-distance"));
 }

@@ -628,7 +628,7 @@ fn rational_quadratic_root(
     let [c, b, a] = f else {
         return None;
     };
-    let disc: BigInt = b * b - (a * c << 2u32);
+    let disc: BigInt = b * b - ((a * c) << 2u32);
     if disc.is_negative() {
         return None;
     }

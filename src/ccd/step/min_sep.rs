@@ -35,9 +35,9 @@ fn span_of(m: &StepMesh, ids: &[u32]) -> Span {
     };
     for &v in ids {
         for p in [m.t0[v as usize], m.t1[v as usize]] {
-            for k in 0..3 {
-                s.lo[k] = s.lo[k].min(p[k]);
-                s.hi[k] = s.hi[k].max(p[k]);
+            for (k, x) in p.into_iter().enumerate() {
+                s.lo[k] = s.lo[k].min(x);
+                s.hi[k] = s.hi[k].max(x);
             }
         }
     }
