@@ -46,7 +46,7 @@ pub struct Args {
     /// when the distance drops to δ or below (docs/ccd.md). With δ > 0 the
     /// files' ground truth (δ = 0) is reported but only its false negatives
     /// count as wrong (a hit at δ = 0 is a hit at every δ).
-    #[arg(long, value_name = "DELTA")]
+    #[arg(long, value_name = "DELTA", allow_hyphen_values = true)]
     min_distance: Option<String>,
     /// Print only the summary lines.
     #[arg(long)]

@@ -33,7 +33,7 @@ pub struct Args {
     tolerance: String,
     /// Minimum separation δ ≥ 0 (a number or exact rational): a pair
     /// collides when its distance drops to δ or below (docs/ccd.md).
-    #[arg(long, value_name = "DELTA")]
+    #[arg(long, value_name = "DELTA", allow_hyphen_values = true)]
     min_distance: Option<String>,
 }
 
