@@ -394,6 +394,29 @@ fn outward(x: &BigRational, up: bool) -> f64 {
     }
 }
 
+/// `min_distance=`: a float (finite, exact as a double) or an exact string;
+/// at least 0.
+fn min_distance_value(v: &Bound<'_, PyAny>) -> PyResult<BigRational> {
+    let d = match v.extract::<String>() {
+        Ok(s) => {
+            parse_exact(&s).map_err(|e| PyValueError::new_err(format!("min_distance: {e}")))?
+        }
+        Err(_) => {
+            let f: f64 = v.extract().map_err(|_| {
+                PyValueError::new_err("min_distance: expected a float or an exact string")
+            })?;
+            if !f.is_finite() {
+                return Err(PyValueError::new_err("min_distance: must be finite"));
+            }
+            f.to_rational()
+        }
+    };
+    if d < BigRational::from_integer(0.into()) {
+        return Err(PyValueError::new_err("min_distance: must be at least 0"));
+    }
+    Ok(d)
+}
+
 struct TimeRow {
     hit: bool,
     start: bool,
@@ -411,7 +434,9 @@ fn ccd_batch<'py>(
     exact: bool,
     tolerance: Option<&str>,
     threads: Option<usize>,
+    min_distance: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let delta = min_distance.map(min_distance_value).transpose()?;
     let (a, b) = pair::<4>(t0, t1, ("t0", "t1"))?;
     let rat = |r: &[[f64; 3]; 4]| r.map(|p| v3(&p).map(|c| c.to_rational()));
     // The library's default (1e-12), unless given.
@@ -429,7 +454,15 @@ fn ccd_batch<'py>(
             t1: rat(&b.rows[i]),
             tolerance: tolerance.clone(),
         };
-        let ans = if vf { ccd::ccd_vf(&q) } else { ccd::ccd_ee(&q) };
+        let ans = match &delta {
+            None if vf => ccd::ccd_vf(&q),
+            None => ccd::ccd_ee(&q),
+            Some(d) => {
+                use exact_collision::ccd::points::{first_contact_min_distance, Kind};
+                let k = if vf { Kind::VertexFace } else { Kind::EdgeEdge };
+                first_contact_min_distance(k, &q, d)
+            }
+        };
         Ok(match ans.map_err(lib_err)? {
             PointCcdAnswer::Miss => TimeRow {
                 hit: false,
@@ -489,6 +522,9 @@ fn ccd_batch<'py>(
 /// "toi" (the double nearest to the first time; NaN on a miss),
 /// "toi_lo", "toi_hi" (doubles rounded outward: toi_lo ≤ time ≤ toi_hi),
 /// and with exact=True "toi_lo_exact", "toi_hi_exact" (str or None).
+/// min_distance: δ ≥ 0 (a float or an exact string): hit when the distance
+/// between the vertex and the triangle drops to δ or below, the time the
+/// first such (docs/ccd.md); 0 or None is the plain query.
 ///
 /// >>> import numpy as np, exact_collision as ec
 /// >>> tri = [[0, 0, 0], [4, 0, 0], [0, 4, 0]]
@@ -498,7 +534,7 @@ fn ccd_batch<'py>(
 /// >>> r["hit"].tolist(), r["toi_lo_exact"], float(r["toi"][0])
 /// ([True], ['1/2'], 0.5)
 #[pyfunction]
-#[pyo3(signature = (t0, t1, *, exact = false, tolerance = None, threads = None))]
+#[pyo3(signature = (t0, t1, *, exact = false, tolerance = None, threads = None, min_distance = None))]
 fn ccd_vf<'py>(
     py: Python<'py>,
     t0: &Bound<'py, PyAny>,
@@ -506,8 +542,9 @@ fn ccd_vf<'py>(
     exact: bool,
     tolerance: Option<&str>,
     threads: Option<usize>,
+    min_distance: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    ccd_batch(py, t0, t1, true, exact, tolerance, threads)
+    ccd_batch(py, t0, t1, true, exact, tolerance, threads, min_distance)
 }
 
 /// Edge–edge continuous collision, exactly: do the closed segments a0a1 and
@@ -521,7 +558,7 @@ fn ccd_vf<'py>(
 /// >>> r["hit"].tolist(), r["toi_lo_exact"], r["toi_hi_exact"]
 /// ([True], ['1/2'], ['1/2'])
 #[pyfunction]
-#[pyo3(signature = (t0, t1, *, exact = false, tolerance = None, threads = None))]
+#[pyo3(signature = (t0, t1, *, exact = false, tolerance = None, threads = None, min_distance = None))]
 fn ccd_ee<'py>(
     py: Python<'py>,
     t0: &Bound<'py, PyAny>,
@@ -529,8 +566,9 @@ fn ccd_ee<'py>(
     exact: bool,
     tolerance: Option<&str>,
     threads: Option<usize>,
+    min_distance: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    ccd_batch(py, t0, t1, false, exact, tolerance, threads)
+    ccd_batch(py, t0, t1, false, exact, tolerance, threads, min_distance)
 }
 
 /// One protocol line's answer, as the program `exact-collision query` writes

@@ -22,9 +22,10 @@ pub(super) const QUERY_STATIC: &[&str] = &["a", "b"];
 /// The own fields of a `ccd` query.
 pub(super) const QUERY_CCD: &[&str] = &["a", "b", "t_range", "tolerance"];
 /// The own fields of a `ccd_vf` or `ccd_ee` query.
-pub(super) const QUERY_POINTS: &[&str] = &["t0", "t1", "tolerance"];
+pub(super) const QUERY_POINTS: &[&str] = &["t0", "t1", "tolerance", "min_distance"];
 /// The own fields of every op.
-pub(super) const QUERY_OPS: &[&str] = &["a", "b", "t_range", "tolerance", "t0", "t1"];
+pub(super) const QUERY_OPS: &[&str] =
+    &["a", "b", "t_range", "tolerance", "t0", "t1", "min_distance"];
 
 /// The fields of a query whose op has the fields `own`.
 pub(super) fn query_fields(own: &[&'static str]) -> Vec<&'static str> {

@@ -401,6 +401,27 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
                 }
             }
         }
+        Op::CcdMinDistance {
+            vf,
+            q: p,
+            min_distance,
+        } => {
+            use crate::ccd::points::{first_contact_min_distance, Kind};
+            let k = if *vf {
+                Kind::VertexFace
+            } else {
+                Kind::EdgeEdge
+            };
+            match first_contact_min_distance(k, p, min_distance).map_err(query_err)? {
+                PointCcdAnswer::Miss => {
+                    m.insert("hit".into(), Value::Bool(false));
+                }
+                PointCcdAnswer::Hit(t) => {
+                    m.insert("hit".into(), Value::Bool(true));
+                    m.insert("toi".into(), time_value(&t));
+                }
+            }
+        }
     }
     Ok(m)
 }

@@ -77,6 +77,16 @@ pub enum Op {
     CcdVf(PointCcd),
     /// Edge–edge continuous collision under linear motion.
     CcdEe(PointCcd),
+    /// `ccd_vf` (`vf`) or `ccd_ee` with `min_distance` δ > 0: the first time
+    /// the distance is at most δ.
+    CcdMinDistance {
+        /// `ccd_vf` if true, else `ccd_ee`.
+        vf: bool,
+        /// The points and tolerance.
+        q: PointCcd,
+        /// δ > 0, exact (never rounded: it is not geometry).
+        min_distance: BigRational,
+    },
 }
 
 fn err<T>(path: &str, defect: impl Into<String>) -> Result<T, ParseError> {
@@ -697,6 +707,18 @@ fn parse_tolerance(o: &Map<String, Value>) -> Result<BigRational, ParseError> {
     }
 }
 
+/// `min_distance` of a `ccd_vf` / `ccd_ee` query: exact, at least 0.
+fn min_distance(o: &Map<String, Value>) -> Result<Option<BigRational>, ParseError> {
+    let Some(v) = o.get("min_distance") else {
+        return Ok(None);
+    };
+    let d = number_exact(v, "min_distance")?;
+    if d < BigRational::zero() {
+        return err("min_distance", "must be at least 0");
+    }
+    Ok(Some(d))
+}
+
 fn parse_moving(v: &Value, path: &str) -> Result<MovingBox, ParseError> {
     let o = object(v, path)?;
     fields::check(o, path, fields::MOVING, fields::MOVING, "a moving box")?;
@@ -818,10 +840,15 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
                 t1: points3(get(o, "", "t1")?, "t1", what)?,
                 tolerance: parse_tolerance(o)?,
             };
-            if op_name == "ccd_vf" {
-                Op::CcdVf(p)
-            } else {
-                Op::CcdEe(p)
+            match min_distance(o)? {
+                // δ > 0: the minimum-separation method; absent or 0: today's op.
+                Some(d) if !d.is_zero() => Op::CcdMinDistance {
+                    vf: op_name == "ccd_vf",
+                    q: p,
+                    min_distance: d,
+                },
+                _ if op_name == "ccd_vf" => Op::CcdVf(p),
+                _ => Op::CcdEe(p),
             }
         }
         other => {

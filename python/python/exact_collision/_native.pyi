@@ -71,6 +71,7 @@ def ccd_vf(
     exact: bool = False,
     tolerance: Optional[str] = None,
     threads: Optional[int] = None,
+    min_distance: Optional[Union[float, str]] = None,
 ) -> Times: ...
 def ccd_ee(
     t0: FloatArray,
@@ -79,4 +80,5 @@ def ccd_ee(
     exact: bool = False,
     tolerance: Optional[str] = None,
     threads: Optional[int] = None,
+    min_distance: Optional[Union[float, str]] = None,
 ) -> Times: ...

@@ -81,6 +81,7 @@
 mod filter;
 mod formula;
 mod fp;
+mod min_sep;
 mod wide;
 
 use super::PointCcd;
@@ -93,6 +94,10 @@ use crate::stats::CCD_POINTS;
 use filter::{Filter, Outcome};
 pub use formula::Kind;
 use formula::{cross, dot, Arith, Contact, Part, Term, V3};
+pub use min_sep::{
+    exact_min_distance, filter_min_distance, first_contact_min_distance,
+    first_contact_min_distance_f64, MinSepFilter,
+};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

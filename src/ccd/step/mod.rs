@@ -48,9 +48,11 @@
 //! ```
 
 mod broad;
+mod min_sep;
 pub mod read;
 
 pub use broad::{broad_phase, SLABS};
+pub use min_sep::{broad_phase_min_distance, step_min_distance};
 
 use super::points::{first_contact_f64, Kind};
 use super::{ContactTime, PointCcdAnswer};

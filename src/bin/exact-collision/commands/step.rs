@@ -2,7 +2,8 @@
 //! simulation step (docs/step.md).
 
 use exact_collision::ccd::step::{
-    answer, broad_phase, read::read_step, Collision, PairKind, StepMesh,
+    answer, broad_phase, broad_phase_min_distance, read::read_step, step_min_distance, Collision,
+    PairKind, StepMesh,
 };
 use exact_collision::protocol::time_value;
 use exact_collision::stats::CCD_POINTS;
@@ -30,6 +31,10 @@ pub struct Args {
     /// The largest width of a reported time interval (an exact rational).
     #[arg(long, default_value = "1/1000000000000")]
     tolerance: String,
+    /// Minimum separation δ ≥ 0 (a number or exact rational): a pair
+    /// collides when its distance drops to δ or below (docs/ccd.md).
+    #[arg(long, value_name = "DELTA", allow_hyphen_values = true)]
+    min_distance: Option<String>,
 }
 
 fn pair_value(m: &StepMesh, c: &Collision) -> Value {
@@ -98,17 +103,31 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     if tolerance <= BigRational::from_integer(0.into()) {
         return Err(invalid("--tolerance: must be positive".into()));
     }
+    let delta = match &args.min_distance {
+        None => None,
+        Some(d) => Some(
+            super::ccd_csv::parse_min_distance(d)
+                .map_err(|e| invalid(format!("--min-distance: {e}")))?,
+        ),
+    };
+    let delta = delta.filter(|d| *d > BigRational::from_integer(0.into()));
     let start = Instant::now();
     let mesh = read_step(&args.a, &args.b).map_err(|e| invalid(e.to_string()))?;
     let read_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
-    let cands = broad_phase(&mesh);
+    let cands = match &delta {
+        Some(d) => broad_phase_min_distance(&mesh, d),
+        None => broad_phase(&mesh),
+    };
     let broad_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
     let before = CCD_POINTS.get();
     let pb = progress((cands.vf.len() + cands.ee.len()) as u64);
-    let ans =
-        answer(&mesh, &cands, &tolerance, &|n| pb.inc(n)).map_err(|e| invalid(e.to_string()))?;
+    let ans = match &delta {
+        Some(d) => step_min_distance(&mesh, &tolerance, d, &|n| pb.inc(n)),
+        None => answer(&mesh, &cands, &tolerance, &|n| pb.inc(n)),
+    }
+    .map_err(|e| invalid(e.to_string()))?;
     pb.finish_and_clear();
     let narrow_ms = start.elapsed().as_secs_f64() * 1e3;
     let after = CCD_POINTS.get();
