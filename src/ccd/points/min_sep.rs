@@ -74,8 +74,8 @@
 use super::{canonical_time, exact_time, filter, frame_polys, level, sign_at_root, Zp};
 use crate::ccd::{ContactTime, PointCcd, PointCcdAnswer};
 use crate::poly::{isolate_roots, Poly, RealRoot, Roots};
-use crate::query::stats::CCD_POINTS;
 use crate::query::QueryError;
+use crate::stats::CCD_POINTS;
 use crate::Interval;
 use num_bigint::BigInt;
 use num_integer::Integer;

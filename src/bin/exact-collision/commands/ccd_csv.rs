@@ -277,7 +277,7 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
 
 /// A `--min-distance` value: an exact rational or a decimal number, at least 0.
 pub fn parse_min_distance(text: &str) -> Result<BigRational, String> {
-    let d = exact_collision::number::parse_exact(text)?;
+    let d = exact_collision::protocol::number::parse_exact(text)?;
     if d.is_negative() {
         return Err("must be at least 0".into());
     }
