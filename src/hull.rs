@@ -880,7 +880,7 @@ mod tests {
                 }
                 x
             };
-            let f = big((i % 3) as u64);
+            let f = big(i % 3);
             let (a, b) = (big(i % 5) * &f, big((i / 5) % 5) * &f);
             assert_eq!(gcd_euclid(a.clone(), b.clone()), a.gcd(&b));
             let num = BigInt::from(a) * BigInt::from(if i % 2 == 0 { 1 } else { -1 });
