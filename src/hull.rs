@@ -2,8 +2,8 @@
 //!
 //! [`convex_hull`] returns the hull of 1 or more points as what it is: a point,
 //! a segment, a flat convex polygon or a polytope ([`ConvexHull::dim`] 0 to 3).
-//! Every hull vertex is one of the input points (for repeated points, one index
-//! stands for all copies); every decision — which side of a plane a point lies
+//! Every hull vertex is one of the input points (of repeated points, the first
+//! copy's index); every decision — which side of a plane a point lies
 //! on, whether three points are collinear — is an exact sign from
 //! [`crate::predicates`] (`orient3d`, `orient2d`: Shewchuk's filter and `robust`'s
 //! adaptive stages for doubles in their safe range, interval filter and exact
