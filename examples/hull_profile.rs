@@ -1,5 +1,6 @@
 //! Times the exact hull of 10,000 points on a sphere and in a cube (f64), for
-//! profiling: `cargo run --release --example hull_profile`.
+//! profiling: `cargo run --release --example hull_profile [sphere|cube]`
+//! (both by default; one name for an instruction count under callgrind).
 
 use exact_collision::hull::convex_hull;
 use exact_collision::Vec3;
@@ -24,7 +25,11 @@ fn main() {
     let cube: Vec<Vec3<f64>> = (0..10_000)
         .map(|_| Vec3::new(next(), next(), next()))
         .collect();
+    let only = std::env::args().nth(1);
     for (name, pts) in [("sphere", &sphere), ("cube", &cube)] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let t = Instant::now();
         let h = convex_hull(pts).expect("finite points");
         println!(

@@ -2,8 +2,8 @@
 //!
 //! [`convex_hull`] returns the hull of 1 or more points as what it is: a point,
 //! a segment, a flat convex polygon or a polytope ([`ConvexHull::dim`] 0 to 3).
-//! Every hull vertex is one of the input points (for repeated points, one index
-//! stands for all copies); every decision — which side of a plane a point lies
+//! Every hull vertex is one of the input points (of repeated points, the first
+//! copy's index); every decision — which side of a plane a point lies
 //! on, whether three points are collinear — is an exact sign from
 //! [`crate::predicates`] (`orient3d`, `orient2d`: Shewchuk's filter and `robust`'s
 //! adaptive stages for doubles in their safe range, interval filter and exact
@@ -72,10 +72,10 @@ use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::predicates::{orient2d, orient3d, sign_of, Expr};
 use crate::vector::{Vec2, Vec3};
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -147,7 +147,7 @@ impl Plane {
         let g = gcd3(&n);
         let normal = Vec3::new(&n[0] / &g, &n[1] / &g, &n[2] / &g);
         let num = &normal.x * &ia.x + &normal.y * &ia.y + &normal.z * &ia.z;
-        let offset = BigRational::new(num, den);
+        let offset = over(num, den);
         Plane { normal, offset }
     }
 
@@ -169,6 +169,17 @@ impl Plane {
     }
 }
 
+/// `num / den` in lowest terms (`den > 0`); a power-of-two `den` (every float
+/// input) is reduced by shifts instead of a gcd.
+fn over(num: BigInt, den: BigInt) -> BigRational {
+    let k = den.trailing_zeros().unwrap_or(0);
+    if den.bits() == k + 1 {
+        let t = num.trailing_zeros().unwrap_or(k).min(k);
+        return BigRational::new_raw(num >> t as usize, den >> t as usize);
+    }
+    BigRational::new(num, den)
+}
+
 fn sub_int(a: &Vec3<BigInt>, b: &Vec3<BigInt>) -> Vec3<BigInt> {
     Vec3::new(&a.x - &b.x, &a.y - &b.y, &a.z - &b.z)
 }
@@ -185,14 +196,43 @@ fn gcd3(n: &[BigInt; 3]) -> BigInt {
         .filter(|x| !x.is_zero())
         .map(|x| x >> tz as usize)
         .collect();
-    let mut g = odd[0].abs();
+    let mut g = odd[0].magnitude().clone();
     for x in &odd[1..] {
         if g.is_one() {
             break;
         }
-        g = g.gcd(x);
+        g = gcd_euclid(g, x.magnitude().clone());
     }
-    g << tz as usize
+    BigInt::from(g) << tz as usize
+}
+
+/// gcd by Euclid's remainders while an operand is wider than 128 bits, then
+/// binary gcd in `u128` (num-bigint's binary gcd shifts big numbers bit by bit).
+fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
+    while a.bits() > 128 || b.bits() > 128 {
+        if b.is_zero() {
+            return a;
+        }
+        let r = &a % &b;
+        a = b;
+        b = r;
+    }
+    let (Some(mut x), Some(mut y)) = (a.to_u128(), b.to_u128()) else {
+        return a.gcd(&b);
+    };
+    if x == 0 || y == 0 {
+        return BigUint::from(x | y);
+    }
+    let shift = (x | y).trailing_zeros();
+    x >>= x.trailing_zeros();
+    while y != 0 {
+        y >>= y.trailing_zeros();
+        if x > y {
+            std::mem::swap(&mut x, &mut y);
+        }
+        y -= x;
+    }
+    BigUint::from(x << shift)
 }
 
 fn dot_int(n: &Vec3<BigInt>, p: &Vec3<BigRational>) -> BigRational {
@@ -818,5 +858,45 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
         vertices.dedup();
         faces.sort_by(|a, b| a.vertices.cmp(&b.vertices));
         Ok((vertices, faces))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hybrid gcd and the power-of-two reduction agree with num-bigint's
+    /// `gcd` and `BigRational::new` (random operands of 1 to 5 words, with
+    /// planted common factors).
+    #[test]
+    fn gcd_and_reduction_agree_with_num() {
+        let mut s = 3u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        for i in 0..2000 {
+            let mut big = |w: u64| {
+                let mut x = BigUint::from(next());
+                for _ in 0..w {
+                    x = (x << 64usize) + BigUint::from(next());
+                }
+                x
+            };
+            let f = big(i % 3);
+            let (a, b) = (big(i % 5) * &f, big((i / 5) % 5) * &f);
+            assert_eq!(gcd_euclid(a.clone(), b.clone()), a.gcd(&b));
+            let num = BigInt::from(a) * BigInt::from(if i % 2 == 0 { 1 } else { -1 });
+            for den in [BigInt::one() << (i % 300) as usize, BigInt::from(b) + 1u32] {
+                assert_eq!(
+                    over(num.clone(), den.clone()),
+                    BigRational::new(num.clone(), den)
+                );
+            }
+        }
+        assert!(over(BigInt::zero(), BigInt::from(8)).is_zero());
+        let n = [BigInt::from(12), BigInt::from(-18), BigInt::zero()];
+        assert_eq!(gcd3(&n), BigInt::from(6));
+        assert_eq!(
+            gcd3(&[BigInt::zero(), BigInt::zero(), BigInt::zero()]),
+            BigInt::one()
+        );
     }
 }

@@ -86,6 +86,12 @@ fn check_sampled<S: Scalar>(pts: &[Vec3<S>], h: &ConvexHull<S>, stride: usize) -
         assert!(i < pts.len());
         assert_eq!(rat(&h.vertex_points()[k]), r[i], "vertex_points");
     }
+    for &i in vs {
+        assert!(
+            !r[..i].contains(&r[i]),
+            "vertex {i} is the first copy of its point"
+        );
+    }
     let coords: BTreeSet<P> = vs.iter().map(|&i| r[i].clone()).collect();
     assert_eq!(coords.len(), vs.len(), "vertices are distinct points");
     match h.dim() {

@@ -21,12 +21,13 @@
 //! decide anything. It guesses `|x| ≈ |q − R²| / (√q + R)` (no cancellation:
 //! the numerator is exact, the denominator a sum of nonnegative terms) in a
 //! float with a separate 64-bit exponent, so that neither 2^±1000 inputs nor
-//! subnormal results overflow the guess. Then it *proves* the rounding: it
-//! finds the double `lo` with `lo ≤ |x| < next_up(lo)` by exact comparisons
-//! (stepping to a neighbour while a comparison fails, bisecting on the bit
-//! patterns after a few steps), and compares `|x|` with the midpoint of `lo`
-//! and `next_up(lo)`: below gives `lo`, above gives `next_up(lo)`, equal gives
-//! the one with the even significand (`∞` past `f64::MAX + ulp/2`). The result
+//! subnormal results overflow the guess. Then it *proves* the rounding: `|x|`
+//! is compared exactly with the midpoints between the guess `g` and its two
+//! neighbours; between them (a midpoint itself goes to the neighbour with the
+//! even significand) `g` is the answer, otherwise the guess steps to that
+//! neighbour and is checked again. After eight steps it bisects on the bit
+//! patterns of the doubles instead (at most 64 comparisons; counted by
+//! [`bisection_fallbacks`]). Past `f64::MAX + ulp/2` the answer is `∞`. The result
 //! has the sign of `x` (`−0.0` for a negative `x` below half the smallest
 //! subnormal). Every comparison is between integers: with `q = a/b`,
 //! `R = c/d` in lowest terms and `t = M·2^E`, `√q ≷ t + R` is
@@ -59,7 +60,7 @@ use std::sync::atomic::Ordering as AtomicOrdering;
 use crate::stats::SQRT_OFFSET_BISECTIONS as BISECTIONS;
 
 /// How many [`SqrtOffset::nearest_f64`] calls so far (process-wide) found the
-/// float guess more than six ulps off and bisected instead of stepping.
+/// float guess more than eight ulps off and bisected instead of stepping.
 pub fn bisection_fallbacks() -> u64 {
     BISECTIONS.load(AtomicOrdering::Relaxed)
 }
@@ -268,46 +269,51 @@ impl<'a> Abs<'a> {
     }
 
     fn nearest(&self) -> f64 {
-        let mut lo = self.guess();
-        // lo ≤ |x| < next_up(lo), by a few steps, then by bisection.
-        let mut steps = 0;
-        let found = loop {
-            if steps > 6 {
-                break false;
-            }
-            steps += 1;
-            if self.cmp_f64(lo) == Ordering::Less {
-                lo = lo.next_down().max(0.0);
-                continue;
-            }
-            if lo < f64::MAX && self.cmp_f64(lo.next_up()) != Ordering::Less {
-                lo = lo.next_up();
-                continue;
-            }
-            break true;
-        };
-        if !found {
-            BISECTIONS.fetch_add(1, AtomicOrdering::Relaxed);
-            lo = self.floor_by_bisection();
-        }
-        // Round: compare with the midpoint (2M + 1)·2^(E−1).
-        let (m, e) = parts(lo);
-        let mid = BigInt::from(2 * m + 1);
-        let up = if lo == f64::MAX {
-            f64::INFINITY
-        } else {
-            lo.next_up()
-        };
-        match self.cmp(&mid, e - 1) {
-            Ordering::Less => lo,
-            Ordering::Greater => up,
-            Ordering::Equal => {
-                if m % 2 == 0 {
-                    lo
-                } else {
-                    up
+        // Prove that |x| lies in the guess's rounding interval: two comparisons
+        // with the midpoints to its neighbours; step to a neighbour when one
+        // fails (a few times), then bisect.
+        let mut g = self.guess();
+        for _ in 0..8 {
+            let (m, e) = parts(g);
+            let odd = m % 2 == 1;
+            // Above the midpoint to next_up(g) (2^1024 past f64::MAX)?
+            match self.cmp(&BigInt::from(2 * m + 1), e - 1) {
+                Ordering::Greater => {
+                    if g == f64::MAX {
+                        return f64::INFINITY;
+                    }
+                    g = g.next_up();
+                    continue;
                 }
+                Ordering::Equal if odd => return up(g),
+                Ordering::Equal => return g,
+                Ordering::Less => {}
             }
+            if g == 0.0 {
+                return 0.0;
+            }
+            let p = g.next_down();
+            let (mp, ep) = parts(p);
+            match self.cmp(&BigInt::from(2 * mp + 1), ep - 1) {
+                Ordering::Less => g = p,
+                Ordering::Equal if odd => return p,
+                _ => return g,
+            }
+        }
+        BISECTIONS.fetch_add(1, AtomicOrdering::Relaxed);
+        self.nearest_by_bisection()
+    }
+
+    /// The nearest double by bisection alone (the fallback; tested against
+    /// the stepping path).
+    fn nearest_by_bisection(&self) -> f64 {
+        let lo = self.floor_by_bisection();
+        let (m, e) = parts(lo);
+        match self.cmp(&BigInt::from(2 * m + 1), e - 1) {
+            Ordering::Less => lo,
+            Ordering::Greater => up(lo),
+            Ordering::Equal if m % 2 == 0 => lo,
+            Ordering::Equal => up(lo),
         }
     }
 
@@ -325,6 +331,15 @@ impl<'a> Abs<'a> {
             }
         }
         f64::from_bits(lo)
+    }
+}
+
+/// The next double up, `∞` after `f64::MAX`.
+fn up(v: f64) -> f64 {
+    if v == f64::MAX {
+        f64::INFINITY
+    } else {
+        v.next_up()
     }
 }
 
@@ -418,16 +433,42 @@ mod tests {
         );
     }
 
+    /// The bisection fallback gives the same double as the stepping path, on
+    /// ordinary values, exact ties, subnormal and overflowing results.
     #[test]
     fn bisection_agrees_with_stepping() {
-        for (q, rr) in [(r(2, 1), r(1, 1)), (r(1, 3), r(5, 7)), (r(7, 1), r(0, 1))] {
+        let p2 = |e: i32| {
+            if e >= 0 {
+                BigRational::from_integer(BigInt::from(1) << e as usize)
+            } else {
+                BigRational::new(1.into(), BigInt::from(1) << (-e) as usize)
+            }
+        };
+        let third = r(1, 3);
+        let tie = |x: BigRational| {
+            let s = &x + &third;
+            (&s * &s, third.clone())
+        };
+        let cases = [
+            (r(2, 1), r(1, 1)),
+            (r(1, 3), r(5, 7)),
+            (r(7, 1), r(0, 1)),
+            (r(0, 1), r(5, 7)),
+            tie(BigRational::from_integer(1.into()) + p2(-53)),
+            tie(BigRational::from_integer(1.into()) + r(3, 1) * p2(-53)),
+            tie(p2(-1075)),
+            tie(r(3, 1) * p2(-1075)),
+            (p2(-2100), r(0, 1)),
+            (p2(2100), r(0, 1)),
+            (p2(2046) * r(4, 1), r(0, 1)),
+        ];
+        for (q, rr) in cases {
             let x = SqrtOffset::new(q, rr).unwrap();
             let a = Abs::new(&x, x.sign());
             let lo = a.floor_by_bisection();
-            assert_eq!(a.cmp_f64(lo), Ordering::Greater);
-            assert_eq!(a.cmp_f64(lo.next_up()), Ordering::Less);
-            let v = x.nearest_f64().abs();
-            assert!(v == lo || v == lo.next_up(), "{x}: {v:e} vs floor {lo:e}");
+            assert_ne!(a.cmp_f64(lo), Ordering::Less);
+            assert!(lo == f64::MAX || a.cmp_f64(lo.next_up()) == Ordering::Less);
+            assert_eq!(a.nearest_by_bisection(), a.nearest(), "{x}");
         }
     }
 }
