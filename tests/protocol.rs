@@ -86,11 +86,11 @@ fn wrong_arity_names_the_path() {
 #[test]
 fn unknown_op_and_shape() {
     assert!(error_of(r#"{"id":1,"op":"collide"}"#).starts_with("op: unknown op \"collide\""));
+    let e = error_of(&intersect_line(1, r#"{"type":"torus","r":1}"#, UNIT_BOX));
+    assert!(e.starts_with("a.type: unknown shape type \"torus\""), "{e}");
+    // A sphere with a misspelt field is named, with the sphere's fields.
     let e = error_of(&intersect_line(1, r#"{"type":"sphere","r":1}"#, UNIT_BOX));
-    assert!(
-        e.starts_with("a.type: unknown shape type \"sphere\""),
-        "{e}"
-    );
+    assert!(e.starts_with("a.r: unknown field"), "{e}");
     assert_eq!(error_of(r#"{"id":1,"a":1}"#), "op: missing");
     assert_eq!(
         error_of(&format!(r#"{{"op":"distance","a":{UNIT_BOX}}}"#)),

@@ -8,9 +8,11 @@
 //! rationals in lowest terms), compared exactly, and rounded to the nearest
 //! double by exact comparisons, not by evaluating `√` in floats.
 //!
-//! The cores' closest pair comes from the polytope paths
-//! ([`crate::query::distance_exact`]; a point or a segment is the degenerate
-//! triangle it is), with their own certificates: a closest pair `(p_a, p_b)`
+//! The cores' closest pair comes, for two points or segments (spheres,
+//! capsules), from the closed segments' closest pair in rationals, and
+//! otherwise from the polytope paths ([`crate::query::distance_exact`]; a
+//! point or a segment is the degenerate triangle it is), with their own
+//! certificates: a closest pair `(p_a, p_b)`
 //! of two disjoint convex sets is proved by the slab between the planes
 //! through `p_a` and `p_b` orthogonal to `p_b − p_a`.
 //!
@@ -149,6 +151,16 @@ pub fn distance_exact<S: Scalar>(
 /// one exact point-in-polytope test decides, and that point is the common
 /// point.
 fn core_distance<S: Scalar>(a: &Rounded<S>, b: &Rounded<S>) -> Result<Closest<Q>, QueryError> {
+    // Points and segments (spheres, capsules): the closed segments' closest
+    // pair in rationals, directly (a point is a segment of length 0).
+    if let (Some((a0, a1)), Some((b0, b1))) = (segment(a), segment(b)) {
+        let (d2, pa, pb) = super::triangle_triangle::segment_segment(&a0, &a1, &b0, &b1);
+        return Ok(Closest {
+            distance_squared: d2,
+            a: pa,
+            b: pb,
+        });
+    }
     let (pa, pb) = (a.core_pieces(), b.core_pieces());
     let mut best: Option<Closest<Q>> = None;
     for x in &pa {
@@ -182,6 +194,18 @@ fn core_distance<S: Scalar>(a: &Rounded<S>, b: &Rounded<S>) -> Result<Closest<Q>
         }
     }
     Ok(best)
+}
+
+/// A point or segment core as a closed segment, exactly.
+fn segment<S: Scalar>(r: &Rounded<S>) -> Option<(Vec3<Q>, Vec3<Q>)> {
+    let q = |p: &Vec3<S>| p.map(|x| x.to_rational());
+    match &r.core {
+        Core::Point(p) => Some((q(p), q(p))),
+        Core::Segment(a, b) => Some((q(a), q(b))),
+        Core::Hull(h) if h.dim() == 0 => Some((q(&h.vertex_points()[0]), q(&h.vertex_points()[0]))),
+        Core::Hull(h) if h.dim() == 1 => Some((q(&h.vertex_points()[0]), q(&h.vertex_points()[1]))),
+        _ => None,
+    }
 }
 
 /// Do the rounded shapes meet? Decided exactly (`q ≤ R²`).
