@@ -37,7 +37,7 @@ impl<S> Expr<S> for Orient3d<'_, S> {
     }
 }
 
-const EPS: f64 = 1.1102230246251565e-16; // 2^-53
+use crate::num::bounded::U as EPS;
 /// Shewchuk (1997), stage A of orient2d: (3 + 16ε)ε.
 const CCW_ERRBOUND_A: f64 = (3.0 + 16.0 * EPS) * EPS;
 /// Shewchuk (1997), stage A of orient3d: (7 + 56ε)ε.

@@ -92,7 +92,7 @@ fn det_sign<S: Scalar>(h: &[Vec3<S>; 3]) -> Sign {
             ];
             let d = a[0] * cr[0] + a[1] * cr[1] + a[2] * cr[2];
             let m = p[0] * a[0].abs() + p[1] * a[1].abs() + p[2] * a[2].abs();
-            let bound = 8.0 * f64::EPSILON / 2.0 * m;
+            let bound = 8.0 * crate::num::bounded::U * m;
             if d > bound {
                 return Sign::Positive;
             }

@@ -35,7 +35,7 @@ use smallvec::SmallVec;
 /// ([`FPoly::from_i128`] returns `None`; the caller takes the exact path).
 pub(crate) const FN: usize = 12;
 
-const U: f64 = f64::EPSILON / 2.0;
+use crate::num::bounded::U;
 
 /// The bound `k·u·mag`, widened for γ's denominator, the bound's own rounding and
 /// underflow (an absolute 2⁻¹⁰²² per operation; subnormal results err by 2⁻¹⁰⁷⁵).

@@ -100,7 +100,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
-const U: f64 = 1.0 / 9007199254740992.0; // 2⁻⁵³
+use crate::num::bounded::U;
 /// 2¹⁰⁰: the filter runs only when every coordinate is at most this in magnitude.
 pub(crate) const MAX_COORD: f64 = 1267650600228229401496703205376.0;
 /// 2⁻⁸⁰⁰: the absolute slack that covers underflow (module docs).

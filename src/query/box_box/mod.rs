@@ -117,7 +117,7 @@ impl<S> Expr<S> for AxisGap<'_, S> {
 /// nonzero intermediate is then a multiple of 2⁻⁹⁰⁶ (degree 3 in numbers whose
 /// lowest bit is at least 2⁻³⁰²) and below 2⁷⁶⁰, all normal doubles. Other inputs
 /// skip the filter and use the interval + exact predicate.
-pub const FILTER: f64 = 16.0 * f64::EPSILON / 2.0;
+pub const FILTER: f64 = 16.0 * crate::num::bounded::U;
 
 type F3 = [f64; 3];
 
