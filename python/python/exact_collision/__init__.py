@@ -7,7 +7,7 @@ Two faces of the same library (the Rust crate ``exact-collision``):
 * NumPy batches over arrays of doubles, each row decided exactly and answered
   on all cores with the GIL released: :func:`intersect_triangles`,
   :func:`intersect_boxes`, :func:`distance_triangles`, :func:`distance_boxes`,
-  :func:`ccd_vf`, :func:`ccd_ee`.
+  :func:`distance_capsules`, :func:`distance_spheres`, :func:`ccd_vf`, :func:`ccd_ee`.
 
 A double is taken as its exact binary value (``0.1`` is
 0.1000000000000000055511151231257827...). Exact results are strings in lowest
@@ -26,6 +26,8 @@ from ._native import (
     ccd_ee,
     ccd_vf,
     distance_boxes,
+    distance_capsules,
+    distance_spheres,
     distance_triangles,
     intersect_boxes,
     intersect_triangles,
@@ -38,6 +40,8 @@ __all__ = [
     "ccd_ee",
     "ccd_vf",
     "distance_boxes",
+    "distance_capsules",
+    "distance_spheres",
     "distance_triangles",
     "intersect_boxes",
     "intersect_triangles",

@@ -53,6 +53,23 @@ class Distances(TypedDict):
 def distance_triangles(a: FloatArray, b: FloatArray, *, threads: Optional[int] = None) -> Distances: ...
 def distance_boxes(a: FloatArray, b: FloatArray, *, threads: Optional[int] = None) -> Distances: ...
 
+class RoundedDistances(TypedDict):
+    intersect: npt.NDArray[np.bool_]
+    distance_f64: npt.NDArray[np.float64]
+    distance_sqrt: list[str]
+    """q: the distance is max(0, sqrt(q) - R), exactly."""
+    distance_minus: list[str]
+    """R, the sum of the radii."""
+    core_closest_a: npt.NDArray[np.float64]
+    core_closest_b: npt.NDArray[np.float64]
+
+def distance_capsules(
+    a: FloatArray, ra: FloatArray, b: FloatArray, rb: FloatArray, *, threads: Optional[int] = None
+) -> RoundedDistances: ...
+def distance_spheres(
+    ca: FloatArray, ra: FloatArray, cb: FloatArray, rb: FloatArray, *, threads: Optional[int] = None
+) -> RoundedDistances: ...
+
 class Times(TypedDict, total=False):
     hit: npt.NDArray[np.bool_]
     start: npt.NDArray[np.bool_]
