@@ -596,16 +596,27 @@ struct TimeRow {
     exact: Option<(String, String)>,
 }
 
+/// The keyword arguments of `ccd_vf` / `ccd_ee`.
+struct CcdOptions<'a, 'py> {
+    exact: bool,
+    tolerance: Option<&'a str>,
+    threads: Option<usize>,
+    min_distance: Option<&'a Bound<'py, PyAny>>,
+}
+
 fn ccd_batch<'py>(
     py: Python<'py>,
     t0: &Bound<'py, PyAny>,
     t1: &Bound<'py, PyAny>,
     vf: bool,
-    exact: bool,
-    tolerance: Option<&str>,
-    threads: Option<usize>,
-    min_distance: Option<&Bound<'py, PyAny>>,
+    opts: CcdOptions<'_, 'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let CcdOptions {
+        exact,
+        tolerance,
+        threads,
+        min_distance,
+    } = opts;
     let delta = min_distance.map(min_distance_value).transpose()?;
     let (a, b) = pair::<4>(t0, t1, ("t0", "t1"))?;
     let rat = |r: &[[f64; 3]; 4]| r.map(|p| v3(&p).map(|c| c.to_rational()));
@@ -714,7 +725,13 @@ fn ccd_vf<'py>(
     threads: Option<usize>,
     min_distance: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    ccd_batch(py, t0, t1, true, exact, tolerance, threads, min_distance)
+    let opts = CcdOptions {
+        exact,
+        tolerance,
+        threads,
+        min_distance,
+    };
+    ccd_batch(py, t0, t1, true, opts)
 }
 
 /// Edge–edge continuous collision, exactly: do the closed segments a0a1 and
@@ -738,7 +755,13 @@ fn ccd_ee<'py>(
     threads: Option<usize>,
     min_distance: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    ccd_batch(py, t0, t1, false, exact, tolerance, threads, min_distance)
+    let opts = CcdOptions {
+        exact,
+        tolerance,
+        threads,
+        min_distance,
+    };
+    ccd_batch(py, t0, t1, false, opts)
 }
 
 /// One protocol line's answer, as the program `exact-collision query` writes
