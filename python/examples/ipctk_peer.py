@@ -218,13 +218,13 @@ def min_distance_table(fractions=(1e-4, 1e-3), per_file_limit=None):
 
 
 def test_ipctk_min_distance_against_exact():
-    # 5 evenly spaced queries per file (ipctk with min_distance takes up to
+    # 2 evenly spaced queries per file (ipctk with min_distance takes up to
     # tens of ms on real queries; `main_min_distance` runs all): the count of
     # ipctk's late times and misses (reported, not asserted: they are the
     # peer's); what is asserted is the exact side: a larger δ never turns a
     # hit into a miss.
-    rows = min_distance_table(per_file_limit=5)
-    assert sum(r[2]["queries"] for r in rows) > 400
+    rows = min_distance_table(per_file_limit=2)
+    assert sum(r[2]["queries"] for r in rows) > 150
     by = {(f, k): c for f, k, c, *_ in rows}
     for (f, k), c in by.items():
         if f == 1e-4:
