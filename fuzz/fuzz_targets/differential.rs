@@ -9,11 +9,11 @@ use libfuzzer_sys::fuzz_target;
 
 /// Bytes to doubles: a tag byte picks a quarter-grid value in [-4, 4) (ties
 /// and touching contacts are common on the grid), such a value nudged by
-/// ±2⁻ᵏ (k in 10..=52: just off a tie, where the fast paths' float filters
-/// cannot decide and their exact fallbacks run), or the next 8 bytes as a
-/// double, its binary exponent folded into [-16, 16]. The exhaustive exact
-/// path's cost grows with the exponent range (a wider range made this
-/// target run at about 30 inputs per second; docs/fuzzing.md).
+/// ±2⁻ᵏ (k in 10..=52: just off a tie, where a float filter is the most
+/// likely to be unable to decide), or the next 8 bytes as a double, its
+/// binary exponent folded into [-16, 16]. The exhaustive exact path's cost
+/// grows with the exponent range ([-64, 64] before, with the big-number
+/// crates instrumented: about 30 inputs per second; docs/fuzzing.md).
 struct Bytes<'a>(&'a [u8]);
 
 impl Bytes<'_> {

@@ -12,9 +12,9 @@
 //!
 //! The numbers are quarter-grid values in [−4, 4) (ties and touching contacts
 //! are common on the grid), such a value nudged by ±2⁻ᵏ (k in 10..=52: just
-//! off a tie, where the float filters must fall back), or a double with its
-//! binary exponent folded into [−16, 16] (the exhaustive path's cost grows
-//! with the exponent range, docs/limits.md).
+//! off a tie, where a float filter is the most likely to be unable to
+//! decide), or a double with its binary exponent folded into [−16, 16] (the
+//! exhaustive path's cost grows with the exponent range, docs/limits.md).
 #![no_main]
 use exact_collision::protocol::{answer_bytes, answer_bytes_general};
 use libfuzzer_sys::fuzz_target;
