@@ -39,6 +39,9 @@
 //! assert_eq!(c.distance_f64(), 0.41421356237309503); // the double nearest √2 − 1
 //! ```
 
+mod hull_fast;
+mod segment_fast;
+
 use super::polytope::Polytope;
 use super::{Closest, QueryError};
 use crate::num::scalar::Scalar;
@@ -135,6 +138,24 @@ pub fn distance_exact<S: Scalar>(
     b: &Rounded<S>,
 ) -> Result<RoundedClosest, QueryError> {
     let core = core_distance(a, b)?;
+    Ok(RoundedClosest {
+        core,
+        radius: a.radius.to_rational() + b.radius.to_rational(),
+    })
+}
+
+/// [`distance_exact`] for double inputs: the float-guided paths
+/// (`segment_fast.rs` for point and segment cores, `hull_fast.rs` for hull
+/// cores) with exact proof first, the exact path where they do not apply or
+/// cannot prove their guess. The same answer as [`distance_exact`].
+pub fn distance_exact_f64(
+    a: &Rounded<f64>,
+    b: &Rounded<f64>,
+) -> Result<RoundedClosest, QueryError> {
+    let core = match segment_fast::core_distance(a, b).or_else(|| hull_fast::core_distance(a, b)) {
+        Some(c) => c,
+        None => core_distance(a, b)?,
+    };
     Ok(RoundedClosest {
         core,
         radius: a.radius.to_rational() + b.radius.to_rational(),
