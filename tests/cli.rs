@@ -248,10 +248,17 @@ fn pipe_inputs() -> std::path::PathBuf {
     std::fs::write(dir.join("big.jsonl"), big).unwrap();
     std::fs::write(dir.join("a.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     std::fs::write(dir.join("b.obj"), "v 0 0 1\nv 1 0 1\nv 0 1 1\nf 1 2 3\n").unwrap();
+    let stl = |z: u8| {
+        format!(
+            "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 {z}\nvertex 1 0 {z}\nvertex 0 1 {z}\nendloop\nendfacet\nendsolid t\n"
+        )
+    };
+    std::fs::write(dir.join("a.stl"), stl(0)).unwrap();
+    std::fs::write(dir.join("b.stl"), stl(1)).unwrap();
     dir
 }
 
-/// The five commands of issue 24 on `dir`'s inputs.
+/// The commands that write answers, on `dir`'s inputs.
 fn output_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
     let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
     let csv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -263,6 +270,7 @@ fn output_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
         v(&["ccd-csv", &csv.to_string_lossy()]),
         v(&["step", &p("a.obj"), &p("b.obj")]),
         v(&["audit", "--cases", "12"]),
+        v(&["mesh", &p("a.stl"), &p("b.stl")]),
     ]
 }
 

@@ -14,12 +14,26 @@ use num_rational::BigRational;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// `println!` that ignores a closed standard output (`… | head`).
+/// `println!` that passes a write error up (a closed pipe ends the program
+/// quietly in `main`, any other write error is reported).
 macro_rules! out {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
+        writeln!(std::io::stdout(), $($t)*).map_err(Fail::Write)?;
     }};
+}
+
+/// Why the command stopped: a bad input (printed, status 1) or a failed
+/// write of the output (passed up to `main`).
+enum Fail {
+    Input(String),
+    Write(std::io::Error),
+}
+
+impl From<String> for Fail {
+    fn from(e: String) -> Self {
+        Fail::Input(e)
+    }
 }
 
 /// Two STL meshes: every intersecting triangle pair and the exact minimum
@@ -120,14 +134,15 @@ fn bar(len: u64, msg: &'static str) -> ProgressBar {
 pub fn run(args: &Args) -> std::io::Result<bool> {
     match run_opts(args) {
         Ok(()) => Ok(true),
-        Err(e) => {
+        Err(Fail::Input(e)) => {
             eprintln!("exact-collision mesh: {e}");
             Ok(false)
         }
+        Err(Fail::Write(e)) => Err(e),
     }
 }
 
-fn run_opts(o: &Args) -> Result<(), String> {
+fn run_opts(o: &Args) -> Result<(), Fail> {
     let t0 = Instant::now();
     let a = read_stl(&o.a).map_err(|e| e.to_string())?;
     let b = read_stl(&o.b).map_err(|e| e.to_string())?;
@@ -150,7 +165,9 @@ fn run_opts(o: &Args) -> Result<(), String> {
         None => vec![BigRational::from_i32(1), zero(), zero(), zero()],
     };
     if q.iter().all(|c| c == &zero()) {
-        return Err("--rotate: the zero quaternion is not a rotation".into());
+        return Err(Fail::Input(
+            "--rotate: the zero quaternion is not a rotation".into(),
+        ));
     }
     out!(
         "B is moved exactly: rotation {} then translation {}",
@@ -176,7 +193,7 @@ fn join(v: &[BigRational]) -> String {
     v.iter().map(exact_string).collect::<Vec<_>>().join(",")
 }
 
-fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &Args, t0: Instant) -> Result<(), String> {
+fn answer<S: Scalar>(a: &Mesh<S>, b: &Mesh<S>, o: &Args, t0: Instant) -> Result<(), Fail> {
     let t1 = Instant::now();
     let (ba, bb) = (Bvh::new(a), Bvh::new(b));
     out!("bvh: built in {:.3} s", t1.elapsed().as_secs_f64());
