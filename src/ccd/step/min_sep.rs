@@ -13,9 +13,8 @@
 //! Pairs that share a vertex are skipped, as in [`super::broad_phase`]. Sort
 //! and sweep along x, then the y and z tests.
 
-use super::{earliest, pair_points, Candidates, Collision, PairKind, StepAnswer, StepMesh};
-use crate::ccd::points::{first_contact_min_distance_f64, Kind};
-use crate::ccd::PointCcdAnswer;
+use super::{earliest, Candidates, StepAnswer, StepMesh};
+use crate::ccd::points::first_contact_min_distance_f64;
 use crate::query::QueryError;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive};
@@ -133,32 +132,9 @@ pub fn step_min_distance(
         return super::step(m, tolerance, progress);
     }
     let c = broad_phase_min_distance(m, min_distance);
-    let all: Vec<(PairKind, u32, u32)> =
-        c.vf.iter()
-            .map(|&(a, b)| (PairKind::VertexFace, a, b))
-            .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
-            .collect();
-    let hits: Result<Vec<Vec<Collision>>, QueryError> = all
-        .par_chunks(256)
-        .map(|chunk| {
-            let mut out = Vec::new();
-            for &(kind, a, b) in chunk {
-                let k = match kind {
-                    PairKind::VertexFace => Kind::VertexFace,
-                    PairKind::EdgeEdge => Kind::EdgeEdge,
-                };
-                let p = pair_points(m, kind, a, b);
-                if let PointCcdAnswer::Hit(toi) =
-                    first_contact_min_distance_f64(k, &p, tolerance, min_distance)?
-                {
-                    out.push(Collision { kind, a, b, toi });
-                }
-            }
-            progress(chunk.len() as u64);
-            Ok(out)
-        })
-        .collect();
-    let collisions: Vec<Collision> = hits?.into_iter().flatten().collect();
+    let collisions = super::narrow_phase_by(m, &c, progress, &|k, p| {
+        first_contact_min_distance_f64(k, p, tolerance, min_distance)
+    })?;
     let first = earliest(&collisions)?.map(|e| (e.kind, e.a, e.b));
     let earliest = first.and_then(|key| collisions.iter().position(|c| (c.kind, c.a, c.b) == key));
     Ok(StepAnswer {

@@ -264,6 +264,23 @@ pub fn narrow_phase(
     tolerance: &BigRational,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Collision>, QueryError> {
+    narrow_phase_by(m, c, progress, &|k, p| first_contact_f64(k, p, tolerance))
+}
+
+/// What decides one candidate of the narrow phase: its kind and the eight
+/// points (four at t = 0, four at t = 1) to the point CCD's answer.
+pub(crate) type PairAnswer<'a> =
+    dyn Fn(Kind, &[[f64; 3]; 8]) -> Result<PointCcdAnswer, QueryError> + Sync + 'a;
+
+/// The narrow phase with `answer` deciding each candidate (the point CCD,
+/// or its minimum-separation form): on all cores, the colliding pairs
+/// sorted by (kind, a, b).
+pub(crate) fn narrow_phase_by(
+    m: &StepMesh,
+    c: &Candidates,
+    progress: &(dyn Fn(u64) + Sync),
+    answer: &PairAnswer<'_>,
+) -> Result<Vec<Collision>, QueryError> {
     let all: Vec<(PairKind, u32, u32)> =
         c.vf.iter()
             .map(|&(a, b)| (PairKind::VertexFace, a, b))
@@ -278,9 +295,7 @@ pub fn narrow_phase(
                     PairKind::VertexFace => Kind::VertexFace,
                     PairKind::EdgeEdge => Kind::EdgeEdge,
                 };
-                if let PointCcdAnswer::Hit(toi) =
-                    first_contact_f64(k, &pair_points(m, kind, a, b), tolerance)?
-                {
+                if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
                     out.push(Collision { kind, a, b, toi });
                 }
             }
