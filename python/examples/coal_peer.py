@@ -242,9 +242,32 @@ def main(out=None, n=2000):
                 best = min(_timed(fn, a, b, th) for _ in range(3))
                 rates.append(len(a) / best)
             print(f"| {what} {name} | {rates[0]:.0f} | {rates[1]:.0f} | {len(a) / peer:.0f} |")
+    rcounts, rlines, _ = run_rounded()
+    print_rounded(rcounts, rlines)
+    lines = lines + rlines
     if out:
         Path(out).write_text("".join(s + "\n" for s in lines))
         print(f"{len(lines)} disagreement lines written to {out}")
+
+
+KINDS = ["collide_false_positive", "collide_false_negative", "distance_zero_when_apart",
+         "distance_far_negative_when_apart", "distance_positive_when_touching", "distance_off"]
+
+
+def print_rounded(counts, lines):
+    """The rounded shapes' counts: by family and kind, then by case and scale."""
+    print("| family | pairs | " + " | ".join(KINDS) + " |")
+    print("|---|---:|" + "---:|" * len(KINDS))
+    for fam in FAMILIES:
+        print(f"| {fam} | {counts[fam + ': pairs']} | " + " | ".join(str(counts[f"{fam}: {k}"]) for k in KINDS) + " |")
+    by = Counter()
+    for line in lines:
+        q = json.loads(line)
+        m = q["meta"]
+        by[(q["op"], m["case"], m["scale"])] += 1
+    print("disagreement lines by op, constructed case and scale:")
+    for k in sorted(by):
+        print(f"  {k}: {by[k]}")
 
 
 def _timed(fn, a, b, threads):
@@ -252,9 +275,6 @@ def _timed(fn, a, b, threads):
     fn(a, b, threads=threads)
     return time.perf_counter() - s
 
-
-if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else None)
 
 
 # ---------------------------------------------------------------------------
@@ -573,10 +593,17 @@ FAMILIES = {
 
 
 def rounded_cases(rng, n_each):
-    """(family, expected, (a's protocol shape, coal maker), (b's ...)) rows;
+    """(family, expected, (a's protocol shape, coal maker), (b's ...), scale) rows;
     `expected` is known by construction: "touch" and "overlap" meet, "apart"
     does not, None is not known."""
-    return [(name, *gen(rng, i)) for name, gen in FAMILIES.items() for i in range(n_each)]
+    return [(name, *gen(rng, i), _scale_label(name, i)) for name, gen in FAMILIES.items() for i in range(n_each)]
+
+
+def _scale_label(family, i):
+    """The scale `_scale` gives row i of a hard family: "2^40", "2^-40" or "1"."""
+    if "random" in family or (family == "convex-convex" and i % 3 == 0) or i % 4 != 3:
+        return "1"
+    return "2^40" if i % 8 == 3 else "2^-40"
 
 
 def compare_rounded(cases):
@@ -584,19 +611,20 @@ def compare_rounded(cases):
     and kind, disagreement lines, the exact answers)."""
     creq, dreq = coal.CollisionRequest(), coal.DistanceRequest()
     coll, dist = [], []
-    for _, _, (_, make_a), (_, make_b) in cases:
+    for _, _, (_, make_a), (_, make_b), _ in cases:
         ga, ta = make_a()
         gb, tb = make_b()
         coll.append(coal.collide(ga, ta, gb, tb, creq, coal.CollisionResult()) > 0)
         dist.append(coal.distance(ga, ta, gb, tb, dreq, coal.DistanceResult()))
     exact = [json.loads(a) for a in ec.answer_lines(
-        [json.dumps({"op": "distance", "a": a, "b": b}) for _, _, (a, _), (b, _) in cases])]
+        [json.dumps({"op": "distance", "a": a, "b": b}) for _, _, (a, _), (b, _), _ in cases])]
     counts, out = Counter(), []
-    for i, ((fam, expected, (a, _), (b, _)), ans) in enumerate(zip(cases, exact)):
+    for i, ((fam, expected, (a, _), (b, _), scale), ans) in enumerate(zip(cases, exact)):
         meet = ans["intersect"]
         if expected is not None:  # the construction's answer, independent of the library
             assert meet == (expected != "apart"), (fam, expected, ans)
-        meta = {"peer": "coal", "family": fam, "row": i, "coal_distance": float(dist[i])}
+        meta = {"peer": "coal", "family": fam, "case": expected or "random", "scale": scale, "row": i,
+                "coal_distance": float(dist[i])}
         li = json.dumps({"op": "intersect", "a": a, "b": b,
                          "claim": {"intersect": bool(coll[i])}, "meta": meta})
         ld = json.dumps({"op": "distance", "a": a, "b": b,
@@ -634,3 +662,7 @@ def test_coal_rounded_against_exact():
     assert all(counts[f"{f}: pairs"] == 24 for f in FAMILIES)
     for a in ec.answer_lines(lines):
         assert json.loads(a)["verdict"] == "disagree", a
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else None)
