@@ -45,6 +45,21 @@ struct Points<const R: usize> {
 
 /// The array `obj` (argument `name`) as rows of `R` points.
 fn points<const R: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points<R>> {
+    points_as::<R>(obj, name, false)
+}
+
+/// [`points`]; with `one_per_row` (only for `R` = 1) the array has shape
+/// (n, 3), one point per row, and the errors say so.
+fn points_as<const R: usize>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    one_per_row: bool,
+) -> PyResult<Points<R>> {
+    let want = if one_per_row {
+        "(n, 3)".to_string()
+    } else {
+        format!("(n, {R}, 3)")
+    };
     let Ok(arr) = obj.cast::<PyUntypedArray>() else {
         let ty = obj
             .get_type()
@@ -52,14 +67,19 @@ fn points<const R: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points
             .map(|n| n.to_string())
             .unwrap_or_else(|_| "?".into());
         return Err(PyTypeError::new_err(format!(
-            "{name}: expected a numpy.ndarray of float64 with shape (n, {R}, 3), got {ty} \
+            "{name}: expected a numpy.ndarray of float64 with shape {want}, got {ty} \
              (use numpy.asarray(x, dtype=numpy.float64))"
         )));
     };
     let shape = arr.shape().to_vec();
-    if shape.len() != 3 || shape[1] != R || shape[2] != 3 {
+    let ok = if one_per_row {
+        shape.len() == 2 && shape[1] == 3
+    } else {
+        shape.len() == 3 && shape[1] == R && shape[2] == 3
+    };
+    if !ok {
         return Err(PyValueError::new_err(format!(
-            "{name}: expected shape (n, {R}, 3), got {shape:?}"
+            "{name}: expected shape {want}, got {shape:?}"
         )));
     }
     // Only types whose every value is a double exactly: float64 as is, float32
@@ -83,8 +103,13 @@ fn points<const R: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points
             for (k, c) in p.iter_mut().enumerate() {
                 let x = flat[(i * R + j) * 3 + k];
                 if !x.is_finite() {
+                    let at = if one_per_row {
+                        format!("{i}, {k}")
+                    } else {
+                        format!("{i}, {j}, {k}")
+                    };
                     return Err(PyValueError::new_err(format!(
-                        "row {i}: {name}[{i}, {j}, {k}] is {x} (inputs must be finite)"
+                        "row {i}: {name}[{at}] is {x} (inputs must be finite)"
                     )));
                 }
                 *c = x;
@@ -440,15 +465,7 @@ struct RoundedBatch {
 
 /// `(n, 3)` centers, as rows of two equal points.
 fn centers(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points<2>> {
-    if let Ok(arr) = obj.cast::<PyUntypedArray>() {
-        let shape = arr.shape();
-        if shape.len() != 2 || shape[1] != 3 {
-            return Err(PyValueError::new_err(format!(
-                "{name}: expected shape (n, 3), got {shape:?}"
-            )));
-        }
-    }
-    let p = points::<1>(&obj.call_method1("reshape", ((-1, 1, 3),))?, name)?;
+    let p = points_as::<1>(obj, name, true)?;
     Ok(Points {
         rows: p.rows.iter().map(|r| [r[0], r[0]]).collect(),
     })

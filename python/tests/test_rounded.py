@@ -209,3 +209,15 @@ def test_intersect_errors_name_the_field_and_row():
         ec.intersect_capsules(np.zeros((3, 2, 3)), ok, np.zeros((3, 3, 3)), ok)
     with pytest.raises(TypeError, match="rb: expected a numpy.ndarray"):
         ec.intersect_capsules(np.zeros((3, 2, 3)), ok, np.zeros((3, 2, 3)), [1.0, 1.0, 1.0])
+
+
+def test_sphere_centers_errors_name_the_element():
+    c = np.zeros((2, 3))
+    c[1, 2] = np.inf
+    r = np.ones(2)
+    with pytest.raises(ValueError, match=r"row 1: cb\[1, 2\] is inf \(inputs must be finite\)"):
+        ec.distance_spheres(np.zeros((2, 3)), r, c, r)
+    with pytest.raises(TypeError, match=r"ca: expected a numpy.ndarray of float64 with shape \(n, 3\), got list"):
+        ec.intersect_spheres([[0.0, 0.0, 0.0]], r[:1], c[:1], r[:1])
+    with pytest.raises(ValueError, match=r"cb: expected shape \(n, 3\), got \[2, 1, 3\]"):
+        ec.intersect_spheres(np.zeros((2, 3)), r, np.zeros((2, 1, 3)), r)
