@@ -3,8 +3,9 @@
 //! Two faces: the JSON Lines protocol (`answer`, `answer_lines`: the library's
 //! line entry point, `protocol::answer_bytes`, so the same bytes as the program),
 //! and NumPy batch functions over arrays of doubles that call the typed APIs
-//! (`query::intersect_exact`, `query::distance_exact`, `ccd::ccd_vf`/`ccd_ee`)
-//! directly. Every batch is read and checked while holding the GIL, answered
+//! (`query::intersect_exact`, `query::distance_exact`,
+//! `query::rounded::distance_exact_f64` for spheres and capsules,
+//! `ccd::ccd_vf`/`ccd_ee`) directly. Every batch is read and checked while holding the GIL, answered
 //! without it on rayon's threads, and turned back into arrays under the GIL.
 //! A defect anywhere raises before anything is returned: no partial answers.
 //!
