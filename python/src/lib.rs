@@ -3,8 +3,9 @@
 //! Two faces: the JSON Lines protocol (`answer`, `answer_lines`: the library's
 //! line entry point, `protocol::answer_bytes`, so the same bytes as the program),
 //! and NumPy batch functions over arrays of doubles that call the typed APIs
-//! (`query::intersect_exact`, `query::distance_exact`, `ccd::ccd_vf`/`ccd_ee`)
-//! directly. Every batch is read and checked while holding the GIL, answered
+//! (`query::intersect_exact`, `query::distance_exact`,
+//! `query::rounded::distance_exact_f64` for spheres and capsules,
+//! `ccd::ccd_vf`/`ccd_ee`) directly. Every batch is read and checked while holding the GIL, answered
 //! without it on rayon's threads, and turned back into arrays under the GIL.
 //! A defect anywhere raises before anything is returned: no partial answers.
 //!
@@ -15,7 +16,8 @@ use exact_collision::ccd::{self, PointCcd, PointCcdAnswer, TimeKind};
 use exact_collision::num::sqrt::sqrt_nearest_f64;
 use exact_collision::protocol::answer_bytes;
 use exact_collision::protocol::number::{exact_string, parse_exact};
-use exact_collision::query::{self, rounded, Closest, Intersection, QueryError as LibQueryError};
+use exact_collision::query::rounded::{self, RoundedClosest};
+use exact_collision::query::{self, Closest, Intersection, QueryError as LibQueryError};
 use exact_collision::shape::Rounded;
 use exact_collision::{Obb, Scalar, Shape, Triangle, Vec3};
 use num_rational::BigRational;
@@ -44,6 +46,21 @@ struct Points<const R: usize> {
 
 /// The array `obj` (argument `name`) as rows of `R` points.
 fn points<const R: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points<R>> {
+    points_as::<R>(obj, name, false)
+}
+
+/// [`points`]; with `one_per_row` (only for `R` = 1) the array has shape
+/// (n, 3), one point per row, and the errors say so.
+fn points_as<const R: usize>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    one_per_row: bool,
+) -> PyResult<Points<R>> {
+    let want = if one_per_row {
+        "(n, 3)".to_string()
+    } else {
+        format!("(n, {R}, 3)")
+    };
     let Ok(arr) = obj.cast::<PyUntypedArray>() else {
         let ty = obj
             .get_type()
@@ -51,14 +68,19 @@ fn points<const R: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points
             .map(|n| n.to_string())
             .unwrap_or_else(|_| "?".into());
         return Err(PyTypeError::new_err(format!(
-            "{name}: expected a numpy.ndarray of float64 with shape (n, {R}, 3), got {ty} \
+            "{name}: expected a numpy.ndarray of float64 with shape {want}, got {ty} \
              (use numpy.asarray(x, dtype=numpy.float64))"
         )));
     };
     let shape = arr.shape().to_vec();
-    if shape.len() != 3 || shape[1] != R || shape[2] != 3 {
+    let ok = if one_per_row {
+        shape.len() == 2 && shape[1] == 3
+    } else {
+        shape.len() == 3 && shape[1] == R && shape[2] == 3
+    };
+    if !ok {
         return Err(PyValueError::new_err(format!(
-            "{name}: expected shape (n, {R}, 3), got {shape:?}"
+            "{name}: expected shape {want}, got {shape:?}"
         )));
     }
     // Only types whose every value is a double exactly: float64 as is, float32
@@ -82,8 +104,13 @@ fn points<const R: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points
             for (k, c) in p.iter_mut().enumerate() {
                 let x = flat[(i * R + j) * 3 + k];
                 if !x.is_finite() {
+                    let at = if one_per_row {
+                        format!("{i}, {k}")
+                    } else {
+                        format!("{i}, {j}, {k}")
+                    };
                     return Err(PyValueError::new_err(format!(
-                        "row {i}: {name}[{i}, {j}, {k}] is {x} (inputs must be finite)"
+                        "row {i}: {name}[{at}] is {x} (inputs must be finite)"
                     )));
                 }
                 *c = x;
@@ -282,6 +309,27 @@ fn nearest3(p: &Vec3<BigRational>) -> [f64; 3] {
     ]
 }
 
+/// One value per row, as a NumPy array of shape (n,).
+fn column<'py, T, U: numpy::Element>(
+    py: Python<'py>,
+    rows: &[T],
+    f: impl Fn(&T) -> U,
+) -> Bound<'py, PyArray1<U>> {
+    PyArray1::from_vec(py, rows.iter().map(f).collect())
+}
+
+/// One point per row, as a NumPy array of shape (n, 3).
+fn point_column<'py, T>(
+    py: Python<'py>,
+    rows: &[T],
+    f: impl Fn(&T) -> [f64; 3],
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let flat: Vec<f64> = rows.iter().flat_map(f).collect();
+    let arr = Array2::from_shape_vec((rows.len(), 3), flat)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyArray2::from_owned_array(py, arr))
+}
+
 fn distance_rows<'py>(
     py: Python<'py>,
     n: usize,
@@ -303,27 +351,15 @@ fn distance_rows<'py>(
             b: nearest3(&b),
         })
     })?;
-    let points = |f: fn(&DistanceRow) -> [f64; 3]| -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let flat: Vec<f64> = rows.iter().flat_map(f).collect();
-        let arr = Array2::from_shape_vec((rows.len(), 3), flat)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyArray2::from_owned_array(py, arr))
-    };
     let d = PyDict::new(py);
     d.set_item(
         "distance_squared",
         rows.iter().map(|r| r.exact.clone()).collect::<Vec<_>>(),
     )?;
-    d.set_item(
-        "distance_squared_f64",
-        PyArray1::from_vec(py, rows.iter().map(|r| r.d2).collect()),
-    )?;
-    d.set_item(
-        "distance_f64",
-        PyArray1::from_vec(py, rows.iter().map(|r| r.d).collect()),
-    )?;
-    d.set_item("closest_a", points(|r| r.a)?)?;
-    d.set_item("closest_b", points(|r| r.b)?)?;
+    d.set_item("distance_squared_f64", column(py, &rows, |r| r.d2))?;
+    d.set_item("distance_f64", column(py, &rows, |r| r.d))?;
+    d.set_item("closest_a", point_column(py, &rows, |r| r.a)?)?;
+    d.set_item("closest_b", point_column(py, &rows, |r| r.b)?)?;
     Ok(d)
 }
 
@@ -417,6 +453,91 @@ fn radii(obj: &Bound<'_, PyAny>, name: &str, n: usize) -> PyResult<Vec<f64>> {
     Ok(v)
 }
 
+/// Rows of spheres or capsules and their radii, read and checked: the
+/// arguments of the sphere and capsule batches.
+struct RoundedBatch {
+    /// Capsule axes; a sphere's center is both end points.
+    a: Points<2>,
+    ra: Vec<f64>,
+    b: Points<2>,
+    rb: Vec<f64>,
+    spheres: bool,
+}
+
+/// `(n, 3)` centers, as rows of two equal points.
+fn centers(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Points<2>> {
+    let p = points_as::<1>(obj, name, true)?;
+    Ok(Points {
+        rows: p.rows.iter().map(|r| [r[0], r[0]]).collect(),
+    })
+}
+
+impl RoundedBatch {
+    fn capsules(
+        a: &Bound<'_, PyAny>,
+        ra: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        rb: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (a, b) = pair::<2>(a, b, ("a", "b"))?;
+        let n = a.rows.len();
+        let (ra, rb) = (radii(ra, "ra", n)?, radii(rb, "rb", n)?);
+        Ok(RoundedBatch {
+            a,
+            ra,
+            b,
+            rb,
+            spheres: false,
+        })
+    }
+
+    fn spheres(
+        ca: &Bound<'_, PyAny>,
+        ra: &Bound<'_, PyAny>,
+        cb: &Bound<'_, PyAny>,
+        rb: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (a, b) = (centers(ca, "ca")?, centers(cb, "cb")?);
+        if a.rows.len() != b.rows.len() {
+            return Err(PyValueError::new_err(format!(
+                "ca has {} rows but cb has {}",
+                a.rows.len(),
+                b.rows.len()
+            )));
+        }
+        let n = a.rows.len();
+        let (ra, rb) = (radii(ra, "ra", n)?, radii(rb, "rb", n)?);
+        Ok(RoundedBatch {
+            a,
+            ra,
+            b,
+            rb,
+            spheres: true,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.a.rows.len()
+    }
+
+    /// Row `i` answered exactly: the library's float-guided core distance
+    /// with exact proof (`rounded::distance_exact_f64`, the same answer as
+    /// the exact path).
+    fn answer(&self, i: usize) -> Result<RoundedClosest, String> {
+        let shape = |p: &[[f64; 3]; 2], r: f64| {
+            if self.spheres {
+                Rounded::sphere(v3(&p[0]), r)
+            } else {
+                Rounded::capsule(v3(&p[0]), v3(&p[1]), r)
+            }
+            .map_err(|e| e.to_string())
+        };
+        let x = shape(&self.a.rows[i], self.ra[i])?;
+        let y = shape(&self.b.rows[i], self.rb[i])?;
+        rounded::distance_exact_f64(&x, &y).map_err(lib_err)
+    }
+}
+
 struct RoundedRow {
     intersect: bool,
     q: String,
@@ -426,21 +547,14 @@ struct RoundedRow {
     b: [f64; 3],
 }
 
-/// Rounded pairs (segments grown by radii) answered exactly on all cores.
-fn rounded_rows<'py>(
+/// The distance dict of the sphere and capsule batches.
+fn rounded_distance_rows<'py>(
     py: Python<'py>,
-    a: &Points<2>,
-    ra: &[f64],
-    b: &Points<2>,
-    rb: &[f64],
+    batch: &RoundedBatch,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rows: Vec<RoundedRow> = run_rows(py, a.rows.len(), threads, |i| {
-        let cap = |p: &[[f64; 3]; 2], r: f64| {
-            Rounded::capsule(v3(&p[0]), v3(&p[1]), r).map_err(|e| e.to_string())
-        };
-        let (x, y) = (cap(&a.rows[i], ra[i])?, cap(&b.rows[i], rb[i])?);
-        let c = rounded::distance_exact(&x, &y).map_err(lib_err)?;
+    let rows: Vec<RoundedRow> = run_rows(py, batch.len(), threads, |i| {
+        let c = batch.answer(i)?;
         let d = c.distance();
         Ok(RoundedRow {
             intersect: c.intersects(),
@@ -451,21 +565,9 @@ fn rounded_rows<'py>(
             b: nearest3(&c.core.b),
         })
     })?;
-    let points = |f: fn(&RoundedRow) -> [f64; 3]| -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let flat: Vec<f64> = rows.iter().flat_map(f).collect();
-        let arr = Array2::from_shape_vec((rows.len(), 3), flat)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyArray2::from_owned_array(py, arr))
-    };
     let d = PyDict::new(py);
-    d.set_item(
-        "intersect",
-        PyArray1::from_vec(py, rows.iter().map(|r| r.intersect).collect()),
-    )?;
-    d.set_item(
-        "distance_f64",
-        PyArray1::from_vec(py, rows.iter().map(|r| r.d).collect()),
-    )?;
+    d.set_item("intersect", column(py, &rows, |r| r.intersect))?;
+    d.set_item("distance_f64", column(py, &rows, |r| r.d))?;
     d.set_item(
         "distance_sqrt",
         rows.iter().map(|r| r.q.clone()).collect::<Vec<_>>(),
@@ -474,9 +576,64 @@ fn rounded_rows<'py>(
         "distance_minus",
         rows.iter().map(|r| r.r.clone()).collect::<Vec<_>>(),
     )?;
-    d.set_item("core_closest_a", points(|r| r.a)?)?;
-    d.set_item("core_closest_b", points(|r| r.b)?)?;
+    d.set_item("core_closest_a", point_column(py, &rows, |r| r.a)?)?;
+    d.set_item("core_closest_b", point_column(py, &rows, |r| r.b)?)?;
     Ok(d)
+}
+
+/// A row's certificate of `intersect`, as the protocol's answer has it.
+enum RoundedCert {
+    /// A common point, exact.
+    Witness((String, String, String)),
+    /// The cores' closest pair, q and R, with q > R².
+    Apart {
+        core_closest: ((String, String, String), (String, String, String)),
+        q: String,
+        r: String,
+    },
+}
+
+/// The intersect answer of the sphere and capsule batches.
+fn rounded_intersect_rows<'py>(
+    py: Python<'py>,
+    batch: &RoundedBatch,
+    certificates: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rows: Vec<(bool, Option<RoundedCert>)> = run_rows(py, batch.len(), threads, |i| {
+        let c = batch.answer(i)?;
+        let hit = c.intersects();
+        let cert = certificates.then(|| match c.witness(&batch.ra[i].to_rational()) {
+            Some(w) => RoundedCert::Witness(exact3(&w)),
+            None => RoundedCert::Apart {
+                core_closest: (exact3(&c.core.a), exact3(&c.core.b)),
+                q: exact_string(&c.core.distance_squared),
+                r: exact_string(&c.radius),
+            },
+        });
+        Ok((hit, cert))
+    })?;
+    let hits = column(py, &rows, |r| r.0);
+    if !certificates {
+        return Ok(hits.into_any());
+    }
+    let certs = rows
+        .into_iter()
+        .map(|(_, cert)| {
+            let d = PyDict::new(py);
+            match cert {
+                Some(RoundedCert::Witness(w)) => d.set_item("witness", w)?,
+                Some(RoundedCert::Apart { core_closest, q, r }) => {
+                    d.set_item("core_closest", core_closest)?;
+                    d.set_item("core_distance_squared", q)?;
+                    d.set_item("radius", r)?;
+                }
+                None => {}
+            }
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((hits, certs).into_pyobject(py)?.into_any())
 }
 
 /// Capsules (segments grown by radii), exactly: whether each pair meets and
@@ -484,7 +641,8 @@ fn rounded_rows<'py>(
 /// of the radii).
 ///
 /// a, b: float64 arrays of shape (n, 2, 3), the axes' end points (equal end
-/// points: a sphere); ra, rb: float64 arrays of shape (n,), the radii.
+/// points: a sphere); ra, rb: float64 arrays of shape (n,), the radii
+/// (finite, ≥ 0; a negative one raises ValueError naming the row and field).
 /// Returns a dict: "intersect" (bool array, q ≤ R² decided exactly);
 /// "distance_f64" (the double nearest to the exact distance, decided
 /// exactly); "distance_sqrt", "distance_minus" (q and R as exact strings: the
@@ -506,10 +664,7 @@ fn distance_capsules<'py>(
     rb: &Bound<'py, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (a, b) = pair::<2>(a, b, ("a", "b"))?;
-    let n = a.rows.len();
-    let (ra, rb) = (radii(ra, "ra", n)?, radii(rb, "rb", n)?);
-    rounded_rows(py, &a, &ra, &b, &rb, threads)
+    rounded_distance_rows(py, &RoundedBatch::capsules(a, ra, b, rb)?, threads)
 }
 
 /// Spheres, exactly: distance_capsules with each sphere a capsule of equal
@@ -532,23 +687,74 @@ fn distance_spheres<'py>(
     rb: &Bound<'py, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let centers = |obj: &Bound<'py, PyAny>, name: &str| -> PyResult<Points<2>> {
-        let p = points::<1>(&obj.call_method1("reshape", ((-1, 1, 3),))?, name)?;
-        Ok(Points {
-            rows: p.rows.iter().map(|r| [r[0], r[0]]).collect(),
-        })
-    };
-    let (a, b) = (centers(ca, "ca")?, centers(cb, "cb")?);
-    if a.rows.len() != b.rows.len() {
-        return Err(PyValueError::new_err(format!(
-            "ca has {} rows but cb has {}",
-            a.rows.len(),
-            b.rows.len()
-        )));
-    }
-    let n = a.rows.len();
-    let (ra, rb) = (radii(ra, "ra", n)?, radii(rb, "rb", n)?);
-    rounded_rows(py, &a, &ra, &b, &rb, threads)
+    rounded_distance_rows(py, &RoundedBatch::spheres(ca, ra, cb, rb)?, threads)
+}
+
+/// Whether each pair of capsules meets (closed sets: touching counts),
+/// decided exactly: q ≤ R², q the axes' exact squared distance and R the
+/// exact sum of the radii.
+///
+/// a, b: float64 arrays of shape (n, 2, 3), the axes' end points (equal end
+/// points: a sphere); ra, rb: (n,) radii (finite, ≥ 0).
+/// certificates: also return, per row, the protocol's certificate as a dict
+/// of exact strings in lowest terms: {"witness": (x, y, z)}, a point in both
+/// capsules, when the row meets; else {"core_closest": (p_a, p_b),
+/// "core_distance_squared": q, "radius": R}, the axes' closest pair with
+/// q > R², which proves them apart.
+/// threads: how many threads (default: rayon's, all cores).
+///
+/// Returns a bool array of shape (n,), or (hits, certificates).
+///
+/// >>> import numpy as np, exact_collision as ec
+/// >>> a = np.array([[[0, 0, 0], [1, 0, 0]]], dtype=float)
+/// >>> r = np.array([0.5])
+/// >>> ec.intersect_capsules(a, r, a + [0, 1, 0], r).tolist()   # touching
+/// [True]
+/// >>> hits, certs = ec.intersect_capsules(a, r, a + [3, 1, 0], np.array([0.25]), certificates=True)
+/// >>> hits.tolist(), certs
+/// ([False], [{'core_closest': (('1', '0', '0'), ('3', '1', '0')), 'core_distance_squared': '5', 'radius': '3/4'}])
+#[pyfunction]
+#[pyo3(signature = (a, ra, b, rb, *, certificates = false, threads = None))]
+fn intersect_capsules<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    ra: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    rb: &Bound<'py, PyAny>,
+    certificates: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = RoundedBatch::capsules(a, ra, b, rb)?;
+    rounded_intersect_rows(py, &batch, certificates, threads)
+}
+
+/// Whether each pair of spheres meets (closed balls: touching counts),
+/// decided exactly: |c_a − c_b|² ≤ (r_a + r_b)².
+///
+/// ca, cb: float64 arrays of shape (n, 3), the centers; ra, rb: (n,) radii
+/// (finite, ≥ 0; 0 is a point). certificates, threads: as for
+/// intersect_capsules (the cores are the centers).
+///
+/// >>> import numpy as np, exact_collision as ec
+/// >>> c = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+/// >>> d = np.array([[3.0, 4.0, 0.0], [3.0, 4.0, 0.0]])   # 5 apart
+/// >>> ec.intersect_spheres(c, np.array([2.0, 2.0]), d, np.array([3.0, 2.5])).tolist()
+/// [True, False]
+/// >>> ec.intersect_spheres(c[:1], np.array([1.0]), d[:1], np.array([4.0]), certificates=True)[1]
+/// [{'witness': ('3/5', '4/5', '0')}]
+#[pyfunction]
+#[pyo3(signature = (ca, ra, cb, rb, *, certificates = false, threads = None))]
+fn intersect_spheres<'py>(
+    py: Python<'py>,
+    ca: &Bound<'py, PyAny>,
+    ra: &Bound<'py, PyAny>,
+    cb: &Bound<'py, PyAny>,
+    rb: &Bound<'py, PyAny>,
+    certificates: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = RoundedBatch::spheres(ca, ra, cb, rb)?;
+    rounded_intersect_rows(py, &batch, certificates, threads)
 }
 
 /// The largest double ≤ x (`up` false) or the least double ≥ x (`up` true).
@@ -843,6 +1049,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distance_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(distance_capsules, m)?)?;
     m.add_function(wrap_pyfunction!(distance_spheres, m)?)?;
+    m.add_function(wrap_pyfunction!(intersect_capsules, m)?)?;
+    m.add_function(wrap_pyfunction!(intersect_spheres, m)?)?;
     m.add_function(wrap_pyfunction!(ccd_vf, m)?)?;
     m.add_function(wrap_pyfunction!(ccd_ee, m)?)?;
     Ok(())

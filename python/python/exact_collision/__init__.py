@@ -7,7 +7,8 @@ Two faces of the same library (the Rust crate ``exact-collision``):
 * NumPy batches over arrays of doubles, each row decided exactly and answered
   on all cores with the GIL released: :func:`intersect_triangles`,
   :func:`intersect_boxes`, :func:`distance_triangles`, :func:`distance_boxes`,
-  :func:`distance_capsules`, :func:`distance_spheres`, :func:`ccd_vf`, :func:`ccd_ee`.
+  :func:`distance_capsules`, :func:`distance_spheres`, :func:`intersect_capsules`,
+  :func:`intersect_spheres`, :func:`ccd_vf`, :func:`ccd_ee`.
 
 A double is taken as its exact binary value (``0.1`` is
 0.1000000000000000055511151231257827...). Exact results are strings in lowest
@@ -30,6 +31,8 @@ from ._native import (
     distance_spheres,
     distance_triangles,
     intersect_boxes,
+    intersect_capsules,
+    intersect_spheres,
     intersect_triangles,
 )
 
@@ -44,5 +47,7 @@ __all__ = [
     "distance_spheres",
     "distance_triangles",
     "intersect_boxes",
+    "intersect_capsules",
+    "intersect_spheres",
     "intersect_triangles",
 ]

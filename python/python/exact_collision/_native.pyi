@@ -70,6 +70,59 @@ def distance_spheres(
     ca: FloatArray, ra: FloatArray, cb: FloatArray, rb: FloatArray, *, threads: Optional[int] = None
 ) -> RoundedDistances: ...
 
+class RoundedCertificate(TypedDict, total=False):
+    """One row's certificate, as the protocol's intersect answer has it."""
+
+    witness: Exact3
+    """A point in both shapes (the row meets)."""
+    core_closest: tuple[Exact3, Exact3]
+    """The cores' closest pair (the row is apart: q > R^2)."""
+    core_distance_squared: str
+    """q, the cores' exact squared distance."""
+    radius: str
+    """R, the exact sum of the radii."""
+
+@overload
+def intersect_capsules(
+    a: FloatArray,
+    ra: FloatArray,
+    b: FloatArray,
+    rb: FloatArray,
+    *,
+    certificates: Literal[False] = False,
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.bool_]: ...
+@overload
+def intersect_capsules(
+    a: FloatArray,
+    ra: FloatArray,
+    b: FloatArray,
+    rb: FloatArray,
+    *,
+    certificates: Literal[True],
+    threads: Optional[int] = None,
+) -> tuple[npt.NDArray[np.bool_], list[RoundedCertificate]]: ...
+@overload
+def intersect_spheres(
+    ca: FloatArray,
+    ra: FloatArray,
+    cb: FloatArray,
+    rb: FloatArray,
+    *,
+    certificates: Literal[False] = False,
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.bool_]: ...
+@overload
+def intersect_spheres(
+    ca: FloatArray,
+    ra: FloatArray,
+    cb: FloatArray,
+    rb: FloatArray,
+    *,
+    certificates: Literal[True],
+    threads: Optional[int] = None,
+) -> tuple[npt.NDArray[np.bool_], list[RoundedCertificate]]: ...
+
 class Times(TypedDict, total=False):
     hit: npt.NDArray[np.bool_]
     start: npt.NDArray[np.bool_]
