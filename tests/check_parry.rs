@@ -162,3 +162,122 @@ fn protocol_file_lines_become_parry_cases() {
     let other: Value = serde_json::from_str(r#"{"op":"ccd_vf","t0":[],"t1":[]}"#).unwrap();
     assert!(case_from_query(&other).is_none());
 }
+
+/// The tolerances check-parry judges an engine's line with (its defaults).
+fn engine_tol(line: &Value) -> Tolerances {
+    let q = |x: f64| num_rational::BigRational::from_float(x);
+    if line["meta"]["engine"] == "parry3d-f32" {
+        Tolerances {
+            abs: q(1e-5),
+            rel: q(1e-5),
+        }
+    } else {
+        Tolerances::default()
+    }
+}
+
+#[test]
+fn rounded_families_run_findings_disagree_and_the_rest_agree() {
+    use exact_collision::cases::rounded::{generate_rounded_all, ROUNDED_FAMILIES};
+    // Two cases per family, shrunk: every family runs at both precisions.
+    let cases = generate_rounded_all(2 * ROUNDED_FAMILIES.len(), 3);
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: true,
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    for e in ["parry3d-f32", "parry3d-f64"] {
+        for f in ROUNDED_FAMILIES {
+            let row = &r.rows[&(e, Check::Static, f.to_string())];
+            assert_eq!(row.cases, 2, "{e} {f}");
+        }
+    }
+    // Every judged line is judged the same by verify's judgement (the
+    // protocol, with the engine's tolerances), and every disagreement and
+    // its shrunk form disagree.
+    let mut judged = 0;
+    for (line, agrees) in &r.lines {
+        let a = answer_value_with(line, &engine_tol(line)).0.value;
+        let want = if *agrees { "agree" } else { "disagree" };
+        assert_eq!(a["verdict"], want, "{line}");
+        judged += 1;
+    }
+    assert!(judged >= 2 * cases.len() - r.skips.len());
+    for f in &r.findings {
+        for l in [&f.line, &f.shrunk] {
+            assert_eq!(exact(l)["verdict"], "disagree", "{l}");
+            assert_eq!(
+                answer_value_with(l, &engine_tol(l)).0.value["verdict"],
+                "disagree",
+                "{l}"
+            );
+        }
+        assert!(line_len(&f.shrunk) <= line_len(&f.line));
+    }
+}
+
+#[test]
+fn hand_worked_rounded_pairs_and_parry_f64_capsule_distance_off() {
+    use exact_collision::cases::Geom;
+    // Two unit balls with centers 2 apart touch (q = 4 = R²); capsules with
+    // parallel axes 3 apart and radii 1 and 1 are 1 apart (q = 9, R = 2).
+    let balls = Case {
+        family: "hand",
+        a: Geom::Ball {
+            c: [0.0; 3],
+            r: 1.0,
+        },
+        b: Geom::Ball {
+            c: [2.0, 0.0, 0.0],
+            r: 1.0,
+        },
+    };
+    let caps = Case {
+        family: "hand",
+        a: Geom::Capsule {
+            a: [0.0; 3],
+            b: [4.0, 0.0, 0.0],
+            r: 1.0,
+        },
+        b: Geom::Capsule {
+            a: [1.0, 3.0, 0.0],
+            b: [6.0, 3.0, 0.0],
+            r: 1.0,
+        },
+    };
+    assert_eq!(balls.intersects(), Some(true));
+    assert_eq!(caps.intersects(), Some(false));
+    let d = exact(&caps.query("distance"));
+    assert_eq!(
+        (d["distance_f64"].as_f64(), &d["core_distance_squared"]),
+        (Some(1.0), &Value::from("9"))
+    );
+    let r = check(
+        &[balls, caps],
+        &[],
+        &Options {
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    // parry gets the balls right at both precisions, and the capsules at
+    // f32 (within 1e-5); at f64 its capsule distance is 1 + 6.5e-9, far
+    // outside the relative 1e-9 (GJK on the capsules' rounded support maps),
+    // with the intersection test right.
+    assert_eq!(r.lines.len(), 4);
+    for (line, agrees) in &r.lines {
+        let f64_capsules =
+            line["a"]["type"] == "capsule" && line["meta"]["engine"] == "parry3d-f64";
+        assert_eq!(*agrees, !f64_capsules, "{line}");
+    }
+    assert_eq!(r.findings.len(), 1);
+    let f = &r.findings[0];
+    assert_eq!(f.line["claim"]["intersect"], false);
+    let d = f.line["claim"]["distance_f64"].as_f64().unwrap();
+    assert!(d != 1.0 && (d - 1.0).abs() < 1e-7, "{d}");
+    assert_eq!(exact(&f.line)["verdict"], "disagree");
+}
