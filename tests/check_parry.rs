@@ -281,3 +281,21 @@ fn hand_worked_rounded_pairs_and_parry_f64_capsule_distance_off() {
     assert!(d != 1.0 && (d - 1.0).abs() < 1e-7, "{d}");
     assert_eq!(exact(&f.line)["verdict"], "disagree");
 }
+
+#[test]
+fn check_parry_on_a_closed_pipe_ends_quietly() {
+    // The reader goes away before check-parry writes: no panic (status 101),
+    // no "panicked" on standard error; the program ends as line tools do.
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+        .args(["check-parry", "--random", "2", "--no-shrink"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(101), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
