@@ -27,31 +27,42 @@
 //! - `capsule_degenerate`: a capsule with a = b against a capsule's side, or
 //!   a radius-0 capsule (a segment) against a triangle (bisection).
 //! - `capsule_box`: a capsule against a rotated box (bisection).
+//! - `ball_tri`, `capsule_tri`, `convex_tri`: a ball, a capsule (radius 0 to 1) or a convex
+//!   hull against a triangle (bisection).
 //! - `convex_convex`, `convex_box`, `convex_ball`: convex hulls of 5 to 9
 //!   points (multiples of 1/8; in a quarter of the cases all in one plane,
 //!   in an eighth on one line) against a hull, a rotated box, a ball
 //!   (bisection).
 //! - `roundbox_roundbox`: rounded boxes face to face, exactly touching or
 //!   one ulp off (axis-aligned), or rotated (bisection).
-//! - `roundbox_ball`: a rounded rotated box against a ball (bisection).
+//! - `roundbox_ball`, `roundbox_box`: a rounded rotated box against a ball or a
+//!   rotated box (bisection).
+//!
+//! Rotated boxes have a small integer quaternion in half the cases and a
+//! random unit quaternion in doubles (taken exactly, see [`super::PoseBox`])
+//! in the other half.
 //! - `rounded_large`, `rounded_tiny`: the above scaled by 2^±40 (exactly).
 
 use super::{int_box, threshold, BoxKind, Case, Geom, PoseBox, Rng, STEP};
 
 /// Every rounded family, in report order.
-pub const ROUNDED_FAMILIES: [&str; 14] = [
+pub const ROUNDED_FAMILIES: [&str; 18] = [
     "ball_ball",
     "ball_box",
     "ball_in_box",
+    "ball_tri",
     "capsule_parallel",
     "capsule_collinear",
     "capsule_degenerate",
     "capsule_box",
+    "capsule_tri",
     "convex_convex",
     "convex_box",
     "convex_ball",
+    "convex_tri",
     "roundbox_roundbox",
     "roundbox_ball",
+    "roundbox_box",
     "rounded_large",
     "rounded_tiny",
 ];
@@ -271,12 +282,20 @@ fn capsule_degenerate(rng: &mut Rng) -> Case {
     approach("capsule_degenerate", Geom::Tri(t), seg, rng)
 }
 
-/// A box with a small integer quaternion (rotated), centered near 0.
+/// A rotated box centered at 0: a small integer quaternion or a random unit
+/// one in doubles; half-extents 1/2 to 3/2.
 fn rot_box(rng: &mut Rng) -> PoseBox {
     let mut b = int_box(rng, BoxKind::Any);
-    // Half-extents at most about 2 (int_box's are multiples of |q|²/2).
+    // Half-extents 1/2, 1 or 3/2 (int_box's are multiples of |q|²/2).
     let n2: f64 = b.q.iter().map(|c| c * c).sum();
     b.he = b.he.map(|h| h / n2);
+    if rng.int(0, 1) == 0 {
+        let u = [0; 4].map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0);
+        let n = u.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if n > 0.1 {
+            b.q = u.map(|c| c / n);
+        }
+    }
     b
 }
 
@@ -301,6 +320,10 @@ fn convex_points(rng: &mut Rng) -> Vec<[f64; 3]> {
 /// `b` moved along a random integer direction d to the last exactly touching
 /// or overlapping step k·2⁻⁴⁰·d of `a`, or one step past it.
 fn approach(family: &'static str, a: Geom, b: Geom, rng: &mut Rng) -> Case {
+    // First b is moved so that a point of it lies on a point of a (they
+    // meet at k = 0): exact, the anchors being small multiples of 1/8.
+    let (pa, pb) = (anchor(&a), anchor(&b));
+    let b = b.translated([0, 1, 2].map(|i| pa[i] - pb[i]));
     for _ in 0..16 {
         let d = [
             rng.int(-4, 4) as f64,
@@ -319,6 +342,17 @@ fn approach(family: &'static str, a: Geom, b: Geom, rng: &mut Rng) -> Case {
     }
     // b does not meet a at its start: the pair as it is.
     Case { family, a, b }
+}
+
+/// A point of the shape: a vertex, a center, an end, a first point.
+fn anchor(g: &Geom) -> [f64; 3] {
+    match g {
+        Geom::Tri(v) => v[0],
+        Geom::Box(b) | Geom::RoundBox(b, _) => b.t,
+        Geom::Ball { c, .. } => *c,
+        Geom::Capsule { a, .. } => *a,
+        Geom::Convex(p) => p[0],
+    }
 }
 
 impl Geom {
@@ -434,6 +468,24 @@ pub fn generate_rounded(family: &str, rng: &mut Rng) -> Case {
             approach("convex_ball", a, b, rng)
         }
         "roundbox_roundbox" => roundbox_roundbox(rng),
+        "roundbox_box" => {
+            let a = Geom::Box(rot_box(rng));
+            let b = Geom::RoundBox(rot_box(rng), rng.int(0, 8) as f64 / 8.0);
+            approach("roundbox_box", a, b, rng)
+        }
+        "ball_tri" | "capsule_tri" | "convex_tri" => {
+            let a = Geom::Tri(super::triangle(rng));
+            let b = match family {
+                "ball_tri" => ball(rng),
+                "capsule_tri" => Geom::Capsule {
+                    a: point(rng, 1),
+                    b: point(rng, 1),
+                    r: rng.int(0, 8) as f64 / 8.0,
+                },
+                _ => Geom::Convex(convex_points(rng)),
+            };
+            approach(family_name(family), a, b, rng)
+        }
         "roundbox_ball" => {
             let a = Geom::RoundBox(rot_box(rng), rng.int(0, 8) as f64 / 8.0);
             let b = ball(rng);
@@ -445,7 +497,7 @@ pub fn generate_rounded(family: &str, rng: &mut Rng) -> Case {
             } else {
                 2f64.powi(-40)
             };
-            let base = ROUNDED_FAMILIES[rng.int(0, 11) as usize];
+            let base = ROUNDED_FAMILIES[rng.int(0, ROUNDED_FAMILIES.len() as i64 - 3) as usize];
             let c = generate_rounded(base, rng);
             Case {
                 family: family_name(family),
