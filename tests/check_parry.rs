@@ -299,3 +299,40 @@ fn check_parry_on_a_closed_pipe_ends_quietly() {
     assert_ne!(out.status.code(), Some(101), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn check_parry_out_file_is_all_disagreements_for_verify() {
+    // The CLI end to end: every line check-parry writes (rounded families
+    // included) is judged "disagree" by `exact-collision verify`.
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_exact-collision");
+    let out = std::env::temp_dir().join(format!("check-parry-{}.jsonl", std::process::id()));
+    let run = Command::new(exe)
+        .args([
+            "check-parry",
+            "--random",
+            "18",
+            "--seed",
+            "2",
+            "--no-shrink",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout);
+    assert!(table.contains("capsule_parallel"), "{table}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let n = text.lines().count();
+    assert!(n > 0, "{table}");
+    assert!(text
+        .lines()
+        .any(|l| l.contains("\"capsule\"") || l.contains("\"sphere\"")));
+    let v = Command::new(exe).arg("verify").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&v.stderr);
+    assert!(
+        err.contains(&format!("summary: {n} queries, 0 agree, {n} disagree")),
+        "{err}"
+    );
+    std::fs::remove_file(&out).ok();
+}
