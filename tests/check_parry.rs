@@ -336,3 +336,32 @@ fn check_parry_out_file_is_all_disagreements_for_verify() {
     );
     std::fs::remove_file(&out).ok();
 }
+
+#[test]
+fn parry_f64_calls_shapes_a_hair_apart_intersecting() {
+    use exact_collision::engines::parry::case_from_query;
+    // Two hulls a hair apart (b's third point is 0.75 + 2⁻³⁹ high; the exact
+    // distance is below 2e-12, the test checks it), and a point one ulp
+    // outside a ball of radius 11.25 (the offset's squared length exceeds
+    // 11.25² by about 2.8e-16). Both apart, both called intersecting by
+    // parry f64.
+    let lines = [
+        r#"{"op":"distance","a":{"type":"convex","points":[[1,0,0.75],[0,0,0],[0,0,-1],[0,-1,0]]},"b":{"type":"convex","points":[[0,0,0.75],[0,-2,0],[2,0,0.750000000001819]]}}"#,
+        r#"{"op":"distance","a":{"type":"sphere","center":[2,1.375,1.25],"radius":11.25},"b":{"type":"sphere","center":[0.7499999999999999,-3.625,11.25],"radius":0}}"#,
+    ];
+    for l in lines {
+        let c = case_from_query(&serde_json::from_str(l).unwrap()).unwrap();
+        assert_eq!(c.intersects(), Some(false), "{l}");
+        let r = check(std::slice::from_ref(&c), &[], &Options::default());
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.engine == "parry3d-f64")
+            .unwrap_or_else(|| panic!("{l}: {}", r.table()));
+        assert_eq!(f.line["claim"]["intersect"], true);
+        let a = exact(&f.line);
+        assert_eq!(a["intersect"], false);
+        let d = a["distance_f64"].as_f64().unwrap();
+        assert!(d > 0.0 && d < 2e-12, "{a}");
+    }
+}
