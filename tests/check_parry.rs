@@ -365,3 +365,27 @@ fn parry_f64_calls_shapes_a_hair_apart_intersecting() {
         assert!(d > 0.0 && d < 2e-12, "{a}");
     }
 }
+
+#[test]
+fn rounded_protocol_lines_become_parry_cases() {
+    use exact_collision::cases::Geom;
+    use exact_collision::engines::parry::case_from_query;
+    let read = |s: &str| case_from_query(&serde_json::from_str(s).unwrap());
+    let c = read(r#"{"op":"distance","a":{"type":"capsule","a":[0,0,0],"b":[1,0,0],"radius":"1/2"},"b":{"type":"box","center":[0,0,3],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"radius":0.25}}"#).unwrap();
+    assert_eq!(
+        c.a,
+        Geom::Capsule {
+            a: [0.0; 3],
+            b: [1.0, 0.0, 0.0],
+            r: 0.5
+        }
+    );
+    let Geom::RoundBox(b, r) = c.b else {
+        panic!("{:?}", c.b)
+    };
+    assert_eq!((b.he, b.t, r), ([1.0; 3], [0.0, 0.0, 3.0], 0.25));
+    // Shapes parry's adapter does not hold: a rounded triangle, a convex
+    // shape with a radius.
+    assert!(read(r#"{"op":"distance","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
+    assert!(read(r#"{"op":"distance","a":{"type":"convex","points":[[0,0,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
+}

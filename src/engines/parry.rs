@@ -12,8 +12,12 @@
 //! of what is measured). Parry's answers become a claim on a protocol line,
 //! judged as `exact-collision verify` judges it:
 //!
-//! - static pairs (triangles, boxes): `intersection_test` → `intersect`,
-//!   `distance` → `distance_f64`;
+//! - static pairs (triangles, boxes, and the rounded shapes: `Ball`,
+//!   `Capsule`, `ConvexPolyhedron::from_convex_hull` of the points,
+//!   `RoundCuboid` — answered exactly by [`crate::query::rounded`]):
+//!   `intersection_test` → `intersect`, `distance` → `distance_f64`; a
+//!   case parry refuses (no hull) or panics on (caught) is skipped with the
+//!   reason;
 //! - linear time of impact (boxes): b starts one offset away and moves back
 //!   linearly over t ∈ [0, 1] to its generated, nearly touching, place;
 //!   `cast_shapes` → `hit` and `t_enter_f64`, against the exact `ccd` query;
@@ -31,7 +35,8 @@
 //! 1e-9, times abs 1e-9; f32 — abs and rel 1e-5 for both (about 100 ulps of a
 //! float at 1). Disagreements are shrunk under parry itself: a smaller case
 //! is kept only if parry still gives the same decision and gets the same
-//! fields wrong (so the exact decision is the same too).
+//! fields wrong (so the exact decision is the same too); a convex shape's
+//! points are dropped first, and no core loses a dimension.
 
 use crate::cases::rounded::generate_rounded_all;
 use crate::cases::{generate_all, spinning, Case, Geom, PoseBox, Rng, Spin};
