@@ -37,9 +37,11 @@
 //! and the plan-view corners are exact doubles too: the as-published float
 //! algorithms (`crate::audit`) can be given the very same boxes.
 
+pub mod rounded;
+
 use crate::poly::planted::splitmix64;
 use crate::query;
-use crate::shape::{Obb, Shape, Triangle};
+use crate::shape::{Obb, Rounded, Shape, Triangle};
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -130,12 +132,32 @@ pub struct PoseBox {
 }
 
 /// One shape of a case.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Geom {
     /// Three vertices.
     Tri([[f64; 3]; 3]),
     /// A box by pose.
     Box(PoseBox),
+    /// A ball: center and radius (parry's `Ball` at a translation).
+    Ball {
+        /// The center.
+        c: [f64; 3],
+        /// The radius (≥ 0).
+        r: f64,
+    },
+    /// The segment [a, b] grown by `r` (parry's `Capsule`; a = b allowed).
+    Capsule {
+        /// One end of the axis.
+        a: [f64; 3],
+        /// The other end.
+        b: [f64; 3],
+        /// The radius (≥ 0).
+        r: f64,
+    },
+    /// The convex hull of the points (parry's `ConvexPolyhedron::from_convex_hull`).
+    Convex(Vec<[f64; 3]>),
+    /// A box by pose grown by a radius (parry's `RoundCuboid`).
+    RoundBox(PoseBox, f64),
 }
 
 /// A pair of shapes from one family.
@@ -259,6 +281,67 @@ impl Geom {
                 m.insert("half_axes".into(), Value::Array(ha));
                 Value::Object(m)
             }
+            Geom::Ball { c, r } => {
+                json!({"type": "sphere", "center": c.map(dnum), "radius": dnum(*r)})
+            }
+            Geom::Capsule { a, b, r } => json!({"type": "capsule", "a": a.map(dnum),
+                "b": b.map(dnum), "radius": dnum(*r)}),
+            Geom::Convex(p) => {
+                let pts: Vec<Value> = p.iter().map(|p| json!(p.map(dnum))).collect();
+                json!({"type": "convex", "points": pts})
+            }
+            Geom::RoundBox(b, r) => {
+                let mut v = Geom::Box(*b).to_json();
+                v["radius"] = dnum(*r);
+                v
+            }
+        }
+    }
+
+    /// The dimension of the core, decided exactly: a ball's point 0, a
+    /// capsule's segment 1 (0 when a = b), a triangle 2 (1 when degenerate), a
+    /// box 3, a convex shape its hull's (`None` when there is no hull).
+    pub fn core_dim(&self) -> Option<usize> {
+        match self {
+            Geom::Ball { .. } => Some(0),
+            Geom::Capsule { a, b, .. } => Some(usize::from(a != b)),
+            Geom::Box(_) | Geom::RoundBox(..) => Some(3),
+            Geom::Tri(_) => match self.exact()? {
+                Shape::Triangle(t) => Some(if t.is_degenerate() { 1 } else { 2 }),
+                _ => None,
+            },
+            Geom::Convex(_) => match self.rounded()?.core {
+                crate::shape::Core::Hull(h) => Some(h.dim()),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether the shape is a rounded one (ball, capsule, convex hull, rounded
+    /// box): answered by [`crate::query::rounded`].
+    pub fn is_rounded(&self) -> bool {
+        !matches!(self, Geom::Tri(_) | Geom::Box(_))
+    }
+
+    /// The exact rounded shape (a triangle or box with radius 0; `None` for a
+    /// degenerate box or a negative or non-finite radius).
+    pub fn rounded(&self) -> Option<Rounded<BigRational>> {
+        let p3 = |p: &[f64; 3]| {
+            let [x, y, z] = p.map(q);
+            Vec3::new(x, y, z)
+        };
+        let finite = |r: f64| r.is_finite().then(|| q(r));
+        match self {
+            Geom::Tri(_) | Geom::Box(_) => Rounded::new(self.exact()?, BigRational::zero()).ok(),
+            Geom::Ball { c, r } => Rounded::sphere(p3(c), finite(*r)?).ok(),
+            Geom::Capsule { a, b, r } => Rounded::capsule(p3(a), p3(b), finite(*r)?).ok(),
+            Geom::Convex(p) => {
+                if p.iter().flatten().any(|x| !x.is_finite()) {
+                    return None;
+                }
+                Rounded::convex(&p.iter().map(p3).collect::<Vec<_>>(), BigRational::zero()).ok()
+            }
+            Geom::RoundBox(b, r) => Rounded::new(Shape::Box(b.exact()?), finite(*r)?).ok(),
         }
     }
 
@@ -270,6 +353,7 @@ impl Geom {
                 Vec3::new(x, y, z)
             }))),
             Geom::Box(b) => Shape::Box(b.exact()?),
+            _ => return None,
         })
     }
 
@@ -278,6 +362,14 @@ impl Geom {
         match self {
             Geom::Tri(v) => v.iter().flatten().copied().collect(),
             Geom::Box(b) => b.he.iter().chain(&b.q).chain(&b.t).copied().collect(),
+            Geom::Ball { c, r } => c.iter().chain([r]).copied().collect(),
+            Geom::Capsule { a, b, r } => a.iter().chain(b).chain([r]).copied().collect(),
+            Geom::Convex(p) => p.iter().flatten().copied().collect(),
+            Geom::RoundBox(b, r) => {
+                let mut p = Geom::Box(*b).params();
+                p.push(*r);
+                p
+            }
         }
     }
 
@@ -292,17 +384,37 @@ impl Geom {
                 q: [p[3], p[4], p[5], p[6]],
                 t: [p[7], p[8], p[9]],
             }),
+            Geom::Ball { .. } => Geom::Ball {
+                c: [p[0], p[1], p[2]],
+                r: p[3],
+            },
+            Geom::Capsule { .. } => Geom::Capsule {
+                a: [p[0], p[1], p[2]],
+                b: [p[3], p[4], p[5]],
+                r: p[6],
+            },
+            Geom::Convex(_) => Geom::Convex(p.chunks(3).map(|c| [c[0], c[1], c[2]]).collect()),
+            Geom::RoundBox(b, _) => {
+                let Geom::Box(b) = Geom::Box(*b).with_params(&p[..10]) else {
+                    unreachable!("a box's parameters give a box")
+                };
+                Geom::RoundBox(b, p[10])
+            }
         }
     }
 
-    fn scaled(&self, s: f64) -> Geom {
+    /// The shape scaled by `s` about the origin (every length times `s`;
+    /// exact for a power of two without overflow or underflow).
+    pub fn scaled(&self, s: f64) -> Geom {
+        let box_scaled = |b: &PoseBox| PoseBox {
+            he: b.he.map(|x| x * s),
+            q: b.q,
+            t: b.t.map(|x| x * s),
+        };
         match self {
-            Geom::Tri(v) => Geom::Tri(v.map(|p| p.map(|x| x * s))),
-            Geom::Box(b) => Geom::Box(PoseBox {
-                he: b.he.map(|x| x * s),
-                q: b.q,
-                t: b.t.map(|x| x * s),
-            }),
+            Geom::Box(b) => Geom::Box(box_scaled(b)),
+            Geom::RoundBox(b, r) => Geom::RoundBox(box_scaled(b), r * s),
+            _ => self.with_params(&self.params().iter().map(|x| x * s).collect::<Vec<_>>()),
         }
     }
 
@@ -331,17 +443,23 @@ impl Case {
     }
 
     /// Whether both shapes are proper: triangles not degenerate, boxes with
-    /// independent half-axes (decided exactly). Shrinking keeps cases proper.
+    /// independent half-axes (decided exactly), radii finite and ≥ 0, convex
+    /// point sets of finite points. Shrinking keeps cases proper.
     pub fn proper(&self) -> bool {
-        let ok = |s: Shape<BigRational>| match s {
-            Shape::Triangle(t) => !t.is_degenerate(),
-            _ => true,
+        let ok = |g: &Geom| match g.exact() {
+            Some(Shape::Triangle(t)) => !t.is_degenerate(),
+            Some(_) => true,
+            None => g.is_rounded() && g.rounded().is_some(),
         };
-        self.exact().is_some_and(|(a, b)| ok(a) && ok(b))
+        ok(&self.a) && ok(&self.b)
     }
 
     /// Whether the shapes meet, decided exactly.
     pub fn intersects(&self) -> Option<bool> {
+        if self.a.is_rounded() || self.b.is_rounded() {
+            let (a, b) = (self.a.rounded()?, self.b.rounded()?);
+            return query::rounded::intersects(&a, &b).ok();
+        }
         let (a, b) = self.exact()?;
         query::intersect(&a, &b).ok().map(|i| i.intersects())
     }

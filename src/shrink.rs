@@ -28,6 +28,7 @@ use crate::num::scalar::rational_to_f64;
 use crate::protocol::number::{exact_string, read_number};
 use crate::protocol::{answer_value_with, parse_shape, Tolerances};
 use crate::shape::Shape;
+use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -312,21 +313,65 @@ fn shape_steps(s: &Map<String, Value>) -> Vec<Map<String, Value>> {
 }
 
 /// Shrink a protocol query while `fails` holds: structural steps on its shapes
-/// (boxes made axis-aligned, rotations dropped), then its numbers. `fails` is
-/// only asked about queries that differ from the input by one step; the result
-/// is the input itself when no step keeps the failure, and never longer.
+/// (boxes made axis-aligned, rotations dropped, an optional `radius` dropped,
+/// a convex shape's points dropped one at a time), then its numbers. `fails`
+/// is only asked about queries that differ from the input by one step; the
+/// result is the input itself when no step keeps the failure, and never
+/// longer.
 pub fn shrink_query(query: &Value, fails: &mut dyn FnMut(&Value) -> bool) -> Value {
-    // A step may not make a proper triangle degenerate (a point or a segment
-    // is another failure, not a smaller one).
-    let shape_of = degenerate_triangles(query);
+    // A step may not lower the dimension of a shape's core: a proper
+    // triangle made degenerate, a capsule's segment made a point, a convex
+    // hull made flatter (a point or a segment is another failure, not a
+    // smaller one).
+    let dims_of = core_dims(query);
     let fails = &mut |q: &Value| {
-        degenerate_triangles(q)
+        core_dims(q)
             .iter()
-            .zip(&shape_of)
-            .all(|(now, was)| !now || *was)
+            .zip(&dims_of)
+            .all(|(now, was)| was.is_none_or(|w| now.is_some_and(|n| n >= w)))
             && fails(q)
     };
     let mut cur = query.clone();
+    // Fewer points of a convex shape: each dropped in turn, kept dropped
+    // while the query still fails; an optional radius (not a sphere's or a
+    // capsule's) dropped, i.e. made 0.
+    for side in ["a", "b"] {
+        let optional_radius = cur.get(side).is_some_and(|s| {
+            s.get("radius").is_some()
+                && !matches!(
+                    s.get("type").and_then(Value::as_str),
+                    Some("sphere" | "capsule")
+                )
+        });
+        if optional_radius {
+            let mut cand = cur.clone();
+            if let Some(Value::Object(o)) = cand.get_mut(side) {
+                o.remove("radius");
+            }
+            if fails(&cand) {
+                cur = cand;
+            }
+        }
+        let mut i = 0;
+        let n_points = |q: &Value| {
+            q.get(side)
+                .filter(|s| s.get("type").and_then(Value::as_str) == Some("convex"))
+                .and_then(|s| s.get("points"))
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len)
+        };
+        while i < n_points(&cur) && n_points(&cur) > 1 {
+            let mut cand = cur.clone();
+            if let Some(Value::Array(p)) = cand.get_mut(side).and_then(|s| s.get_mut("points")) {
+                p.remove(i);
+            }
+            if fails(&cand) {
+                cur = cand;
+            } else {
+                i += 1;
+            }
+        }
+    }
     for side in ["a", "b"] {
         // The shape itself, or a moving box's `shape`.
         for inner in [false, true] {
@@ -385,12 +430,39 @@ pub fn shrink_query(query: &Value, fails: &mut dyn FnMut(&Value) -> bool) -> Val
     build(&out)
 }
 
-/// For shapes `a` and `b`: whether each is a degenerate triangle (collinear
-/// vertices, decided exactly); false for other shapes and unreadable ones.
-fn degenerate_triangles(q: &Value) -> [bool; 2] {
-    ["a", "b"].map(|k| match q.get(k).map(|s| parse_shape(s, k)) {
-        Some(Ok(Shape::Triangle(t))) => t.is_degenerate(),
-        _ => false,
+/// For shapes `a` and `b`: the dimension of the core, decided exactly, for
+/// triangles (2, or 1 when degenerate), capsules (1, or 0 when a = b) and
+/// convex shapes (the hull's); `None` for other shapes and unreadable ones.
+fn core_dims(q: &Value) -> [Option<usize>; 2] {
+    ["a", "b"].map(|k| {
+        let s = q.get(k)?.as_object()?;
+        let point = |v: &Value| -> Option<Vec3<BigRational>> {
+            let c = v.as_array()?;
+            (c.len() == 3).then_some(())?;
+            let n = |i: usize| read_number(&c[i]).ok();
+            Some(Vec3::new(n(0)?, n(1)?, n(2)?))
+        };
+        match s.get("type")?.as_str()? {
+            "triangle" => {
+                let mut core = s.clone();
+                core.remove("radius");
+                match parse_shape(&Value::Object(core), k) {
+                    Ok(Shape::Triangle(t)) => Some(if t.is_degenerate() { 1 } else { 2 }),
+                    _ => None,
+                }
+            }
+            "capsule" => Some(usize::from(point(s.get("a")?)? != point(s.get("b")?)?)),
+            "convex" => {
+                let pts = s
+                    .get("points")?
+                    .as_array()?
+                    .iter()
+                    .map(point)
+                    .collect::<Option<Vec<_>>>()?;
+                crate::hull::convex_hull(&pts).ok().map(|h| h.dim())
+            }
+            _ => None,
+        }
     })
 }
 

@@ -162,3 +162,230 @@ fn protocol_file_lines_become_parry_cases() {
     let other: Value = serde_json::from_str(r#"{"op":"ccd_vf","t0":[],"t1":[]}"#).unwrap();
     assert!(case_from_query(&other).is_none());
 }
+
+/// The tolerances check-parry judges an engine's line with (its defaults).
+fn engine_tol(line: &Value) -> Tolerances {
+    let q = |x: f64| num_rational::BigRational::from_float(x);
+    if line["meta"]["engine"] == "parry3d-f32" {
+        Tolerances {
+            abs: q(1e-5),
+            rel: q(1e-5),
+        }
+    } else {
+        Tolerances::default()
+    }
+}
+
+#[test]
+fn rounded_families_run_findings_disagree_and_the_rest_agree() {
+    use exact_collision::cases::rounded::{generate_rounded_all, ROUNDED_FAMILIES};
+    // Two cases per family, shrunk: every family runs at both precisions.
+    let cases = generate_rounded_all(2 * ROUNDED_FAMILIES.len(), 3);
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: true,
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    for e in ["parry3d-f32", "parry3d-f64"] {
+        for f in ROUNDED_FAMILIES {
+            let row = &r.rows[&(e, Check::Static, f.to_string())];
+            assert_eq!(row.cases, 2, "{e} {f}");
+        }
+    }
+    // Every judged line is judged the same by verify's judgement (the
+    // protocol, with the engine's tolerances), and every disagreement and
+    // its shrunk form disagree.
+    let mut judged = 0;
+    for (line, agrees) in &r.lines {
+        let a = answer_value_with(line, &engine_tol(line)).0.value;
+        let want = if *agrees { "agree" } else { "disagree" };
+        assert_eq!(a["verdict"], want, "{line}");
+        judged += 1;
+    }
+    assert!(judged >= 2 * cases.len() - r.skips.len());
+    for f in &r.findings {
+        for l in [&f.line, &f.shrunk] {
+            assert_eq!(exact(l)["verdict"], "disagree", "{l}");
+            assert_eq!(
+                answer_value_with(l, &engine_tol(l)).0.value["verdict"],
+                "disagree",
+                "{l}"
+            );
+        }
+        assert!(line_len(&f.shrunk) <= line_len(&f.line));
+    }
+}
+
+#[test]
+fn hand_worked_rounded_pairs_and_parry_f64_capsule_distance_off() {
+    use exact_collision::cases::Geom;
+    // Two unit balls with centers 2 apart touch (q = 4 = R²); capsules with
+    // parallel axes 3 apart and radii 1 and 1 are 1 apart (q = 9, R = 2).
+    let balls = Case {
+        family: "hand",
+        a: Geom::Ball {
+            c: [0.0; 3],
+            r: 1.0,
+        },
+        b: Geom::Ball {
+            c: [2.0, 0.0, 0.0],
+            r: 1.0,
+        },
+    };
+    let caps = Case {
+        family: "hand",
+        a: Geom::Capsule {
+            a: [0.0; 3],
+            b: [4.0, 0.0, 0.0],
+            r: 1.0,
+        },
+        b: Geom::Capsule {
+            a: [1.0, 3.0, 0.0],
+            b: [6.0, 3.0, 0.0],
+            r: 1.0,
+        },
+    };
+    assert_eq!(balls.intersects(), Some(true));
+    assert_eq!(caps.intersects(), Some(false));
+    let d = exact(&caps.query("distance"));
+    assert_eq!(
+        (d["distance_f64"].as_f64(), &d["core_distance_squared"]),
+        (Some(1.0), &Value::from("9"))
+    );
+    let r = check(
+        &[balls, caps],
+        &[],
+        &Options {
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    // parry gets the balls right at both precisions, and the capsules at
+    // f32 (within 1e-5); at f64 its capsule distance is 1 + 6.5e-9, far
+    // outside the relative 1e-9 (GJK on the capsules' rounded support maps),
+    // with the intersection test right.
+    assert_eq!(r.lines.len(), 4);
+    for (line, agrees) in &r.lines {
+        let f64_capsules =
+            line["a"]["type"] == "capsule" && line["meta"]["engine"] == "parry3d-f64";
+        assert_eq!(*agrees, !f64_capsules, "{line}");
+    }
+    assert_eq!(r.findings.len(), 1);
+    let f = &r.findings[0];
+    assert_eq!(f.line["claim"]["intersect"], false);
+    let d = f.line["claim"]["distance_f64"].as_f64().unwrap();
+    assert!(d != 1.0 && (d - 1.0).abs() < 1e-7, "{d}");
+    assert_eq!(exact(&f.line)["verdict"], "disagree");
+}
+
+#[test]
+fn check_parry_on_a_closed_pipe_ends_quietly() {
+    // The reader goes away before check-parry writes: no panic (status 101),
+    // no "panicked" on standard error; the program ends as line tools do.
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+        .args(["check-parry", "--random", "2", "--no-shrink"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(101), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn check_parry_out_file_is_all_disagreements_for_verify() {
+    // The CLI end to end: every line check-parry writes (rounded families
+    // included) is judged "disagree" by `exact-collision verify`.
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_exact-collision");
+    let out = std::env::temp_dir().join(format!("check-parry-{}.jsonl", std::process::id()));
+    let run = Command::new(exe)
+        .args([
+            "check-parry",
+            "--random",
+            "18",
+            "--seed",
+            "2",
+            "--no-shrink",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout);
+    assert!(table.contains("capsule_parallel"), "{table}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let n = text.lines().count();
+    assert!(n > 0, "{table}");
+    assert!(text
+        .lines()
+        .any(|l| l.contains("\"capsule\"") || l.contains("\"sphere\"")));
+    let v = Command::new(exe).arg("verify").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&v.stderr);
+    assert!(
+        err.contains(&format!("summary: {n} queries, 0 agree, {n} disagree")),
+        "{err}"
+    );
+    std::fs::remove_file(&out).ok();
+}
+
+#[test]
+fn parry_f64_calls_shapes_a_hair_apart_intersecting() {
+    use exact_collision::engines::parry::case_from_query;
+    // Two hulls a hair apart (b's third point is 0.75 + 2⁻³⁹ high; the exact
+    // distance is below 2e-12, the test checks it), and a point one ulp
+    // outside a ball of radius 11.25 (the offset's squared length exceeds
+    // 11.25² by about 2.8e-16). Both apart, both called intersecting by
+    // parry f64.
+    let lines = [
+        r#"{"op":"distance","a":{"type":"convex","points":[[1,0,0.75],[0,0,0],[0,0,-1],[0,-1,0]]},"b":{"type":"convex","points":[[0,0,0.75],[0,-2,0],[2,0,0.750000000001819]]}}"#,
+        r#"{"op":"distance","a":{"type":"sphere","center":[2,1.375,1.25],"radius":11.25},"b":{"type":"sphere","center":[0.7499999999999999,-3.625,11.25],"radius":0}}"#,
+    ];
+    for l in lines {
+        let c = case_from_query(&serde_json::from_str(l).unwrap()).unwrap();
+        assert_eq!(c.intersects(), Some(false), "{l}");
+        let r = check(std::slice::from_ref(&c), &[], &Options::default());
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.engine == "parry3d-f64")
+            .unwrap_or_else(|| panic!("{l}: {}", r.table()));
+        assert_eq!(f.line["claim"]["intersect"], true);
+        let a = exact(&f.line);
+        assert_eq!(a["intersect"], false);
+        let d = a["distance_f64"].as_f64().unwrap();
+        assert!(d > 0.0 && d < 2e-12, "{a}");
+    }
+}
+
+#[test]
+fn rounded_protocol_lines_become_parry_cases() {
+    use exact_collision::cases::Geom;
+    use exact_collision::engines::parry::case_from_query;
+    let read = |s: &str| case_from_query(&serde_json::from_str(s).unwrap());
+    let c = read(r#"{"op":"distance","a":{"type":"capsule","a":[0,0,0],"b":[1,0,0],"radius":"1/2"},"b":{"type":"box","center":[0,0,3],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"radius":0.25}}"#).unwrap();
+    assert_eq!(
+        c.a,
+        Geom::Capsule {
+            a: [0.0; 3],
+            b: [1.0, 0.0, 0.0],
+            r: 0.5
+        }
+    );
+    let Geom::RoundBox(b, r) = c.b else {
+        panic!("{:?}", c.b)
+    };
+    assert_eq!((b.he, b.t, r), ([1.0; 3], [0.0, 0.0, 3.0], 0.25));
+    // Shapes parry's adapter does not hold: a rounded triangle, a convex
+    // shape with a radius.
+    assert!(read(r#"{"op":"distance","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
+    assert!(read(r#"{"op":"distance","a":{"type":"convex","points":[[0,0,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
+}

@@ -12,8 +12,12 @@
 //! of what is measured). Parry's answers become a claim on a protocol line,
 //! judged as `exact-collision verify` judges it:
 //!
-//! - static pairs (triangles, boxes): `intersection_test` → `intersect`,
-//!   `distance` → `distance_f64`;
+//! - static pairs (triangles, boxes, and the rounded shapes: `Ball`,
+//!   `Capsule`, `ConvexPolyhedron::from_convex_hull` of the points,
+//!   `RoundCuboid` — answered exactly by [`crate::query::rounded`]):
+//!   `intersection_test` → `intersect`, `distance` → `distance_f64`; a
+//!   case parry refuses (no hull) or panics on (caught) is skipped with the
+//!   reason;
 //! - linear time of impact (boxes): b starts one offset away and moves back
 //!   linearly over t ∈ [0, 1] to its generated, nearly touching, place;
 //!   `cast_shapes` → `hit` and `t_enter_f64`, against the exact `ccd` query;
@@ -31,8 +35,10 @@
 //! 1e-9, times abs 1e-9; f32 — abs and rel 1e-5 for both (about 100 ulps of a
 //! float at 1). Disagreements are shrunk under parry itself: a smaller case
 //! is kept only if parry still gives the same decision and gets the same
-//! fields wrong (so the exact decision is the same too).
+//! fields wrong (so the exact decision is the same too); a convex shape's
+//! points are dropped first, and no core loses a dimension.
 
+use crate::cases::rounded::generate_rounded_all;
 use crate::cases::{generate_all, spinning, Case, Geom, PoseBox, Rng, Spin};
 use crate::num::scalar::rational_to_f64;
 use crate::protocol::number::float_value;
@@ -101,6 +107,9 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Why each skipped case was skipped: (engine, check, family, reason).
     pub skips: Vec<(&'static str, Check, String, String)>,
+    /// With [`Options::keep_lines`]: every judged static line and whether it
+    /// agreed.
+    pub lines: Vec<(Value, bool)>,
 }
 
 /// Options of a check run.
@@ -110,6 +119,8 @@ pub struct Options {
     pub tol: Tolerances,
     /// Shrink each disagreement.
     pub shrink: bool,
+    /// Keep every judged static line, agreeing ones too, in [`Report::lines`].
+    pub keep_lines: bool,
 }
 
 /// parry at one precision.
@@ -117,8 +128,10 @@ trait Engine {
     const NAME: &'static str;
     /// `x` rounded to the engine's precision (widened back exactly).
     fn round(x: f64) -> f64;
-    fn intersect(a: &Geom, b: &Geom) -> Option<bool>;
-    fn distance(a: &Geom, b: &Geom) -> Option<f64>;
+    /// `intersection_test`, or why parry gave no answer.
+    fn intersect(a: &Geom, b: &Geom) -> Result<bool, String>;
+    /// `distance`, or why parry gave no answer.
+    fn distance(a: &Geom, b: &Geom) -> Result<f64, String>;
     /// First impact of b moving with `vel` against a, in [0, 1].
     fn cast_linear(a: &PoseBox, b: &PoseBox, vel: [f64; 3]) -> Option<Option<f64>>;
     /// First impact of the spinning box, in [0, 1].
@@ -143,21 +156,71 @@ macro_rules! engine {
                     $krate::math::Rotation::from_xyzw(x, y, z, w),
                 )
             }
-            fn shape(g: &Geom) -> (Box<dyn $krate::shape::Shape>, $krate::math::Pose) {
-                match g {
+            /// parry's shape and pose; `None` when parry refuses it (a
+            /// convex hull it cannot build).
+            fn shape(g: &Geom) -> Option<(Box<dyn $krate::shape::Shape>, $krate::math::Pose)> {
+                let id = $krate::math::Pose::IDENTITY;
+                Some(match g {
                     Geom::Tri(t) => (
                         Box::new($krate::shape::Triangle::new(
                             Self::v(t[0]),
                             Self::v(t[1]),
                             Self::v(t[2]),
                         )),
-                        $krate::math::Pose::IDENTITY,
+                        id,
                     ),
                     Geom::Box(b) => (
                         Box::new($krate::shape::Cuboid::new(Self::v(b.he))),
                         Self::pose(b),
                     ),
-                }
+                    Geom::Ball { c, r } => (
+                        Box::new($krate::shape::Ball::new(*r as $real)),
+                        $krate::math::Pose::from_parts(
+                            Self::v(*c),
+                            $krate::math::Rotation::IDENTITY,
+                        ),
+                    ),
+                    Geom::Capsule { a, b, r } => (
+                        Box::new($krate::shape::Capsule::new(
+                            Self::v(*a),
+                            Self::v(*b),
+                            *r as $real,
+                        )),
+                        id,
+                    ),
+                    Geom::Convex(p) => {
+                        let pts: Vec<_> = p.iter().map(|&p| Self::v(p)).collect();
+                        (
+                            Box::new($krate::shape::ConvexPolyhedron::from_convex_hull(&pts)?),
+                            id,
+                        )
+                    }
+                    Geom::RoundBox(b, r) => (
+                        Box::new($krate::shape::RoundCuboid {
+                            inner_shape: $krate::shape::Cuboid::new(Self::v(b.he)),
+                            border_radius: *r as $real,
+                        }),
+                        Self::pose(b),
+                    ),
+                })
+            }
+            #[allow(clippy::type_complexity)]
+            fn shapes(
+                a: &Geom,
+                b: &Geom,
+            ) -> Result<
+                (
+                    (Box<dyn $krate::shape::Shape>, $krate::math::Pose),
+                    (Box<dyn $krate::shape::Shape>, $krate::math::Pose),
+                ),
+                String,
+            > {
+                let one = |g: &Geom| {
+                    guarded(|| Self::shape(g))?.ok_or_else(|| {
+                        "ConvexPolyhedron::from_convex_hull gave no hull".to_string()
+                    })
+                };
+                Ok((one(a)?, one(b)?))
             }
             fn motion(s: &Spin) -> $krate::query::NonlinearRigidMotion {
                 $krate::query::NonlinearRigidMotion::new(
@@ -173,17 +236,17 @@ macro_rules! engine {
             fn round(x: f64) -> f64 {
                 x as $real as f64
             }
-            fn intersect(a: &Geom, b: &Geom) -> Option<bool> {
-                let ((sa, pa), (sb, pb)) = (Self::shape(a), Self::shape(b));
-                $krate::query::intersection_test(&pa, &*sa, &pb, &*sb)
-                    .ok()
+            fn intersect(a: &Geom, b: &Geom) -> Result<bool, String> {
+                let ((sa, pa), (sb, pb)) = Self::shapes(a, b)?;
+                guarded(|| $krate::query::intersection_test(&pa, &*sa, &pb, &*sb))?
                     .map(|i| i.intersecting)
+                    .map_err(|e| format!("intersection_test: {e:?}"))
             }
-            fn distance(a: &Geom, b: &Geom) -> Option<f64> {
-                let ((sa, pa), (sb, pb)) = (Self::shape(a), Self::shape(b));
-                $krate::query::distance(&pa, &*sa, &pb, &*sb)
-                    .ok()
+            fn distance(a: &Geom, b: &Geom) -> Result<f64, String> {
+                let ((sa, pa), (sb, pb)) = Self::shapes(a, b)?;
+                guarded(|| $krate::query::distance(&pa, &*sa, &pb, &*sb))?
                     .map(|d| d.distance as f64)
+                    .map_err(|e| format!("distance: {e:?}"))
             }
             fn cast_linear(a: &PoseBox, b: &PoseBox, vel: [f64; 3]) -> Option<Option<f64>> {
                 let ca = $krate::shape::Cuboid::new(Self::v(a.he));
@@ -238,6 +301,18 @@ fn q(x: f64) -> Option<BigRational> {
     BigRational::from_float(x)
 }
 
+/// `f()`, or a panic of parry's as an error (its message).
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        format!("parry panicked: {msg}")
+    })
+}
+
 engine!(
     F32,
     parry3d,
@@ -263,8 +338,9 @@ engine!(
 /// box quaternions normalized in it.
 fn held<E: Engine>(c: &Case) -> Case {
     let g = |g: &Geom| match g {
-        Geom::Tri(t) => Geom::Tri(t.map(|p| p.map(E::round))),
         Geom::Box(b) => Geom::Box(held_box::<E>(b)),
+        Geom::RoundBox(b, r) => Geom::RoundBox(held_box::<E>(b), E::round(*r)),
+        _ => g.with_params(&g.params().into_iter().map(E::round).collect::<Vec<_>>()),
     };
     Case {
         family: c.family,
@@ -327,16 +403,17 @@ fn with_meta(mut line: Value, engine: &str, extra: Value) -> Value {
     line
 }
 
-/// The static claim line: parry's intersection test and distance.
-fn static_line<E: Engine>(c: &Case) -> Option<Value> {
+/// The static claim line: parry's intersection test and distance (or why
+/// there is none).
+fn static_line<E: Engine>(c: &Case) -> Result<Value, String> {
     if !c.proper() {
-        return None;
+        return Err("a degenerate case".into());
     }
     let it = E::intersect(&c.a, &c.b)?;
     let d = E::distance(&c.a, &c.b)?;
     let mut line = c.query("distance");
     line["claim"] = json!({"intersect": it, "distance_f64": float_value(d)});
-    Some(with_meta(line, E::NAME, json!({})))
+    Ok(with_meta(line, E::NAME, json!({})))
 }
 
 /// The moving case of a box pair: b starts at its place + d (d = b's center
@@ -427,14 +504,51 @@ fn nonlinear_line<E: Engine>(s: &Spin, a: &PoseBox, t: f64, toi: Option<f64>) ->
     ))
 }
 
-/// Shrink the doubles of a case (box quaternions kept: a changed quaternion
-/// is no longer unit, and parry reads only unit ones), keeping those exact in
-/// the engine's precision, while `fails` holds.
+/// Shrink a case while `fails` holds: first fewer points of a convex shape
+/// (each point dropped in turn, kept dropped when the case still fails and
+/// the hull keeps its dimension), then the doubles (box quaternions kept: a changed quaternion is no longer
+/// unit, and parry reads only unit ones), keeping those exact in the
+/// engine's precision.
 fn shrink_case<E: Engine>(c: &Case, fails: &dyn Fn(&Case) -> bool) -> Case {
+    // No step lowers the dimension of a core (a capsule's segment made a
+    // point, a solid hull made flat): that is another case, not a smaller one.
+    let dims = [c.a.core_dim(), c.b.core_dim()];
+    let keeps = |c2: &Case| {
+        [c2.a.core_dim(), c2.b.core_dim()]
+            .iter()
+            .zip(&dims)
+            .all(|(now, was)| was.is_none_or(|w| now.is_some_and(|n| n >= w)))
+    };
+    let fails = &|c2: &Case| keeps(c2) && fails(c2);
+    let mut c = c.clone();
+    for side in 0..2 {
+        let mut i = 0;
+        loop {
+            let g = if side == 0 { &c.a } else { &c.b };
+            let Geom::Convex(p) = g else { break };
+            if i >= p.len() || p.len() <= 1 {
+                break;
+            }
+            let mut fewer = p.clone();
+            fewer.remove(i);
+            let mut cand = c.clone();
+            *(if side == 0 { &mut cand.a } else { &mut cand.b }) = Geom::Convex(fewer);
+            if cand.proper() && fails(&cand) {
+                c = cand;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    shrink_numbers_of::<E>(&c, fails)
+}
+
+fn shrink_numbers_of<E: Engine>(c: &Case, fails: &dyn Fn(&Case) -> bool) -> Case {
     let p = c.params();
     let quat = |i: usize| {
-        let in_box =
-            |g: &Geom, off: usize| matches!(g, Geom::Box(_)) && (off + 3..off + 7).contains(&i);
+        let in_box = |g: &Geom, off: usize| {
+            matches!(g, Geom::Box(_) | Geom::RoundBox(..)) && (off + 3..off + 7).contains(&i)
+        };
         in_box(&c.a, 0) || in_box(&c.b, c.a.params().len())
     };
     let free: Vec<usize> = (0..p.len()).filter(|&i| !quat(i)).collect();
@@ -501,21 +615,25 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
         for check in [Check::Static, Check::LinearToi] {
             let make = |c: &Case| match check {
                 Check::Static => static_line::<E>(c),
-                _ => linear_line::<E>(c),
+                _ => linear_line::<E>(c).ok_or_else(|| {
+                    "parry answered nothing (unsupported pair or degenerate case)".to_string()
+                }),
             };
-            if check == Check::LinearToi && !matches!(c.a, Geom::Box(_)) {
+            if check == Check::LinearToi
+                && !(matches!(c.a, Geom::Box(_)) && matches!(c.b, Geom::Box(_)))
+            {
                 continue;
             }
             let key = (E::NAME, check, c.family.to_string());
             let line = make(&c);
-            let verdict = line.as_ref().and_then(|l| judge(l, &tol));
+            let verdict = line.as_ref().ok().and_then(|l| judge(l, &tol));
             let entry = r.rows.entry(key).or_default();
             entry.cases += 1;
-            let (Some(line), Some(v)) = (line.clone(), verdict) else {
+            let (Ok(line), Some(v)) = (line.clone(), verdict) else {
                 entry.skipped += 1;
                 let why = match &line {
-                    None => "parry answered nothing (unsupported pair or degenerate case)".into(),
-                    Some(l) => {
+                    Err(e) => e.clone(),
+                    Ok(l) => {
                         let a = answer_value_with(l, &tol).0.value;
                         format!(
                             "the exact side: {}",
@@ -526,6 +644,9 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
                 r.skips.push((E::NAME, check, c.family.to_string(), why));
                 continue;
             };
+            if o.keep_lines && check == Check::Static {
+                r.lines.push((line.clone(), v.agrees));
+            }
             if v.agrees {
                 continue;
             }
@@ -533,12 +654,12 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
             let sig = signature(&line, &v);
             let shrunk = if o.shrink {
                 let small = shrink_case::<E>(&c, &|c2| {
-                    make(c2).is_some_and(|l| {
-                        judge(&l, &tol).is_some_and(|v2| signature(&l, &v2) == sig)
-                    })
+                    make(c2)
+                        .is_ok_and(|l| judge(&l, &tol).is_some_and(|v2| signature(&l, &v2) == sig))
                 });
                 // Never larger than the line as found.
                 make(&small)
+                    .ok()
                     .filter(|l| line_len(l) <= line_len(&line))
                     .unwrap_or_else(|| line.clone())
             } else {
@@ -618,7 +739,9 @@ pub fn check(cases: &[Case], spins: &[Spin], o: &Options) -> Report {
     r
 }
 
-/// `n` generated cases and `n / 4` spinning ones from `seed`.
+/// `n` generated cases of the polytope families ([`crate::cases::FAMILIES`]),
+/// `n` of the rounded ones ([`crate::cases::rounded::ROUNDED_FAMILIES`]) and `n / 4` spinning ones,
+/// from `seed`.
 ///
 /// ```
 /// use exact_collision::engines::parry::{check_random, Options};
@@ -626,16 +749,19 @@ pub fn check(cases: &[Case], spins: &[Spin], o: &Options) -> Report {
 /// assert!(r.rows.values().map(|row| row.cases).sum::<usize>() > 0);
 /// ```
 pub fn check_random(n: usize, seed: u64, o: &Options) -> Report {
-    let cases = generate_all(n, seed);
+    let mut cases = generate_all(n, seed);
+    cases.extend(generate_rounded_all(n, seed ^ 0x0b_a115));
     let mut rng = Rng(seed ^ 0x5e1f_5e1f);
     let spins: Vec<Spin> = (0..n.div_ceil(4)).map(|_| spinning(&mut rng)).collect();
     check(&cases, &spins, o)
 }
 
-/// A case from a protocol query: triangles, and boxes given by `center` and
+/// A case from a protocol query: triangles, boxes given by `center` and
 /// `half_axes` (mutually orthogonal; the pose parry holds is computed from
 /// them in f64 — rotation from the normalized half-axes — and the exact side
-/// answers that pose's box). `None` for anything else.
+/// answers that pose's box), such boxes with a `radius` (a `RoundCuboid`),
+/// spheres, capsules and convex shapes without a radius. Numbers are read as
+/// doubles (exact strings rounded to the nearest). `None` for anything else.
 pub fn case_from_query(v: &Value) -> Option<Case> {
     let num = |x: &Value| {
         crate::protocol::number::read_number(x)
@@ -649,7 +775,7 @@ pub fn case_from_query(v: &Value) -> Option<Case> {
     };
     let geom = |s: &Value| -> Option<Geom> {
         match s.get("type")?.as_str()? {
-            "triangle" => {
+            "triangle" if s.get("radius").is_none() => {
                 let v = s.get("v")?.as_array()?;
                 (v.len() == 3).then_some(())?;
                 Some(Geom::Tri([p3(&v[0])?, p3(&v[1])?, p3(&v[2])?]))
@@ -661,12 +787,32 @@ pub fn case_from_query(v: &Value) -> Option<Case> {
                 let h = [p3(&h[0])?, p3(&h[1])?, p3(&h[2])?];
                 let he = h.map(|v| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt());
                 let m = [0, 1, 2].map(|i| [0, 1, 2].map(|j| h[j][i] / he[j]));
-                Some(Geom::Box(PoseBox {
+                let b = PoseBox {
                     he,
                     q: quat_from_matrix(m),
                     t: c,
-                }))
+                };
+                match s.get("radius") {
+                    None => Some(Geom::Box(b)),
+                    Some(r) => Some(Geom::RoundBox(b, num(r)?)),
+                }
             }
+            "sphere" => Some(Geom::Ball {
+                c: p3(s.get("center")?)?,
+                r: num(s.get("radius")?)?,
+            }),
+            "capsule" => Some(Geom::Capsule {
+                a: p3(s.get("a")?)?,
+                b: p3(s.get("b")?)?,
+                r: num(s.get("radius")?)?,
+            }),
+            "convex" if s.get("radius").is_none() => Some(Geom::Convex(
+                s.get("points")?
+                    .as_array()?
+                    .iter()
+                    .map(p3)
+                    .collect::<Option<Vec<_>>>()?,
+            )),
             _ => None,
         }
     };

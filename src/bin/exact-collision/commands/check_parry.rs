@@ -10,11 +10,13 @@ use std::path::PathBuf;
 /// Check parry3d on a protocol file or generated hard cases.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A protocol file: its triangle and box pairs (`intersect`/`distance`
-    /// lines) are given to parry; other lines are skipped.
+    /// A protocol file: its pairs of triangles, boxes (with or without a
+    /// `radius`), spheres, capsules and convex shapes (without a `radius`)
+    /// are given to parry; other lines are skipped.
     #[arg(conflicts_with = "random")]
     file: Option<PathBuf>,
-    /// Generate N hard cases (and N/4 spinning boxes) instead.
+    /// Generate N hard cases of triangles and boxes, N of rounded shapes
+    /// (and N/4 spinning boxes) instead.
     #[arg(long, value_name = "N")]
     random: Option<usize>,
     /// The generator's seed.
@@ -44,6 +46,7 @@ pub fn run(args: &Args) -> io::Result<bool> {
             rel: args.rel.clone(),
         },
         shrink: !args.no_shrink,
+        keep_lines: false,
     };
     let r: Report = match (&args.file, args.random) {
         (Some(f), _) => {
@@ -62,46 +65,51 @@ pub fn run(args: &Args) -> io::Result<bool> {
                 }
             }
             if skipped > 0 {
-                eprintln!("check-parry: {skipped} lines skipped (not a triangle or box pair)");
+                eprintln!(
+                    "check-parry: {skipped} lines skipped (not a pair of shapes parry holds)"
+                );
             }
             check(&cases, &[], &o)
         }
         (None, n) => check_random(n.unwrap_or(100), args.seed, &o),
     };
-    print!("{}", r.table());
+    // A locked stdout with every write error passed up (a closed pipe ends
+    // the program quietly in main, see quiet_pipe.rs).
+    let mut so = io::BufWriter::new(io::stdout().lock());
+    write!(so, "{}", r.table())?;
     for (e, c, f, why) in &r.skips {
-        println!("skipped: {e} {} [{f}]: {why}", c.name());
+        writeln!(so, "skipped: {e} {} [{f}]: {why}", c.name())?;
     }
     let mut out = match &args.out {
         Some(p) => Some(io::BufWriter::new(std::fs::File::create(p)?)),
         None => None,
     };
     for f in &r.findings {
-        println!(
+        writeln!(
+            so,
             "\n{} {} [{}]: {}",
             f.engine,
             f.check.name(),
             f.family,
             f.detail
-        );
+        )?;
         let line = if f.shrunk.is_null() {
             &f.line
         } else {
             &f.shrunk
         };
-        println!(
-            "  {}",
-            if f.shrunk.is_null() {
-                "line:"
-            } else {
-                "shrunk:"
-            }
-        );
-        println!("  {line}");
+        let label = if f.shrunk.is_null() {
+            "line:"
+        } else {
+            "shrunk:"
+        };
+        writeln!(so, "  {label}")?;
+        writeln!(so, "  {line}")?;
         if let Some(o) = out.as_mut() {
             writeln!(o, "{line}")?;
         }
     }
+    so.flush()?;
     if let Some(mut o) = out {
         o.flush()?;
     }
