@@ -162,3 +162,49 @@ def test_svg_is_drawn_from_the_exact_geometry():
     s = report.svg(q, {"closest": [["1", "0", "0"], ["5/2", "0", "0"]]})
     assert s.startswith("<svg") and "<polygon" in s and "stroke-linecap=\"round\"" in s
     assert s.count("<circle") == 2  # the two exact closest points
+
+
+def _png_pixels(data):
+    """The decompressed (still filtered) scanlines of a PNG."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    return zlib.decompress(idat)
+
+
+def test_report_opens_in_a_headless_browser(tmp_path):
+    # CI installs Debian's chromium (.ci/run) and sets
+    # EXACT_COLLISION_REQUIRE_BROWSER=1: there a missing browser fails
+    import os
+    import shutil
+    import subprocess
+
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        if os.environ.get("EXACT_COLLISION_REQUIRE_BROWSER"):
+            pytest.fail("no chromium on PATH")
+        pytest.skip("no chromium on PATH (CI installs it)")
+    out = tmp_path / "board"
+    assert main(["--engines", "coal,pybullet", "--cases", "60", "--out", str(out)]) == 0
+    url = (out / "report.html").as_uri()
+    flags = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+    tags = _Tags()
+    tags.feed(dom)  # the DOM as the browser built it
+    assert tags.count.get("table", 0) >= 2 and tags.count.get("svg", 0) >= 1
+    assert tags.count.get("polygon", 0) + tags.count.get("circle", 0) + tags.count.get("line", 0) > 0
+    assert 'data-op="intersect"' in dom and 'data-op="distance"' in dom
+    shot = tmp_path / "shot.png"
+    subprocess.run(flags + ["--window-size=1200,1600", f"--screenshot={shot}", url], capture_output=True,
+                   timeout=120)
+    px = _png_pixels(shot.read_bytes())
+    assert len(set(px)) > 16  # not blank: many distinct values in the image

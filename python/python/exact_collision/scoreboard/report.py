@@ -152,20 +152,25 @@ def _jsonable(x):
 
 
 def counterexamples(result, per_engine=4):
-    """Per engine, wrong answers from as many families and ops as possible,
-    the largest error first."""
+    """Per engine, wrong answers from as many families as possible, half of
+    them of each op, the largest error first."""
     out = {}
     for name in result["engines"]:
         wrong = [r for r in result["records"] if r["engine"] == name and r["verdict"] == "disagree"]
         wrong.sort(key=lambda r: -(r["rel_error"] if r["rel_error"] is not None else 0.0))
         pick, seen = [], set()
-        for r in wrong:
-            key = (r["op"], r["family"])
-            if key not in seen:
-                seen.add(key)
-                pick.append(r)
-            if len(pick) == per_engine:
+        for op in OPS:
+            quota = per_engine // len(OPS)
+            for r in wrong:
+                if r["op"] == op and r["family"] not in seen and quota > 0:
+                    seen.add(r["family"])
+                    pick.append(r)
+                    quota -= 1
+        for r in wrong:  # fill up when an op had too few
+            if len(pick) >= per_engine:
                 break
+            if r not in pick:
+                pick.append(r)
         out[name] = pick
     return out
 
@@ -200,7 +205,7 @@ def _html(result, table, examples):
          "margin:.5em 0 1.5em}td,th{border:1px solid #bbb;padding:3px 6px;text-align:center;font-size:12px}"
          "th.fam{writing-mode:vertical-rl;transform:rotate(180deg);max-height:12em}td.eng{text-align:left;"
          "font-weight:bold}pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f4f4f4;"
-         "padding:4px}.ex{display:flex;gap:1em;border-top:1px solid #ddd;padding:.6em 0}.num td{text-align:left}"
+         "padding:4px}.ex{display:flex;gap:1em;border-top:1px solid #ddd;padding:.6em 0}.ex svg{flex:none}.num td{text-align:left}"
          "</style></head><body>",
          "<h1>Engine scoreboard</h1>",
          f"<p>Every engine's answers on the same cases (seed {result['seed']}, "
