@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from . import adapters, judge, report
+from . import adapters, cases, judge, report
 
 
 def main(argv=None):
@@ -33,6 +33,10 @@ def main(argv=None):
     if unknown:
         p.error(f"unknown engine {unknown[0]!r}; known: {', '.join(adapters.ADAPTERS)}")
     fams = args.families.split(",") if args.families else None
+    if fams is not None:
+        bad = [f for f in fams if f not in cases.FAMILIES]
+        if bad:
+            p.error(f"unknown family {bad[0]!r}; known: {', '.join(cases.FAMILIES)}")
     result = judge.run(engines, args.cases, args.seed, fams)
     summary = report.write(result, args.out)
     for op, by_engine in summary["ops"].items():

@@ -29,6 +29,10 @@ Conventions handled here:
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+
 import numpy as np
 
 from . import Answer
@@ -40,10 +44,35 @@ MARGIN = 0.001
 _client = None
 
 
-def version():
-    import pybullet  # noqa: F401  (ImportError: skipped)
+@contextlib.contextmanager
+def _quiet():
+    """Bullet prints its warnings (and its build time) from C on file
+    descriptors 1 and 2; they are silenced while it runs (its failures still
+    reach Python as exceptions)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved + [null]:
+            os.close(fd)
 
-    return "3.2.7" if hasattr(pybullet, "getClosestPoints") else "?"
+
+def version():
+    from importlib import metadata
+
+    with _quiet():
+        import pybullet  # noqa: F401  (ImportError: skipped)
+    try:
+        return metadata.version("pybullet")
+    except metadata.PackageNotFoundError:
+        return "?"
 
 
 def accepts(a, b):
@@ -106,6 +135,11 @@ def _body(p, cid, s):
 
 
 def query(a, b):
+    with _quiet():
+        return _query(a, b)
+
+
+def _query(a, b):
     p, cid = _connect()
     ba, sa, ha = _body(p, cid, a)
     bb, sb, hb = _body(p, cid, b)
