@@ -28,8 +28,9 @@ REL_TOL) ``distance_zero_when_apart``, ``distance_positive_when_touching``,
 to -1.8e308, for shapes that are apart).
 
 Spheres, capsules and convex hulls (``run_rounded``): the same kinds, counted per
-family; how coal's shapes map to the exact ones is written above
-``FAMILIES``'s generators (note that ``coal.Capsule(r, lz)`` takes the full
+family; the families are the engine scoreboard's
+(``exact_collision.scoreboard.cases``) and how coal's shapes map to the exact
+ones is in the scoreboard's coal adapter (note that ``coal.Capsule(r, lz)`` takes the full
 length lz). Every hard row's expected intersect is known by construction and
 asserted; the results are in docs/python.md.
 """

@@ -18,12 +18,6 @@ import numpy as np
 KINDS = ("box", "sphere", "capsule", "convex", "triangle")
 
 
-def _q(x) -> str:
-    """A double's exact value as a lowest-terms string."""
-    f = Fraction(float(x))
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-
-
 def _fs(f: Fraction) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
