@@ -28,8 +28,9 @@ REL_TOL) ``distance_zero_when_apart``, ``distance_positive_when_touching``,
 to -1.8e308, for shapes that are apart).
 
 Spheres, capsules and convex hulls (``run_rounded``): the same kinds, counted per
-family; how coal's shapes map to the exact ones is written above
-``FAMILIES``'s generators (note that ``coal.Capsule(r, lz)`` takes the full
+family; the families are the engine scoreboard's
+(``exact_collision.scoreboard.cases``) and how coal's shapes map to the exact
+ones is in the scoreboard's coal adapter (note that ``coal.Capsule(r, lz)`` takes the full
 length lz). Every hard row's expected intersect is known by construction and
 asserted; the results are in docs/python.md.
 """
@@ -288,320 +289,22 @@ def _timed(fn, a, b, threads):
 # ---------------------------------------------------------------------------
 # Spheres, capsules and convex hulls
 #
-# The same sets on both sides:
-# - coal.Sphere(r) under Transform3s(I, c): {"type": "sphere", "center": c, "radius": r}.
-# - coal.Capsule(r, lz) is the segment from -lz/2 to +lz/2 on the local z axis
-#   grown by r (coal's second argument is the full length lz: its halfLength is
-#   lz/2). Under Transform3s(R, c) it is the segment c ± h·R[:, 2] (h = lz/2)
-#   grown by r; the end points are computed exactly in rationals and written as
-#   exact strings. R is a signed permutation matrix (exactly orthogonal as
-#   doubles) on the hard cases; on the random ones a random rotation, orthogonal
-#   only to rounding, which deforms coal's capsule by about 1e-16 (those pairs
-#   are not near contact).
-# - coal.Box(2e) under Transform3s(R, c), as for the boxes above.
-# - A convex hull of points given in world coordinates (identity transform: no
-#   rounding by a transform): coal.Convex.convexHull(points, False, "") (qhull)
-#   for solid point sets; for coplanar input (a flat polygon) convexHull crashes
-#   the interpreter in coal 3.0.3 (a segmentation fault), so coal gets the
-#   polygon as coal.Convex(points, fan of triangles), its points in convex order.
-#   The exact side is {"type": "convex", "points": [...]}, the hull computed
-#   exactly.
+# The case families live in exact_collision.scoreboard.cases (the engine
+# scoreboard judges every engine on them) and coal's shapes are made by the
+# scoreboard's coal adapter (exact_collision.scoreboard.adapters.coal_adapter,
+# whose docstring says how coal's shapes map to the exact ones; note that
+# ``coal.Capsule(r, lz)`` takes the full length lz, and that a flat convex
+# polygon is given to coal as a fan: convexHull crashes coal 3.0.3 on coplanar
+# input). R is a signed permutation matrix (exactly orthogonal as doubles) on
+# the hard cases; on the random ones a random rotation, orthogonal only to
+# rounding, used as given by both sides.
 
-
-def _pt(p):
-    return [float(x) for x in p]
-
-
-def sphere(c, r):
-    return ({"type": "sphere", "center": _pt(c), "radius": float(r)},
-            lambda: (coal.Sphere(float(r)), coal.Transform3s(np.eye(3), np.array(c, dtype=float))))
-
-
-def capsule(c, h, R, r):
-    """coal.Capsule(r, 2h) under Transform3s(R, c) and the exact capsule."""
-    u = R[:, 2]
-    end = lambda s: [str(Fraction(float(ci)) + s * Fraction(float(h)) * Fraction(float(ui))) for ci, ui in zip(c, u)]
-    return ({"type": "capsule", "a": end(-1), "b": end(1), "radius": float(r)},
-            lambda: (coal.Capsule(float(r), 2 * float(h)), coal.Transform3s(R, np.array(c, dtype=float))))
-
-
-def box(c, e, R):
-    return ({"type": "box", "center": _pt(c), "half_axes": [_pt(e[i] * R[:, i]) for i in range(3)]},
-            lambda: (coal.Box(*(2 * np.asarray(e, dtype=float))), coal.Transform3s(R, np.array(c, dtype=float))))
-
-
-def _vec3s(points):
-    v = coal.StdVec_Vec3s()
-    for p in points:
-        v.append(np.array(p, dtype=float))
-    return v
-
-
-def convex(points, flat=False):
-    """The hull of `points`; `flat`: coplanar, listed in convex order."""
-    def make():
-        if not flat:
-            return coal.Convex.convexHull(_vec3s(points), False, ""), coal.Transform3s()
-        fan = coal.StdVec_Triangle()
-        for i in range(1, len(points) - 1):
-            fan.append(coal.Triangle(0, i, i + 1))
-        return coal.Convex(_vec3s(points), fan), coal.Transform3s()
-    return {"type": "convex", "points": [_pt(p) for p in points]}, make
-
-
-# Integer vectors with integer length: (x, y, z, |(x, y, z)|).
-QUADS = [(2, 3, 6, 7), (1, 2, 2, 3), (1, 4, 8, 9), (2, 6, 9, 11), (3, 4, 0, 5), (0, 0, 1, 1)]
-
-
-def signed_permutation(rng):
-    """A rotation matrix with entries 0 and ±1: exactly orthogonal."""
-    R = np.eye(3)[rng.permutation(3)] * rng.choice([-1.0, 1.0], 3)
-    if np.linalg.det(R) < 0:
-        R[:, 0] = -R[:, 0]
-    return R
-
-
-def _quad(rng):
-    """A random integer vector with an integer length m: (v, m)."""
-    x, y, z, m = QUADS[rng.integers(len(QUADS))]
-    v = np.array([x, y, z], dtype=float)[rng.permutation(3)] * rng.choice([-1.0, 1.0], 3)
-    return v, m
-
-
-def _nudge(x, how):
-    """x, or the next double up (overlap) or down (apart) when x > 0."""
-    if how == "touch" or x == 0:
-        return x
-    return np.nextafter(x, UP if how == "overlap" else DOWN)
-
-
-def _shift(x, how):
-    """A position x, or the next double up ("apart") or down ("overlap")."""
-    if how == "touch":
-        return x
-    return np.nextafter(x, UP if how == "apart" else DOWN)
-
-
-def _hard(i):
-    """Which variant a hard row is: touching exactly, one ulp apart, one ulp overlapping."""
-    return ("touch", "apart", "overlap")[i % 3]
-
-
-def _scale(rng, i):
-    """A power of two; 2^±40 on every fourth row."""
-    if i % 4 == 3:
-        return 2.0 ** (40 if i % 8 == 3 else -40)
-    return 2.0 ** int(rng.integers(-3, 2))
-
-
-def _dyadic(rng, s, k=3):
-    return rng.integers(-8, 9, k) / 8.0 * s
-
-
-def sphere_sphere_touching(rng, i):
-    """Centers m·2^-j·s apart along an integer vector of integer length m,
-    radii (a + b = m)·2^-j·s: q = R² exactly; one radius nudged by an ulp."""
-    how, s = _hard(i), _scale(rng, i)
-    v, m = _quad(rng)
-    unit = 2.0 ** -int(rng.integers(0, 4)) * s
-    ca = _dyadic(rng, s)
-    k = int(rng.integers(0, m + 1))  # k = 0 or m: a radius 0 (a point)
-    ra, rb = k * unit, (m - k) * unit
-    if rb > 0:
-        rb = _nudge(rb, how)
-    else:
-        ra = _nudge(ra, how)
-    return how, sphere(ca, ra), sphere(ca + v * unit, rb)
-
-
-def sphere_sphere_random(rng, i):
-    return None, sphere(rng.uniform(-1, 1, 3), rng.uniform(0, 1)), sphere(rng.uniform(-1, 1, 3), rng.uniform(0, 1))
-
-
-def capsule_capsule_parallel(rng, i):
-    """Equal axes direction, offset across the axis by exactly R (3-4-5),
-    overlapping along it."""
-    how, s = _hard(i), _scale(rng, i)
-    R = signed_permutation(rng)
-    u, w1, w2 = R[:, 2], R[:, 0], R[:, 1]
-    unit = 2.0 ** -int(rng.integers(0, 3)) * s
-    ha, hb = 2.0 ** int(rng.integers(-1, 2)) * s, 2.0 ** int(rng.integers(-1, 2)) * s
-    ca = _dyadic(rng, s)
-    along = rng.integers(-4, 5) / 8.0 * min(ha, hb)
-    cb = ca + 3 * unit * w1 + 4 * unit * w2 + along * u
-    k = int(rng.integers(1, 5))
-    return how, capsule(ca, ha, R, k * unit), capsule(cb, hb, R, _nudge((5 - k) * unit, how))
-
-
-def capsule_capsule_collinear(rng, i):
-    """One axis continuing the other, the end points exactly R apart."""
-    how, s = _hard(i), _scale(rng, i)
-    R = signed_permutation(rng)
-    u = R[:, 2]
-    ha, hb = 2.0 ** int(rng.integers(-1, 2)) * s, 2.0 ** int(rng.integers(-1, 2)) * s
-    ra, rb = 2.0 ** int(rng.integers(-3, 0)) * s, 2.0 ** int(rng.integers(-3, 0)) * s
-    ca = _dyadic(rng, s)
-    cb = ca + (ha + hb + ra + rb) * u
-    return how, capsule(ca, ha, R, ra), capsule(cb, hb, R, _nudge(rb, how))
-
-
-def capsule_capsule_crossing(rng, i):
-    """Perpendicular axes crossing over each other, R apart."""
-    how, s = _hard(i), _scale(rng, i)
-    Ra = signed_permutation(rng)
-    Rb = Ra[:, [1, 2, 0]]  # its z axis is Ra's x axis
-    ha, hb = 2.0 ** int(rng.integers(-1, 2)) * s, 2.0 ** int(rng.integers(-1, 2)) * s
-    ra, rb = 2.0 ** int(rng.integers(-3, 0)) * s, 2.0 ** int(rng.integers(-3, 0)) * s
-    ca = _dyadic(rng, s)
-    t = rng.integers(-3, 4) / 4.0
-    cb = ca + (ra + rb) * Ra[:, 1] + t * ha * Ra[:, 2]
-    return how, capsule(ca, ha, Ra, ra), capsule(cb, hb, Rb, _nudge(rb, how))
-
-
-def degenerate(rng, i):
-    """A capsule of length 0 (coal.Capsule(r, 0)) or radius 0 (a segment), or
-    a sphere of radius 0 (a point), touching, one ulp apart or overlapping."""
-    how, s = _hard(i), _scale(rng, i)
-    R = signed_permutation(rng)
-    v, m = _quad(rng)
-    unit = 2.0 ** -int(rng.integers(0, 3)) * s
-    c = _dyadic(rng, s)
-    k = int(rng.integers(0, m))  # the sphere's radius (m - k)·unit > 0
-    variant = (i // 3) % 3
-    if variant == 0:  # length 0 against a sphere, centers m·unit apart
-        return how, capsule(c, 0.0, R, k * unit), sphere(c + v * unit, _nudge((m - k) * unit, how))
-    h = 2.0 ** int(rng.integers(-1, 2)) * s
-    side = 3 * unit * R[:, 0] + 4 * unit * R[:, 1] + rng.integers(-4, 5) / 8.0 * h * R[:, 2]
-    if variant == 1:  # a segment (radius 0) and a sphere 5·unit off its side
-        return how, capsule(c, h, R, 0.0), sphere(c + side, _nudge(5 * unit, how))
-    # a point (sphere of radius 0) on the capsule's side
-    return how, capsule(c, h, R, _nudge(5 * unit, how)), sphere(c + side, 0.0)
-
-
-def sphere_box(rng, i):
-    """A sphere inside a box, touching a face, or touching a corner along an
-    integer vector of integer length (outward); touching ones nudged by an ulp."""
-    s = _scale(rng, i)
-    R = signed_permutation(rng)
-    e = 2.0 ** rng.integers(-2, 1, 3) * s
-    c = _dyadic(rng, s)
-    variant = i % 4
-    if variant == 0:  # the center inside the box: they meet
-        inside = c + R @ (rng.integers(-4, 5, 3) / 4.0 * e)
-        return "overlap", box(c, e, R), sphere(inside, rng.uniform(0, 2) * s)
-    how = _hard(i // 4)
-    if variant == 1:  # on a face
-        x = rng.integers(-4, 5, 3) / 4.0 * e
-        r = 2.0 ** int(rng.integers(-3, 1)) * s
-        x[0] = e[0] + r
-        return how, box(c, e, R), sphere(c + R @ x, _nudge(r, how))
-    v, m = _quad(rng)  # at a corner
-    v = np.abs(v)
-    sg = rng.choice([-1.0, 1.0], 3)
-    unit = 2.0 ** -int(rng.integers(0, 3)) * s
-    return how, box(c, e, R), sphere(c + R @ (sg * (e + v * unit)), _nudge(m * unit, how))
-
-
-def capsule_box(rng, i):
-    """A capsule lying r above a face, parallel to it."""
-    how, s = _hard(i), _scale(rng, i)
-    R = signed_permutation(rng)
-    e = 2.0 ** rng.integers(-2, 1, 3) * s
-    c = _dyadic(rng, s)
-    r = 2.0 ** int(rng.integers(-3, 1)) * s
-    h = 2.0 ** int(rng.integers(-2, 1)) * s
-    # the capsule's axis along the box's axis 1, above face +axis 0
-    Rc = R[:, [2, 0, 1]]  # Rc[:, 2] = R[:, 1]
-    x = rng.integers(-4, 5, 3) / 4.0 * e
-    x[0] = e[0] + r
-    return how, box(c, e, R), capsule(c + R @ x, h, Rc, _nudge(r, how))
-
-
-def cube_points(c, e, extra=True):
-    """A box's 8 corners, with its 6 face centers and its center (coplanar
-    and interior points of the input) when `extra`."""
-    pts = [c + e * np.array(sg) for sg in
-           [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]]
-    if extra:
-        pts += [c + e * d for d in np.vstack([np.eye(3), -np.eye(3)])] + [np.array(c, dtype=float)]
-    return pts
-
-
-def convex_convex(rng, i):
-    s = _scale(rng, i)
-    variant = i % 3
-    if variant == 0:  # random clouds of 16 points
-        ca, cb = rng.uniform(-1, 1, 3), rng.uniform(-1, 1, 3)
-        return None, convex(ca + rng.normal(size=(16, 3))), convex(cb + rng.normal(size=(16, 3)))
-    how = _hard(i // 3)
-    ea, eb = 2.0 ** rng.integers(-2, 1, 3) * s, 2.0 ** rng.integers(-2, 1, 3) * s
-    ca = _dyadic(rng, s)
-    if variant == 1:  # two axis-aligned cubes with face points, face to face
-        cb = ca + np.array([ea[0] + eb[0], 0, 0])
-        cb[0] = _shift(cb[0], how)
-        cb[1] += rng.integers(-2, 3) / 4.0 * ea[1]
-        return how, convex(cube_points(ca, ea)), convex(cube_points(cb, eb))
-    # a flat polygon (coplanar input) lying on the top face, or an ulp off it
-    z = _shift(ca[2] + ea[2], how)
-    x0, y0 = ca[0], ca[1]
-    poly = [np.array([x0 + dx * ea[0], y0 + dy * ea[1], z]) for dx, dy in
-            [(-0.5, -0.5), (0.5, -0.5), (0.75, 0.0), (0.5, 0.5), (-0.5, 0.5)]]
-    return how, convex(cube_points(ca, ea)), convex(poly, flat=True)
-
-
-def convex_sphere(rng, i):
-    """A sphere on a hull's face or at its corner."""
-    how, s = _hard(i), _scale(rng, i)
-    e = 2.0 ** rng.integers(-2, 1, 3) * s
-    c = _dyadic(rng, s)
-    if i % 2 == 0:
-        r = 2.0 ** int(rng.integers(-3, 1)) * s
-        x = rng.integers(-4, 5, 3) / 4.0 * e
-        x[2] = e[2] + r
-        return how, convex(cube_points(c, e)), sphere(c + x, _nudge(r, how))
-    v, m = _quad(rng)
-    unit = 2.0 ** -int(rng.integers(0, 3)) * s
-    sg = rng.choice([-1.0, 1.0], 3)
-    return how, convex(cube_points(c, e)), sphere(c + sg * (e + np.abs(v) * unit), _nudge(m * unit, how))
-
-
-def convex_capsule(rng, i):
-    """A capsule lying r above a hull's face, parallel to it."""
-    how, s = _hard(i), _scale(rng, i)
-    e = 2.0 ** rng.integers(-2, 1, 3) * s
-    c = _dyadic(rng, s)
-    r = 2.0 ** int(rng.integers(-3, 1)) * s
-    h = 2.0 ** int(rng.integers(-2, 1)) * s
-    R = np.array([[0.0, 0, 1], [0, 1, 0], [-1, 0, 0]])  # axis along x
-    x = rng.integers(-4, 5, 3) / 4.0 * e
-    x[2] = e[2] + r
-    return how, convex(cube_points(c, e)), capsule(c + x, h, R, _nudge(r, how))
-
-
-def capsule_random(rng, i):
-    """Random capsules under random rotations (not near contact as a rule)."""
-    return (None, capsule(rng.uniform(-1, 1, 3), rng.uniform(0, 1), rotation(rng), rng.uniform(0, 0.5)),
-            capsule(rng.uniform(-1, 1, 3), rng.uniform(0, 1), rotation(rng), rng.uniform(0, 0.5)))
-
-
-FAMILIES = {
-    "sphere-sphere touching": sphere_sphere_touching,
-    "sphere-sphere random": sphere_sphere_random,
-    "capsule-capsule parallel": capsule_capsule_parallel,
-    "capsule-capsule collinear": capsule_capsule_collinear,
-    "capsule-capsule crossing": capsule_capsule_crossing,
-    "capsule-capsule random": capsule_random,
-    "degenerate capsule / radius 0": degenerate,
-    "sphere-box": sphere_box,
-    "capsule-box": capsule_box,
-    "convex-convex": convex_convex,
-    "convex-sphere": convex_sphere,
-    "convex-capsule": convex_capsule,
-}
+from exact_collision.scoreboard.adapters.coal_adapter import geometry as coal_geometry  # noqa: E402
+from exact_collision.scoreboard.cases import ROUNDED_FAMILIES as FAMILIES  # noqa: E402
 
 
 def rounded_cases(rng, n_each):
-    """(family, expected, (a's protocol shape, coal maker), (b's ...), scale) rows;
+    """(family, expected, a, b, scale) rows, a and b scoreboard shapes;
     `expected` is known by construction: "touch" and "overlap" meet, "apart"
     does not, None is not known."""
     return [(name, *gen(rng, i), _scale_label(name, i)) for name, gen in FAMILIES.items() for i in range(n_each)]
@@ -619,15 +322,16 @@ def compare_rounded(cases):
     and kind, disagreement lines, the exact answers)."""
     creq, dreq = coal.CollisionRequest(), coal.DistanceRequest()
     coll, dist = [], []
-    for _, _, (_, make_a), (_, make_b), _ in cases:
-        ga, ta = make_a()
-        gb, tb = make_b()
+    for _, _, sa, sb, _ in cases:
+        ga, ta = coal_geometry(sa)
+        gb, tb = coal_geometry(sb)
         coll.append(coal.collide(ga, ta, gb, tb, creq, coal.CollisionResult()) > 0)
         dist.append(coal.distance(ga, ta, gb, tb, dreq, coal.DistanceResult()))
     exact = [json.loads(a) for a in ec.answer_lines(
-        [json.dumps({"op": "distance", "a": a, "b": b}) for _, _, (a, _), (b, _), _ in cases])]
+        [json.dumps({"op": "distance", "a": a.protocol(), "b": b.protocol()}) for _, _, a, b, _ in cases])]
     counts, out = Counter(), []
-    for i, ((fam, expected, (a, _), (b, _), scale), ans) in enumerate(zip(cases, exact)):
+    for i, ((fam, expected, sa, sb, scale), ans) in enumerate(zip(cases, exact)):
+        a, b = sa.protocol(), sb.protocol()
         meet = ans["intersect"]
         if expected is not None:  # the construction's answer, independent of the library
             assert meet == (expected != "apart"), (fam, expected, ans)

@@ -1,0 +1,58 @@
+"""python-fcl (FCL 0.7, GJK of libccd by default).
+
+Shapes: ``fcl.Sphere(r)``, ``fcl.Capsule(r, 2h)`` (the full length, along
+the local z axis), ``fcl.Box(2e)`` (full side lengths), each a
+``CollisionObject`` under ``fcl.Transform(R, c)`` (the rotation matrix as
+given: FCL keeps it as a matrix, no quaternion); a triangle is a one-triangle
+``BVHModel``. Convex hulls are not judged: python-fcl's ``Convex`` wants the
+hull's faces, which would be a second hull computation, not the engine's.
+
+Conventions handled here: ``collide`` returning contacts is the intersect
+claim (no security margin; touching counts); ``distance`` answers -1 (or a
+negative value) for shapes in collision, so the distance claim is max(d, 0),
+with libccd's GJK tolerance 1e-6 as ``rel_tol``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Answer
+
+NAME = "fcl"
+KINDS = ("box", "sphere", "capsule", "triangle")
+REL_TOL = 1e-6
+
+
+def version():
+    import fcl
+
+    return getattr(fcl, "__version__", "?")
+
+
+def obj(s):
+    import fcl
+
+    if s.kind == "triangle":
+        m = fcl.BVHModel()
+        m.beginModel(3, 1)
+        m.addSubModel(np.array(s.points, dtype=float), np.array([[0, 1, 2]], dtype=np.int32))
+        m.endModel()
+        return fcl.CollisionObject(m, fcl.Transform())
+    if s.kind == "sphere":
+        g = fcl.Sphere(s.radius)
+    elif s.kind == "capsule":
+        g = fcl.Capsule(s.radius, 2 * s.h)
+    else:
+        g = fcl.Box(*(2 * s.half))
+    R = np.eye(3) if s.kind == "sphere" else s.R
+    return fcl.CollisionObject(g, fcl.Transform(np.array(R, dtype=float), np.array(s.center, dtype=float)))
+
+
+def query(a, b):
+    import fcl
+
+    oa, ob = obj(a), obj(b)
+    hit = fcl.collide(oa, ob, fcl.CollisionRequest(), fcl.CollisionResult()) > 0
+    d = fcl.distance(oa, ob, fcl.DistanceRequest(), fcl.DistanceResult())
+    return Answer(intersect=bool(hit), distance=float(d))

@@ -1,0 +1,108 @@
+"""MuJoCo (the ``mujoco`` package): two free bodies with one geom each
+(``box`` size e, ``sphere`` size r, ``capsule`` size "r h" along the local z
+axis, ``mesh`` from the points), compiled per case.
+
+The poses are written straight into ``MjData.geom_xpos`` and ``geom_xmat``
+(the doubles of the case, no quaternion), then ``mj_collision`` and
+``mj_geomDistance`` are called.
+
+Conventions handled here:
+
+- ``mj_collision`` with margin 0 (MuJoCo's default) makes a contact for
+  touching primitives (dist <= margin) but none for a mesh exactly touching
+  another shape (measured: a mesh cube and a sphere resting on it), while
+  ``mj_geomDistance`` answers 0 for both. The intersect claim is "a contact, or a
+  geomDistance of exactly 0" (touching counts, as in the protocol).
+- ``mj_geomDistance`` is signed (negative: penetration); the distance claim
+  is max(d, 0) with rel_tol 1e-6 (``opt.ccd_tolerance``).
+- Meshes: MuJoCo stores the hull's points in single precision and moves them
+  to the mesh's inertial frame (``geom_pos``/``geom_quat``). The mesh geom is
+  placed at the identity and the other shape moved into the mesh's frame
+  (center and rotation computed in doubles); the exact sets judged are those
+  MuJoCo holds: the float32 points read back from ``mesh_vert`` and the other
+  shape's moved doubles. Two meshes are not judged (each has its own frame:
+  MuJoCo would round the vertices when placing one in the other's frame);
+  flat point sets are refused by MuJoCo's compiler (recorded as exceptions).
+- The bodies get a mass and inertia of at least 1 (``<compiler boundmass
+  boundinertia>``) so that tiny shapes compile; dynamics play no part.
+- Geoms of size 0 (radius-0 spheres and capsules) and meshes of tiny area are
+  refused by MuJoCo's compiler (recorded as exceptions).
+- Triangles are not taken (MuJoCo has no triangle geom).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Answer
+
+NAME = "mujoco"
+KINDS = ("box", "sphere", "capsule", "convex")
+PAIRS = tuple(sorted(set(tuple(sorted((x, y))) for x in KINDS for y in KINDS) - {("convex", "convex")}))
+REL_TOL = 1e-6
+
+
+def version():
+    import mujoco
+
+    return mujoco.__version__
+
+
+def _f(x):
+    return repr(float(x))
+
+
+def _geom(s, name):
+    if s.kind == "sphere":
+        return f'<geom name="{name}" type="sphere" size="{_f(s.radius)}"/>'
+    if s.kind == "capsule":
+        return f'<geom name="{name}" type="capsule" size="{_f(s.radius)} {_f(s.h)}"/>'
+    if s.kind == "box":
+        return f'<geom name="{name}" type="box" size="{" ".join(_f(x) for x in s.half)}"/>'
+    return f'<geom name="{name}" type="mesh" mesh="m{name}"/>'
+
+
+def _model(a, b):
+    import mujoco
+
+    assets = "".join(f'<mesh name="m{n}" vertex="{" ".join(_f(x) for p in s.points for x in p)}"/>'
+                     for n, s in (("a", a), ("b", b)) if s.kind == "convex")
+    xml = (f'<mujoco><compiler boundmass="1" boundinertia="1"/><asset>{assets}</asset><worldbody>'
+           f"<body><freejoint/>{_geom(a, 'a')}</body><body><freejoint/>{_geom(b, 'b')}</body>"
+           "</worldbody></mujoco>")
+    return mujoco.MjModel.from_xml_string(xml)
+
+
+def _quat_mat(q):
+    import mujoco
+
+    m = np.zeros(9)
+    mujoco.mju_quat2Mat(m, np.asarray(q, dtype=float))
+    return m.reshape(3, 3)
+
+
+def query(a, b):
+    import mujoco
+
+    m = _model(a, b)
+    d = mujoco.MjData(m)
+    held = [a, b]
+    mesh = [i for i, s in enumerate(held) if s.kind == "convex"]
+    if mesh:  # the mesh at the identity, the other shape in the mesh's frame
+        g = mesh[0]
+        pm, Rm = m.geom_pos[g].copy(), _quat_mat(m.geom_quat[g])
+        k = m.geom_dataid[g]
+        verts = m.mesh_vert[m.mesh_vertadr[k]:m.mesh_vertadr[k] + m.mesh_vertnum[k]].astype(float)
+        held[g] = held[g].with_(points=verts)
+        o = 1 - g
+        s = held[o]
+        held[o] = s.with_(center=Rm.T @ (s.center - pm), R=Rm.T @ s.R)
+    for g, s in enumerate(held):
+        d.geom_xpos[g] = np.zeros(3) if s.kind == "convex" else s.center
+        d.geom_xmat[g] = (np.eye(3) if s.kind in ("convex", "sphere") else s.R).ravel()
+    span = float(np.max(np.abs(np.vstack([s.corners() for s in held])))) + a.radius + b.radius
+    dist = float(mujoco.mj_geomDistance(m, d, 0, 1, 4 * span + 1, None))
+    mujoco.mj_collision(m, d)
+    hit = d.ncon > 0 or dist == 0
+    return Answer(intersect=bool(hit), distance=dist, a=held[0], b=held[1],
+                  extra={"engine_contacts": int(d.ncon)})

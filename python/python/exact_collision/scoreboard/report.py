@@ -1,0 +1,263 @@
+"""DIR/report.html (one self-contained file: inline CSS and SVG, no scripts,
+no network) and DIR/summary.json, and the disagreements as protocol lines
+(DIR/disagreements-ENGINE.jsonl, which ``exact-collision verify`` reruns)."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from .judge import OPS, summarize
+
+# the view: an orthographic projection along a fixed oblique direction
+_D = np.array([1.0, 0.7, 0.45])
+_D /= np.linalg.norm(_D)
+_U = np.cross([0.0, 0.0, 1.0], _D)
+_U /= np.linalg.norm(_U)
+_V = np.cross(_D, _U)
+VIEW = np.vstack([_U, -_V])  # screen x right, screen y down
+
+
+def _num(x):
+    return float(Fraction(x)) if isinstance(x, str) else float(x)
+
+
+def _pts(rows):
+    return np.array([[_num(x) for x in p] for p in rows], dtype=float).reshape(-1, 3)
+
+
+def _hull2(p):
+    """2D convex hull (drawing only), counter-clockwise."""
+    p = sorted(set(map(tuple, np.round(p, 12))))
+    if len(p) < 3:
+        return p
+
+    def half(seq):
+        h = []
+        for q in seq:
+            while len(h) >= 2 and (h[-1][0] - h[-2][0]) * (q[1] - h[-2][1]) - (h[-1][1] - h[-2][1]) * (q[0] - h[-2][0]) <= 0:
+                h.pop()
+            h.append(q)
+        return h[:-1]
+
+    return half(p) + half(p[::-1])
+
+
+def _items(shape):
+    """(kind, projected points, radius) to draw one protocol shape."""
+    t = shape["type"]
+    r = _num(shape.get("radius", 0))
+    if t == "sphere":
+        return "disc", _pts([shape["center"]]), r
+    if t == "capsule":
+        return "stroke", _pts([shape["a"], shape["b"]]), r
+    if t == "box":
+        c, ax = _pts([shape["center"]])[0], _pts(shape["half_axes"])
+        s = np.array([(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+        return "poly", c + s @ ax, r
+    if t == "convex":
+        return "poly", _pts(shape["points"]), r
+    return "poly", _pts(shape["v"]), r
+
+
+def svg(q, ans, size=260):
+    """The two shapes of a query line seen along a fixed direction, from the
+    exact geometry (rounded to doubles for drawing), with the exact closest
+    points (or the cores' closest points) and the engine's points if given."""
+    items = [_items(q["a"]), _items(q["b"])]
+    marks = []
+    cl = ans.get("closest") or ans.get("core_closest")
+    if cl:
+        marks.append(("exact", _pts(cl)))
+    eng = q.get("meta", {}).get("engine_points")
+    if eng:
+        marks.append(("engine", _pts(eng)))
+    allp = [p @ VIEW.T for _, p, _ in items] + [m @ VIEW.T for _, m in marks]
+    rad = max([r for _, _, r in items] + [0.0])
+    lo = np.min(np.vstack(allp), axis=0) - rad
+    hi = np.max(np.vstack(allp), axis=0) + rad
+    span = float(max(hi - lo)) or 1.0
+    mid = (lo + hi) / 2
+    k = 90.0 / span  # the drawing fits [-45, 45]^2 with a margin
+
+    def tr(p):
+        return (p @ VIEW.T - mid) * k
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="-50 -50 100 100">',
+           '<rect x="-50" y="-50" width="100" height="100" fill="#fbfbfb" stroke="#ccc" stroke-width="0.3"/>']
+    for (kind, p, r), col in zip(items, ("#3b6fd8", "#d8793b")):
+        q2 = tr(p)
+        rr = r * k
+        style = f'fill="{col}" fill-opacity="0.35" stroke="{col}" stroke-width="0.6"'
+        if kind == "disc":
+            out.append(f'<circle cx="{q2[0, 0]:.4f}" cy="{q2[0, 1]:.4f}" r="{max(rr, 0.8):.4f}" {style}/>')
+        elif kind == "stroke":
+            out.append(f'<line x1="{q2[0, 0]:.4f}" y1="{q2[0, 1]:.4f}" x2="{q2[1, 0]:.4f}" y2="{q2[1, 1]:.4f}" '
+                       f'stroke="{col}" stroke-opacity="0.35" stroke-width="{max(2 * rr, 0.8):.4f}" '
+                       'stroke-linecap="round"/>')
+            out.append(f'<line x1="{q2[0, 0]:.4f}" y1="{q2[0, 1]:.4f}" x2="{q2[1, 0]:.4f}" y2="{q2[1, 1]:.4f}" '
+                       f'stroke="{col}" stroke-width="0.5"/>')
+        else:
+            h = _hull2(q2)
+            pts = " ".join(f"{x:.4f},{y:.4f}" for x, y in h)
+            extra = f' stroke-linejoin="round" stroke-width="{max(2 * rr, 0.6):.4f}"' if rr > 0 else ""
+            out.append(f'<polygon points="{pts}" {style}{extra}/>')
+    for who, m in marks:
+        m2 = tr(m)
+        col = "#111" if who == "exact" else "#c00"
+        if len(m2) == 2:
+            out.append(f'<line x1="{m2[0, 0]:.4f}" y1="{m2[0, 1]:.4f}" x2="{m2[1, 0]:.4f}" y2="{m2[1, 1]:.4f}" '
+                       f'stroke="{col}" stroke-width="0.4" stroke-dasharray="1,1"/>')
+        for x, y in m2:
+            if who == "exact":
+                out.append(f'<circle cx="{x:.4f}" cy="{y:.4f}" r="1.2" fill="{col}"/>')
+            else:
+                out.append(f'<path d="M{x - 1.5:.4f},{y - 1.5:.4f}L{x + 1.5:.4f},{y + 1.5:.4f}'
+                           f'M{x - 1.5:.4f},{y + 1.5:.4f}L{x + 1.5:.4f},{y - 1.5:.4f}" stroke="{col}" stroke-width="0.5"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _fmt_err(cell):
+    r, a = cell["worst_rel_error"], cell["worst_abs_error"]
+    if r is None:
+        return ""
+    if math.isinf(r):
+        return f"abs {a:.2g}"
+    return f"rel {r:.2g}"
+
+
+def _colour(cell):
+    if cell["cases"] == 0:
+        return "#eee"
+    bad = (cell["wrong"] + cell["errors"]) / cell["cases"]
+    if bad == 0:
+        return "#c8f0c0"
+    return "#fff0a8" if bad < 0.01 else "#f6b8b0"
+
+
+def _jsonable(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_jsonable(v) for v in x]
+    return x
+
+
+def counterexamples(result, per_engine=4):
+    """Per engine, wrong answers from as many families as possible, half of
+    them of each op, the largest error first."""
+    out = {}
+    for name in result["engines"]:
+        wrong = [r for r in result["records"] if r["engine"] == name and r["verdict"] == "disagree"]
+        wrong.sort(key=lambda r: -(r["rel_error"] if r["rel_error"] is not None else 0.0))
+        pick, seen = [], set()
+        for op in OPS:
+            quota = per_engine // len(OPS)
+            for r in wrong:
+                if r["op"] == op and r["family"] not in seen and quota > 0:
+                    seen.add(r["family"])
+                    pick.append(r)
+                    quota -= 1
+        for r in wrong:  # fill up when an op had too few
+            if len(pick) >= per_engine:
+                break
+            if r not in pick:
+                pick.append(r)
+        out[name] = pick
+    return out
+
+
+def write(result, out_dir):
+    """Writes report.html, summary.json and disagreements-ENGINE.jsonl."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = summarize(result)
+    examples = counterexamples(result)
+    for name in result["engines"]:
+        lines = [r["line"] for r in result["records"] if r["engine"] == name and r["verdict"] == "disagree"]
+        if lines:
+            (out / f"disagreements-{name}.jsonl").write_text("".join(s + "\n" for s in lines))
+    summary = {
+        "seed": result["seed"], "cases_per_family": result["cases_per_family"], "seconds": result["seconds"],
+        "engines": {k: {kk: vv for kk, vv in v.items() if kk != "doc"} for k, v in result["engines"].items()},
+        "ops": table,
+        "counterexamples": {k: [r["line"] for r in v] for k, v in examples.items()},
+    }
+    (out / "summary.json").write_text(json.dumps(_jsonable(summary), indent=1, allow_nan=False))
+    (out / "report.html").write_text(_html(result, table, examples))
+    return summary
+
+
+def _html(result, table, examples):
+    e = html.escape
+    fams = result["families"]
+    engines = [n for n, v in result["engines"].items() if "skipped" not in v]
+    h = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>exact-collision engine scoreboard"
+         "</title><style>body{font:14px sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;"
+         "margin:.5em 0 1.5em}td,th{border:1px solid #bbb;padding:3px 6px;text-align:center;font-size:12px}"
+         "th.fam{writing-mode:vertical-rl;transform:rotate(180deg);max-height:12em}td.eng{text-align:left;"
+         "font-weight:bold}pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f4f4f4;"
+         "padding:4px}.ex{display:flex;gap:1em;border-top:1px solid #ddd;padding:.6em 0}.ex svg{flex:none}.num td{text-align:left}"
+         "</style></head><body>",
+         "<h1>Engine scoreboard</h1>",
+         f"<p>Every engine's answers on the same cases (seed {result['seed']}, "
+         f"{result['cases_per_family']} cases per family), each judged exactly by exact-collision. A cell: "
+         "wrong answers / cases (engine exceptions after a +), and the worst error of a wrong distance "
+         "(relative, or absolute where the exact distance is 0). Green: none wrong; yellow: under 1%; "
+         f"red: 1% or more; grey: the engine does not take the pair. Run time {result['seconds']:.1f} s.</p>",
+         "<ul>"]
+    for n, v in result["engines"].items():
+        if "skipped" in v:
+            h.append(f"<li><b>{e(n)}</b>: skipped, {e(v['skipped'])}</li>")
+        else:
+            h.append(f"<li><b>{e(n)}</b> {e(v['version'])}: distance claims carry rel_tol {v['rel_tol']:g}; "
+                     f"{v['engine_seconds']:.1f} s in the engine</li>")
+    h.append("</ul>")
+    for op in OPS:
+        h.append(f"<h2>{e(op)}</h2><table class=\"op\" data-op=\"{e(op)}\"><tr><th>engine</th>")
+        h.extend(f"<th class=\"fam\">{e(f)}</th>" for f in fams)
+        h.append("</tr>")
+        for n in engines:
+            h.append(f"<tr><td class=\"eng\">{e(n)}</td>")
+            for f in fams:
+                c = table[op].get(n, {}).get(f)
+                if c is None:
+                    h.append("<td style=\"background:#eee\">—</td>")
+                    continue
+                err = f"+{c['errors']}" if c["errors"] else ""
+                h.append(f"<td style=\"background:{_colour(c)}\">{c['wrong']}{err}/{c['cases']}"
+                         f"<br><small>{e(_fmt_err(c))}</small></td>")
+            h.append("</tr>")
+        h.append("</table>")
+    h.append("<h2>Counterexamples</h2><p>Blue: shape a, orange: shape b, drawn from the exact geometry along "
+             "one oblique direction; black dots: the exact closest points (of the cores for rounded shapes); "
+             "red crosses: the engine's points where it gives them. Each line reruns with "
+             "<code>exact-collision verify FILE</code> or <code>exact_collision.answer(line)</code>.</p>")
+    for n in engines:
+        h.append(f"<h3>{e(n)}</h3>")
+        if not examples.get(n):
+            h.append("<p>No wrong answer.</p>")
+        for r in examples.get(n, []):
+            q, ans = json.loads(r["line"]), r["answer"]
+            exact = ans.get("intersect") if q["op"] == "intersect" else ans.get("distance_f64")
+            rows = [("op", q["op"]), ("family", r["family"]), ("case", q["meta"].get("case")),
+                    ("engine claims", json.dumps(q["claim"])), ("exact", json.dumps(exact)),
+                    ("verdict detail", r["detail"])]
+            if "engine_distance" in q["meta"]:
+                rows.insert(4, ("engine's signed distance", repr(q["meta"]["engine_distance"])))
+            tbl = "".join(f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>" for k, v in rows)
+            h.append(f"<div class=\"ex\">{svg(q, ans)}<div><table class=\"num\">{tbl}</table>"
+                     f"<pre>{e(r['line'])}</pre></div></div>")
+    h.append("<h2>Adapters</h2>")
+    for n in engines:
+        h.append(f"<h3>{e(n)}</h3><pre>{e(result['engines'][n]['doc'])}</pre>")
+    h.append("</body></html>")
+    return "\n".join(h)
