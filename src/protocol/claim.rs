@@ -40,7 +40,13 @@
 //! - `feature` agrees when kind and both names are equal; it is not judged when
 //!   several planes are zero at t_enter (the protocol allows any of them).
 //! - `"inf"` / `"-inf"` claims agree with values that overflow a double.
-//! - Fields that are not judged (`contact`, `degenerate`, `id`, anything unknown)
+//! - On a `contact` query: `depth_f64`, `depth_squared` as distances against
+//!   δ (0 for apart shapes); a `normal` by the exact overlap of the shapes
+//!   along it (it agrees when that overlap is within the tolerances of δ); a
+//!   `contact` (`{"points":[…]}` or a list of points) when every point is
+//!   within max(abs, rel·δ) of the exact region swept back along b's
+//!   translation (docs/verify.md).
+//! - Fields that are not judged (`contact` but on a `contact` query, `degenerate`, `id`, anything unknown)
 //!   are listed in the detail and do not change the verdict.
 //!
 //! Errors (the line is answered `{"error": …}`, not "disagree"): a tolerance
@@ -456,6 +462,133 @@ fn judge_rounded_distance(k: &str, c: &Value, d: &SqrtOffset, tol: &Tol) -> Fiel
     }
 }
 
+/// The shapes of a `contact` query on polytopes.
+fn contact_pair(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
+    match &q.op {
+        Op::Contact { a, b } => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// √x ≤ √d2 + abs, or √x ≤ (1 + rel)·√d2 (x, d2 ≥ 0), exactly: the first is
+/// x − d2 − abs² ≤ 2·abs·√d2, squared when its left side is positive.
+fn root_within_above(
+    x: &BigRational,
+    d2: &BigRational,
+    (abs, rel): &(BigRational, BigRational),
+) -> bool {
+    let one = BigRational::one();
+    let by_rel = x <= &(d2 * (&one + rel) * (&one + rel));
+    let lhs = x - d2 - abs * abs;
+    let by_abs = !lhs.is_positive() || {
+        let two_abs = abs + abs;
+        &lhs * &lhs <= &two_abs * &two_abs * d2
+    };
+    by_rel || by_abs
+}
+
+/// The claims of a `contact` query: `depth_f64` and `depth_squared` as
+/// distances against the exact δ²; a `normal` by the exact overlap of the
+/// shapes along it; `contact` points by their distance to the exact region
+/// swept back along b's translation (docs/verify.md). `None` (not judged):
+/// a normal or contact points claimed for shapes that are apart.
+fn judge_contact(
+    k: &str,
+    c: &Value,
+    answer: &Map<String, Value>,
+    q: &Query,
+    tol: &Tol,
+) -> Option<FieldVerdict> {
+    let (a, b) = contact_pair(q)?;
+    // Apart: the depth is 0.
+    let d2 = answer
+        .get("depth_squared")
+        .and_then(exact_of)
+        .unwrap_or_else(BigRational::zero);
+    let relabel = |mut f: FieldVerdict, from: &str| {
+        f.field = k.to_string();
+        f.detail = f.detail.replacen(from, k, 1);
+        f
+    };
+    Some(match k {
+        "depth_f64" => relabel(judge_distance("distance_f64", c, &d2, tol), "distance_f64"),
+        "depth_squared" => relabel(
+            judge_distance("distance_squared", c, &d2, tol),
+            "distance_squared",
+        ),
+        "normal" => {
+            answer.get("depth_squared")?;
+            let Some(n) = point(c).filter(|n| !n.norm_squared().is_zero()) else {
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a nonzero vector"),
+                ));
+            };
+            let range = |s: &Shape<BigRational>| {
+                let ds: Vec<BigRational> = s.vertices().iter().map(|p| p.dot(&n)).collect();
+                let lo = ds.iter().min().cloned().unwrap_or_default();
+                let hi = ds.iter().max().cloned().unwrap_or_default();
+                (lo, hi)
+            };
+            let ((_, amax), (bmin, _)) = (range(a), range(b));
+            // b moved by s/|n| along n/|n| touches a: its overlap along n.
+            let o = &amax - &bmin;
+            let x = &o * &o / n.norm_squared();
+            let ok = !o.is_negative() && root_within_above(&x, &d2, &tol.get(Kind::Distance));
+            let (xf, df) = (sqrt_nearest_f64(&x), sqrt_nearest_f64(&d2));
+            verdict(
+                k,
+                ok,
+                format!(
+                    "{k}: overlap along it {}{xf:e} against the depth {df:e} (decided exactly)",
+                    if o.is_negative() { "-" } else { "" }
+                ),
+            )
+        }
+        "contact" => {
+            answer.get("depth_squared")?;
+            let pts = c.get("points").unwrap_or(c).as_array();
+            let claimed: Option<Vec<Vec3<BigRational>>> =
+                pts.and_then(|ps| ps.iter().map(point).collect());
+            let Some(claimed) = claimed.filter(|v| !v.is_empty()) else {
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a list of points"),
+                ));
+            };
+            let t = answer.get("translation").and_then(point)?;
+            let mut swept: Vec<Vec3<BigRational>> = Vec::new();
+            for p in answer.get("contact")?.get("points")?.as_array()? {
+                let p = point(p)?;
+                swept.push(p.sub(&t));
+                swept.push(p);
+            }
+            let set = Rounded::convex(&swept, BigRational::zero()).ok()?;
+            let (abs, rel) = tol.get(Kind::Distance);
+            let limit = std::cmp::max(&abs * &abs, &rel * &rel * &d2);
+            let mut worst = BigRational::zero();
+            for p in &claimed {
+                let dot = Rounded::sphere(p.clone(), BigRational::zero()).ok()?;
+                let d = crate::query::rounded::distance_exact(&dot, &set).ok()?;
+                worst = std::cmp::max(worst, d.core.distance_squared);
+            }
+            let ok = worst <= limit;
+            verdict(
+                k,
+                ok,
+                format!(
+                    "{k}: {} points, the farthest {:e} from the contact region swept along b's translation (decided exactly)",
+                    claimed.len(),
+                    sqrt_nearest_f64(&worst)
+                ),
+            )
+        }
+        _ => return None,
+    })
+}
+
 /// The shapes of a static query.
 fn shapes(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
     match &q.op {
@@ -828,6 +961,9 @@ fn judge_field(
             }
         }
         "t_enter_f64" | "t_exit_f64" | "toi_f64" => judge_time(k, c, answer, tol),
+        "depth_f64" | "depth_squared" | "normal" | "contact" if contact_pair(q).is_some() => {
+            return judge_contact(k, c, answer, q, tol)
+        }
         _ => return judge_structured(k, c, answer, q, tol),
     })
 }

@@ -23,6 +23,8 @@ use crate::num::sqrt::sqrt_nearest_f64;
 use crate::protocol::number::{
     exact_string, f64_companion, float_value, parse_exact, scalar_value,
 };
+use crate::query::polytope::contact::{penetration_of_meeting, Penetration};
+use crate::query::polytope::Polytope;
 use crate::query::triangle_triangle::Contact;
 use crate::query::{Intersection, QueryError};
 use crate::vector::Vec3;
@@ -316,16 +318,25 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
                 m.insert("separating_axis".into(), point(&axis));
             }
         },
-        Op::Distance { a, b } => {
-            let c = scale::distance(a, b).map_err(query_err)?;
-            let d2 = &c.distance_squared;
-            m.insert("distance_squared".into(), scalar_value(d2));
-            m.insert("distance_squared_f64".into(), f64_companion(d2));
-            m.insert("distance_f64".into(), float_value(sqrt_nearest_f64(d2)));
-            m.insert(
-                "closest".into(),
-                Value::Array(vec![point(&c.a), point(&c.b)]),
-            );
+        Op::Distance { a, b } => distance_fields(&mut m, a, b)?,
+        Op::Contact { a, b } => {
+            if crate::query::intersect_exact(a, b)
+                .map_err(query_err)?
+                .intersects()
+            {
+                m.insert("intersect".into(), Value::Bool(true));
+                let (pa, pb) = (Polytope::new(a), Polytope::new(b));
+                let p = penetration_of_meeting(&pa, &pb).map_err(query_err)?;
+                contact_fields(&mut m, &p);
+            } else {
+                m.insert("intersect".into(), Value::Bool(false));
+                distance_fields(&mut m, a, b)?;
+            }
+        }
+        Op::ContactRounded { .. } => {
+            return Err(query_err(QueryError::NotImplemented(
+                "contact of rounded shapes (sphere, capsule, convex, radius)".into(),
+            )))
         }
         Op::IntersectRounded { a, b } => {
             let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
@@ -426,6 +437,47 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
     Ok(m)
 }
 
+/// The `distance` answer's fields.
+fn distance_fields(
+    m: &mut Map<String, Value>,
+    a: &crate::shape::Shape<BigRational>,
+    b: &crate::shape::Shape<BigRational>,
+) -> Result<(), String> {
+    let c = scale::distance(a, b).map_err(query_err)?;
+    let d2 = &c.distance_squared;
+    m.insert("distance_squared".into(), scalar_value(d2));
+    m.insert("distance_squared_f64".into(), f64_companion(d2));
+    m.insert("distance_f64".into(), float_value(sqrt_nearest_f64(d2)));
+    m.insert(
+        "closest".into(),
+        Value::Array(vec![point(&c.a), point(&c.b)]),
+    );
+    Ok(())
+}
+
+/// A `contact` answer's fields for meeting shapes: δ² and its correctly
+/// rounded root, the normals (primitive integers), b's translation and the
+/// contact region (exact and as doubles).
+fn contact_fields(m: &mut Map<String, Value>, p: &Penetration) {
+    let d2 = &p.depth_squared;
+    m.insert("depth_squared".into(), scalar_value(d2));
+    m.insert("depth_f64".into(), float_value(sqrt_nearest_f64(d2)));
+    m.insert("normal".into(), point(p.normal()));
+    m.insert(
+        "normals".into(),
+        Value::Array(p.normals.iter().map(point).collect()),
+    );
+    m.insert("translation".into(), point(&p.translation));
+    m.insert("contact".into(), contact_value(&p.region));
+    let f = |x: &Vec3<BigRational>| Vec3::<f64>::from_rational(x);
+    let f64s: Contact<f64> = match &p.region {
+        Contact::Point(x) => Contact::Point(f(x)),
+        Contact::Segment(x, y) => Contact::Segment(f(x), f(y)),
+        Contact::Polygon(v) => Contact::Polygon(v.iter().map(f).collect()),
+    };
+    m.insert("contact_f64".into(), contact_value(&f64s));
+}
+
 /// The value of an exact-string field, if it is one.
 fn exact_of(v: &Value) -> Option<BigRational> {
     v.as_str().and_then(|s| parse_exact(s).ok())
@@ -502,8 +554,13 @@ fn round_answer(m: &mut Map<String, Value>, kind: ScalarKind) {
             cs.iter_mut().for_each(near);
         }
     };
-    if let Some(v) = m.get_mut("distance_squared") {
-        near(v);
+    for key in ["distance_squared", "depth_squared"] {
+        if let Some(v) = m.get_mut(key) {
+            near(v);
+        }
+    }
+    if let Some(v) = m.get_mut("translation") {
+        point(v);
     }
     if let Some(v) = m.get_mut("witness") {
         point(v);
