@@ -335,15 +335,142 @@ fn apart_shapes_answer_the_distance_fields() {
     assert!(c.get("depth_squared").is_none());
 }
 
+fn contact_line(a: &str, b: &str) -> Value {
+    answer(&format!(r#"{{"op":"contact","a":{a},"b":{b}}}"#))
+}
+
 #[test]
-fn rounded_shapes_are_an_honest_error() {
-    let c = answer(
-        r#"{"op":"contact","a":{"type":"sphere","center":[0,0,0],"radius":1},"b":{"type":"sphere","center":[1,0,0],"radius":1}}"#,
+fn spheres_with_apart_centres_rational() {
+    // Centres 1 apart, radii 1 + 1: δ = 2 − 1 = 1 along +x; b moved to
+    // (2,0,0) touches a at (1,0,0).
+    let c = contact_line(
+        r#"{"type":"sphere","center":[0,0,0],"radius":1}"#,
+        r#"{"type":"sphere","center":[1,0,0],"radius":1}"#,
     );
-    assert!(
-        c["error"].as_str().unwrap().contains("not implemented"),
+    assert_eq!(c["intersect"], Value::Bool(true), "{c}");
+    assert_eq!(c["depth"], serde_json::json!({"minus_sqrt":"1","plus":"2"}));
+    assert_eq!(c["depth_squared"], "1");
+    assert_eq!(c["depth_f64"].as_f64().unwrap(), 1.0);
+    assert_eq!(c["normal"], serde_json::json!(["1", "0", "0"]));
+    assert_eq!(c["translation"], serde_json::json!(["1", "0", "0"]));
+    assert_eq!(
+        c["contact"],
+        serde_json::json!({"kind":"point","points":[["1","0","0"]]})
+    );
+}
+
+#[test]
+fn spheres_with_an_irrational_depth() {
+    // Centres √2 apart, radii 1 + 1: δ = 2 − √2, irrational: no δ², no
+    // point; depth_f64 the nearest double, checked against the midpoints to
+    // its neighbours: (2 − m⁺)² < 2 < (2 − m⁻)².
+    let c = contact_line(
+        r#"{"type":"sphere","center":[0,0,0],"radius":1}"#,
+        r#"{"type":"sphere","center":[1,1,0],"radius":1}"#,
+    );
+    assert_eq!(
+        c["depth"],
+        serde_json::json!({"minus_sqrt":"2","plus":"2"}),
         "{c}"
     );
+    assert!(c.get("depth_squared").is_none() && c.get("contact").is_none());
+    assert_eq!(c["normal"], serde_json::json!(["1", "1", "0"]));
+    let d = c["depth_f64"].as_f64().unwrap();
+    let (dq, lo, hi) = (
+        d.to_rational(),
+        d.next_down().to_rational(),
+        d.next_up().to_rational(),
+    );
+    let (m_lo, m_hi) = ((&lo + &dq) / i(2), (&dq + &hi) / i(2));
+    let two = i(2);
+    assert!((&two - &m_hi) * (&two - &m_hi) < two);
+    assert!(two < (&two - &m_lo) * (&two - &m_lo));
+}
+
+#[test]
+fn rounded_box_with_meeting_cores() {
+    // a: the unit cube grown by 1/4; b: the unit cube at (0,0,3/4). The cores
+    // overlap by 1/4 along z: δ = 1/4 + 1/4 = 1/2; the region is the cores'
+    // (the square at z = 1/2) moved up by r_a = 1/4; b moves by (0,0,1/2).
+    let c = contact_line(
+        r#"{"type":"box","center":[0,0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]],"radius":0.25}"#,
+        r#"{"type":"box","center":[0,0,0.75],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}"#,
+    );
+    assert_eq!(
+        c["depth"],
+        serde_json::json!({"sqrt":"1/16","plus":"1/4"}),
+        "{c}"
+    );
+    assert_eq!(c["depth_squared"], "1/4");
+    assert_eq!(c["depth_f64"].as_f64().unwrap(), 0.5);
+    assert_eq!(c["normal"], serde_json::json!(["0", "0", "1"]));
+    assert_eq!(c["translation"], serde_json::json!(["0", "0", "1/2"]));
+    assert_eq!(c["contact"]["kind"], "polygon");
+    for p in c["contact"]["points"].as_array().unwrap() {
+        assert_eq!(p[2], "3/4");
+    }
+}
+
+#[test]
+fn sphere_deep_in_a_box() {
+    // MuJoCo #2206's geometry: a sphere of radius 1/4 centred at depth 1/2
+    // below the top face of the box [−1, 1]³: δ = 1/2 + 1/4 = 3/4 along +z,
+    // the contact point (0,0,1) on the top face.
+    let c = contact_line(
+        r#"{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}"#,
+        r#"{"type":"sphere","center":[0,0,0.5],"radius":0.25}"#,
+    );
+    assert_eq!(
+        c["depth"],
+        serde_json::json!({"sqrt":"1/4","plus":"1/4"}),
+        "{c}"
+    );
+    assert_eq!(c["depth_squared"], "9/16");
+    assert_eq!(c["depth_f64"].as_f64().unwrap(), 0.75);
+    assert_eq!(c["normal"], serde_json::json!(["0", "0", "1"]));
+    assert_eq!(c["translation"], serde_json::json!(["0", "0", "3/4"]));
+    assert_eq!(
+        c["contact"],
+        serde_json::json!({"kind":"point","points":[["0","0","1"]]})
+    );
+}
+
+#[test]
+fn convex_hulls_answer_as_the_boxes_they_are() {
+    // Two unit cubes as point sets, b shifted by 1/2 along x: δ = 1/2 along +x
+    // (y and z overlap by 1), the region the square x = 1.
+    // The eight corners of [x0, x0 + 1] × [0, 1]², x0 in halves.
+    let cube = |x0_halves: i64| {
+        let mut pts = Vec::new();
+        for k in 0..8 {
+            let (x, y, z) = (x0_halves + 2 * (k & 1), (k >> 1) & 1, (k >> 2) & 1);
+            pts.push(format!(r#"["{x}/2",{y},{z}]"#));
+        }
+        format!(r#"{{"type":"convex","points":[{}]}}"#, pts.join(","))
+    };
+    let c = contact_line(&cube(0), &cube(1));
+    assert_eq!(
+        c["depth"],
+        serde_json::json!({"sqrt":"1/4","plus":"0"}),
+        "{c}"
+    );
+    assert_eq!(c["depth_squared"], "1/4");
+    assert_eq!(c["normal"], serde_json::json!(["1", "0", "0"]));
+    assert_eq!(c["contact"]["kind"], "polygon");
+    for p in c["contact"]["points"].as_array().unwrap() {
+        assert_eq!(p[0], "1");
+    }
+}
+
+#[test]
+fn rounded_shapes_apart_answer_the_distance_fields() {
+    let (a, b) = (
+        r#"{"type":"sphere","center":[0,0,0],"radius":1}"#,
+        r#"{"type":"sphere","center":[3,0,0],"radius":1}"#,
+    );
+    let c = contact_line(a, b);
+    let d = answer(&format!(r#"{{"op":"distance","a":{a},"b":{b}}}"#));
+    assert_eq!(c, d);
 }
 
 #[test]

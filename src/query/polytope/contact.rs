@@ -49,6 +49,104 @@ use std::cmp::Ordering;
 
 type Q = BigRational;
 
+/// What the contact of two convex polytopes needs of each: its vertices, the
+/// normals of its two-dimensional faces (a flat shape's plane normal) and its
+/// edge directions. [`Polytope`] has them; so has a convex hull
+/// ([`HullFeatures`]).
+pub trait Features {
+    /// The vertices (at least one).
+    fn vertices(&self) -> &[Vec3<Q>];
+    /// The normals of the two-dimensional faces (orientation unspecified).
+    fn face_normals(&self) -> Vec<&Vec3<Q>>;
+    /// The edge directions (up to sign).
+    fn directions(&self) -> &[Vec3<Q>];
+    /// min and max of `l·p` over the vertices.
+    fn extent(&self, l: &Vec3<Q>) -> (Q, Q) {
+        let mut it = self.vertices().iter().map(|p| p.dot(l));
+        let first = it.next().unwrap_or_else(Q::zero);
+        it.fold((first.clone(), first), |(lo, hi), v| {
+            if v < lo {
+                (v, hi)
+            } else if v > hi {
+                (lo, v)
+            } else {
+                (lo, hi)
+            }
+        })
+    }
+}
+
+impl Features for Polytope {
+    fn vertices(&self) -> &[Vec3<Q>] {
+        &self.vertices
+    }
+    fn face_normals(&self) -> Vec<&Vec3<Q>> {
+        self.faces.iter().map(|f| &f.normal).collect()
+    }
+    fn directions(&self) -> &[Vec3<Q>] {
+        &self.directions
+    }
+}
+
+/// The features of a convex hull (a point, segment, flat polygon or
+/// polytope), exact.
+#[derive(Clone, Debug)]
+pub struct HullFeatures {
+    vertices: Vec<Vec3<Q>>,
+    normals: Vec<Vec3<Q>>,
+    directions: Vec<Vec3<Q>>,
+}
+
+impl HullFeatures {
+    /// The features of `h`: its vertices, its face normals (a flat hull's
+    /// plane normal) and the directions of its edges.
+    pub fn new<S: crate::num::scalar::Scalar>(h: &crate::hull::ConvexHull<S>) -> HullFeatures {
+        let vertices: Vec<Vec3<Q>> = h.vertex_points().iter().map(|p| p.to_rational()).collect();
+        let int = |n: &Vec3<BigInt>| n.map(|c| Q::from_integer(c.clone()));
+        let mut normals: Vec<Vec3<Q>> = h.face_planes().map(|pl| int(&pl.normal)).collect();
+        if let Some(pl) = h.plane() {
+            normals.push(int(&pl.normal));
+        }
+        // Edges: around each face (input indices mapped to vertex positions),
+        // or around the flat polygon, or the segment.
+        let pos = |i: usize| h.vertices().iter().position(|&v| v == i);
+        let mut loops: Vec<Vec<usize>> = h
+            .faces()
+            .iter()
+            .map(|f| f.vertices.iter().filter_map(|&i| pos(i)).collect())
+            .collect();
+        if h.dim() < 3 {
+            loops.push((0..vertices.len()).collect());
+        }
+        let mut directions: Vec<Vec3<Q>> = Vec::new();
+        for l in &loops {
+            for k in 0..l.len() {
+                let d = vertices[l[(k + 1) % l.len()]].sub(&vertices[l[k]]);
+                if !is_zero(&d) && !directions.iter().any(|e| is_zero(&e.cross(&d))) {
+                    directions.push(d);
+                }
+            }
+        }
+        HullFeatures {
+            vertices,
+            normals,
+            directions,
+        }
+    }
+}
+
+impl Features for HullFeatures {
+    fn vertices(&self) -> &[Vec3<Q>] {
+        &self.vertices
+    }
+    fn face_normals(&self) -> Vec<&Vec3<Q>> {
+        self.normals.iter().collect()
+    }
+    fn directions(&self) -> &[Vec3<Q>] {
+        &self.directions
+    }
+}
+
 /// The contact of two meeting polytopes, exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Penetration {
@@ -104,7 +202,7 @@ fn canonical(v: Vec3<Q>) -> Vec3<Q> {
 
 /// The candidate directions, up to sign, primitive and without repeats: the
 /// face normals of a, then of b, then the edge × edge cross products.
-pub fn candidates(a: &Polytope, b: &Polytope) -> Vec<Vec3<Q>> {
+pub fn candidates(a: &impl Features, b: &impl Features) -> Vec<Vec3<Q>> {
     let mut out: Vec<Vec3<Q>> = Vec::new();
     let mut push = |n: Vec3<Q>| {
         if !is_zero(&n) {
@@ -114,11 +212,11 @@ pub fn candidates(a: &Polytope, b: &Polytope) -> Vec<Vec3<Q>> {
             }
         }
     };
-    for f in a.faces.iter().chain(&b.faces) {
-        push(f.normal.clone());
+    for f in a.face_normals().into_iter().chain(b.face_normals()) {
+        push(f.clone());
     }
-    for u in &a.directions {
-        for v in &b.directions {
+    for u in a.directions() {
+        for v in b.directions() {
             push(u.cross(v));
         }
     }
@@ -127,8 +225,8 @@ pub fn candidates(a: &Polytope, b: &Polytope) -> Vec<Vec3<Q>> {
 
 /// The dimension of the Minkowski difference `a − b`: the rank of the edge
 /// directions of both.
-pub fn difference_dimension(a: &Polytope, b: &Polytope) -> usize {
-    let dirs: Vec<&Vec3<Q>> = a.directions.iter().chain(&b.directions).collect();
+pub fn difference_dimension(a: &impl Features, b: &impl Features) -> usize {
+    let dirs: Vec<&Vec3<Q>> = a.directions().iter().chain(b.directions()).collect();
     let Some(e1) = dirs.first() else { return 0 };
     let Some(e2) = dirs.iter().find(|d| !is_zero(&e1.cross(d))) else {
         return 1;
@@ -143,8 +241,8 @@ pub fn difference_dimension(a: &Polytope, b: &Polytope) -> usize {
 
 /// A nonzero direction orthogonal to every edge direction of a and b (for a
 /// Minkowski difference of dimension below three).
-fn orthogonal(a: &Polytope, b: &Polytope) -> Vec3<Q> {
-    let dirs: Vec<&Vec3<Q>> = a.directions.iter().chain(&b.directions).collect();
+fn orthogonal(a: &impl Features, b: &impl Features) -> Vec3<Q> {
+    let dirs: Vec<&Vec3<Q>> = a.directions().iter().chain(b.directions()).collect();
     let axis = |k: usize| {
         let c = |i: usize| if i == k { Q::one() } else { Q::zero() };
         Vec3::new(c(0), c(1), c(2))
@@ -162,7 +260,7 @@ fn orthogonal(a: &Polytope, b: &Polytope) -> Vec3<Q> {
 }
 
 /// overlap(n) = max over a of n·x − min over b of n·y, and those two values.
-fn overlap(a: &Polytope, b: &Polytope, n: &Vec3<Q>) -> (Q, Q, Q) {
+fn overlap(a: &impl Features, b: &impl Features, n: &Vec3<Q>) -> (Q, Q, Q) {
     let (_, amax) = a.extent(n);
     let (bmin, _) = b.extent(n);
     (&amax - &bmin, amax, bmin)
@@ -180,8 +278,8 @@ pub fn penetration(a: &Polytope, b: &Polytope) -> Result<Penetration, QueryError
 
 /// [`penetration`] for shapes already known to meet.
 pub(crate) fn penetration_of_meeting(
-    a: &Polytope,
-    b: &Polytope,
+    a: &impl Features,
+    b: &impl Features,
 ) -> Result<Penetration, QueryError> {
     let mut best: Option<Q> = None;
     let mut normals: Vec<Vec3<Q>> = Vec::new();
@@ -330,21 +428,21 @@ fn meet2(p: &[P2], q: &[P2]) -> Vec<P2> {
 /// `n·x = amax`, b's vertices on its supporting plane for −n moved by
 /// `translation` (onto the same plane); their hulls met in that plane.
 fn region(
-    a: &Polytope,
-    b: &Polytope,
+    a: &impl Features,
+    b: &impl Features,
     n: &Vec3<Q>,
     amax: &Q,
     translation: &Vec3<Q>,
 ) -> Option<Region<Q>> {
     let fa: Vec<Vec3<Q>> = a
-        .vertices
+        .vertices()
         .iter()
         .filter(|x| x.dot(n) == *amax)
         .cloned()
         .collect();
     let (bmin, _) = b.extent(n);
     let fb: Vec<Vec3<Q>> = b
-        .vertices
+        .vertices()
         .iter()
         .filter(|y| y.dot(n) == bmin)
         .map(|y| y.add(translation))
@@ -381,7 +479,7 @@ fn region(
 /// `max over a of n·x − min over b of n·y`, divided by |n| — as its square
 /// and sign (`(sign, overlap²/|n|²)`): the distance b must move along n to
 /// touch a, negative when b is already past a along n.
-pub fn overlap_along(a: &Polytope, b: &Polytope, n: &Vec3<Q>) -> (bool, Q) {
+pub fn overlap_along(a: &impl Features, b: &impl Features, n: &Vec3<Q>) -> (bool, Q) {
     let (o, _, _) = overlap(a, b, n);
     let v = &o * &o / n.norm_squared();
     (!o.is_negative(), v)
