@@ -571,3 +571,51 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn shrink_shrinks_a_contact_disagreement() {
+    // A depth claimed √2 too large (an FCL #545-like answer) on boxes with
+    // long numbers: the shrunk line still disagrees and is shorter.
+    use exact_collision::protocol::Tolerances;
+    use exact_collision::shrink::{claim_disagrees, line_len, shrink_claim};
+    let line = r#"{"op":"contact","a":{"type":"box","center":[0.1234567,-0.3,0.7],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":[1.8234567,-0.3,0.7],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"claim":{"depth_f64":0.42426406871192845}}"#;
+    let q: Value = serde_json::from_str(line).unwrap();
+    let tol = Tolerances::default();
+    assert!(claim_disagrees(&q, &tol));
+    let small = shrink_claim(&q, &tol).unwrap();
+    assert!(claim_disagrees(&small, &tol));
+    assert!(line_len(&small) < line_len(&q), "{small}");
+}
+
+#[test]
+fn capsule_resting_along_a_box_touches_along_a_segment() {
+    // The capsule [0, 2] on the x axis, radius 1/2 (top line z = 1/2), under
+    // the unit cube centred at (1, 0, 3/4) (bottom z = 1/4): the cores are 1/4
+    // apart (q = 1/16), δ = R − √q = 1/2 − 1/4 = 1/4 along +z; every point of
+    // the capsule's axis with x in [1/2, 3/2] is a closest point, so the region
+    // is the segment from (1/2, 0, 1/2) to (3/2, 0, 1/2).
+    let c = contact_line(
+        r#"{"type":"capsule","a":[0,0,0],"b":[2,0,0],"radius":0.5}"#,
+        r#"{"type":"box","center":[1,0,0.75],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}"#,
+    );
+    assert_eq!(
+        c["depth"],
+        serde_json::json!({"minus_sqrt":"1/16","plus":"1/2"}),
+        "{c}"
+    );
+    assert_eq!(c["depth_squared"], "1/16");
+    assert_eq!(c["normal"], serde_json::json!(["0", "0", "1"]));
+    assert_eq!(c["translation"], serde_json::json!(["0", "0", "1/4"]));
+    assert_eq!(c["contact"]["kind"], "segment");
+    let mut xs: Vec<String> = c["contact"]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            assert_eq!((&p[1], &p[2]), (&Value::from("0"), &Value::from("1/2")));
+            p[0].as_str().unwrap().to_string()
+        })
+        .collect();
+    xs.sort();
+    assert_eq!(xs, vec!["1/2", "3/2"]);
+}

@@ -22,7 +22,8 @@
 //!
 //! `contact` (penetration depth, normals, contact region) is answered for
 //! every polytope pair by the exact reference [`polytope::contact`] through
-//! [`contact`]; rounded pairs are not answered yet.
+//! [`contact`], and for rounded shapes in closed form by
+//! [`rounded::contact`].
 //!
 //! The answers and their certificates: [`Intersection`], [`Closest`],
 //! [`UnreducedClosest`] (the exact distance over one denominator);

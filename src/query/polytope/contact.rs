@@ -424,6 +424,20 @@ fn meet2(p: &[P2], q: &[P2]) -> Vec<P2> {
     hull2(pts)
 }
 
+/// Where a and b touch once b is moved by `translation`, for shapes that
+/// then touch with the touching plane orthogonal to `n` (pointing from a to
+/// b): a's supporting feature for n met with b's moved supporting feature
+/// for −n. `None` when they do not meet.
+pub(crate) fn touching_region(
+    a: &impl Features,
+    b: &impl Features,
+    n: &Vec3<Q>,
+    translation: &Vec3<Q>,
+) -> Option<Region<Q>> {
+    let (_, amax) = a.extent(n);
+    region(a, b, n, &amax, translation)
+}
+
 /// The contact region for the normal `n`: a's vertices on the plane
 /// `n·x = amax`, b's vertices on its supporting plane for −n moved by
 /// `translation` (onto the same plane); their hulls met in that plane.

@@ -7,9 +7,10 @@
 //! is
 //!
 //! - `δ = R − √q` when the cores are apart (0 < q ≤ R²): the only normal is
-//!   the direction `p_b − p_a` of the cores' closest pair, and the contact
-//!   region is the single point `p_a + (r_a/√q)(p_b − p_a)`, rational when
-//!   √q is;
+//!   the direction `w = p_b − p_a` of the cores' closest pair, and the
+//!   contact region is the set of a's core points x with x + w in b's core
+//!   (every closest pair: one point, or a segment or polygon for parallel
+//!   features), moved by `(r_a/√q)·w`: rational when r_a = 0 or √q is;
 //! - `δ = √p + R` when the cores meet, p the cores' squared penetration
 //!   depth (rational: [`crate::query::polytope::contact`] on the cores, a
 //!   point or segment core as the degenerate triangle it is, a `convex` core
@@ -22,7 +23,7 @@
 
 use super::{distance_exact, rational_sqrt, RoundedClosest};
 use crate::query::polytope::contact::{
-    penetration_of_meeting, primitive, Features, HullFeatures, Penetration,
+    penetration_of_meeting, primitive, touching_region, Features, HullFeatures, Penetration,
 };
 use crate::query::polytope::Polytope;
 use crate::query::triangle_triangle::Contact as Region;
@@ -175,6 +176,20 @@ fn nearest_by(guess: f64, cmp: impl Fn(&Q) -> Ordering) -> f64 {
     g
 }
 
+trait Translated {
+    fn translated(&self, o: &Vec3<Q>) -> Self;
+}
+
+impl Translated for Region<Q> {
+    fn translated(&self, o: &Vec3<Q>) -> Self {
+        match self {
+            Region::Point(x) => Region::Point(x.add(o)),
+            Region::Segment(x, y) => Region::Segment(x.add(o), y.add(o)),
+            Region::Polygon(v) => Region::Polygon(v.iter().map(|x| x.add(o)).collect()),
+        }
+    }
+}
+
 fn scale(v: &Vec3<Q>, k: &Q) -> Vec3<Q> {
     v.scale(k)
 }
@@ -195,17 +210,32 @@ pub fn contact(a: &Rounded<Q>, b: &Rounded<Q>) -> Result<RoundedContact, QueryEr
     };
     let (normals, region, translation) = match &p {
         None => {
-            // Cores apart: u = (p_b − p_a)/√q.
-            let d = closest.core.b.sub(&closest.core.a);
+            // Cores apart: u = w/√q, w = p_b − p_a. Once b is moved by
+            // δ·u the cores are R apart along u, and the shapes touch at
+            // x + r_a·u for x in a's core with x + w in b's core: the cores'
+            // touching region after b's core moves by −w, moved by r_a·u.
+            let w = closest.core.b.sub(&closest.core.a);
             let s = rational_sqrt(q);
-            let region = if ra.is_zero() {
-                Some(closest.core.a.clone())
+            let (fa, fb) = (core_features(a), core_features(b));
+            let shift = if ra.is_zero() {
+                Some(Vec3::new(Q::zero(), Q::zero(), Q::zero()))
             } else {
-                s.as_ref()
-                    .map(|s| closest.core.a.add(&scale(&d, &(ra / s))))
+                s.as_ref().map(|s| scale(&w, &(ra / s)))
             };
-            let translation = s.map(|s| scale(&d, &((r - &s) / &s)));
-            (vec![primitive(&d)], region.map(Region::Point), translation)
+            let region = match shift {
+                Some(o) => Some(
+                    touching_region(&fa, &fb, &w, &w.neg())
+                        .ok_or_else(|| {
+                            QueryError::Unsupported(
+                                "contact: the cores' closest features do not meet".into(),
+                            )
+                        })?
+                        .translated(&o),
+                ),
+                None => None,
+            };
+            let translation = s.map(|s| scale(&w, &((r - &s) / &s)));
+            (vec![primitive(&w)], region, translation)
         }
         Some(c) => {
             let n = c.normal();
@@ -217,11 +247,7 @@ pub fn contact(a: &Rounded<Q>, b: &Rounded<Q>) -> Result<RoundedContact, QueryEr
                     len.as_ref().map(|l| scale(n, &(k / l)))
                 }
             };
-            let region = shift(ra).map(|o| match &c.region {
-                Region::Point(x) => Region::Point(x.add(&o)),
-                Region::Segment(x, y) => Region::Segment(x.add(&o), y.add(&o)),
-                Region::Polygon(v) => Region::Polygon(v.iter().map(|x| x.add(&o)).collect()),
-            });
+            let region = shift(ra).map(|o| c.region.translated(&o));
             let translation = shift(r).map(|o| c.translation.add(&o));
             (c.normals.clone(), region, translation)
         }
