@@ -619,3 +619,21 @@ fn capsule_resting_along_a_box_touches_along_a_segment() {
     xs.sort();
     assert_eq!(xs, vec!["1/2", "3/2"]);
 }
+
+#[test]
+fn claims_on_a_rounded_depth() {
+    // δ = 2 − √2 = 0.58578643762690495119…
+    let q = |claim: &str| {
+        answer(&format!(
+            r#"{{"op":"contact","a":{{"type":"sphere","center":[0,0,0],"radius":1}},"b":{{"type":"sphere","center":[1,1,0],"radius":1}},"claim":{claim}}}"#
+        ))["verdict"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(q(r#"{"depth_f64":0.585786437626905}"#), "agree");
+    assert_eq!(q(r#"{"depth_f64":0.5857864}"#), "disagree");
+    assert_eq!(q(r#"{"depth_f64":0.5857864,"rel_tol":1e-6}"#), "agree");
+    // √2 − 2 (a negative "depth", the signed distance) is wrong.
+    assert_eq!(q(r#"{"depth_f64":-0.585786437626905}"#), "disagree");
+}

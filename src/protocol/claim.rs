@@ -46,6 +46,8 @@
 //!   `contact` (`{"points":[…]}` or a list of points) when every point is
 //!   within max(abs, rel·δ) of the exact region swept back along b's
 //!   translation (docs/verify.md).
+//!   On rounded shapes only `depth_f64` is judged: against the irrational
+//!   δ (√p + R or R − √q) by exact comparisons with rationals.
 //! - Fields that are not judged (`contact` but on a `contact` query, `degenerate`, `id`, anything unknown)
 //!   are listed in the detail and do not change the verdict.
 //!
@@ -61,6 +63,7 @@ use crate::num::scalar::rational_to_f64;
 use crate::num::sqrt::sqrt_nearest_f64;
 use crate::num::sqrt_offset::SqrtOffset;
 use crate::protocol::number::{exact_string, read_number};
+use crate::query::rounded::contact::{RoundedContact, RoundedPenetration};
 use crate::shape::{Rounded, Shape};
 use crate::vector::Vec3;
 use num_bigint::BigInt;
@@ -448,6 +451,51 @@ fn judge_rounded_distance(k: &str, c: &Value, d: &SqrtOffset, tol: &Tol) -> Fiel
     let mut detail = format!(
         "{k}: claimed {claimed_f:e}, exact {} ≈ {exact_f:e}, {}",
         d,
+        fmt_err(abs_err, ulps)
+    );
+    if nearest {
+        detail.push_str(" (the correctly rounded double of the exact value)");
+    }
+    FieldVerdict {
+        field: k.to_string(),
+        agrees: ok,
+        detail,
+        abs_error: Some(abs_err),
+        ulps: Some(ulps),
+    }
+}
+
+/// A claimed `depth_f64` of rounded shapes against the exact depth δ
+/// (√p + R or R − √q): it agrees when it is the double nearest δ, or when
+/// |c − δ| ≤ max(abs, rel·δ), decided by exact comparisons of δ with
+/// rationals (no square root is evaluated).
+fn judge_rounded_depth(k: &str, c: &Value, p: &RoundedPenetration, tol: &Tol) -> FieldVerdict {
+    let exact_f = p.depth_f64();
+    let cv = match claimed(c) {
+        None => return verdict(k, false, format!("{k}: claim is not a number")),
+        Some(Claimed::Inf(_)) => {
+            return verdict(k, false, format!("{k}: claimed {c}, exact {exact_f:e}"))
+        }
+        Some(Claimed::Value(v)) => v,
+    };
+    let claimed_f = rational_to_f64(&cv);
+    let (abs, rel) = tol.get(Kind::Distance);
+    let nearest = !c.is_string() && claimed_f == exact_f;
+    let in_abs = p.cmp_depth(&(&cv - &abs)) != Ordering::Less
+        && p.cmp_depth(&(&cv + &abs)) != Ordering::Greater;
+    let one = BigRational::one();
+    let in_rel = !cv.is_negative()
+        && p.cmp_depth(&(&cv / (&one + &rel))) != Ordering::Less
+        && (rel >= one || p.cmp_depth(&(&cv / (&one - &rel))) != Ordering::Greater);
+    let ok = nearest || in_abs || in_rel;
+    let abs_err = (claimed_f - exact_f).abs();
+    let ulps = if abs_err == 0.0 {
+        0.0
+    } else {
+        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
+    };
+    let mut detail = format!(
+        "{k}: claimed {claimed_f:e}, exact ≈ {exact_f:e}, {}",
         fmt_err(abs_err, ulps)
     );
     if nearest {
@@ -961,6 +1009,21 @@ fn judge_field(
             }
         }
         "t_enter_f64" | "t_exit_f64" | "toi_f64" => judge_time(k, c, answer, tol),
+        "depth_f64" if matches!(q.op, Op::ContactRounded { .. }) => {
+            let Op::ContactRounded { a, b } = &q.op else {
+                return None;
+            };
+            match crate::query::rounded::contact::contact(a, b) {
+                Ok(RoundedContact::Meeting(p)) => judge_rounded_depth(k, c, &p, tol),
+                Ok(RoundedContact::Apart(_)) => {
+                    let mut f = judge_distance("distance_f64", c, &BigRational::zero(), tol);
+                    f.field = k.to_string();
+                    f.detail = f.detail.replacen("distance_f64", k, 1);
+                    f
+                }
+                Err(e) => verdict(k, false, format!("{k}: no exact depth ({e})")),
+            }
+        }
         "depth_f64" | "depth_squared" | "normal" | "contact" if contact_pair(q).is_some() => {
             return judge_contact(k, c, answer, q, tol)
         }

@@ -113,6 +113,30 @@ impl RoundedPenetration {
         }
     }
 
+    /// δ compared with the rational t, exactly: √p + R ≥ t ⟺ t − R < 0 or
+    /// p ≥ (t − R)²; R − √q ≥ t ⟺ R − t ≥ 0 and q ≤ (R − t)².
+    pub fn cmp_depth(&self, t: &Q) -> Ordering {
+        let r = &self.closest.radius;
+        match &self.core {
+            Some(c) => {
+                let s = t - r;
+                if s.is_negative() {
+                    Ordering::Greater
+                } else {
+                    c.depth_squared.cmp(&(&s * &s))
+                }
+            }
+            None => {
+                let s = r - t;
+                if s.is_negative() {
+                    Ordering::Less
+                } else {
+                    (&s * &s).cmp(&self.closest.core.distance_squared)
+                }
+            }
+        }
+    }
+
     /// The double nearest δ, decided exactly.
     pub fn depth_f64(&self) -> f64 {
         let r = &self.closest.radius;
