@@ -637,3 +637,25 @@ fn claims_on_a_rounded_depth() {
     // √2 − 2 (a negative "depth", the signed distance) is wrong.
     assert_eq!(q(r#"{"depth_f64":-0.585786437626905}"#), "disagree");
 }
+
+#[test]
+fn closest_claims_on_apart_contact_queries_are_checked() {
+    let q = |claim: &str| {
+        answer(&format!(
+            r#"{{"op":"contact","a":{{"type":"box","center":[0,0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}},"b":{{"type":"box","center":[3,0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]]}},"claim":{claim}}}"#
+        ))["verdict"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // The gap is 2 along x: (1/2, 0, 0) and (5/2, 0, 0) are a closest pair.
+    assert_eq!(
+        q(r#"{"closest":[["1/2","0","0"],["5/2","0","0"]]}"#),
+        "agree"
+    );
+    assert_eq!(
+        q(r#"{"closest":[["1/2","0","0"],["3","0","0"]]}"#),
+        "disagree"
+    );
+    assert_eq!(q(r#"{"intersect":false,"distance_f64":2}"#), "agree");
+}

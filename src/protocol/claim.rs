@@ -640,7 +640,7 @@ fn judge_contact(
 /// The shapes of a static query.
 fn shapes(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
     match &q.op {
-        Op::Intersect { a, b } | Op::Distance { a, b } => Some((a, b)),
+        Op::Intersect { a, b } | Op::Distance { a, b } | Op::Contact { a, b } => Some((a, b)),
         _ => None,
     }
 }
