@@ -659,3 +659,77 @@ fn closest_claims_on_apart_contact_queries_are_checked() {
     );
     assert_eq!(q(r#"{"intersect":false,"distance_f64":2}"#), "agree");
 }
+
+#[test]
+fn non_dyadic_inputs_answer_as_the_library_does() {
+    // The protocol answers inputs with odd denominators scaled to integers;
+    // the values must be the library's on the shapes as given.
+    let line = r#"{"op":"contact","a":{"type":"box","center":["1/3",0,0],"half_axes":[["2/3",0,0],[0,"5/7",0],[0,0,1]]},"b":{"type":"box","half_extents":[0.5,0.75,"1/3"],"rotation":{"quaternion":[3,1,2,0]},"translation":[1,"1/5",0]}}"#;
+    let ans = answer(line);
+    let a = aabb(v(r(1, 3), i(0), i(0)), r(2, 3), r(5, 7), i(1));
+    // The rotation of the quaternion (3, 1, 2, 0), |q|² = 14, as its exact matrix.
+    let (w, x, y, z) = (i(3), i(1), i(2), i(0));
+    let n = i(14);
+    let m = [
+        [
+            &w * &w + &x * &x - &y * &y - &z * &z,
+            i(2) * (&x * &y - &w * &z),
+            i(2) * (&x * &z + &w * &y),
+        ],
+        [
+            i(2) * (&x * &y + &w * &z),
+            &w * &w - &x * &x + &y * &y - &z * &z,
+            i(2) * (&y * &z - &w * &x),
+        ],
+        [
+            i(2) * (&x * &z - &w * &y),
+            i(2) * (&y * &z + &w * &x),
+            &w * &w - &x * &x - &y * &y + &z * &z,
+        ],
+    ];
+    let half = [r(1, 2), r(3, 4), r(1, 3)];
+    let col = |k: usize| {
+        v(
+            &m[0][k] * &half[k] / &n,
+            &m[1][k] * &half[k] / &n,
+            &m[2][k] * &half[k] / &n,
+        )
+    };
+    let b = boxq(v(i(1), r(1, 5), i(0)), [col(0), col(1), col(2)]);
+    let p = meeting(&a, &b);
+    assert_eq!(exact(&ans["depth_squared"]), p.depth_squared, "{ans}");
+    let normal: Vec<Q> = ans["normal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(exact)
+        .collect();
+    assert_eq!(
+        normal,
+        vec![
+            p.normal().x.clone(),
+            p.normal().y.clone(),
+            p.normal().z.clone()
+        ]
+    );
+    let t: Vec<Q> = ans["translation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(exact)
+        .collect();
+    assert_eq!(
+        t,
+        vec![
+            p.translation.x.clone(),
+            p.translation.y.clone(),
+            p.translation.z.clone()
+        ]
+    );
+    assert_eq!(
+        ans["contact"]["points"].as_array().unwrap().len(),
+        p.region.points().len()
+    );
+    check_consistent(&a, &b, &p);
+    assert_eq!(p.depth_squared, depth_squared_by_hull(&a, &b));
+}

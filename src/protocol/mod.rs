@@ -23,8 +23,7 @@ use crate::num::sqrt::sqrt_nearest_f64;
 use crate::protocol::number::{
     exact_string, f64_companion, float_value, parse_exact, scalar_value,
 };
-use crate::query::polytope::contact::{penetration_of_meeting, Penetration};
-use crate::query::polytope::Polytope;
+use crate::query::polytope::contact::Penetration;
 use crate::query::rounded::contact::{RoundedContact, RoundedPenetration};
 use crate::query::triangle_triangle::Contact;
 use crate::query::{Intersection, QueryError};
@@ -320,20 +319,16 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             }
         },
         Op::Distance { a, b } => distance_fields(&mut m, a, b)?,
-        Op::Contact { a, b } => {
-            if crate::query::intersect_exact(a, b)
-                .map_err(query_err)?
-                .intersects()
-            {
+        Op::Contact { a, b } => match scale::contact(a, b).map_err(query_err)? {
+            Some(p) => {
                 m.insert("intersect".into(), Value::Bool(true));
-                let (pa, pb) = (Polytope::new(a), Polytope::new(b));
-                let p = penetration_of_meeting(&pa, &pb).map_err(query_err)?;
                 contact_fields(&mut m, &p);
-            } else {
+            }
+            None => {
                 m.insert("intersect".into(), Value::Bool(false));
                 distance_fields(&mut m, a, b)?;
             }
-        }
+        },
         Op::ContactRounded { a, b } => {
             match crate::query::rounded::contact::contact(a, b).map_err(query_err)? {
                 RoundedContact::Apart(_) => rounded_distance_fields(&mut m, a, b)?,
