@@ -40,7 +40,15 @@
 //! - `feature` agrees when kind and both names are equal; it is not judged when
 //!   several planes are zero at t_enter (the protocol allows any of them).
 //! - `"inf"` / `"-inf"` claims agree with values that overflow a double.
-//! - Fields that are not judged (`contact`, `degenerate`, `id`, anything unknown)
+//! - On a `contact` query: `depth_f64`, `depth_squared` as distances against
+//!   δ (0 for apart shapes); a `normal` by the exact overlap of the shapes
+//!   along it (it agrees when that overlap is within the tolerances of δ); a
+//!   `contact` (`{"points":[…]}` or a list of points) when every point is
+//!   within max(abs, rel·δ) of the exact region swept back along b's
+//!   translation (docs/verify.md).
+//!   On rounded shapes only `depth_f64` is judged: against the irrational
+//!   δ (√p + R or R − √q) by exact comparisons with rationals.
+//! - Fields that are not judged (`contact` but on a `contact` query, `degenerate`, `id`, anything unknown)
 //!   are listed in the detail and do not change the verdict.
 //!
 //! Errors (the line is answered `{"error": …}`, not "disagree"): a tolerance
@@ -55,6 +63,7 @@ use crate::num::scalar::rational_to_f64;
 use crate::num::sqrt::sqrt_nearest_f64;
 use crate::num::sqrt_offset::SqrtOffset;
 use crate::protocol::number::{exact_string, read_number};
+use crate::query::rounded::contact::{RoundedContact, RoundedPenetration};
 use crate::shape::{Rounded, Shape};
 use crate::vector::Vec3;
 use num_bigint::BigInt;
@@ -456,10 +465,182 @@ fn judge_rounded_distance(k: &str, c: &Value, d: &SqrtOffset, tol: &Tol) -> Fiel
     }
 }
 
+/// A claimed `depth_f64` of rounded shapes against the exact depth δ
+/// (√p + R or R − √q): it agrees when it is the double nearest δ, or when
+/// |c − δ| ≤ max(abs, rel·δ), decided by exact comparisons of δ with
+/// rationals (no square root is evaluated).
+fn judge_rounded_depth(k: &str, c: &Value, p: &RoundedPenetration, tol: &Tol) -> FieldVerdict {
+    let exact_f = p.depth_f64();
+    let cv = match claimed(c) {
+        None => return verdict(k, false, format!("{k}: claim is not a number")),
+        Some(Claimed::Inf(_)) => {
+            return verdict(k, false, format!("{k}: claimed {c}, exact {exact_f:e}"))
+        }
+        Some(Claimed::Value(v)) => v,
+    };
+    let claimed_f = rational_to_f64(&cv);
+    let (abs, rel) = tol.get(Kind::Distance);
+    let nearest = !c.is_string() && claimed_f == exact_f;
+    let in_abs = p.cmp_depth(&(&cv - &abs)) != Ordering::Less
+        && p.cmp_depth(&(&cv + &abs)) != Ordering::Greater;
+    let one = BigRational::one();
+    let in_rel = !cv.is_negative()
+        && p.cmp_depth(&(&cv / (&one + &rel))) != Ordering::Less
+        && (rel >= one || p.cmp_depth(&(&cv / (&one - &rel))) != Ordering::Greater);
+    let ok = nearest || in_abs || in_rel;
+    let abs_err = (claimed_f - exact_f).abs();
+    let ulps = if abs_err == 0.0 {
+        0.0
+    } else {
+        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
+    };
+    let mut detail = format!(
+        "{k}: claimed {claimed_f:e}, exact ≈ {exact_f:e}, {}",
+        fmt_err(abs_err, ulps)
+    );
+    if nearest {
+        detail.push_str(" (the correctly rounded double of the exact value)");
+    }
+    FieldVerdict {
+        field: k.to_string(),
+        agrees: ok,
+        detail,
+        abs_error: Some(abs_err),
+        ulps: Some(ulps),
+    }
+}
+
+/// The shapes of a `contact` query on polytopes.
+fn contact_pair(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
+    match &q.op {
+        Op::Contact { a, b } => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// √x ≤ √d2 + abs, or √x ≤ (1 + rel)·√d2 (x, d2 ≥ 0), exactly: the first is
+/// x − d2 − abs² ≤ 2·abs·√d2, squared when its left side is positive.
+fn root_within_above(
+    x: &BigRational,
+    d2: &BigRational,
+    (abs, rel): &(BigRational, BigRational),
+) -> bool {
+    let one = BigRational::one();
+    let by_rel = x <= &(d2 * (&one + rel) * (&one + rel));
+    let lhs = x - d2 - abs * abs;
+    let by_abs = !lhs.is_positive() || {
+        let two_abs = abs + abs;
+        &lhs * &lhs <= &two_abs * &two_abs * d2
+    };
+    by_rel || by_abs
+}
+
+/// The claims of a `contact` query: `depth_f64` and `depth_squared` as
+/// distances against the exact δ²; a `normal` by the exact overlap of the
+/// shapes along it; `contact` points by their distance to the exact region
+/// swept back along b's translation (docs/verify.md). `None` (not judged):
+/// a normal or contact points claimed for shapes that are apart.
+fn judge_contact(
+    k: &str,
+    c: &Value,
+    answer: &Map<String, Value>,
+    q: &Query,
+    tol: &Tol,
+) -> Option<FieldVerdict> {
+    let (a, b) = contact_pair(q)?;
+    // Apart: the depth is 0.
+    let d2 = answer
+        .get("depth_squared")
+        .and_then(exact_of)
+        .unwrap_or_else(BigRational::zero);
+    let relabel = |mut f: FieldVerdict, from: &str| {
+        f.field = k.to_string();
+        f.detail = f.detail.replacen(from, k, 1);
+        f
+    };
+    Some(match k {
+        "depth_f64" => relabel(judge_distance("distance_f64", c, &d2, tol), "distance_f64"),
+        "depth_squared" => relabel(
+            judge_distance("distance_squared", c, &d2, tol),
+            "distance_squared",
+        ),
+        "normal" => {
+            answer.get("depth_squared")?;
+            let Some(n) = point(c).filter(|n| !n.norm_squared().is_zero()) else {
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a nonzero vector"),
+                ));
+            };
+            let range = |s: &Shape<BigRational>| {
+                let ds: Vec<BigRational> = s.vertices().iter().map(|p| p.dot(&n)).collect();
+                let lo = ds.iter().min().cloned().unwrap_or_default();
+                let hi = ds.iter().max().cloned().unwrap_or_default();
+                (lo, hi)
+            };
+            let ((_, amax), (bmin, _)) = (range(a), range(b));
+            // b moved by s/|n| along n/|n| touches a: its overlap along n.
+            let o = &amax - &bmin;
+            let x = &o * &o / n.norm_squared();
+            let ok = !o.is_negative() && root_within_above(&x, &d2, &tol.get(Kind::Distance));
+            let (xf, df) = (sqrt_nearest_f64(&x), sqrt_nearest_f64(&d2));
+            verdict(
+                k,
+                ok,
+                format!(
+                    "{k}: overlap along it {}{xf:e} against the depth {df:e} (decided exactly)",
+                    if o.is_negative() { "-" } else { "" }
+                ),
+            )
+        }
+        "contact" => {
+            answer.get("depth_squared")?;
+            let pts = c.get("points").unwrap_or(c).as_array();
+            let claimed: Option<Vec<Vec3<BigRational>>> =
+                pts.and_then(|ps| ps.iter().map(point).collect());
+            let Some(claimed) = claimed.filter(|v| !v.is_empty()) else {
+                return Some(verdict(
+                    k,
+                    false,
+                    format!("{k}: claim is not a list of points"),
+                ));
+            };
+            let t = answer.get("translation").and_then(point)?;
+            let mut swept: Vec<Vec3<BigRational>> = Vec::new();
+            for p in answer.get("contact")?.get("points")?.as_array()? {
+                let p = point(p)?;
+                swept.push(p.sub(&t));
+                swept.push(p);
+            }
+            let set = Rounded::convex(&swept, BigRational::zero()).ok()?;
+            let (abs, rel) = tol.get(Kind::Distance);
+            let limit = std::cmp::max(&abs * &abs, &rel * &rel * &d2);
+            let mut worst = BigRational::zero();
+            for p in &claimed {
+                let dot = Rounded::sphere(p.clone(), BigRational::zero()).ok()?;
+                let d = crate::query::rounded::distance_exact(&dot, &set).ok()?;
+                worst = std::cmp::max(worst, d.core.distance_squared);
+            }
+            let ok = worst <= limit;
+            verdict(
+                k,
+                ok,
+                format!(
+                    "{k}: {} points, the farthest {:e} from the contact region swept along b's translation (decided exactly)",
+                    claimed.len(),
+                    sqrt_nearest_f64(&worst)
+                ),
+            )
+        }
+        _ => return None,
+    })
+}
+
 /// The shapes of a static query.
 fn shapes(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
     match &q.op {
-        Op::Intersect { a, b } | Op::Distance { a, b } => Some((a, b)),
+        Op::Intersect { a, b } | Op::Distance { a, b } | Op::Contact { a, b } => Some((a, b)),
         _ => None,
     }
 }
@@ -828,6 +1009,24 @@ fn judge_field(
             }
         }
         "t_enter_f64" | "t_exit_f64" | "toi_f64" => judge_time(k, c, answer, tol),
+        "depth_f64" if matches!(q.op, Op::ContactRounded { .. }) => {
+            let Op::ContactRounded { a, b } = &q.op else {
+                return None;
+            };
+            match crate::query::rounded::contact::contact(a, b) {
+                Ok(RoundedContact::Meeting(p)) => judge_rounded_depth(k, c, &p, tol),
+                Ok(RoundedContact::Apart(_)) => {
+                    let mut f = judge_distance("distance_f64", c, &BigRational::zero(), tol);
+                    f.field = k.to_string();
+                    f.detail = f.detail.replacen("distance_f64", k, 1);
+                    f
+                }
+                Err(e) => verdict(k, false, format!("{k}: no exact depth ({e})")),
+            }
+        }
+        "depth_f64" | "depth_squared" | "normal" | "contact" if contact_pair(q).is_some() => {
+            return judge_contact(k, c, answer, q, tol)
+        }
         _ => return judge_structured(k, c, answer, q, tol),
     })
 }

@@ -23,6 +23,8 @@ use crate::num::sqrt::sqrt_nearest_f64;
 use crate::protocol::number::{
     exact_string, f64_companion, float_value, parse_exact, scalar_value,
 };
+use crate::query::polytope::contact::Penetration;
+use crate::query::rounded::contact::{RoundedContact, RoundedPenetration};
 use crate::query::triangle_triangle::Contact;
 use crate::query::{Intersection, QueryError};
 use crate::vector::Vec3;
@@ -316,16 +318,22 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
                 m.insert("separating_axis".into(), point(&axis));
             }
         },
-        Op::Distance { a, b } => {
-            let c = scale::distance(a, b).map_err(query_err)?;
-            let d2 = &c.distance_squared;
-            m.insert("distance_squared".into(), scalar_value(d2));
-            m.insert("distance_squared_f64".into(), f64_companion(d2));
-            m.insert("distance_f64".into(), float_value(sqrt_nearest_f64(d2)));
-            m.insert(
-                "closest".into(),
-                Value::Array(vec![point(&c.a), point(&c.b)]),
-            );
+        Op::Distance { a, b } => distance_fields(&mut m, a, b)?,
+        Op::Contact { a, b } => match scale::contact(a, b).map_err(query_err)? {
+            Some(p) => {
+                m.insert("intersect".into(), Value::Bool(true));
+                contact_fields(&mut m, &p);
+            }
+            None => {
+                m.insert("intersect".into(), Value::Bool(false));
+                distance_fields(&mut m, a, b)?;
+            }
+        },
+        Op::ContactRounded { a, b } => {
+            match crate::query::rounded::contact::contact(a, b).map_err(query_err)? {
+                RoundedContact::Apart(_) => rounded_distance_fields(&mut m, a, b)?,
+                RoundedContact::Meeting(p) => rounded_contact_fields(&mut m, &p),
+            }
         }
         Op::IntersectRounded { a, b } => {
             let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
@@ -337,30 +345,7 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
                 None => rounded_core(&mut m, &c),
             }
         }
-        Op::DistanceRounded { a, b } => {
-            let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
-            let d = c.distance();
-            let mut dm = Map::new();
-            dm.insert("sqrt".into(), scalar_value(d.q()));
-            dm.insert("minus".into(), scalar_value(d.r()));
-            m.insert("distance".into(), Value::Object(dm));
-            m.insert("distance_f64".into(), float_value(c.distance_f64()));
-            if c.radius.is_zero() {
-                // No radius (convex hulls): the distance is √q, and q is rational.
-                let d2 = &c.core.distance_squared;
-                m.insert("distance_squared".into(), scalar_value(d2));
-                m.insert("distance_squared_f64".into(), f64_companion(d2));
-            }
-            m.insert("intersect".into(), Value::Bool(c.intersects()));
-            let points = match c.witness(&a.radius) {
-                Some(w) => Some((w.clone(), w)),
-                None => c.exact_points(&a.radius, &b.radius),
-            };
-            if let Some((pa, pb)) = points {
-                m.insert("closest".into(), Value::Array(vec![point(&pa), point(&pb)]));
-            }
-            rounded_core(&mut m, &c);
-        }
+        Op::DistanceRounded { a, b } => rounded_distance_fields(&mut m, a, b)?,
         Op::Ccd(cq) => match ccd::ccd_with_limits(cq, &limits::ccd_limits()).map_err(query_err)? {
             CcdAnswer::Miss => {
                 m.insert("hit".into(), Value::Bool(false));
@@ -424,6 +409,121 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
         }
     }
     Ok(m)
+}
+
+/// The `distance` answer's fields.
+fn distance_fields(
+    m: &mut Map<String, Value>,
+    a: &crate::shape::Shape<BigRational>,
+    b: &crate::shape::Shape<BigRational>,
+) -> Result<(), String> {
+    let c = scale::distance(a, b).map_err(query_err)?;
+    let d2 = &c.distance_squared;
+    m.insert("distance_squared".into(), scalar_value(d2));
+    m.insert("distance_squared_f64".into(), f64_companion(d2));
+    m.insert("distance_f64".into(), float_value(sqrt_nearest_f64(d2)));
+    m.insert(
+        "closest".into(),
+        Value::Array(vec![point(&c.a), point(&c.b)]),
+    );
+    Ok(())
+}
+
+/// The `distance` answer's fields for rounded shapes.
+fn rounded_distance_fields(
+    m: &mut Map<String, Value>,
+    a: &crate::shape::Rounded<BigRational>,
+    b: &crate::shape::Rounded<BigRational>,
+) -> Result<(), String> {
+    let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+    let d = c.distance();
+    let mut dm = Map::new();
+    dm.insert("sqrt".into(), scalar_value(d.q()));
+    dm.insert("minus".into(), scalar_value(d.r()));
+    m.insert("distance".into(), Value::Object(dm));
+    m.insert("distance_f64".into(), float_value(c.distance_f64()));
+    if c.radius.is_zero() {
+        // No radius (convex hulls): the distance is √q, and q is rational.
+        let d2 = &c.core.distance_squared;
+        m.insert("distance_squared".into(), scalar_value(d2));
+        m.insert("distance_squared_f64".into(), f64_companion(d2));
+    }
+    m.insert("intersect".into(), Value::Bool(c.intersects()));
+    let points = match c.witness(&a.radius) {
+        Some(w) => Some((w.clone(), w)),
+        None => c.exact_points(&a.radius, &b.radius),
+    };
+    if let Some((pa, pb)) = points {
+        m.insert("closest".into(), Value::Array(vec![point(&pa), point(&pb)]));
+    }
+    rounded_core(m, &c);
+    Ok(())
+}
+
+/// A `contact` answer's fields for meeting rounded shapes: δ in closed form
+/// (`{"sqrt":p,"plus":R}` = √p + R with meeting cores, `{"minus_sqrt":q,
+/// "plus":R}` = R − √q with apart ones), δ² where rational, `depth_f64`,
+/// the normals, and the translation and region where rational.
+fn rounded_contact_fields(m: &mut Map<String, Value>, p: &RoundedPenetration) {
+    m.insert("intersect".into(), Value::Bool(true));
+    let mut dm = Map::new();
+    match &p.core {
+        Some(c) => {
+            dm.insert("sqrt".into(), scalar_value(&c.depth_squared));
+        }
+        None => {
+            dm.insert(
+                "minus_sqrt".into(),
+                scalar_value(&p.closest.core.distance_squared),
+            );
+        }
+    }
+    dm.insert("plus".into(), scalar_value(&p.closest.radius));
+    m.insert("depth".into(), Value::Object(dm));
+    if let Some(d2) = p.depth_squared() {
+        m.insert("depth_squared".into(), scalar_value(&d2));
+    }
+    m.insert("depth_f64".into(), float_value(p.depth_f64()));
+    m.insert("normal".into(), point(&p.normals[0]));
+    m.insert(
+        "normals".into(),
+        Value::Array(p.normals.iter().map(point).collect()),
+    );
+    if let Some(t) = &p.translation {
+        m.insert("translation".into(), point(t));
+    }
+    if let Some(r) = &p.region {
+        region_fields(m, r);
+    }
+    rounded_core(m, &p.closest);
+}
+
+/// A `contact` answer's fields for meeting shapes: δ² and its correctly
+/// rounded root, the normals (primitive integers), b's translation and the
+/// contact region (exact and as doubles).
+fn contact_fields(m: &mut Map<String, Value>, p: &Penetration) {
+    let d2 = &p.depth_squared;
+    m.insert("depth_squared".into(), scalar_value(d2));
+    m.insert("depth_f64".into(), float_value(sqrt_nearest_f64(d2)));
+    m.insert("normal".into(), point(p.normal()));
+    m.insert(
+        "normals".into(),
+        Value::Array(p.normals.iter().map(point).collect()),
+    );
+    m.insert("translation".into(), point(&p.translation));
+    region_fields(m, &p.region);
+}
+
+/// `contact` (exact points) and `contact_f64` (the nearest doubles).
+fn region_fields(m: &mut Map<String, Value>, region: &Contact<BigRational>) {
+    m.insert("contact".into(), contact_value(region));
+    let f = |x: &Vec3<BigRational>| Vec3::<f64>::from_rational(x);
+    let f64s: Contact<f64> = match region {
+        Contact::Point(x) => Contact::Point(f(x)),
+        Contact::Segment(x, y) => Contact::Segment(f(x), f(y)),
+        Contact::Polygon(v) => Contact::Polygon(v.iter().map(f).collect()),
+    };
+    m.insert("contact_f64".into(), contact_value(&f64s));
 }
 
 /// The value of an exact-string field, if it is one.
@@ -502,8 +602,13 @@ fn round_answer(m: &mut Map<String, Value>, kind: ScalarKind) {
             cs.iter_mut().for_each(near);
         }
     };
-    if let Some(v) = m.get_mut("distance_squared") {
-        near(v);
+    for key in ["distance_squared", "depth_squared"] {
+        if let Some(v) = m.get_mut(key) {
+            near(v);
+        }
+    }
+    if let Some(v) = m.get_mut("translation") {
+        point(v);
     }
     if let Some(v) = m.get_mut("witness") {
         point(v);

@@ -71,6 +71,20 @@ pub enum Op {
         /// Shape b.
         b: Rounded<BigRational>,
     },
+    /// Penetration depth, normals and contact region (apart: the distance).
+    Contact {
+        /// Shape a.
+        a: Shape<BigRational>,
+        /// Shape b.
+        b: Shape<BigRational>,
+    },
+    /// `contact` of two shapes of which one at least is rounded.
+    ContactRounded {
+        /// Shape a.
+        a: Rounded<BigRational>,
+        /// Shape b.
+        b: Rounded<BigRational>,
+    },
     /// Continuous collision of two boxes.
     Ccd(CcdQuery),
     /// Vertex–face continuous collision under linear motion.
@@ -737,6 +751,7 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
     let (own, what) = match o.get("op").and_then(Value::as_str) {
         Some("intersect") => (fields::QUERY_STATIC, "an intersect query"),
         Some("distance") => (fields::QUERY_STATIC, "a distance query"),
+        Some("contact") => (fields::QUERY_STATIC, "a contact query"),
         Some("ccd") => (fields::QUERY_CCD, "a ccd query"),
         Some("ccd_vf") => (fields::QUERY_POINTS, "a ccd_vf query"),
         Some("ccd_ee") => (fields::QUERY_POINTS, "a ccd_ee query"),
@@ -808,6 +823,16 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
                 },
             }
         }
+        "contact" => match (
+            parse_body(get(o, "", "a")?, "a")?,
+            parse_body(get(o, "", "b")?, "b")?,
+        ) {
+            (Body::Plain(a), Body::Plain(b)) => Op::Contact { a, b },
+            (a, b) => Op::ContactRounded {
+                a: a.rounded(),
+                b: b.rounded(),
+            },
+        },
         "ccd" => {
             let a = parse_moving(get(o, "", "a")?, "a")?;
             let b = parse_moving(get(o, "", "b")?, "b")?;

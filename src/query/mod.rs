@@ -20,6 +20,11 @@
 //! | triangle–box, triangle–prism, box–prism (either order) | [`polytope::intersect`], [`polytope::distance`] | `polytope/filtered/` |
 //! | rounded shapes (sphere, capsule, any of the above grown by a radius) | [`rounded::distance_exact`], [`rounded::intersects`]: the cores' pair above, then `√q − R` in closed form | the cores' float-guided paths (the radius step is exact) |
 //!
+//! `contact` (penetration depth, normals, contact region) is answered for
+//! every polytope pair by the exact reference [`polytope::contact`] through
+//! [`contact`], and for rounded shapes in closed form by
+//! [`rounded::contact`].
+//!
 //! The answers and their certificates: [`Intersection`], [`Closest`],
 //! [`UnreducedClosest`] (the exact distance over one denominator);
 //! [`certificate`] checks them independently.
@@ -198,6 +203,47 @@ pub fn distance<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<Closest<S>, Que
         (K::Prism(_), K::Triangle(_)) => Ok(polytope::distance(a, b)),
         (K::Prism(_), K::Box(_)) => Ok(polytope::distance(a, b)),
         (K::Prism(x), K::Prism(y)) => Ok(prism_prism::distance(x, y)),
+    }
+}
+
+/// The answer to `contact`: the distance answer of apart shapes, or the
+/// penetration of meeting ones.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ContactAnswer {
+    /// The shapes are disjoint: [`distance_exact`]'s answer.
+    Apart(Box<Closest<BigRational>>),
+    /// The shapes meet: depth², normals, translation, region.
+    Meeting(Box<polytope::contact::Penetration>),
+}
+
+/// The exact contact of two shapes (docs/contact.md): whether they meet
+/// (decided as [`intersect_exact`] decides it); apart, the exact distance
+/// answer; meeting, the penetration depth δ (δ² rational), every optimal
+/// normal (primitive integers, from a to b) and the contact region for the
+/// first normal, exact. Answered by the exact reference
+/// ([`polytope::contact`]) for every pair.
+///
+/// ```
+/// use exact_collision::query::{contact, ContactAnswer};
+/// use exact_collision::{Obb, Shape, Vec3};
+/// use num_rational::BigRational;
+/// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+/// let unit = |c| Shape::Box(Obb::new(c, [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap());
+/// match contact(&unit(v(0., 0., 0.)), &unit(v(0., 0., 0.5))).unwrap() {
+///     ContactAnswer::Meeting(p) => {
+///         assert_eq!(p.depth_squared, BigRational::new(1.into(), 4.into()));
+///         assert_eq!(p.normal().z, BigRational::from_integer(1.into()));
+///     }
+///     ContactAnswer::Apart(_) => unreachable!(),
+/// }
+/// ```
+pub fn contact<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<ContactAnswer, QueryError> {
+    if intersect_exact(a, b)?.intersects() {
+        let (pa, pb) = (polytope::Polytope::new(a), polytope::Polytope::new(b));
+        polytope::contact::penetration_of_meeting(&pa, &pb)
+            .map(|p| ContactAnswer::Meeting(Box::new(p)))
+    } else {
+        distance_exact(a, b).map(|c| ContactAnswer::Apart(Box::new(c)))
     }
 }
 

@@ -3,6 +3,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
+//! | [`contact`] | the exact contact of meeting polytopes: penetration depth² over the candidate directions, every optimal normal, the contact region |
 //! | [`exhaustive`] | the exact reference: every candidate separating axis and every witness candidate enumerated in rationals; the distance by enumeration of feature pairs |
 //! | `filtered` | the float-guided path for double inputs: GJK guesses, exact proofs by filtered signs ([`crate::num::bounded`]), constructions in fixed-width integers over one denominator |
 //!
@@ -12,6 +13,7 @@
 //! back and answered by [`exhaustive`], counted in [`crate::stats`].
 //! `docs/polytope.md` has the algorithms and their bounds.
 
+pub mod contact;
 pub mod exhaustive;
 pub(crate) mod filtered;
 

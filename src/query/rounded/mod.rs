@@ -39,6 +39,7 @@
 //! assert_eq!(c.distance_f64(), 0.41421356237309503); // the double nearest √2 − 1
 //! ```
 
+pub mod contact;
 mod hull_fast;
 mod segment_fast;
 
