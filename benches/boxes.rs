@@ -19,8 +19,9 @@
 
 use criterion::{black_box, criterion_group, Criterion};
 use exact_collision::query::{
-    box_box, distance, distance_exact, distance_exact_unreduced, intersect_exact, stats,
+    box_box, distance, distance_exact, distance_exact_unreduced, intersect_exact,
 };
+use exact_collision::stats;
 use exact_collision::{Obb, Shape, Triangle, Vec3};
 use parry3d::math::{Mat3, Pose, Rot3, Vec3 as PVec3};
 use parry3d::shape::Cuboid;

@@ -328,7 +328,7 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             );
         }
         Op::IntersectRounded { a, b } => {
-            let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+            let c = crate::query::rounded::distance_exact_any(a, b).map_err(query_err)?;
             m.insert("intersect".into(), Value::Bool(c.intersects()));
             match c.witness(&a.radius) {
                 Some(w) => {
@@ -338,7 +338,7 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             }
         }
         Op::DistanceRounded { a, b } => {
-            let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+            let c = crate::query::rounded::distance_exact_any(a, b).map_err(query_err)?;
             let d = c.distance();
             let mut dm = Map::new();
             dm.insert("sqrt".into(), scalar_value(d.q()));
