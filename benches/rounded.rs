@@ -107,15 +107,19 @@ fn pairs(fa: Maker, fb: Maker, seed: u64) -> Vec<(Both, Both)> {
 fn bench_pair(c: &mut Criterion, name: &str, cases: &[(Both, Both)]) {
     // The fallback share, on one pass.
     let (f0, b0) = stats::ROUNDED.get();
+    let (g0, h0) = stats::ROUNDED_ROUNDING.get();
     for (a, b) in cases {
         black_box(rounded::distance_f64(&a.ours, &b.ours).unwrap());
     }
     let (f1, b1) = stats::ROUNDED.get();
+    let (g1, h1) = stats::ROUNDED_ROUNDING.get();
     println!(
-        "{name}: {} fast, {} exact fallback of {}",
+        "{name}: cores {} fast, {} exact fallback of {}; apart roundings {} certified in double-word, {} exact",
         f1 - f0,
         b1 - b0,
-        cases.len()
+        cases.len(),
+        g1 - g0,
+        h1 - h0
     );
     let mut group = c.benchmark_group(name);
     group.bench_function("ours distance_f64", |bch| {

@@ -202,7 +202,16 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
         };
         return Ok(match p.meet_sign(a.radius, b.radius) {
             Some(Sign::Negative | Sign::Zero) => 0.0,
-            Some(Sign::Positive) => p.nearest_apart(a.radius, b.radius).unwrap_or_else(exact),
+            Some(Sign::Positive) => match p.nearest_apart(a.radius, b.radius) {
+                Some(x) => {
+                    crate::stats::ROUNDED_ROUNDING.fast();
+                    x
+                }
+                None => {
+                    crate::stats::ROUNDED_ROUNDING.fallback();
+                    exact()
+                }
+            },
             None => SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
                 .expect("a squared distance and a sum of radii are nonnegative")
                 .clamped_nearest_f64(),

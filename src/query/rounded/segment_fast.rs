@@ -126,12 +126,13 @@ impl Piece {
     }
 
     /// The features this path pairs: every vertex, edge and face; the solid
-    /// box when `solid`.
-    fn features(&self, solid: bool) -> Vec<Feat> {
-        match self {
-            Piece::Point(_) => vec![Feat::V(0)],
-            Piece::Segment(..) => vec![Feat::V(0), Feat::V(1), Feat::E(0, 1)],
-            Piece::Triangle(_) => vec![
+    /// box when `solid`. A fixed array and its length (no allocation).
+    fn features(&self, solid: bool) -> ([Feat; 27], usize) {
+        let mut out = [Feat::V(0); 27];
+        let list: &[Feat] = match self {
+            Piece::Point(_) => &[Feat::V(0)],
+            Piece::Segment(..) => &[Feat::V(0), Feat::V(1), Feat::E(0, 1)],
+            Piece::Triangle(_) => &[
                 Feat::V(0),
                 Feat::V(1),
                 Feat::V(2),
@@ -141,16 +142,19 @@ impl Piece {
                 Feat::F,
             ],
             Piece::Box(..) => {
-                let mut out = Vec::with_capacity(27);
+                let mut n = 0;
                 for code in 0..27u8 {
                     let s = [code % 3, code / 3 % 3, code / 9].map(|x| x as i8 - 1);
                     if solid || s != [0, 0, 0] {
-                        out.push(Feat::B(s));
+                        out[n] = Feat::B(s);
+                        n += 1;
                     }
                 }
-                out
+                return (out, n);
             }
-        }
+        };
+        out[..list.len()].copy_from_slice(list);
+        (out, list.len())
     }
 
     fn vertex(&self, i: u8) -> P {
@@ -396,24 +400,24 @@ fn solve<R: Ring>(a: &Aff<R>, b: &Aff<R>) -> Sol<R> {
 
 /// The quantities that are `≥ 0` exactly when a feature's parameters
 /// (`n`, over `den`) are in its range.
-fn range_terms<R: Ring>(f: &Aff<R>, n: &[R], den: &R, out: &mut Vec<R>) {
+fn range_terms<R: Ring>(f: &Aff<R>, n: &[R], den: &R, out: &mut impl FnMut(R)) {
     match f.range {
         Range::Unit => {
             for x in &n[..f.k] {
-                out.push(x.clone());
-                out.push(den.sub_ref(x));
+                out(x.clone());
+                out(den.sub_ref(x));
             }
         }
         Range::Sym => {
             for x in &n[..f.k] {
-                out.push(den.add_ref(x));
-                out.push(den.sub_ref(x));
+                out(den.add_ref(x));
+                out(den.sub_ref(x));
             }
         }
         Range::Simplex => {
-            out.push(n[0].clone());
-            out.push(n[1].clone());
-            out.push(den.sub_ref(&n[0]).sub_ref(&n[1]));
+            out(n[0].clone());
+            out(n[1].clone());
+            out(den.sub_ref(&n[0]).sub_ref(&n[1]));
         }
     }
 }
@@ -421,26 +425,33 @@ fn range_terms<R: Ring>(f: &Aff<R>, n: &[R], den: &R, out: &mut Vec<R>) {
 /// The quantities that are `> 0` exactly when the slab separates strictly
 /// off the features (`k ≤ 2`): `|D·d|²`, then one per vertex of A off `f_a`,
 /// per vertex of B off `f_b` (per fixed axis on a box).
-fn slab_terms<R: Num>(pa: &Piece, fa: Feat, pb: &Piece, fb: Feat, dd: &[R; 3], out: &mut Vec<R>) {
-    out.push(dot(dd, dd));
+fn slab_terms<R: Num>(
+    pa: &Piece,
+    fa: Feat,
+    pb: &Piece,
+    fb: Feat,
+    dd: &[R; 3],
+    out: &mut impl FnMut(R),
+) {
+    out(dot(dd, dd));
     // A: d·(v − o_a) < 0 for the other end point of a segment at a vertex.
     if let (Piece::Segment(..), Feat::V(i)) = (pa, fa) {
         let e = sub(&pt::<R>(&pa.vertex(1 - i)), &pt(&pa.vertex(i)));
-        out.push(dot(dd, &e).neg_ref());
+        out(dot(dd, &e).neg_ref());
     }
     match (pb, fb) {
         (Piece::Box(_, h), Feat::B(s)) => {
             for (si, hi) in s.iter().zip(h) {
                 if *si != 0 {
                     let x = dot(dd, &pt::<R>(hi));
-                    out.push(if *si > 0 { x.neg_ref() } else { x });
+                    out(if *si > 0 { x.neg_ref() } else { x });
                 }
             }
         }
         (Piece::Point(_), _) => {}
         (Piece::Segment(..), Feat::V(i)) => {
             let e = sub(&pt::<R>(&pb.vertex(1 - i)), &pt(&pb.vertex(i)));
-            out.push(dot(dd, &e));
+            out(dot(dd, &e));
         }
         (Piece::Triangle(_), _) => {
             let (o, on): (u8, &[u8]) = match fb {
@@ -448,12 +459,10 @@ fn slab_terms<R: Num>(pa: &Piece, fa: Feat, pb: &Piece, fb: Feat, dd: &[R; 3], o
                 Feat::E(i, j) => (i, &[i, j][..]),
                 _ => (0, &[0, 1, 2][..]),
             };
-            // Hold the vertices on the feature in a small array.
-            let on: Vec<u8> = on.to_vec();
             let o = pt::<R>(&pb.vertex(o));
             for m in 0..3u8 {
                 if !on.contains(&m) {
-                    out.push(dot(dd, &sub(&pt::<R>(&pb.vertex(m)), &o)));
+                    out(dot(dd, &sub(&pt::<R>(&pb.vertex(m)), &o)));
                 }
             }
         }
@@ -484,10 +493,11 @@ fn guess(pa: &Piece, fa: Feat, pb: &Piece, fb: Feat) -> Option<f64> {
         return None;
     }
     let tol = -1e-9 * s.den;
-    let mut terms = Vec::with_capacity(8);
-    range_terms(&a, &s.n[..a.k], &s.den, &mut terms);
-    range_terms(&b, &s.n[a.k..], &s.den, &mut terms);
-    if terms.iter().any(|t| t.is_nan() || *t < tol) {
+    let mut ok = true;
+    let mut check = |t: f64| ok &= t >= tol;
+    range_terms(&a, &s.n[..a.k], &s.den, &mut check);
+    range_terms(&b, &s.n[a.k..], &s.den, &mut check);
+    if !ok {
         return None;
     }
     if s.k == 3 {
@@ -503,21 +513,16 @@ fn prove(pa: &Piece, fa: Feat, pb: &Piece, fb: Feat) -> Option<Sol<Fx>> {
     if s.den.sign() != Some(Sign::Positive) {
         return None;
     }
-    let mut nonneg = Vec::with_capacity(8);
+    let mut ok = true;
+    let mut nonneg = |t: Fx| ok &= matches!(t.sign(), Some(Sign::Positive | Sign::Zero));
     range_terms(&a, &s.n[..a.k], &s.den, &mut nonneg);
     range_terms(&b, &s.n[a.k..], &s.den, &mut nonneg);
-    if !nonneg
-        .iter()
-        .all(|t| matches!(t.sign(), Some(Sign::Positive | Sign::Zero)))
-    {
-        return None;
-    }
     if s.k < 3 {
-        let mut pos = Vec::with_capacity(6);
+        let mut pos = |t: Fx| ok &= t.sign() == Some(Sign::Positive);
         slab_terms(pa, fa, pb, fb, &s.dd, &mut pos);
-        if !pos.iter().all(|t| t.sign() == Some(Sign::Positive)) {
-            return None;
-        }
+    }
+    if !ok {
+        return None;
     }
     Some(s)
 }
@@ -593,17 +598,21 @@ fn proved_pieces(pa: Piece, pb: Piece, swapped: bool) -> Option<Proved> {
         }
     }
     let solid = matches!(pa, Piece::Point(_));
-    let mut cands: Vec<(f64, usize, Feat, Feat)> = Vec::with_capacity(32);
-    for fa in pa.features(false) {
-        for fb in pb.features(solid) {
+    let mut cands = [(0.0, 0, Feat::V(0), Feat::V(0)); 81];
+    let mut len = 0;
+    let ((fas, na), (fbs, nb)) = (pa.features(false), pb.features(solid));
+    for &fa in &fas[..na] {
+        for &fb in &fbs[..nb] {
             if allowed(&pb, fa, fb) {
                 if let Some(d2) = guess(&pa, fa, &pb, fb) {
-                    cands.push((d2, fa.dim() + fb.dim(), fa, fb));
+                    cands[len] = (d2, fa.dim() + fb.dim(), fa, fb);
+                    len += 1;
                 }
             }
         }
     }
-    cands.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    let cands = &mut cands[..len];
+    cands.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
     for &(_, _, fa, fb) in cands.iter().take(TRIES) {
         if let Some(sol) = prove(&pa, fa, &pb, fb) {
             return Some(done(fa, fb, sol));
