@@ -57,10 +57,26 @@ pub static DISTANCE: Counter = Counter::new("distance");
 pub static CCD_POINTS: Counter = Counter::new("ccd_vf/ccd_ee");
 /// `ccd` (boxes).
 pub static CCD_BOXES: Counter = Counter::new("ccd");
+/// Rounded shapes with point or segment cores (spheres, capsules) against
+/// points, segments, triangles and boxes from double inputs: the cores'
+/// closest pair proved on the float-guided path (`query/rounded/segment_fast.rs`),
+/// or left to the exact path.
+pub static ROUNDED: Counter = Counter::new("rounded (segment cores)");
+/// `rounded::distance_f64` of apart shapes after a proved closest pair: the
+/// nearest double certified in double-word arithmetic (`fast`), or rounded
+/// exactly from the rational `q` (`fallback`).
+pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 rounding");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 4] {
-    [&INTERSECT, &DISTANCE, &CCD_POINTS, &CCD_BOXES]
+pub fn all() -> [&'static Counter; 6] {
+    [
+        &INTERSECT,
+        &DISTANCE,
+        &CCD_POINTS,
+        &CCD_BOXES,
+        &ROUNDED,
+        &ROUNDED_ROUNDING,
+    ]
 }
 
 /// `(name, fast, fallback)` for every counter with a nonzero count.

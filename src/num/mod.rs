@@ -7,6 +7,7 @@
 //! | [`sign`] | [`Sign`](sign::Sign): the result of every exact decision |
 //! | [`interval`] | [`Interval`](interval::Interval): outward-rounded interval arithmetic, the filters of the generic predicates |
 //! | [`bounded`] | doubles with a proven error bound (the float filters of the fast paths) and the unit roundoff |
+//! | `double_word` | double-word numbers (a double plus a smaller one) with a proven error bound, and the correct rounding of `√s/d − R` they certify |
 //! | [`dyadic`] | [`Dyadic`](dyadic::Dyadic): exact m·2^e values, and a double's integer and exponent |
 //! | [`sqrt`] | the double nearest to the square root of an exact rational, decided exactly |
 //! | `fixed` | fixed-width integers on the stack (up to 768 bits) and their binary gcd: the exact fallback and the constructions of the fast paths |
@@ -14,6 +15,7 @@
 //! | `gcd` | the gcd of big integers (Lehmer's algorithm) for reductions to lowest terms |
 
 pub mod bounded;
+pub(crate) mod double_word;
 pub mod dyadic;
 pub(crate) mod fixed;
 pub(crate) mod gcd;

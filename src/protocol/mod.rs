@@ -336,7 +336,7 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             }
         }
         Op::IntersectRounded { a, b } => {
-            let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+            let c = crate::query::rounded::distance_exact_any(a, b).map_err(query_err)?;
             m.insert("intersect".into(), Value::Bool(c.intersects()));
             match c.witness(&a.radius) {
                 Some(w) => {
@@ -435,7 +435,7 @@ fn rounded_distance_fields(
     a: &crate::shape::Rounded<BigRational>,
     b: &crate::shape::Rounded<BigRational>,
 ) -> Result<(), String> {
-    let c = crate::query::rounded::distance_exact(a, b).map_err(query_err)?;
+    let c = crate::query::rounded::distance_exact_any(a, b).map_err(query_err)?;
     let d = c.distance();
     let mut dm = Map::new();
     dm.insert("sqrt".into(), scalar_value(d.q()));

@@ -48,7 +48,7 @@ use super::{Closest, QueryError};
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::num::sqrt_offset::SqrtOffset;
-use crate::shape::{Core, Rounded};
+use crate::shape::{Core, Cube, Obb, Rounded, Shape, Triangle};
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -161,6 +161,139 @@ pub fn distance_exact_f64(
         core,
         radius: a.radius.to_rational() + b.radius.to_rational(),
     })
+}
+
+/// The distance of two rounded shapes of double inputs, as the double
+/// nearest to `max(0, √q − R)` (ties to even), decided exactly: what
+/// [`RoundedClosest::distance_f64`] of [`distance_exact`] answers, and what
+/// parry's `distance` returns in floats.
+///
+/// For point and segment cores (spheres, capsules) against points, segments,
+/// triangles and boxes, the cores' closest features are guessed in doubles
+/// and proved with filtered exact signs (`segment_fast.rs`); then the sign of
+/// `q − R²` is taken from the same filter, and meeting shapes answer `0`
+/// without any exact arithmetic; apart shapes get the nearest double to
+/// `√q − R` certified in double-word arithmetic with a proven error bound
+/// (the signs of `√q − R − m` at the rounding midpoints `m` around the
+/// guess). Where a sign is undecided, `√q − R` is rounded exactly
+/// ([`SqrtOffset::clamped_nearest_f64`]) from `q` built from the proved
+/// features. Other pairs, and guesses the filter cannot prove, take
+/// [`distance_exact_f64`].
+///
+/// ```
+/// use exact_collision::query::rounded;
+/// use exact_collision::shape::Rounded;
+/// use exact_collision::Vec3;
+/// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+/// let a = Rounded::capsule(v(0.0, 0.0, 0.0), v(2.0, 0.0, 0.0), 0.5).unwrap();
+/// let b = Rounded::sphere(v(3.0, 1.0, 0.0), 0.5).unwrap();
+/// // Cores √2 apart: √2 − 1.
+/// assert_eq!(rounded::distance_f64(&a, &b).unwrap(), 0.41421356237309503);
+/// let c = Rounded::sphere(v(1.0, 0.75, 0.0), 0.25).unwrap();
+/// assert_eq!(rounded::distance_f64(&a, &c).unwrap(), 0.0); // touching
+/// assert!(rounded::intersects_f64(&a, &c).unwrap());
+/// ```
+pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryError> {
+    if let Some(p) = segment_fast::proved(a, b) {
+        crate::stats::ROUNDED.fast();
+        let exact = || {
+            SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
+                .expect("a squared distance and a sum of radii are nonnegative")
+                .clamped_nearest_f64()
+        };
+        return Ok(match p.meet_sign(a.radius, b.radius) {
+            Some(Sign::Negative | Sign::Zero) => 0.0,
+            Some(Sign::Positive) => match p.nearest_apart(a.radius, b.radius) {
+                Some(x) => {
+                    crate::stats::ROUNDED_ROUNDING.fast();
+                    x
+                }
+                None => {
+                    crate::stats::ROUNDED_ROUNDING.fallback();
+                    exact()
+                }
+            },
+            None => SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
+                .expect("a squared distance and a sum of radii are nonnegative")
+                .clamped_nearest_f64(),
+        });
+    }
+    Ok(distance_exact_f64(a, b)?.distance_f64())
+}
+
+/// Do the rounded shapes of double inputs meet? Decided exactly (`q ≤ R²`):
+/// the float-guided path's filter decides the sign where it proves the
+/// cores' closest features, the exact comparison otherwise.
+pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryError> {
+    if let Some(p) = segment_fast::proved(a, b) {
+        crate::stats::ROUNDED.fast();
+        let s = match p.meet_sign(a.radius, b.radius) {
+            Some(s) => s,
+            None => SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
+                .expect("a squared distance and a sum of radii are nonnegative")
+                .sign(),
+        };
+        return Ok(s != Sign::Positive);
+    }
+    Ok(distance_exact_f64(a, b)?.distance().sign() != Sign::Positive)
+}
+
+/// The same rounded shape with double coordinates and radius, when every
+/// number of `r` is exactly a double and its core is one the float-guided
+/// path takes (a point, a segment, a triangle, a box, a cube); `None`
+/// otherwise. The values are the same, so the answers are the same.
+pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
+    let x = |v: &Q| -> Option<f64> {
+        let f = crate::num::scalar::rational_to_f64(v);
+        (f.is_finite() && Q::from_float(f).as_ref() == Some(v)).then_some(f)
+    };
+    let p = |v: &Vec3<Q>| Some(Vec3::new(x(&v.x)?, x(&v.y)?, x(&v.z)?));
+    let radius = x(&r.radius)?;
+    let core = match &r.core {
+        Core::Point(c) => Core::Point(p(c)?),
+        Core::Segment(a, b) => Core::Segment(p(a)?, p(b)?),
+        Core::Shape(Shape::Triangle(t)) => Core::Shape(Shape::Triangle(Triangle::new([
+            p(&t.v[0])?,
+            p(&t.v[1])?,
+            p(&t.v[2])?,
+        ]))),
+        Core::Shape(Shape::Box(b)) => {
+            let h = &b.half_axes;
+            Core::Shape(Shape::Box(
+                Obb::new(p(&b.center)?, [p(&h[0])?, p(&h[1])?, p(&h[2])?]).ok()?,
+            ))
+        }
+        Core::Shape(Shape::Cube(c)) => {
+            let v = &c.vertices;
+            let mut out = Vec::with_capacity(8);
+            for q in v {
+                out.push(p(q)?);
+            }
+            Core::Shape(Shape::Cube(Cube::new(out.try_into().ok()?).ok()?))
+        }
+        _ => return None,
+    };
+    Some(Rounded { core, radius })
+}
+
+/// [`distance_exact`] of shapes read as exact rationals: when one core is a
+/// point or a segment and both shapes are exactly doubles ([`exact_f64`]),
+/// the float-guided path for point and segment cores (`segment_fast.rs`)
+/// first; [`distance_exact`] on the rationals otherwise, and where that path
+/// refuses. The same answer as [`distance_exact`].
+pub fn distance_exact_any(a: &Rounded<Q>, b: &Rounded<Q>) -> Result<RoundedClosest, QueryError> {
+    let small = |r: &Rounded<Q>| matches!(r.core, Core::Point(_) | Core::Segment(..));
+    if small(a) || small(b) {
+        if let (Some(x), Some(y)) = (exact_f64(a), exact_f64(b)) {
+            if let Some(core) = segment_fast::core_distance(&x, &y) {
+                return Ok(RoundedClosest {
+                    core,
+                    radius: &a.radius + &b.radius,
+                });
+            }
+        }
+    }
+    distance_exact(a, b)
 }
 
 /// The cores' exact closest pair. A point, a segment or a polytope shape is

@@ -1,15 +1,739 @@
 //! The float-guided path for rounded shapes whose cores are points or
-//! segments (spheres, capsules) against points, segments, triangles and boxes:
-//! the closest features guessed in doubles, proved with filtered exact signs.
-//! Answers `None` where it does not apply or its proof fails (the caller
-//! then takes the exact path, counted in [`crate::stats`]).
+//! segments (spheres, capsules) against points, segments, triangles and boxes
+//! (a cube is its box): the closest features guessed in doubles, proved with
+//! filtered exact signs, the exact closest pair built from the proved
+//! features. Answers `None` where it does not apply or its proof fails (the
+//! caller then takes the exact path; [`crate::stats::ROUNDED`] counts both).
+//!
+//! # The features
+//!
+//! Core A (a point or a segment) has its end points and its edge; core B its
+//! vertices, edges and faces (a box's features are `c + Σ sᵢhᵢ` with each
+//! `sᵢ` fixed at ±1 or free in `[−1, 1]`; all three free is the solid box).
+//! A feature is an origin `o`, directions and a range of its parameters
+//! (`[0, 1]` on an edge, `t₁, t₂ ≥ 0, t₁ + t₂ ≤ 1` on a triangle,
+//! `[−1, 1]` on a box).
+//!
+//! # The guess
+//!
+//! For a pair of features `(f_a, f_b)` with `k` directions in all, the closest
+//! pair of their affine hulls solves the `k × k` Gram system `Gx = −Wᵀw`
+//! (`W` the directions, `A`'s negated, `w = o_b − o_a`); by Cramer's rule
+//! `x = N/D` with `D = det G` and every `Nᵢ` a polynomial in the inputs, and
+//! `D·d = D·w + Σ NᵢWᵢ` for the difference `d = p_b − p_a`. In doubles, the
+//! pairs whose parameters lie (nearly) in range are ordered by `|d|²`; a
+//! sphere against a box first tries the feature its center's box
+//! coordinates, clamped, name.
+//!
+//! # The proof (filtered exact signs, [`Fx`])
+//!
+//! The same polynomials in [`Fx`] (doubles with a proven error bound), and
+//! every sign below decided by the bound or the guess is refused:
+//!
+//! - `D > 0`: the directions are independent, so the affine hulls have one
+//!   closest pair;
+//! - the parameters in range (`0 ≤ Nᵢ ≤ D`, …): `p_a ∈ f_a`, `p_b ∈ f_b`;
+//! - for `k ≤ 2`, `|D·d|² > 0` and the slab: every vertex `v` of A off `f_a`
+//!   has `d·(v − o_a) < 0`, every vertex of B off `f_b` has `d·(v − o_b) > 0`
+//!   (on a box: `sᵢ·(d·hᵢ) < 0` on each fixed axis, which is the same for its
+//!   eight vertices). Then A and B lie on either side of the slab between
+//!   the planes through `p_a` and `p_b` orthogonal to `d`, so `(p_a, p_b)` is
+//!   a closest pair; the faces the slab's planes cut out are exactly `f_a`
+//!   and `f_b` (strict signs), whose closest pair is unique (`D > 0`), so the
+//!   closest pair is unique and is the exact path's answer;
+//! - for `k = 3` (a point against the solid box, a segment crossing a
+//!   triangle's plane) `d = 0`: the common point is in both, and unique (a
+//!   point is one point; a segment not parallel to a plane meets it once).
+//!
+//! Everything else (a core touching or crossing B in more than one point,
+//! parallel features at the least distance, an undecided sign, an overflow)
+//! is refused, and the exact path answers.
+//!
+//! # The construction
+//!
+//! From the proved features, the same polynomials in exact dyadic rationals
+//! ([`Dyadic`]): `p_a = (D·o_a + Σ Nᵢ Uᵢ)/D`, likewise `p_b`, and
+//! `q = |D·d|²/D²`, each reduced to lowest terms once.
+//!
+//! # The rounded distance
+//!
+//! For `distance_f64`, the sign of `q − R²` is the filter's
+//! (`|D·d|² − D²R²` in [`Fx`]), and for apart shapes the double nearest to
+//! `√q − R = |D·d|/D − R` is certified in double-word arithmetic
+//! ([`Dx`], [`nearest_sqrt_quot_minus`]): no exact number is built unless a
+//! sign is undecided.
 
+use crate::num::bounded::Fx;
+use crate::num::double_word::{nearest_sqrt_quot_minus, Dx};
+use crate::num::dyadic::Dyadic;
+use crate::num::ring::Ring;
+use crate::num::sign::Sign;
 use crate::query::Closest;
-use crate::shape::Rounded;
+use crate::shape::{Core, Rounded, Shape};
+use crate::stats::ROUNDED;
+use crate::vector::Vec3;
 use num_rational::BigRational;
+use num_traits::Zero;
+
+type P = [f64; 3];
+
+/// A core this path handles, as its input doubles.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Piece {
+    /// A point.
+    Point(P),
+    /// A segment with distinct end points.
+    Segment(P, P),
+    /// A triangle (possibly degenerate: the proof does not assume otherwise).
+    Triangle([P; 3]),
+    /// A box: center and half-axes (independent, checked when it was built).
+    Box(P, [P; 3]),
+}
+
+impl Piece {
+    /// The core of `r` as a piece, when this path handles it.
+    pub(crate) fn of(r: &Rounded<f64>) -> Option<Piece> {
+        let p = |v: &Vec3<f64>| [v.x, v.y, v.z];
+        let piece = match &r.core {
+            Core::Point(c) => Piece::Point(p(c)),
+            Core::Segment(a, b) if a == b => Piece::Point(p(a)),
+            Core::Segment(a, b) => Piece::Segment(p(a), p(b)),
+            Core::Shape(Shape::Triangle(t)) => {
+                Piece::Triangle([p(&t.v[0]), p(&t.v[1]), p(&t.v[2])])
+            }
+            Core::Shape(s) => {
+                let b = s.as_box()?;
+                Piece::Box(p(&b.center), b.half_axes.each_ref().map(p))
+            }
+            Core::Hull(h) if h.dim() == 0 => Piece::Point(p(&h.vertex_points()[0])),
+            Core::Hull(h) if h.dim() == 1 => {
+                let v = h.vertex_points();
+                Piece::Segment(p(&v[0]), p(&v[1]))
+            }
+            Core::Hull(_) => return None,
+        };
+        let ok = match &piece {
+            Piece::Point(a) => fin(&[*a]),
+            Piece::Segment(a, b) => fin(&[*a, *b]),
+            Piece::Triangle(v) => fin(v),
+            Piece::Box(c, h) => fin(&[*c, h[0], h[1], h[2]]),
+        };
+        ok.then_some(piece)
+    }
+
+    fn is_small(&self) -> bool {
+        matches!(self, Piece::Point(_) | Piece::Segment(..))
+    }
+
+    /// The features this path pairs: every vertex, edge and face; the solid
+    /// box when `solid`. A fixed array and its length (no allocation).
+    fn features(&self, solid: bool) -> ([Feat; 27], usize) {
+        let mut out = [Feat::V(0); 27];
+        let list: &[Feat] = match self {
+            Piece::Point(_) => &[Feat::V(0)],
+            Piece::Segment(..) => &[Feat::V(0), Feat::V(1), Feat::E(0, 1)],
+            Piece::Triangle(_) => &[
+                Feat::V(0),
+                Feat::V(1),
+                Feat::V(2),
+                Feat::E(0, 1),
+                Feat::E(1, 2),
+                Feat::E(2, 0),
+                Feat::F,
+            ],
+            Piece::Box(..) => {
+                let mut n = 0;
+                for code in 0..27u8 {
+                    let s = [code % 3, code / 3 % 3, code / 9].map(|x| x as i8 - 1);
+                    if solid || s != [0, 0, 0] {
+                        out[n] = Feat::B(s);
+                        n += 1;
+                    }
+                }
+                return (out, n);
+            }
+        };
+        out[..list.len()].copy_from_slice(list);
+        (out, list.len())
+    }
+
+    fn vertex(&self, i: u8) -> P {
+        match self {
+            Piece::Point(a) => *a,
+            Piece::Segment(a, b) => [*a, *b][i as usize],
+            Piece::Triangle(v) => v[i as usize],
+            Piece::Box(..) => unreachable!("box vertices are box features"),
+        }
+    }
+}
+
+fn fin(ps: &[P]) -> bool {
+    ps.iter().flatten().all(|x| x.is_finite())
+}
+
+/// A feature of a piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Feat {
+    /// Vertex `i`.
+    V(u8),
+    /// The edge from vertex `i` to vertex `j`, `t ∈ [0, 1]`.
+    E(u8, u8),
+    /// The triangle's face, `v₀ + t₁(v₁ − v₀) + t₂(v₂ − v₀)`.
+    F,
+    /// A box's feature: `c + Σ sᵢhᵢ`, `sᵢ = ±1` fixed, 0 free in `[−1, 1]`.
+    B([i8; 3]),
+}
+
+impl Feat {
+    fn dim(self) -> usize {
+        match self {
+            Feat::V(_) => 0,
+            Feat::E(..) => 1,
+            Feat::F => 2,
+            Feat::B(s) => s.iter().filter(|&&x| x == 0).count(),
+        }
+    }
+}
+
+/// The parameter range of a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Range {
+    /// Each in `[0, 1]`.
+    Unit,
+    /// Each in `[−1, 1]`.
+    Sym,
+    /// `t₁, t₂ ≥ 0`, `t₁ + t₂ ≤ 1`.
+    Simplex,
+}
+
+/// A feature in a ring: origin, directions (`k` of them) and range.
+struct Aff<R> {
+    o: [R; 3],
+    d: [[R; 3]; 3],
+    k: usize,
+    range: Range,
+}
+
+fn sub<R: Ring>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
+    [
+        a[0].sub_ref(&b[0]),
+        a[1].sub_ref(&b[1]),
+        a[2].sub_ref(&b[2]),
+    ]
+}
+fn add<R: Ring>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
+    [
+        a[0].add_ref(&b[0]),
+        a[1].add_ref(&b[1]),
+        a[2].add_ref(&b[2]),
+    ]
+}
+fn scale<R: Ring>(s: &R, a: &[R; 3]) -> [R; 3] {
+    [s.mul_ref(&a[0]), s.mul_ref(&a[1]), s.mul_ref(&a[2])]
+}
+fn dot<R: Ring>(a: &[R; 3], b: &[R; 3]) -> R {
+    a[0].mul_ref(&b[0])
+        .add_ref(&a[1].mul_ref(&b[1]))
+        .add_ref(&a[2].mul_ref(&b[2]))
+}
+fn neg<R: Ring>(a: &[R; 3]) -> [R; 3] {
+    [a[0].neg_ref(), a[1].neg_ref(), a[2].neg_ref()]
+}
+fn det3<R: Ring>(a: &[R; 3], b: &[R; 3], c: &[R; 3]) -> R {
+    let cross = [
+        b[1].mul_ref(&c[2]).sub_ref(&b[2].mul_ref(&c[1])),
+        b[2].mul_ref(&c[0]).sub_ref(&b[0].mul_ref(&c[2])),
+        b[0].mul_ref(&c[1]).sub_ref(&b[1].mul_ref(&c[0])),
+    ];
+    dot(a, &cross)
+}
+
+/// The number types the path evaluates in: doubles (the guess), [`Fx`] (the
+/// proof) and [`Dyadic`] (the construction).
+trait Num: Ring {
+    fn of(x: f64) -> Self;
+}
+impl Num for f64 {
+    #[inline(always)]
+    fn of(x: f64) -> Self {
+        x
+    }
+}
+impl Num for Fx {
+    #[inline(always)]
+    fn of(x: f64) -> Self {
+        Fx::exact(x)
+    }
+}
+impl Num for Dx {
+    #[inline(always)]
+    fn of(x: f64) -> Self {
+        Dx::exact(x)
+    }
+}
+impl Num for Dyadic {
+    fn of(x: f64) -> Self {
+        Dyadic::from_f64(x)
+    }
+}
+
+fn pt<R: Num>(p: &P) -> [R; 3] {
+    [R::of(p[0]), R::of(p[1]), R::of(p[2])]
+}
+
+fn aff<R: Num>(piece: &Piece, f: Feat) -> Aff<R> {
+    let z = || [R::zero(), R::zero(), R::zero()];
+    let mut d = [z(), z(), z()];
+    match f {
+        Feat::V(i) => Aff {
+            o: pt(&piece.vertex(i)),
+            d,
+            k: 0,
+            range: Range::Unit,
+        },
+        Feat::E(i, j) => {
+            let o = pt(&piece.vertex(i));
+            d[0] = sub(&pt(&piece.vertex(j)), &o);
+            Aff {
+                o,
+                d,
+                k: 1,
+                range: Range::Unit,
+            }
+        }
+        Feat::F => {
+            let o = pt(&piece.vertex(0));
+            d[0] = sub(&pt(&piece.vertex(1)), &o);
+            d[1] = sub(&pt(&piece.vertex(2)), &o);
+            Aff {
+                o,
+                d,
+                k: 2,
+                range: Range::Simplex,
+            }
+        }
+        Feat::B(s) => {
+            let Piece::Box(c, h) = piece else {
+                unreachable!("box features belong to boxes")
+            };
+            let mut o = pt::<R>(c);
+            let mut k = 0;
+            for (si, hi) in s.iter().zip(h) {
+                let hv = pt::<R>(hi);
+                match si {
+                    1 => o = add(&o, &hv),
+                    -1 => o = sub(&o, &hv),
+                    _ => {
+                        d[k] = hv;
+                        k += 1;
+                    }
+                }
+            }
+            Aff {
+                o,
+                d,
+                k,
+                range: Range::Sym,
+            }
+        }
+    }
+}
+
+/// The closest pair of two features' affine hulls over a common
+/// denominator: `D`, the numerators `N` of A's then B's parameters, and
+/// `D·d` (zero when `k = 3`).
+struct Sol<R> {
+    den: R,
+    n: [R; 3],
+    dd: [R; 3],
+    k: usize,
+}
+
+fn solve<R: Ring>(a: &Aff<R>, b: &Aff<R>) -> Sol<R> {
+    let w = sub(&b.o, &a.o);
+    let k = a.k + b.k;
+    let z = || [R::zero(), R::zero(), R::zero()];
+    let mut cols = [z(), z(), z()];
+    for (c, u) in cols.iter_mut().zip(&a.d[..a.k]) {
+        *c = neg(u);
+    }
+    for j in 0..b.k {
+        cols[a.k + j] = b.d[j].clone();
+    }
+    let mut n = [R::zero(), R::zero(), R::zero()];
+    let (den, dd) = match k {
+        0 => (R::one(), w),
+        1 => {
+            let den = dot(&cols[0], &cols[0]);
+            n[0] = dot(&cols[0], &w).neg_ref();
+            let dd = add(&scale(&den, &w), &scale(&n[0], &cols[0]));
+            (den, dd)
+        }
+        2 => {
+            let g11 = dot(&cols[0], &cols[0]);
+            let g12 = dot(&cols[0], &cols[1]);
+            let g22 = dot(&cols[1], &cols[1]);
+            let r1 = dot(&cols[0], &w).neg_ref();
+            let r2 = dot(&cols[1], &w).neg_ref();
+            let den = g11.mul_ref(&g22).sub_ref(&g12.square());
+            n[0] = r1.mul_ref(&g22).sub_ref(&g12.mul_ref(&r2));
+            n[1] = g11.mul_ref(&r2).sub_ref(&g12.mul_ref(&r1));
+            let dd = add(
+                &add(&scale(&den, &w), &scale(&n[0], &cols[0])),
+                &scale(&n[1], &cols[1]),
+            );
+            (den, dd)
+        }
+        _ => {
+            // W x = −w: x = det(W with column i replaced by −w) / det W;
+            // over det W² so that the denominator is positive.
+            let det = det3(&cols[0], &cols[1], &cols[2]);
+            let mw = neg(&w);
+            n[0] = det3(&mw, &cols[1], &cols[2]).mul_ref(&det);
+            n[1] = det3(&cols[0], &mw, &cols[2]).mul_ref(&det);
+            n[2] = det3(&cols[0], &cols[1], &mw).mul_ref(&det);
+            (det.square(), z())
+        }
+    };
+    Sol { den, n, dd, k }
+}
+
+/// The quantities that are `≥ 0` exactly when a feature's parameters
+/// (`n`, over `den`) are in its range.
+fn range_terms<R: Ring>(f: &Aff<R>, n: &[R], den: &R, out: &mut impl FnMut(R)) {
+    match f.range {
+        Range::Unit => {
+            for x in &n[..f.k] {
+                out(x.clone());
+                out(den.sub_ref(x));
+            }
+        }
+        Range::Sym => {
+            for x in &n[..f.k] {
+                out(den.add_ref(x));
+                out(den.sub_ref(x));
+            }
+        }
+        Range::Simplex => {
+            out(n[0].clone());
+            out(n[1].clone());
+            out(den.sub_ref(&n[0]).sub_ref(&n[1]));
+        }
+    }
+}
+
+/// The quantities that are `> 0` exactly when the slab separates strictly
+/// off the features (`k ≤ 2`): `|D·d|²`, then one per vertex of A off `f_a`,
+/// per vertex of B off `f_b` (per fixed axis on a box).
+fn slab_terms<R: Num>(
+    pa: &Piece,
+    fa: Feat,
+    pb: &Piece,
+    fb: Feat,
+    dd: &[R; 3],
+    out: &mut impl FnMut(R),
+) {
+    out(dot(dd, dd));
+    // A: d·(v − o_a) < 0 for the other end point of a segment at a vertex.
+    if let (Piece::Segment(..), Feat::V(i)) = (pa, fa) {
+        let e = sub(&pt::<R>(&pa.vertex(1 - i)), &pt(&pa.vertex(i)));
+        out(dot(dd, &e).neg_ref());
+    }
+    match (pb, fb) {
+        (Piece::Box(_, h), Feat::B(s)) => {
+            for (si, hi) in s.iter().zip(h) {
+                if *si != 0 {
+                    let x = dot(dd, &pt::<R>(hi));
+                    out(if *si > 0 { x.neg_ref() } else { x });
+                }
+            }
+        }
+        (Piece::Point(_), _) => {}
+        (Piece::Segment(..), Feat::V(i)) => {
+            let e = sub(&pt::<R>(&pb.vertex(1 - i)), &pt(&pb.vertex(i)));
+            out(dot(dd, &e));
+        }
+        (Piece::Triangle(_), _) => {
+            let (o, on): (u8, &[u8]) = match fb {
+                Feat::V(i) => (i, &[i][..]),
+                Feat::E(i, j) => (i, &[i, j][..]),
+                _ => (0, &[0, 1, 2][..]),
+            };
+            let o = pt::<R>(&pb.vertex(o));
+            for m in 0..3u8 {
+                if !on.contains(&m) {
+                    out(dot(dd, &sub(&pt::<R>(&pb.vertex(m)), &o)));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether the pair of features may be the closest pair's (dimension at most
+/// 2, or 3 for a point in the solid box and a segment through a triangle).
+fn allowed(pb: &Piece, fa: Feat, fb: Feat) -> bool {
+    match fa.dim() + fb.dim() {
+        0..=2 => !matches!(fb, Feat::B([0, 0, 0])),
+        3 => matches!(
+            (pb, fa, fb),
+            (Piece::Box(..), Feat::V(_), Feat::B([0, 0, 0]))
+                | (Piece::Triangle(_), Feat::E(..), Feat::F)
+        ),
+        _ => false,
+    }
+}
+
+/// The guess for one pair of features, in doubles: `Some(|d|²)` when the
+/// parameters are in range up to a small tolerance.
+fn guess(pa: &Piece, fa: Feat, pb: &Piece, fb: Feat) -> Option<f64> {
+    let (a, b) = (aff::<f64>(pa, fa), aff::<f64>(pb, fb));
+    let s = solve(&a, &b);
+    if s.den.is_nan() || s.den <= 0.0 {
+        return None;
+    }
+    let tol = -1e-9 * s.den;
+    let mut ok = true;
+    let mut check = |t: f64| ok &= t >= tol;
+    range_terms(&a, &s.n[..a.k], &s.den, &mut check);
+    range_terms(&b, &s.n[a.k..], &s.den, &mut check);
+    if !ok {
+        return None;
+    }
+    if s.k == 3 {
+        return Some(0.0);
+    }
+    Some(dot(&s.dd, &s.dd) / (s.den * s.den))
+}
+
+/// The proof of one pair of features, in [`Fx`]: every sign decided.
+fn prove(pa: &Piece, fa: Feat, pb: &Piece, fb: Feat) -> Option<Sol<Fx>> {
+    let (a, b) = (aff::<Fx>(pa, fa), aff::<Fx>(pb, fb));
+    let s = solve(&a, &b);
+    if s.den.sign() != Some(Sign::Positive) {
+        return None;
+    }
+    let mut ok = true;
+    let mut nonneg = |t: Fx| ok &= matches!(t.sign(), Some(Sign::Positive | Sign::Zero));
+    range_terms(&a, &s.n[..a.k], &s.den, &mut nonneg);
+    range_terms(&b, &s.n[a.k..], &s.den, &mut nonneg);
+    if s.k < 3 {
+        let mut pos = |t: Fx| ok &= t.sign() == Some(Sign::Positive);
+        slab_terms(pa, fa, pb, fb, &s.dd, &mut pos);
+    }
+    if !ok {
+        return None;
+    }
+    Some(s)
+}
+
+/// A proved closest pair of features: the pieces (the point or segment
+/// first), the features, whether the query's shapes were swapped, and the
+/// proof's enclosures.
+pub(crate) struct Proved {
+    pa: Piece,
+    fa: Feat,
+    pb: Piece,
+    fb: Feat,
+    swapped: bool,
+    sol: Sol<Fx>,
+}
+
+/// The cores as pieces this path handles, the point or segment first.
+fn pieces(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<(Piece, Piece, bool)> {
+    let (pa, pb) = (Piece::of(a)?, Piece::of(b)?);
+    if pa.is_small() {
+        Some((pa, pb, false))
+    } else if pb.is_small() {
+        Some((pb, pa, true))
+    } else {
+        None
+    }
+}
+
+/// The sphere-against-box guess: the center's box coordinates `t = H⁻¹(p −
+/// c)`, clamped to `[−1, 1]`, name a feature (the closest one when the
+/// half-axes are orthogonal).
+fn box_guess(p: &P, c: &P, h: &[P; 3]) -> Option<Feat> {
+    let w = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
+    let det = det3(&h[0], &h[1], &h[2]);
+    if !(det != 0.0 && det.is_finite()) {
+        return None;
+    }
+    let t = [
+        det3(&w, &h[1], &h[2]) / det,
+        det3(&h[0], &w, &h[2]) / det,
+        det3(&h[0], &h[1], &w) / det,
+    ];
+    Some(Feat::B(t.map(|x| {
+        if x > 1.0 {
+            1
+        } else if x < -1.0 {
+            -1
+        } else {
+            0
+        }
+    })))
+}
+
+/// How many candidate feature pairs the proof tries.
+const TRIES: usize = 6;
+
+/// The proved closest features of the cores, or `None` (not handled, or no
+/// guess proved).
+fn proved_pieces(pa: Piece, pb: Piece, swapped: bool) -> Option<Proved> {
+    let done = |fa, fb, sol| Proved {
+        pa,
+        fa,
+        pb,
+        fb,
+        swapped,
+        sol,
+    };
+    if let (Piece::Point(p), Piece::Box(c, h)) = (&pa, &pb) {
+        if let Some(fb) = box_guess(p, c, h) {
+            if let Some(sol) = prove(&pa, Feat::V(0), &pb, fb) {
+                return Some(done(Feat::V(0), fb, sol));
+            }
+        }
+    }
+    let solid = matches!(pa, Piece::Point(_));
+    let mut cands = [(0.0, 0, Feat::V(0), Feat::V(0)); 81];
+    let mut len = 0;
+    let ((fas, na), (fbs, nb)) = (pa.features(false), pb.features(solid));
+    for &fa in &fas[..na] {
+        for &fb in &fbs[..nb] {
+            if allowed(&pb, fa, fb) {
+                if let Some(d2) = guess(&pa, fa, &pb, fb) {
+                    cands[len] = (d2, fa.dim() + fb.dim(), fa, fb);
+                    len += 1;
+                }
+            }
+        }
+    }
+    let cands = &mut cands[..len];
+    cands.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    for &(_, _, fa, fb) in cands.iter().take(TRIES) {
+        if let Some(sol) = prove(&pa, fa, &pb, fb) {
+            return Some(done(fa, fb, sol));
+        }
+    }
+    None
+}
+
+/// The proved closest features of two rounded shapes' cores; `None` where
+/// the path does not apply or its proof fails.
+pub(crate) fn proved(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Proved> {
+    let (pa, pb, swapped) = pieces(a, b)?;
+    proved_pieces(pa, pb, swapped)
+}
+
+fn quot(n: &Dyadic, d: &Dyadic) -> BigRational {
+    let (n, d) = (n.to_rational(), d.to_rational());
+    BigRational::new(n.numer() * d.denom(), n.denom() * d.numer())
+}
+
+impl Proved {
+    /// The cores' exact closest pair, in the query's order, each coordinate
+    /// reduced once.
+    pub(crate) fn closest(&self) -> Closest<BigRational> {
+        let (a, b) = (
+            aff::<Dyadic>(&self.pa, self.fa),
+            aff::<Dyadic>(&self.pb, self.fb),
+        );
+        let s = solve(&a, &b);
+        let at = |f: &Aff<Dyadic>, n: &[Dyadic]| -> Vec3<BigRational> {
+            let mut num = scale(&s.den, &f.o);
+            for (x, u) in n.iter().zip(&f.d[..f.k]) {
+                num = add(&num, &scale(x, u));
+            }
+            Vec3::new(
+                quot(&num[0], &s.den),
+                quot(&num[1], &s.den),
+                quot(&num[2], &s.den),
+            )
+        };
+        let p_a = at(&a, &s.n[..a.k]);
+        let (p_b, d2) = if s.k == 3 {
+            (p_a.clone(), <BigRational as Zero>::zero())
+        } else {
+            (
+                at(&b, &s.n[a.k..s.k]),
+                quot(&dot(&s.dd, &s.dd), &s.den.square()),
+            )
+        };
+        if self.swapped {
+            Closest {
+                distance_squared: d2,
+                a: p_b,
+                b: p_a,
+            }
+        } else {
+            Closest {
+                distance_squared: d2,
+                a: p_a,
+                b: p_b,
+            }
+        }
+    }
+
+    /// The sign of `q − R²` for `R = r_a + r_b` (radii nonnegative), when
+    /// the filter decides it.
+    pub(crate) fn meet_sign(&self, ra: f64, rb: f64) -> Option<Sign> {
+        if self.sol.k == 3 {
+            // q = 0: −R², zero only when both radii are.
+            return Some(if ra == 0.0 && rb == 0.0 {
+                Sign::Zero
+            } else {
+                Sign::Negative
+            });
+        }
+        let r = Fx::exact(ra).add_ref(&Fx::exact(rb));
+        let s = &self.sol;
+        dot(&s.dd, &s.dd)
+            .sub_ref(&s.den.mul_ref(&r).square())
+            .sign()
+    }
+
+    /// The double nearest to `√q − R` for apart shapes (`q > R²`, which the
+    /// caller has decided), from `|D·d|²` and `D` in double-word arithmetic
+    /// with a proven bound ([`nearest_sqrt_quot_minus`]); `None` when that
+    /// cannot certify the rounding.
+    pub(crate) fn nearest_apart(&self, ra: f64, rb: f64) -> Option<f64> {
+        if self.sol.k == 3 {
+            return None;
+        }
+        let (a, b) = (aff::<Dx>(&self.pa, self.fa), aff::<Dx>(&self.pb, self.fb));
+        let s = solve(&a, &b);
+        nearest_sqrt_quot_minus(dot(&s.dd, &s.dd), s.den, ra, rb)
+    }
+
+    /// `q`, the cores' squared distance, exactly (reduced once).
+    pub(crate) fn q_exact(&self) -> BigRational {
+        if self.sol.k == 3 {
+            return <BigRational as Zero>::zero();
+        }
+        let (a, b) = (
+            aff::<Dyadic>(&self.pa, self.fa),
+            aff::<Dyadic>(&self.pb, self.fb),
+        );
+        let s = solve(&a, &b);
+        quot(&dot(&s.dd, &s.dd), &s.den.square())
+    }
+}
 
 /// The cores' exact closest pair, float-guided; `None` where this path does
-/// not apply or cannot prove its guess.
-pub(crate) fn core_distance(_a: &Rounded<f64>, _b: &Rounded<f64>) -> Option<Closest<BigRational>> {
-    None
+/// not apply or cannot prove its guess. Counts [`ROUNDED`] where it applies.
+pub(crate) fn core_distance(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Closest<BigRational>> {
+    let (pa, pb, swapped) = pieces(a, b)?;
+    match proved_pieces(pa, pb, swapped) {
+        Some(p) => {
+            ROUNDED.fast();
+            Some(p.closest())
+        }
+        None => {
+            ROUNDED.fallback();
+            None
+        }
+    }
 }
