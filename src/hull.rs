@@ -126,6 +126,9 @@ impl Plane {
     /// integers: the nine coordinates over their least common denominator,
     /// the cross product, one gcd; no rational arithmetic (no gcd per step).
     fn through<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>) -> Plane {
+        if !S::IS_EXACT {
+            return Self::through_doubles(a, b, c);
+        }
         let r = [a, b, c].map(|p| p.to_rational());
         let mut den = BigInt::one();
         for p in &r {
@@ -151,6 +154,36 @@ impl Plane {
         Plane { normal, offset }
     }
 
+    /// [`Plane::through`] for float scalars (their `to_f64` is exact): the
+    /// nine coordinates as integers over the common power of two `2^-e`
+    /// ([`lsb_exp`], [`to_int`]), no rationals. The same plane: scaling the
+    /// points by a positive constant does not change the primitive normal.
+    fn through_doubles<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>) -> Plane {
+        let f = [a, b, c].map(|p| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]);
+        let e = f
+            .iter()
+            .flatten()
+            .filter_map(|&x| lsb_exp(x))
+            .min()
+            .unwrap_or(0);
+        let [ia, ib, ic] = f.map(|p| Vec3::new(to_int(p[0], e), to_int(p[1], e), to_int(p[2], e)));
+        let (u, w) = (sub_int(&ib, &ia), sub_int(&ic, &ia));
+        let n = [
+            &u.y * &w.z - &u.z * &w.y,
+            &u.z * &w.x - &u.x * &w.z,
+            &u.x * &w.y - &u.y * &w.x,
+        ];
+        let g = gcd3(&n);
+        let normal = Vec3::new(&n[0] / &g, &n[1] / &g, &n[2] / &g);
+        let num = &normal.x * &ia.x + &normal.y * &ia.y + &normal.z * &ia.z;
+        let offset = if e >= 0 {
+            BigRational::from_integer(num << e as usize)
+        } else {
+            over(num, BigInt::one() << (-e) as usize)
+        };
+        Plane { normal, offset }
+    }
+
     /// `normal · p − offset`, exactly: positive above (outside, for a face).
     pub fn eval(&self, p: &Vec3<BigRational>) -> BigRational {
         dot_int(&self.normal, p) - &self.offset
@@ -166,6 +199,44 @@ impl Plane {
         } else {
             Sign::Negative
         }
+    }
+}
+
+/// The exponent of the lowest set bit of a nonzero finite double (`None`
+/// for zero): every double is an integer times `2^lsb_exp`.
+pub(crate) fn lsb_exp(x: f64) -> Option<i64> {
+    if x == 0.0 {
+        return None;
+    }
+    let (m, e) = mantissa(x);
+    Some(e + i64::from(m.trailing_zeros()))
+}
+
+/// `|x| = m·2^e` with `m` the 53-bit significand (fewer bits below the
+/// normal range).
+fn mantissa(x: f64) -> (u64, i64) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let man = bits & ((1u64 << 52) - 1);
+    if exp == 0 {
+        (man, -1074)
+    } else {
+        (man | (1u64 << 52), exp - 1075)
+    }
+}
+
+/// `x / 2^e` as an integer, exactly (`e` at most [`lsb_exp`]`(x)`).
+pub(crate) fn to_int(x: f64, e: i64) -> BigInt {
+    if x == 0.0 {
+        return BigInt::zero();
+    }
+    let (m, ex) = mantissa(x);
+    let tz = m.trailing_zeros();
+    let v = BigInt::from(m >> tz) << (ex + i64::from(tz) - e) as usize;
+    if x < 0.0 {
+        -v
+    } else {
+        v
     }
 }
 
@@ -208,7 +279,7 @@ fn gcd3(n: &[BigInt; 3]) -> BigInt {
 
 /// gcd by Euclid's remainders while an operand is wider than 128 bits, then
 /// binary gcd in `u128` (num-bigint's binary gcd shifts big numbers bit by bit).
-fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
+pub(crate) fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
     while a.bits() > 128 || b.bits() > 128 {
         if b.is_zero() {
             return a;

@@ -58,9 +58,14 @@ pub static CCD_POINTS: Counter = Counter::new("ccd_vf/ccd_ee");
 /// `ccd` (boxes).
 pub static CCD_BOXES: Counter = Counter::new("ccd");
 
+/// `distance` of rounded shapes with a convex hull core, from float inputs
+/// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
+/// handed to the exact path.
+pub static HULL: Counter = Counter::new("hull distance");
+
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 4] {
-    [&INTERSECT, &DISTANCE, &CCD_POINTS, &CCD_BOXES]
+pub fn all() -> [&'static Counter; 5] {
+    [&INTERSECT, &DISTANCE, &CCD_POINTS, &CCD_BOXES, &HULL]
 }
 
 /// `(name, fast, fallback)` for every counter with a nonzero count.
