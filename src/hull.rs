@@ -242,7 +242,7 @@ pub(crate) fn to_int(x: f64, e: i64) -> BigInt {
 
 /// `num / den` in lowest terms (`den > 0`); a power-of-two `den` (every float
 /// input) is reduced by shifts instead of a gcd.
-fn over(num: BigInt, den: BigInt) -> BigRational {
+pub(crate) fn over(num: BigInt, den: BigInt) -> BigRational {
     let k = den.trailing_zeros().unwrap_or(0);
     if den.bits() == k + 1 {
         let t = num.trailing_zeros().unwrap_or(k).min(k);

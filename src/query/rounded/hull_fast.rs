@@ -32,7 +32,7 @@
 //!   interior-point test; `None` when neither finds a common point.
 
 use super::segment;
-use crate::hull::{gcd_euclid, lsb_exp, to_int};
+use crate::hull::{gcd_euclid, lsb_exp, over, to_int};
 use crate::num::bounded::{Fx, ETA, U};
 use crate::num::ring::Ring;
 use crate::num::scalar::rational_to_f64;
@@ -572,6 +572,10 @@ fn lowest(n: &BigInt, d: &BigInt, e: i64) -> Q {
     };
     if n.is_zero() {
         return <Q as Zero>::zero();
+    }
+    if d.bits() == d.trailing_zeros().unwrap_or(0) + 1 {
+        // A power of two (every vertex): shifts, no gcd.
+        return over(n, d);
     }
     let g = BigInt::from(gcd_euclid(n.magnitude().clone(), d.magnitude().clone()));
     Q::new_raw(n / &g, d / &g)
