@@ -280,13 +280,18 @@ fn gcd3(n: &[BigInt; 3]) -> BigInt {
 /// gcd by Euclid's remainders while an operand is wider than 128 bits, then
 /// binary gcd in `u128` (num-bigint's binary gcd shifts big numbers bit by bit).
 pub(crate) fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
+    if a < b {
+        std::mem::swap(&mut a, &mut b);
+    }
     while a.bits() > 128 || b.bits() > 128 {
         if b.is_zero() {
             return a;
         }
-        let r = &a % &b;
-        a = b;
-        b = r;
+        if !lehmer_step(&mut a, &mut b) {
+            let r = &a % &b;
+            a = b;
+            b = r;
+        }
     }
     let (Some(mut x), Some(mut y)) = (a.to_u128(), b.to_u128()) else {
         return a.gcd(&b);
@@ -304,6 +309,47 @@ pub(crate) fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
         y -= x;
     }
     BigUint::from(x << shift)
+}
+
+/// One step of Lehmer's gcd (D. E. Knuth, *The Art of Computer Programming*,
+/// vol. 2, Algorithm 4.5.2 L): the Euclidean quotients of the leading 63 bits
+/// of `a ≥ b`, kept while they are provably those of `a` and `b` themselves
+/// (the quotients of both ends of the leading bits' error interval agree),
+/// then applied to `a` and `b` at once. `false` when no quotient was proved
+/// (the caller then takes one remainder step); `a ≥ b` again after.
+fn lehmer_step(a: &mut BigUint, b: &mut BigUint) -> bool {
+    let shift = a.bits().saturating_sub(63) as usize;
+    let (Some(mut x), Some(mut y)) = ((&*a >> shift).to_i128(), (&*b >> shift).to_i128()) else {
+        return false;
+    };
+    let (mut p, mut q, mut r, mut s) = (1i128, 0i128, 0i128, 1i128);
+    while y + r != 0 && y + s != 0 {
+        let q1 = (x + p) / (y + r);
+        let q2 = (x + q) / (y + s);
+        if q1 != q2 {
+            break;
+        }
+        (p, r) = (r, p - q1 * r);
+        (q, s) = (s, q - q1 * s);
+        (x, y) = (y, x - q1 * y);
+    }
+    if q == 0 {
+        return false;
+    }
+    let (ai, bi) = (BigInt::from(a.clone()), BigInt::from(b.clone()));
+    let na = &ai * p + &bi * q;
+    let nb = &ai * r + &bi * s;
+    match (na.to_biguint(), nb.to_biguint()) {
+        (Some(na), Some(nb)) => {
+            *a = na;
+            *b = nb;
+            if *a < *b {
+                std::mem::swap(a, b);
+            }
+            true
+        }
+        _ => false,
+    }
 }
 
 fn dot_int(n: &Vec3<BigInt>, p: &Vec3<BigRational>) -> BigRational {

@@ -591,11 +591,21 @@ fn output(pa: &H, pb: &H, e: i64) -> Closest<Q> {
         )
     };
     let (a, b) = (pt(pa), pt(pb));
-    let dd = isub(
-        &[&pb.p[0] * &pa.w, &pb.p[1] * &pa.w, &pb.p[2] * &pa.w],
-        &[&pa.p[0] * &pb.w, &pa.p[1] * &pb.w, &pa.p[2] * &pb.w],
-    );
-    let w = &pa.w * &pb.w;
+    // d = dd / w over the smallest common weight the constructions give
+    // (one weight is 1, or both are equal), so that q's gcd is small.
+    let scale = |p: &I3, k: &BigInt| [&p[0] * k, &p[1] * k, &p[2] * k];
+    let (dd, w) = if pa.w.is_one() {
+        (isub(&pb.p, &scale(&pa.p, &pb.w)), pb.w.clone())
+    } else if pb.w.is_one() {
+        (isub(&scale(&pb.p, &pa.w), &pa.p), pa.w.clone())
+    } else if pa.w == pb.w {
+        (isub(&pb.p, &pa.p), pa.w.clone())
+    } else {
+        (
+            isub(&scale(&pb.p, &pa.w), &scale(&pa.p, &pb.w)),
+            &pa.w * &pb.w,
+        )
+    };
     let distance_squared = lowest(&idot(&dd, &dd), &(&w * &w), 2 * e);
     Closest {
         distance_squared,
