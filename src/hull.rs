@@ -126,6 +126,9 @@ impl Plane {
     /// integers: the nine coordinates over their least common denominator,
     /// the cross product, one gcd; no rational arithmetic (no gcd per step).
     fn through<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>) -> Plane {
+        if !S::IS_EXACT {
+            return Self::through_doubles(a, b, c);
+        }
         let r = [a, b, c].map(|p| p.to_rational());
         let mut den = BigInt::one();
         for p in &r {
@@ -151,6 +154,36 @@ impl Plane {
         Plane { normal, offset }
     }
 
+    /// [`Plane::through`] for float scalars (their `to_f64` is exact): the
+    /// nine coordinates as integers over the common power of two `2^-e`
+    /// ([`lsb_exp`], [`to_int`]), no rationals. The same plane: scaling the
+    /// points by a positive constant does not change the primitive normal.
+    fn through_doubles<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>) -> Plane {
+        let f = [a, b, c].map(|p| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]);
+        let e = f
+            .iter()
+            .flatten()
+            .filter_map(|&x| lsb_exp(x))
+            .min()
+            .unwrap_or(0);
+        let [ia, ib, ic] = f.map(|p| Vec3::new(to_int(p[0], e), to_int(p[1], e), to_int(p[2], e)));
+        let (u, w) = (sub_int(&ib, &ia), sub_int(&ic, &ia));
+        let n = [
+            &u.y * &w.z - &u.z * &w.y,
+            &u.z * &w.x - &u.x * &w.z,
+            &u.x * &w.y - &u.y * &w.x,
+        ];
+        let g = gcd3(&n);
+        let normal = Vec3::new(&n[0] / &g, &n[1] / &g, &n[2] / &g);
+        let num = &normal.x * &ia.x + &normal.y * &ia.y + &normal.z * &ia.z;
+        let offset = if e >= 0 {
+            BigRational::from_integer(num << e as usize)
+        } else {
+            over(num, BigInt::one() << (-e) as usize)
+        };
+        Plane { normal, offset }
+    }
+
     /// `normal · p − offset`, exactly: positive above (outside, for a face).
     pub fn eval(&self, p: &Vec3<BigRational>) -> BigRational {
         dot_int(&self.normal, p) - &self.offset
@@ -169,9 +202,47 @@ impl Plane {
     }
 }
 
+/// The exponent of the lowest set bit of a nonzero finite double (`None`
+/// for zero): every double is an integer times `2^lsb_exp`.
+pub(crate) fn lsb_exp(x: f64) -> Option<i64> {
+    if x == 0.0 {
+        return None;
+    }
+    let (m, e) = mantissa(x);
+    Some(e + i64::from(m.trailing_zeros()))
+}
+
+/// `|x| = m·2^e` with `m` the 53-bit significand (fewer bits below the
+/// normal range).
+fn mantissa(x: f64) -> (u64, i64) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let man = bits & ((1u64 << 52) - 1);
+    if exp == 0 {
+        (man, -1074)
+    } else {
+        (man | (1u64 << 52), exp - 1075)
+    }
+}
+
+/// `x / 2^e` as an integer, exactly (`e` at most [`lsb_exp`]`(x)`).
+pub(crate) fn to_int(x: f64, e: i64) -> BigInt {
+    if x == 0.0 {
+        return BigInt::zero();
+    }
+    let (m, ex) = mantissa(x);
+    let tz = m.trailing_zeros();
+    let v = BigInt::from(m >> tz) << (ex + i64::from(tz) - e) as usize;
+    if x < 0.0 {
+        -v
+    } else {
+        v
+    }
+}
+
 /// `num / den` in lowest terms (`den > 0`); a power-of-two `den` (every float
 /// input) is reduced by shifts instead of a gcd.
-fn over(num: BigInt, den: BigInt) -> BigRational {
+pub(crate) fn over(num: BigInt, den: BigInt) -> BigRational {
     let k = den.trailing_zeros().unwrap_or(0);
     if den.bits() == k + 1 {
         let t = num.trailing_zeros().unwrap_or(k).min(k);
@@ -208,14 +279,19 @@ fn gcd3(n: &[BigInt; 3]) -> BigInt {
 
 /// gcd by Euclid's remainders while an operand is wider than 128 bits, then
 /// binary gcd in `u128` (num-bigint's binary gcd shifts big numbers bit by bit).
-fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
+pub(crate) fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
+    if a < b {
+        std::mem::swap(&mut a, &mut b);
+    }
     while a.bits() > 128 || b.bits() > 128 {
         if b.is_zero() {
             return a;
         }
-        let r = &a % &b;
-        a = b;
-        b = r;
+        if !lehmer_step(&mut a, &mut b) {
+            let r = &a % &b;
+            a = b;
+            b = r;
+        }
     }
     let (Some(mut x), Some(mut y)) = (a.to_u128(), b.to_u128()) else {
         return a.gcd(&b);
@@ -233,6 +309,47 @@ fn gcd_euclid(mut a: BigUint, mut b: BigUint) -> BigUint {
         y -= x;
     }
     BigUint::from(x << shift)
+}
+
+/// One step of Lehmer's gcd (D. E. Knuth, *The Art of Computer Programming*,
+/// vol. 2, Algorithm 4.5.2 L): the Euclidean quotients of the leading 63 bits
+/// of `a ≥ b`, kept while they are provably those of `a` and `b` themselves
+/// (the quotients of both ends of the leading bits' error interval agree),
+/// then applied to `a` and `b` at once. `false` when no quotient was proved
+/// (the caller then takes one remainder step); `a ≥ b` again after.
+fn lehmer_step(a: &mut BigUint, b: &mut BigUint) -> bool {
+    let shift = a.bits().saturating_sub(63) as usize;
+    let (Some(mut x), Some(mut y)) = ((&*a >> shift).to_i128(), (&*b >> shift).to_i128()) else {
+        return false;
+    };
+    let (mut p, mut q, mut r, mut s) = (1i128, 0i128, 0i128, 1i128);
+    while y + r != 0 && y + s != 0 {
+        let q1 = (x + p) / (y + r);
+        let q2 = (x + q) / (y + s);
+        if q1 != q2 {
+            break;
+        }
+        (p, r) = (r, p - q1 * r);
+        (q, s) = (s, q - q1 * s);
+        (x, y) = (y, x - q1 * y);
+    }
+    if q == 0 {
+        return false;
+    }
+    let (ai, bi) = (BigInt::from(a.clone()), BigInt::from(b.clone()));
+    let na = &ai * p + &bi * q;
+    let nb = &ai * r + &bi * s;
+    match (na.to_biguint(), nb.to_biguint()) {
+        (Some(na), Some(nb)) => {
+            *a = na;
+            *b = nb;
+            if *a < *b {
+                std::mem::swap(a, b);
+            }
+            true
+        }
+        _ => false,
+    }
 }
 
 fn dot_int(n: &Vec3<BigInt>, p: &Vec3<BigRational>) -> BigRational {

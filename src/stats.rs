@@ -67,8 +67,13 @@ pub static ROUNDED: Counter = Counter::new("rounded (segment cores)");
 /// exactly from the rational `q` (`fallback`).
 pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 rounding");
 
+/// `distance` of rounded shapes with a convex hull core, from float inputs
+/// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
+/// handed to the exact path.
+pub static HULL: Counter = Counter::new("hull distance");
+
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 6] {
+pub fn all() -> [&'static Counter; 7] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -76,6 +81,7 @@ pub fn all() -> [&'static Counter; 6] {
         &CCD_BOXES,
         &ROUNDED,
         &ROUNDED_ROUNDING,
+        &HULL,
     ]
 }
 

@@ -1,15 +1,615 @@
 //! The float-guided path for rounded shapes of which one at least has a
-//! convex hull core: the closest features guessed in doubles (GJK on the hull
-//! vertices), proved with filtered exact signs. Answers `None` where it does
-//! not apply or its proof fails (the caller then takes the exact path,
-//! counted in [`crate::stats`]).
+//! convex hull core (the other a hull, a point, a segment or a triangle):
+//! the closest features guessed in doubles (GJK on the vertices), the
+//! closest pair built exactly from them and proved with filtered exact signs.
+//! Answers `None` where it does not apply or its proof fails (the caller then
+//! takes the exact path; both counted in [`crate::stats::HULL`]).
+//!
+//! * **Guess.** GJK ([`crate::query::polytope::filtered::gjk`]) on the two
+//!   vertex sets, scaled by one power of two (exact) to magnitude about 1,
+//!   gives the 1 to 3 vertices of each core spanning the closest features.
+//! * **Construction.** The exact closest pair `(p_a, p_b)` of the two
+//!   features (points, segments or triangles, in rationals): the least of
+//!   the vertex–feature and edge–edge candidates, each a pair of points of
+//!   the features, so `p_a` is in a and `p_b` in b whatever the guess.
+//! * **Proof (slab certificate).** With `d = p_b − p_a ≠ 0`: every vertex
+//!   `v` of core a has `d·(v − p_a) ≤ 0` and every vertex `w` of core b has
+//!   `d·(w − p_b) ≥ 0`. Then the slab between the two planes separates the
+//!   cores and `(p_a, p_b)` is a closest pair, `q = |d|²`. Each sign is a
+//!   double with a proven error bound ([`Fx`]) and exact rationals when the
+//!   bound cannot decide.
+//! * **Which closest pair.** Every closest pair of two disjoint convex sets
+//!   has the same difference `d`, so its point on a lies in a's face on the
+//!   plane `d·x = d·p_a` (the hull of a's vertices with sign 0) and its
+//!   point on b in b's face on `d·x = d·p_b`. When either face is one point
+//!   the closest pair is unique, and it is the exact path's answer. Otherwise
+//!   (parallel edges or faces) the exact path's own choice is reproduced:
+//!   the first piece pair in its order whose exact distance is `q`, piece
+//!   pairs whose bounding boxes are provably farther than `√q` skipped.
+//! * **Meeting cores** (GJK finds them near, or `q = 0`): the exact path's
+//!   own answer again, its first piece pair at distance 0 (pairs with
+//!   disjoint bounding boxes skipped, an exact comparison of doubles) or its
+//!   interior-point test; `None` when neither finds a common point.
 
+use super::segment;
+use crate::hull::{gcd_euclid, lsb_exp, over, to_int};
+use crate::num::bounded::{Fx, ETA, U};
+use crate::num::ring::Ring;
+use crate::num::scalar::rational_to_f64;
+use crate::num::sign::Sign;
+use crate::query::polytope::filtered::gjk;
+use crate::query::triangle_triangle::{point_segment, segment_segment};
 use crate::query::Closest;
-use crate::shape::Rounded;
+use crate::shape::{Core, Rounded, Shape};
+use crate::stats;
+use crate::vector::Vec3;
+use num_bigint::BigInt;
 use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::borrow::Cow;
+
+type Q = BigRational;
 
 /// The cores' exact closest pair, float-guided; `None` where this path does
 /// not apply or cannot prove its guess.
-pub(crate) fn core_distance(_a: &Rounded<f64>, _b: &Rounded<f64>) -> Option<Closest<BigRational>> {
-    None
+pub(crate) fn core_distance(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Closest<Q>> {
+    let (va, vb) = (vertices(a)?, vertices(b)?);
+    let hull = |r: &Rounded<f64>| matches!(r.core, Core::Hull(_));
+    if !(hull(a) || hull(b)) || (segment(a).is_some() && segment(b).is_some()) {
+        return None;
+    }
+    let r = attempt(a, b, &va, &vb);
+    if r.is_some() {
+        stats::HULL.fast();
+    } else {
+        stats::HULL.fallback();
+    }
+    r
+}
+
+/// The core's vertices, exact doubles; `None` for a polytope shape other
+/// than a triangle (its vertices are not all doubles).
+fn vertices(r: &Rounded<f64>) -> Option<Cow<'_, [Vec3<f64>]>> {
+    Some(match &r.core {
+        Core::Point(p) => Cow::Owned(vec![p.clone()]),
+        Core::Segment(p, q) => Cow::Owned(vec![p.clone(), q.clone()]),
+        Core::Shape(Shape::Triangle(t)) => Cow::Owned(t.v.to_vec()),
+        Core::Shape(_) => return None,
+        Core::Hull(h) => Cow::Borrowed(h.vertex_points()),
+    })
+}
+
+fn attempt(
+    a: &Rounded<f64>,
+    b: &Rounded<f64>,
+    va: &[Vec3<f64>],
+    vb: &[Vec3<f64>],
+) -> Option<Closest<Q>> {
+    let (fa, fb) = scaled(va, vb);
+    let guess = gjk::simplex(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None });
+    let Some((s, n)) = guess else {
+        return first_minimum(a, b, None);
+    };
+    let ia = distinct(s[..n].iter().map(|p| p.0));
+    let ib = distinct(s[..n].iter().map(|p| p.1));
+    // Integers first (the usual, unique configurations), rationals else.
+    let e = va
+        .iter()
+        .chain(vb)
+        .flat_map(|p| [p.x, p.y, p.z])
+        .filter_map(lsb_exp)
+        .min()
+        .unwrap_or(0);
+    let int = |v: &[Vec3<f64>], idx: &[usize]| -> Vec<I3> {
+        idx.iter()
+            .map(|&i| [to_int(v[i].x, e), to_int(v[i].y, e), to_int(v[i].z, e)])
+            .collect()
+    };
+    if let Some((pa, pb)) = construct_int(&int(va, &ia), &int(vb, &ib)) {
+        let meet = (0..3).all(|k| &pa.p[k] * &pb.w == &pb.p[k] * &pa.w);
+        if meet {
+            return first_minimum(a, b, None);
+        }
+        return match certify_int(va, vb, e, &pa, &pb)? {
+            true => Some(output(&pa, &pb, e)),
+            false => first_minimum(a, b, Some(&output(&pa, &pb, e).distance_squared)),
+        };
+    }
+    let q = |v: &[Vec3<f64>], idx: &[usize]| -> Vec<P> {
+        idx.iter().map(|&i| v[i].to_rational()).collect()
+    };
+    let c = closest_of_features(&q(va, &ia), &q(vb, &ib));
+    if c.distance_squared.is_zero() {
+        return first_minimum(a, b, None);
+    }
+    match certify(va, vb, &c)? {
+        true => Some(c),
+        false => first_minimum(a, b, Some(&c.distance_squared)),
+    }
+}
+
+/// The vertices as doubles scaled by one power of two, the largest
+/// magnitude in [1/2, 1) (for the guess only).
+fn scaled(va: &[Vec3<f64>], vb: &[Vec3<f64>]) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) {
+    let max = va
+        .iter()
+        .chain(vb)
+        .flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()])
+        .fold(0.0f64, f64::max);
+    let e = if max > 0.0 {
+        max.log2().floor() as i32 + 1
+    } else {
+        0
+    };
+    let scale = |x: f64| {
+        let mut x = x;
+        let mut e = -e;
+        while e != 0 {
+            let s = e.clamp(-1000, 1000);
+            x *= 2f64.powi(s);
+            e -= s;
+        }
+        x
+    };
+    let f = |v: &[Vec3<f64>]| -> Vec<[f64; 3]> {
+        v.iter()
+            .map(|p| [scale(p.x), scale(p.y), scale(p.z)])
+            .collect()
+    };
+    (f(va), f(vb))
+}
+
+/// The distinct listed vertex numbers (1 to 3).
+fn distinct(idx: impl Iterator<Item = u32>) -> Vec<usize> {
+    let mut k: Vec<usize> = Vec::with_capacity(3);
+    for i in idx {
+        if !k.contains(&(i as usize)) {
+            k.push(i as usize);
+        }
+    }
+    k
+}
+
+type P = Vec3<Q>;
+
+/// A closest pair of the hulls of the features `ka`, `kb` (each a point, a
+/// segment or a triangle, exact) when they are disjoint: the first least of
+/// the vertex–feature and edge–edge candidates, each a pair of points of the
+/// features (so `a ∈ ka`, `b ∈ kb` whatever the features; the certificate
+/// then proves the pair closest or fails).
+fn closest_of_features(ka: &[P], kb: &[P]) -> Closest<Q> {
+    let mut best: Option<(Q, P, P)> = None;
+    let mut offer = |c: (Q, P, P)| {
+        if best.as_ref().is_none_or(|b| c.0 < b.0) {
+            best = Some(c);
+        }
+    };
+    let last = |k: &[P]| k.len() - 1;
+    if ka.len() <= 2 && kb.len() <= 2 {
+        offer(segment_segment(
+            &ka[0],
+            &ka[last(ka)],
+            &kb[0],
+            &kb[last(kb)],
+        ));
+    } else {
+        for x in ka {
+            let (d2, y) = point_feature(x, kb);
+            offer((d2, x.clone(), y));
+        }
+        for y in kb {
+            let (d2, x) = point_feature(y, ka);
+            offer((d2, x, y.clone()));
+        }
+        for ea in edges(ka) {
+            for eb in edges(kb) {
+                offer(segment_segment(ea.0, ea.1, eb.0, eb.1));
+            }
+        }
+    }
+    let (distance_squared, a, b) = best.expect("features have vertices");
+    Closest {
+        distance_squared,
+        a,
+        b,
+    }
+}
+
+/// The edges of a segment or a triangle (none for a point).
+fn edges(k: &[P]) -> Vec<(&P, &P)> {
+    match k.len() {
+        1 => vec![],
+        2 => vec![(&k[0], &k[1])],
+        _ => vec![(&k[0], &k[1]), (&k[1], &k[2]), (&k[2], &k[0])],
+    }
+}
+
+/// The point of the feature `k` nearest to `x`, and the squared distance.
+fn point_feature(x: &P, k: &[P]) -> (Q, P) {
+    match k.len() {
+        1 => (x.sub(&k[0]).norm_squared(), k[0].clone()),
+        2 => point_segment(x, &k[0], &k[1]),
+        _ => {
+            let (a, b, c) = (&k[0], &k[1], &k[2]);
+            let n = b.sub(a).cross(&c.sub(a));
+            let nn = n.norm_squared();
+            // Inside the closed triangle's prism: x projects into it.
+            let inside = !nn.is_zero()
+                && [(a, b), (b, c), (c, a)]
+                    .iter()
+                    .all(|(u, w)| n.dot(&w.sub(u).cross(&x.sub(u))) >= <Q as Zero>::zero());
+            if inside {
+                let t = n.dot(&x.sub(a)) / &nn;
+                let y = x.sub(&n.scale(&t));
+                return (&t * &t * &nn, y);
+            }
+            let mut best = point_segment(x, a, b);
+            for (u, w) in [(b, c), (c, a)] {
+                let s = point_segment(x, u, w);
+                if s.0 < best.0 {
+                    best = s;
+                }
+            }
+            best
+        }
+    }
+}
+
+/// `x` as a double with a bound on its distance to `x`.
+fn fx(x: &Q) -> Fx {
+    let v = rational_to_f64(x);
+    Fx {
+        v,
+        e: (v.abs() * U + ETA) * (1.0 + 4.0 * U),
+    }
+}
+
+/// The slab certificate of `c` (`d = c.b − c.a ≠ 0`): `None` when it fails,
+/// else whether the closest pair is unique (a's or b's face on its plane
+/// is one point).
+fn certify(va: &[Vec3<f64>], vb: &[Vec3<f64>], c: &Closest<Q>) -> Option<bool> {
+    let (pa, pb) = (&c.a, &c.b);
+    let d = Vec3::new(&pb.x - &pa.x, &pb.y - &pa.y, &pb.z - &pa.z);
+    let df = [fx(&d.x), fx(&d.y), fx(&d.z)];
+    // The sign of d·(v − p), filtered, exact when the bound cannot decide.
+    let side = |v: &Vec3<f64>, p: &Vec3<Q>, pf: &[Fx; 3]| -> Sign {
+        let t = |k: usize, vk: f64| df[k].mul_ref(&Fx::exact(vk).sub_ref(&pf[k]));
+        let s = t(0, v.x).add_ref(&t(1, v.y)).add_ref(&t(2, v.z));
+        if let Some(s) = s.sign() {
+            return s;
+        }
+        crate::num::bounded::count_exact_sign();
+        let e = d.dot(&v.to_rational().sub(p));
+        Sign::from_ordering(e.cmp(&<Q as Zero>::zero()))
+    };
+    let on_plane = |vs: &[Vec3<f64>], p: &Vec3<Q>, bad: Sign| -> Option<Vec<Vec3<f64>>> {
+        let pf = [fx(&p.x), fx(&p.y), fx(&p.z)];
+        let mut zero = Vec::new();
+        for v in vs {
+            match side(v, p, &pf) {
+                Sign::Zero => zero.push(v.clone()),
+                s if s == bad => return None,
+                _ => {}
+            }
+        }
+        Some(zero)
+    };
+    let za = on_plane(va, pa, Sign::Positive)?;
+    let zb = on_plane(vb, pb, Sign::Negative)?;
+    let one_point = |z: &[Vec3<f64>]| z.iter().all(|v| *v == z[0]);
+    Some(one_point(&za) || one_point(&zb))
+}
+
+/// A bounding box of a piece (a triangle): exact doubles.
+fn bbox(s: &Shape<f64>) -> Option<[[f64; 3]; 2]> {
+    let Shape::Triangle(t) = s else {
+        return None;
+    };
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for v in &t.v {
+        for k in 0..3 {
+            lo[k] = lo[k].min(*v.get(k));
+            hi[k] = hi[k].max(*v.get(k));
+        }
+    }
+    Some([lo, hi])
+}
+
+/// Whether the boxes are provably farther apart than `√q` (`q = None`: than
+/// 0, decided by exact comparisons of doubles).
+fn farther(x: &[[f64; 3]; 2], y: &[[f64; 3]; 2], q: Option<(f64, &Q)>) -> bool {
+    let gap = |k: usize| (y[0][k] - x[1][k]).max(x[0][k] - y[1][k]).max(0.0);
+    match q {
+        None => (0..3).any(|k| x[1][k] < y[0][k] || y[1][k] < x[0][k]),
+        Some((qf, _)) => {
+            // Each gap is rounded by at most u relative (a difference of
+            // doubles does not underflow), the squares and sums by a few
+            // more: (1 − 8u) covers them, 10⁻³⁰⁰ the underflow of the
+            // squares; q's double is within u of q. An overflow skips
+            // nothing.
+            let g = [gap(0), gap(1), gap(2)];
+            let lb = (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * (1.0 - 8.0 * U) - 1e-300;
+            let qhi = qf * (1.0 + 4.0 * U) + 1e-300;
+            lb.is_finite() && qhi.is_finite() && lb > qhi
+        }
+    }
+}
+
+/// The exact path's own answer ([`super::core_distance`]), its piece pairs
+/// in its order, those that cannot be its answer skipped: with `q = None`,
+/// its first piece pair at distance 0 or its interior point, `None` when
+/// the cores do not meet; with `Some(q)`, `q` the proven distance squared
+/// (positive), its first piece pair at squared distance `q`.
+fn first_minimum(a: &Rounded<f64>, b: &Rounded<f64>, q: Option<&Q>) -> Option<Closest<Q>> {
+    let (pa, pb) = (a.core_pieces(), b.core_pieces());
+    let ba: Vec<[[f64; 3]; 2]> = pa.iter().map(bbox).collect::<Option<_>>()?;
+    let bb: Vec<[[f64; 3]; 2]> = pb.iter().map(bbox).collect::<Option<_>>()?;
+    let qf = q.map(|q| (rational_to_f64(q), q));
+    for (x, bx) in pa.iter().zip(&ba) {
+        for (y, by) in pb.iter().zip(&bb) {
+            if farther(bx, by, qf) {
+                continue;
+            }
+            let c = crate::query::distance_exact(x, y).ok()?;
+            match q {
+                None if c.distance_squared.is_zero() => return Some(c),
+                Some(q) if c.distance_squared == *q => return Some(c),
+                Some(q) if c.distance_squared < *q => return None,
+                _ => {}
+            }
+        }
+    }
+    if q.is_some() {
+        return None;
+    }
+    super::interior_point(a, b, &pa, &pb)
+}
+
+// ---- The closest pair in integers: every coordinate of both cores is an
+// integer times 2^e (e the least exponent of a coordinate's lowest set bit),
+// so the constructions and the certificate's exact signs are integer
+// polynomials, with one reduction to lowest terms on output.
+
+/// An integer as a double with a bound on its distance to it: the top 64
+/// bits (truncated: relative error below 2⁻⁶³), rounded to a double
+/// (relative u); 2u covers both.
+fn fx_int(x: &BigInt) -> Fx {
+    let bits = x.bits();
+    let (top, shift) = if bits <= 64 {
+        (x.magnitude().to_u64().unwrap_or(0), 0)
+    } else {
+        let t = x.magnitude() >> (bits - 64) as usize;
+        (t.to_u64().unwrap_or(0), (bits - 64) as i64)
+    };
+    let v = crate::num::fixed::ldexp(top as f64, shift);
+    let v = if x.is_negative() { -v } else { v };
+    Fx {
+        v,
+        e: v.abs() * (2.0 * U) * (1.0 + 4.0 * U),
+    }
+}
+
+type I3 = [BigInt; 3];
+
+/// A point `p / w` with integer coordinates `p` and `w > 0` (on the lattice).
+struct H {
+    p: I3,
+    w: BigInt,
+}
+
+fn isub(a: &I3, b: &I3) -> I3 {
+    [&a[0] - &b[0], &a[1] - &b[1], &a[2] - &b[2]]
+}
+fn idot(a: &I3, b: &I3) -> BigInt {
+    &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
+}
+fn icross(a: &I3, b: &I3) -> I3 {
+    [
+        &a[1] * &b[2] - &a[2] * &b[1],
+        &a[2] * &b[0] - &a[0] * &b[2],
+        &a[0] * &b[1] - &a[1] * &b[0],
+    ]
+}
+/// `a·s + d·t` (a point `a` at weight `s`, moved by `d·t`).
+fn iaxpy(a: &I3, s: &BigInt, d: &I3, t: &BigInt) -> I3 {
+    [
+        &a[0] * s + &d[0] * t,
+        &a[1] * s + &d[1] * t,
+        &a[2] * s + &d[2] * t,
+    ]
+}
+
+fn vertex(p: &I3) -> H {
+    H {
+        p: p.clone(),
+        w: BigInt::one(),
+    }
+}
+
+/// The point of the closed segment `[a, b]` nearest to `x`.
+fn near_on_segment(x: &I3, a: &I3, b: &I3) -> H {
+    let e = isub(b, a);
+    let ee = idot(&e, &e);
+    let t = idot(&e, &isub(x, a));
+    if !t.is_positive() || ee.is_zero() {
+        vertex(a)
+    } else if t >= ee {
+        vertex(b)
+    } else {
+        H {
+            p: iaxpy(a, &ee, &e, &t),
+            w: ee,
+        }
+    }
+}
+
+/// The projection of `x` into the triangle `abc` when it falls inside
+/// (closed), `None` otherwise or when the triangle is degenerate.
+fn near_on_face(x: &I3, a: &I3, b: &I3, c: &I3) -> Option<H> {
+    let n = icross(&isub(b, a), &isub(c, a));
+    let nn = idot(&n, &n);
+    if nn.is_zero() {
+        return None;
+    }
+    for (u, w) in [(a, b), (b, c), (c, a)] {
+        if idot(&n, &icross(&isub(w, u), &isub(x, u))).is_negative() {
+            return None;
+        }
+    }
+    let t = idot(&n, &isub(x, a));
+    Some(H {
+        p: iaxpy(x, &nn, &n, &-t),
+        w: nn,
+    })
+}
+
+/// The closest points of the segments `[p0, p1]`, `[q0, q1]` when both are
+/// interior points (`None` for parallel segments or an end point).
+fn near_edges(p0: &I3, p1: &I3, q0: &I3, q1: &I3) -> Option<(H, H)> {
+    let (d1, d2, r) = (isub(p1, p0), isub(q1, q0), isub(p0, q0));
+    let (a, b, e) = (idot(&d1, &d1), idot(&d1, &d2), idot(&d2, &d2));
+    let (c, f) = (idot(&d1, &r), idot(&d2, &r));
+    let den = &a * &e - &b * &b;
+    if !den.is_positive() {
+        return None;
+    }
+    let s = &b * &f - &c * &e;
+    let t = &a * &f - &b * &c;
+    if s.is_negative() || t.is_negative() || s > den || t > den {
+        return None;
+    }
+    Some((
+        H {
+            p: iaxpy(p0, &den, &d1, &s),
+            w: den.clone(),
+        },
+        H {
+            p: iaxpy(q0, &den, &d2, &t),
+            w: den,
+        },
+    ))
+}
+
+/// The closest pair of the features (1 to 3 lattice points each) in
+/// integers, for the configurations a GJK guess names when the pair is
+/// unique (vertex–vertex, vertex–edge, edge–edge, vertex–face); `None`
+/// otherwise (the rational construction then takes over). Every answer is
+/// a pair of points of the features.
+fn construct_int(ka: &[I3], kb: &[I3]) -> Option<(H, H)> {
+    Some(match (ka.len(), kb.len()) {
+        (1, 1) => (vertex(&ka[0]), vertex(&kb[0])),
+        (1, 2) => (vertex(&ka[0]), near_on_segment(&ka[0], &kb[0], &kb[1])),
+        (2, 1) => (near_on_segment(&kb[0], &ka[0], &ka[1]), vertex(&kb[0])),
+        (2, 2) => near_edges(&ka[0], &ka[1], &kb[0], &kb[1])?,
+        (1, 3) => (
+            vertex(&ka[0]),
+            near_on_face(&ka[0], &kb[0], &kb[1], &kb[2])?,
+        ),
+        (3, 1) => (
+            near_on_face(&kb[0], &ka[0], &ka[1], &ka[2])?,
+            vertex(&kb[0]),
+        ),
+        _ => return None,
+    })
+}
+
+/// The slab certificate in integers: `D = p_b·w_a − p_a·w_b` (a positive
+/// multiple of `d`); every vertex `V` of a has `D·(V·w_a − p_a) ≤ 0`, every
+/// vertex `W` of b `D·(W·w_b − p_b) ≥ 0`. `None` when it fails (or `D = 0`),
+/// else whether the closest pair is unique.
+fn certify_int(va: &[Vec3<f64>], vb: &[Vec3<f64>], e: i64, pa: &H, pb: &H) -> Option<bool> {
+    let dd = isub(
+        &[&pb.p[0] * &pa.w, &pb.p[1] * &pa.w, &pb.p[2] * &pa.w],
+        &[&pa.p[0] * &pb.w, &pa.p[1] * &pb.w, &pa.p[2] * &pb.w],
+    );
+    if dd.iter().all(|x| x.is_zero()) {
+        return None;
+    }
+    let df = [fx_int(&dd[0]), fx_int(&dd[1]), fx_int(&dd[2])];
+    let on_plane = |vs: &[Vec3<f64>], h: &H, bad: Sign| -> Option<Vec<Vec3<f64>>> {
+        let wf = fx_int(&h.w);
+        let pf = [fx_int(&h.p[0]), fx_int(&h.p[1]), fx_int(&h.p[2])];
+        let mut zero = Vec::new();
+        for v in vs {
+            let c = [v.x, v.y, v.z];
+            let t = |k: usize| {
+                let vk = Fx::exact(crate::num::fixed::ldexp(c[k], -e));
+                df[k].mul_ref(&vk.mul_ref(&wf).sub_ref(&pf[k]))
+            };
+            let s = match t(0).add_ref(&t(1)).add_ref(&t(2)).sign() {
+                Some(s) => s,
+                None => {
+                    crate::num::bounded::count_exact_sign();
+                    let vi = [to_int(c[0], e), to_int(c[1], e), to_int(c[2], e)];
+                    let x = idot(
+                        &dd,
+                        &isub(&[&vi[0] * &h.w, &vi[1] * &h.w, &vi[2] * &h.w], &h.p),
+                    );
+                    Sign::from_ordering(x.sign().cmp(&num_bigint::Sign::NoSign))
+                }
+            };
+            match s {
+                Sign::Zero => zero.push(v.clone()),
+                s if s == bad => return None,
+                _ => {}
+            }
+        }
+        Some(zero)
+    };
+    let za = on_plane(va, pa, Sign::Positive)?;
+    let zb = on_plane(vb, pb, Sign::Negative)?;
+    let one_point = |z: &[Vec3<f64>]| z.iter().all(|v| *v == z[0]);
+    Some(one_point(&za) || one_point(&zb))
+}
+
+/// `n·2^e / d` in lowest terms (`d > 0`).
+fn lowest(n: &BigInt, d: &BigInt, e: i64) -> Q {
+    let (n, d) = if e >= 0 {
+        (n << e as usize, d.clone())
+    } else {
+        (n.clone(), d << (-e) as usize)
+    };
+    if n.is_zero() {
+        return <Q as Zero>::zero();
+    }
+    if d.bits() == d.trailing_zeros().unwrap_or(0) + 1 {
+        // A power of two (every vertex): shifts, no gcd.
+        return over(n, d);
+    }
+    let g = BigInt::from(gcd_euclid(n.magnitude().clone(), d.magnitude().clone()));
+    Q::new_raw(n / &g, d / &g)
+}
+
+/// The pair as exact rationals in lowest terms, with its squared distance.
+fn output(pa: &H, pb: &H, e: i64) -> Closest<Q> {
+    let pt = |h: &H| {
+        Vec3::new(
+            lowest(&h.p[0], &h.w, e),
+            lowest(&h.p[1], &h.w, e),
+            lowest(&h.p[2], &h.w, e),
+        )
+    };
+    let (a, b) = (pt(pa), pt(pb));
+    // d = dd / w over the smallest common weight the constructions give
+    // (one weight is 1, or both are equal), so that q's gcd is small.
+    let scale = |p: &I3, k: &BigInt| [&p[0] * k, &p[1] * k, &p[2] * k];
+    let (dd, w) = if pa.w.is_one() {
+        (isub(&pb.p, &scale(&pa.p, &pb.w)), pb.w.clone())
+    } else if pb.w.is_one() {
+        (isub(&scale(&pb.p, &pa.w), &pa.p), pa.w.clone())
+    } else if pa.w == pb.w {
+        (isub(&pb.p, &pa.p), pa.w.clone())
+    } else {
+        (
+            isub(&scale(&pb.p, &pa.w), &scale(&pa.p, &pb.w)),
+            &pa.w * &pb.w,
+        )
+    };
+    let distance_squared = lowest(&idot(&dd, &dd), &(&w * &w), 2 * e);
+    Closest {
+        distance_squared,
+        a,
+        b,
+    }
 }

@@ -334,12 +334,24 @@ fn core_distance<S: Scalar>(a: &Rounded<S>, b: &Rounded<S>) -> Result<Closest<Q>
         }
     }
     let best = best.expect("every core has a piece");
-    for (hull_side, other) in [(a, &pb), (b, &pa)] {
+    Ok(interior_point(a, b, &pa, &pb).unwrap_or(best))
+}
+
+/// A common point of cores no two pieces of which meet, when one is inside a
+/// 3-dimensional hull: the first vertex of the other core's first piece, if
+/// it is inside the hull (exact plane tests; a's hull first).
+fn interior_point<S: Scalar>(
+    a: &Rounded<S>,
+    b: &Rounded<S>,
+    pa: &[Shape<S>],
+    pb: &[Shape<S>],
+) -> Option<Closest<Q>> {
+    for (hull_side, other) in [(a, pb), (b, pa)] {
         if let Core::Hull(h) = &hull_side.core {
             if h.dim() == 3 {
                 let p = Polytope::new(&other[0]).vertices[0].clone();
                 if h.face_planes().all(|f| f.eval(&p) <= Q::zero()) {
-                    return Ok(Closest {
+                    return Some(Closest {
                         distance_squared: Q::zero(),
                         a: p.clone(),
                         b: p,
@@ -348,7 +360,7 @@ fn core_distance<S: Scalar>(a: &Rounded<S>, b: &Rounded<S>) -> Result<Closest<Q>
             }
         }
     }
-    Ok(best)
+    None
 }
 
 /// A point or segment core as a closed segment, exactly.

@@ -26,7 +26,7 @@ mod intersect;
 mod ints;
 
 pub use distance::{distance, distance_exact, distance_reference};
-pub(crate) use exact::segment_segment;
+pub(crate) use exact::{point_segment, segment_segment};
 pub use intersect::{
     intersect, intersect_exact, intersect_reference, intersect_with_contact_exact,
     intersection_set, intersection_set_exact, intersects, Contact,

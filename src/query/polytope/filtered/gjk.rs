@@ -45,8 +45,8 @@ pub(crate) enum Guess {
 /// A simplex point: the vertex numbers in a and b and `a_i − b_j`.
 #[derive(Clone, Copy)]
 struct Pt {
-    i: u8,
-    j: u8,
+    i: u32,
+    j: u32,
     w: P,
 }
 
@@ -195,8 +195,27 @@ impl Hull<'_> {
     }
 }
 
-/// GJK on the hulls `a`, `b` (coordinates below 1 in magnitude).
+/// GJK on the hulls `a`, `b` (coordinates below 1 in magnitude; at most 8
+/// vertices each).
 pub(crate) fn gjk(ha: Hull, hb: Hull) -> Guess {
+    match simplex(ha, hb) {
+        None => Guess::Near,
+        Some((s, n)) => {
+            let (mut ma, mut mb) = (0u8, 0u8);
+            for p in &s[..n] {
+                ma |= 1 << p.0;
+                mb |= 1 << p.1;
+            }
+            Guess::Apart(ma, mb)
+        }
+    }
+}
+
+/// GJK on the hulls `a`, `b` (coordinates below 1 in magnitude, any number
+/// of vertices): the final simplex's support points with positive weight,
+/// as pairs (vertex of a, vertex of b), 1 to 3 of them; `None` when the
+/// shapes (nearly) touch or overlap.
+pub(crate) fn simplex(ha: Hull, hb: Hull) -> Option<([(u32, u32); 3], usize)> {
     let (a, b) = (ha.v, hb.v);
     let mut s = [Pt {
         i: 0,
@@ -208,7 +227,7 @@ pub(crate) fn gjk(ha: Hull, hb: Hull) -> Guess {
     for _ in 0..64 {
         let d2 = dot(&v, &v);
         if d2 < 1e-28 {
-            return Guess::Near;
+            return None;
         }
         // Support of a − b in direction −v.
         let (i, j) = (ha.support(&v, false), hb.support(&v, true));
@@ -224,13 +243,13 @@ pub(crate) fn gjk(ha: Hull, hb: Hull) -> Guess {
             break;
         }
         s[n] = Pt {
-            i: i as u8,
-            j: j as u8,
+            i: i as u32,
+            j: j as u32,
             w,
         };
         n += 1;
         match closest(&mut s, &mut n) {
-            None => return Guess::Near,
+            None => return None,
             Some(nv) => {
                 if dot(&nv, &nv) >= d2 {
                     break; // no progress
@@ -239,13 +258,12 @@ pub(crate) fn gjk(ha: Hull, hb: Hull) -> Guess {
             }
         }
     }
-    if dot(&v, &v) < 1e-28 {
-        return Guess::Near;
+    if dot(&v, &v) < 1e-28 || n > 3 {
+        return None;
     }
-    let (mut ma, mut mb) = (0u8, 0u8);
-    for p in &s[..n] {
-        ma |= 1 << p.i;
-        mb |= 1 << p.j;
+    let mut out = [(0u32, 0u32); 3];
+    for (o, p) in out.iter_mut().zip(&s[..n]) {
+        *o = (p.i, p.j);
     }
-    Guess::Apart(ma, mb)
+    Some((out, n))
 }
