@@ -377,6 +377,29 @@ pub struct ConvexHull<S> {
     plane: Option<Plane>,
 }
 
+impl ConvexHull<BigRational> {
+    /// The same hull with double coordinates, when every vertex coordinate is
+    /// exactly a double: the same vertices, faces and planes (no orientation is
+    /// decided again), so every answer on it is the same. `None` otherwise.
+    pub fn exact_f64(&self) -> Option<ConvexHull<f64>> {
+        let x = |v: &BigRational| -> Option<f64> {
+            let f = crate::num::scalar::rational_to_f64(v);
+            (f.is_finite() && BigRational::from_float(f).as_ref() == Some(v)).then_some(f)
+        };
+        let mut points = Vec::with_capacity(self.points.len());
+        for p in &self.points {
+            points.push(Vec3::new(x(&p.x)?, x(&p.y)?, x(&p.z)?));
+        }
+        Some(ConvexHull {
+            dim: self.dim,
+            vertices: self.vertices.clone(),
+            points,
+            faces: self.faces.clone(),
+            plane: self.plane.clone(),
+        })
+    }
+}
+
 impl<S: Scalar> ConvexHull<S> {
     /// 0 (a point), 1 (a segment), 2 (a flat convex polygon) or 3 (a polytope).
     pub fn dim(&self) -> usize {

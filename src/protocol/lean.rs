@@ -44,9 +44,11 @@ use crate::num::scalar::{rational_to_f64, Scalar};
 use crate::num::sign::Sign;
 use crate::num::sqrt::sqrt_nearest_f64;
 use crate::protocol::number::{exact_double_at, json_number, parse_exact};
+use crate::query::box_box::pose::{self, PoseBox, PoseDecision, PoseRotation};
 use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, Closest, Intersection, QueryError};
 use crate::shape::{Cube, Obb, Prism, Shape, Triangle};
+use crate::stats;
 use crate::vector::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign as BigSign};
 use num_rational::BigRational;
@@ -110,6 +112,15 @@ struct ShapeText<'a> {
     base: Option<Box<[[N<'a>; 2]; 4]>>,
     z: Option<Box<[N<'a>; 2]>>,
     vertices: Option<Box<[P3<'a>; 8]>>,
+    rotation: Option<Box<RotationText<'a>>>,
+    translation: Option<Box<P3<'a>>>,
+}
+
+/// A box pose's ROT object (either field; the general path words the errors).
+#[derive(Default)]
+struct RotationText<'a> {
+    quaternion: Option<[N<'a>; 4]>,
+    matrix: Option<[P3<'a>; 3]>,
 }
 
 impl ShapeText<'_> {
@@ -127,6 +138,8 @@ impl ShapeText<'_> {
             | bit(self.base.is_some(), F_BASE)
             | bit(self.z.is_some(), F_Z)
             | bit(self.vertices.is_some(), F_VERTICES)
+            | bit(self.rotation.is_some(), F_ROTATION)
+            | bit(self.translation.is_some(), F_TRANSLATION)
     }
 
     /// Whether every present field is one of `allowed` (the general path
@@ -147,6 +160,8 @@ const F_HALF_EXTENTS: u16 = 1 << 7;
 const F_BASE: u16 = 1 << 8;
 const F_Z: u16 = 1 << 9;
 const F_VERTICES: u16 = 1 << 10;
+const F_ROTATION: u16 = 1 << 11;
+const F_TRANSLATION: u16 = 1 << 12;
 
 /// A MOTION object's fields (both forms'; which are used depends on which
 /// form is given).
@@ -435,6 +450,15 @@ impl<'a> Scan<'a> {
             "base" => c.arr_into(fresh(&mut t.base)?, |c, o| c.arr_into(o, Self::leaf_into)),
             "z" => c.arr_into(fresh(&mut t.z)?, Self::leaf_into),
             "vertices" => c.arr_into(fresh(&mut t.vertices)?, Self::p3_into),
+            "rotation" => {
+                let r = fresh(&mut t.rotation)?;
+                c.object(|c, k| match k {
+                    "quaternion" => c.arr_into(fresh(&mut r.quaternion)?, Self::leaf_into),
+                    "matrix" => c.arr_into(fresh(&mut r.matrix)?, Self::p3_into),
+                    _ => None,
+                })
+            }
+            "translation" => c.p3_into(fresh(&mut t.translation)?),
             _ => None,
         })
     }
@@ -642,6 +666,98 @@ fn spec<T: Number>(t: &ShapeText, kind: ScalarKind) -> Option<Spec<T>> {
     })
 }
 
+/// Whether `t` is a box by pose (the general path's third box form).
+fn is_pose(t: &ShapeText) -> bool {
+    t.ty == Some("box")
+        && t.half_extents.is_some()
+        && t.center.is_none()
+        && t.axes.is_none()
+        && t.half_axes.is_none()
+}
+
+/// A box by pose whose numbers are all doubles (after rounding to the
+/// query's scalar type), or nothing (the general path then reads it, and
+/// words any error).
+fn pose_box(t: &ShapeText, kind: ScalarKind) -> Option<PoseBox> {
+    if !is_pose(t) || !t.only(F_TYPE | F_HALF_EXTENTS | F_ROTATION | F_TRANSLATION) {
+        return None;
+    }
+    let n = |x: &N| f64::read(*x, kind);
+    let p3 = |p: &P3| all(p, n);
+    let half_extents = p3(t.half_extents.as_deref()?)?;
+    let rotation = match t.rotation.as_deref() {
+        None => PoseRotation::Matrix([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+        Some(RotationText {
+            quaternion: Some(q),
+            matrix: None,
+        }) => PoseRotation::Quaternion(all(q, n)?),
+        Some(RotationText {
+            quaternion: None,
+            matrix: Some(m),
+        }) => PoseRotation::Matrix(all(m, p3)?),
+        Some(_) => return None,
+    };
+    let translation = match t.translation.as_deref() {
+        None => [0.0; 3],
+        Some(p) => p3(p)?,
+    };
+    Some(PoseBox {
+        half_extents,
+        rotation,
+        translation,
+    })
+}
+
+/// `intersect` of a pair with a box by pose: two boxes by pose in doubles
+/// take the float-guided decision of `box_box::pose` (counted in
+/// [`stats::INTERSECT`]), the certificate built as the exact path builds
+/// it; an undecided filter takes the exact path on the rational boxes; any
+/// other pair is the general path's.
+fn pose_intersect(
+    a: &ShapeText,
+    b: &ShapeText,
+    kind: ScalarKind,
+) -> Option<Result<Answered, QueryError>> {
+    let (pa, pb) = (pose_box(a, kind)?, pose_box(b, kind)?);
+    let decision = pose::decide(&pa, &pb);
+    if let Some(PoseDecision::CenterOf(of_a)) = decision {
+        stats::INTERSECT.fast();
+        let c = if of_a { pa.translation } else { pb.translation };
+        let [x, y, z] = c.map(|v| v.to_rational());
+        let witness = Vec3::new(x, y, z);
+        return Some(Ok(Answered::Intersect(
+            Intersection::Overlap { witness },
+            None,
+        )));
+    }
+    if let Some(PoseDecision::Separated(k)) = decision {
+        stats::INTERSECT.fast();
+        let axis = match super::scale::pose_box_axis(&pa, &pb, k) {
+            Some(axis) => axis,
+            None => {
+                let (x, y) = (pa.to_obb().ok()?, pb.to_obb().ok()?);
+                super::scale::box_axis(&x, &y, k)
+            }
+        };
+        return Some(Ok(Answered::Intersect(
+            Intersection::Separated { axis },
+            None,
+        )));
+    }
+    if let Some(PoseDecision::VertexOf(of_a, i)) = decision {
+        if let Some(witness) = super::scale::pose_vertex(if of_a { &pa } else { &pb }, i) {
+            stats::INTERSECT.fast();
+            return Some(Ok(Answered::Intersect(
+                Intersection::Overlap { witness },
+                None,
+            )));
+        }
+    }
+    let (x, y) = (pa.to_obb().ok()?, pb.to_obb().ok()?);
+    stats::INTERSECT.fallback();
+    Some(answer_rationals(true, &Shape::Box(x), &Shape::Box(y)))
+}
+
 /// What the lean path answers.
 enum Answered {
     Intersect(Intersection<BigRational>, Option<Contact<BigRational>>),
@@ -685,6 +801,9 @@ fn answer(
     b: &ShapeText,
     kind: ScalarKind,
 ) -> Option<Result<Answered, QueryError>> {
+    if intersect && (is_pose(a) || is_pose(b)) {
+        return pose_intersect(a, b, kind);
+    }
     if let (Some(x), Some(y)) = (spec::<f64>(a, kind), spec::<f64>(b, kind)) {
         let (x, y) = (x.build()?, y.build()?);
         return Some(answer_doubles(intersect, &x, &y));

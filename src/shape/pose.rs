@@ -7,8 +7,9 @@
 //! exactly the rotation its double values define), or a 3×3 matrix taken as
 //! given (not orthogonal: a box becomes a parallelepiped). The matrix of a
 //! non-unit quaternion has denominator |q|², which is not a power of two in
-//! general: the results are exact rationals, not doubles, and every query on
-//! them takes the exact path.
+//! general: the results are exact rationals, not doubles, and queries on
+//! them take the exact path (but `intersect` of two boxes by pose in doubles:
+//! `query::box_box::pose` decides it on the exact box without forming it).
 //!
 //! ```
 //! use exact_collision::shape::{Obb, Rotation};

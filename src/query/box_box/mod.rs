@@ -40,6 +40,7 @@
 //! ```
 
 pub(crate) mod fast;
+pub mod pose;
 
 use super::polytope::{self, to_rational_obb, Polytope};
 use super::{Closest, Intersection};

@@ -240,8 +240,8 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
 
 /// The same rounded shape with double coordinates and radius, when every
 /// number of `r` is exactly a double and its core is one the float-guided
-/// path takes (a point, a segment, a triangle, a box, a cube); `None`
-/// otherwise. The values are the same, so the answers are the same.
+/// paths take (a point, a segment, a triangle, a box, a cube, a convex hull);
+/// `None` otherwise. The values are the same, so the answers are the same.
 pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
     let x = |v: &Q| -> Option<f64> {
         let f = crate::num::scalar::rational_to_f64(v);
@@ -271,21 +271,26 @@ pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
             }
             Core::Shape(Shape::Cube(Cube::new(out.try_into().ok()?).ok()?))
         }
+        Core::Hull(h) => Core::Hull(Box::new(h.exact_f64()?)),
         _ => return None,
     };
     Some(Rounded { core, radius })
 }
 
 /// [`distance_exact`] of shapes read as exact rationals: when one core is a
-/// point or a segment and both shapes are exactly doubles ([`exact_f64`]),
-/// the float-guided path for point and segment cores (`segment_fast.rs`)
-/// first; [`distance_exact`] on the rationals otherwise, and where that path
-/// refuses. The same answer as [`distance_exact`].
+/// point, a segment or a convex hull and both shapes are exactly doubles
+/// ([`exact_f64`]), the float-guided paths (`segment_fast.rs` for point and
+/// segment cores, `hull_fast.rs` for hull cores) first; [`distance_exact`] on
+/// the rationals otherwise, and where those paths refuse. The same answer as
+/// [`distance_exact`].
 pub fn distance_exact_any(a: &Rounded<Q>, b: &Rounded<Q>) -> Result<RoundedClosest, QueryError> {
-    let small = |r: &Rounded<Q>| matches!(r.core, Core::Point(_) | Core::Segment(..));
-    if small(a) || small(b) {
+    let guided =
+        |r: &Rounded<Q>| matches!(r.core, Core::Point(_) | Core::Segment(..) | Core::Hull(_));
+    if guided(a) || guided(b) {
         if let (Some(x), Some(y)) = (exact_f64(a), exact_f64(b)) {
-            if let Some(core) = segment_fast::core_distance(&x, &y) {
+            let core =
+                segment_fast::core_distance(&x, &y).or_else(|| hull_fast::core_distance(&x, &y));
+            if let Some(core) = core {
                 return Ok(RoundedClosest {
                     core,
                     radius: &a.radius + &b.radius,

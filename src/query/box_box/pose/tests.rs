@@ -1,0 +1,205 @@
+//! The filter's decisions against the exact path on the exact boxes
+//! (`Obb::from_pose` in rationals, `box_box::separating_axis_index`,
+//! `Obb::contains`), on quaternions from random doubles, near the identity
+//! and one ulp from a quarter turn, and on matrices.
+
+use super::*;
+use crate::query::box_box::separating_axis_index;
+use proptest::prelude::*;
+
+fn exact(p: &PoseBox) -> Obb<BigRational> {
+    p.to_obb().unwrap()
+}
+
+/// Whatever the filter decides is the exact path's decision; returns whether
+/// it decided.
+fn check(a: &PoseBox, b: &PoseBox) -> bool {
+    let (x, y) = (exact(a), exact(b));
+    let k = separating_axis_index(&x, &y);
+    match decide(a, b) {
+        None => false,
+        Some(PoseDecision::Separated(j)) => {
+            assert_eq!(Some(j), k, "{a:?} {b:?}");
+            true
+        }
+        Some(PoseDecision::CenterOf(of_a)) => {
+            assert_eq!(k, None, "{a:?} {b:?}");
+            let in_b = y.contains(&x.center);
+            assert_eq!(in_b, of_a, "{a:?} {b:?}");
+            if !of_a {
+                assert!(x.contains(&y.center), "{a:?} {b:?}");
+            }
+            true
+        }
+        Some(PoseDecision::VertexOf(of_a, i)) => {
+            assert_eq!(k, None, "{a:?} {b:?}");
+            assert!(
+                !y.contains(&x.center) && !x.contains(&y.center),
+                "{a:?} {b:?}"
+            );
+            let (p, q) = if of_a { (&x, &y) } else { (&y, &x) };
+            assert!(q.contains(&p.vertex(i)), "{a:?} {b:?}");
+            assert!((0..i).all(|j| !q.contains(&p.vertex(j))), "{a:?} {b:?}");
+            if !of_a {
+                assert!((0..8).all(|j| !y.contains(&x.vertex(j))), "{a:?} {b:?}");
+            }
+            true
+        }
+    }
+}
+
+fn pose(q: [f64; 4], e: [f64; 3], c: [f64; 3]) -> PoseBox {
+    PoseBox {
+        half_extents: e,
+        rotation: PoseRotation::Quaternion(q),
+        translation: c,
+    }
+}
+
+fn ext() -> impl Strategy<Value = [f64; 3]> {
+    [0.1f64..1.0, 0.1f64..1.0, 0.1f64..1.0]
+}
+
+fn center() -> impl Strategy<Value = [f64; 3]> {
+    [-1.5f64..1.5, -1.5f64..1.5, -1.5f64..1.5]
+}
+
+fn random_q() -> impl Strategy<Value = [f64; 4]> {
+    [-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0]
+        .prop_filter("nonzero", |q| q.iter().any(|x| x.abs() > 1e-3))
+}
+
+/// (1, δ, δ, δ) with tiny δ, some exactly zero.
+fn near_identity() -> impl Strategy<Value = [f64; 4]> {
+    let tiny = prop_oneof![Just(0.0), -1e-9f64..1e-9, -1e-200f64..1e-200];
+    (tiny.clone(), tiny.clone(), tiny).prop_map(|(x, y, z)| [1.0, x, y, z])
+}
+
+/// A quarter turn about an axis, each component moved by at most one ulp.
+fn near_quarter_turn() -> impl Strategy<Value = [f64; 4]> {
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let nudge = |x: f64, n: u8| match n % 3 {
+        0 => x,
+        1 => x.next_up(),
+        _ => x.next_down(),
+    };
+    (0usize..3, any::<[u8; 4]>(), any::<bool>()).prop_map(move |(axis, n, unit)| {
+        let (w, v) = if unit { (s, s) } else { (1.0, 1.0) };
+        let mut q = [w, 0.0, 0.0, 0.0];
+        q[1 + axis] = v;
+        [0, 1, 2, 3].map(|i| nudge(q[i], n[i]))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_quaternions(qa in random_q(), qb in random_q(), ea in ext(), eb in ext(),
+                          ca in center(), cb in center()) {
+        check(&pose(qa, ea, ca), &pose(qb, eb, cb));
+    }
+
+    #[test]
+    fn near_identity_quaternions(qa in near_identity(), qb in near_identity(), ea in ext(),
+                                 eb in ext(), ca in center(), cb in center()) {
+        check(&pose(qa, ea, ca), &pose(qb, eb, cb));
+    }
+
+    #[test]
+    fn quaternions_one_ulp_from_a_quarter_turn(qa in near_quarter_turn(), qb in near_quarter_turn(),
+                                               ea in ext(), eb in ext(), ca in center(),
+                                               cb in center()) {
+        check(&pose(qa, ea, ca), &pose(qb, eb, cb));
+    }
+
+    #[test]
+    fn matrices(m in proptest::array::uniform3([-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0]),
+                qb in random_q(), ea in ext(), eb in ext(), ca in center(), cb in center()) {
+        let a = PoseBox { half_extents: ea, rotation: PoseRotation::Matrix(m), translation: ca };
+        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+        prop_assume!(det.abs() > 1e-3);
+        check(&a, &pose(qb, eb, cb));
+    }
+}
+
+/// Random pairs are mostly decided (apart, or a center or vertex inside the
+/// other box; the rest need an edge–face witness or touch).
+#[test]
+fn most_random_pairs_are_decided() {
+    let mut seed = 99u64;
+    let mut next = |lo: f64, hi: f64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+    };
+    let mut decided = 0;
+    for _ in 0..200 {
+        let mut b = || {
+            let q = [0; 4].map(|_| next(-1.0, 1.0));
+            let e = [0; 3].map(|_| next(0.1, 1.0));
+            let c = [0; 3].map(|_| next(-1.0, 1.0));
+            pose(q, e, c)
+        };
+        let (x, y) = (b(), b());
+        decided += check(&x, &y) as usize;
+    }
+    assert!(decided >= 180, "{decided} of 200");
+}
+
+/// Boxes that touch (a face on a face) or whose centers lie on the other's
+/// face are left to the exact path unless every quantity is exact;
+/// identical axis-aligned boxes are decided (parallel axes exactly zero).
+#[test]
+fn touching_pairs_are_left_to_the_exact_path() {
+    let id = [1.0, 0.0, 0.0, 0.0];
+    let a = pose(id, [1.0, 1.0, 1.0], [0.0; 3]);
+    let touching = pose([2.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [2.0, 0.0, 0.0]);
+    // Every quantity here is computed exactly (zero bounds), so even the
+    // touching pair is decided: the gap along x is exactly 0, and a's
+    // vertex 1 = (1, −1, −1) lies on b's face.
+    assert_eq!(decide(&a, &touching), Some(PoseDecision::VertexOf(true, 1)));
+    assert!(check(&a, &touching));
+    // Touching with an inexact rotation (q = (1, 1e-3, 0, 0), |q|² not a
+    // power of two) is left to the exact path.
+    let tilted = pose([1.0, 1e-3, 0.0, 0.0], [1.0, 1.0, 1.0], [2.0, 0.0, 0.0]);
+    assert_eq!(decide(&a, &tilted), None);
+    let apart = pose(id, [1.0, 1.0, 1.0], [2.5, 0.0, 0.0]);
+    assert_eq!(decide(&a, &apart), Some(PoseDecision::Separated(0)));
+    assert_eq!(decide(&a, &a), Some(PoseDecision::CenterOf(true)));
+    // A small box whose center lies inside a, a's center outside it.
+    let small = pose(id, [0.5, 0.5, 0.5], [0.75, 0.0, 0.0]);
+    assert_eq!(decide(&small, &a), Some(PoseDecision::CenterOf(true)));
+    assert_eq!(decide(&a, &small), Some(PoseDecision::CenterOf(false)));
+    // Its center on a's face: inside (closed boxes), decided exactly.
+    let on_face = pose(id, [0.5, 0.5, 0.5], [1.0, 0.0, 0.0]);
+    assert_eq!(decide(&a, &on_face), Some(PoseDecision::CenterOf(false)));
+    assert!(check(&a, &on_face));
+    // Neither center inside the other box, a's vertex 7 (+h0 +h1 +h2) in b.
+    let corner = pose(id, [1.0, 1.0, 1.0], [1.5, 1.5, 1.5]);
+    assert_eq!(decide(&a, &corner), Some(PoseDecision::VertexOf(true, 7)));
+    assert_eq!(decide(&corner, &a), Some(PoseDecision::VertexOf(true, 0)));
+    // A quarter turn about z by (1, 0, 0, 1), |q|² = 2: the box [−1, 1]×[−2, 2]
+    // becomes [−2, 2]×[−1, 1]; at x = 4.5 a box of half-width 2 is 0.5 away.
+    let turned = pose([1.0, 0.0, 0.0, 1.0], [1.0, 2.0, 1.0], [0.0; 3]);
+    let other = pose(id, [2.0, 1.0, 1.0], [4.5, 0.0, 0.0]);
+    assert_eq!(decide(&turned, &other), Some(PoseDecision::Separated(1)));
+    // A box around x = 1.5 meets it, its center inside the turned box.
+    let closer = pose(id, [1.0, 0.5, 0.5], [1.5, 0.0, 0.0]);
+    assert_eq!(
+        decide(&turned, &closer),
+        Some(PoseDecision::CenterOf(false))
+    );
+    // Zero or negative half-extents, a zero quaternion, a singular matrix: not decided.
+    assert_eq!(decide(&pose(id, [0.0, 1.0, 1.0], [0.0; 3]), &a), None);
+    assert_eq!(decide(&pose([0.0; 4], [1.0; 3], [0.0; 3]), &a), None);
+    let flat = PoseBox {
+        half_extents: [1.0; 3],
+        rotation: PoseRotation::Matrix([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]),
+        translation: [0.0; 3],
+    };
+    assert_eq!(decide(&flat, &a), None);
+}
