@@ -377,6 +377,37 @@ pub struct ConvexHull<S> {
     plane: Option<Plane>,
 }
 
+/// [`convex_hull`] of exact rational points: computed on the doubles when
+/// every coordinate is exactly a double (filtered exact predicates instead of
+/// rational ones; every orientation is decided exactly either way, so the hull
+/// is the same: vertices, faces, planes), on the rationals otherwise.
+pub fn convex_hull_rational(
+    points: &[Vec3<BigRational>],
+) -> Result<ConvexHull<BigRational>, HullError> {
+    let x = |v: &BigRational| -> Option<f64> {
+        let f = crate::num::scalar::rational_to_f64(v);
+        (f.is_finite() && BigRational::from_float(f).as_ref() == Some(v)).then_some(f)
+    };
+    let doubles: Option<Vec<Vec3<f64>>> = points
+        .iter()
+        .map(|p| Some(Vec3::new(x(&p.x)?, x(&p.y)?, x(&p.z)?)))
+        .collect();
+    match doubles {
+        Some(d) => convex_hull(&d).map(|h| ConvexHull {
+            dim: h.dim,
+            vertices: h.vertices,
+            points: h
+                .points
+                .iter()
+                .map(|p| p.map(|c| c.to_rational()))
+                .collect(),
+            faces: h.faces,
+            plane: h.plane,
+        }),
+        None => convex_hull(points),
+    }
+}
+
 impl ConvexHull<BigRational> {
     /// The same hull with double coordinates, when every vertex coordinate is
     /// exactly a double: the same vertices, faces and planes (no orientation is

@@ -394,7 +394,7 @@ pub fn parse_body(v: &Value, path: &str) -> Result<Body, ParseError> {
                 None => BigRational::zero(),
                 Some(_) => radius(o)?,
             };
-            Rounded::convex(&pts, r)
+            Rounded::convex_rational(&pts, r)
                 .map(Body::Rounded)
                 .map_err(|e| shape_err(path, e))
         }

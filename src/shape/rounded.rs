@@ -13,6 +13,7 @@ use crate::hull::{convex_hull, ConvexHull};
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::vector::Vec3;
+use num_rational::BigRational;
 
 /// The core of a rounded shape.
 #[derive(Clone, Debug)]
@@ -143,5 +144,29 @@ impl<S: Scalar> Rounded<S> {
                 }
             }
         }
+    }
+}
+
+impl Rounded<BigRational> {
+    /// [`Rounded::convex`] of exact rational points, the hull computed on the
+    /// doubles when every coordinate is exactly one
+    /// ([`crate::hull::convex_hull_rational`]: the same hull, faster).
+    pub fn convex_rational(
+        points: &[Vec3<BigRational>],
+        radius: BigRational,
+    ) -> Result<Self, ShapeError> {
+        check_radius(&radius)?;
+        if points.len() > MAX_CONVEX_POINTS {
+            return Err(ShapeError::new(
+                "points",
+                format!("{} points (at most {MAX_CONVEX_POINTS})", points.len()),
+            ));
+        }
+        let hull = crate::hull::convex_hull_rational(points)
+            .map_err(|e| ShapeError::new("points", e.to_string()))?;
+        Ok(Rounded {
+            core: Core::Hull(Box::new(hull)),
+            radius,
+        })
     }
 }
