@@ -378,16 +378,14 @@ pub struct ConvexHull<S> {
 }
 
 /// [`convex_hull`] of exact rational points: computed on the doubles when
-/// every coordinate is exactly a double (filtered exact predicates instead of
-/// rational ones; every orientation is decided exactly either way, so the hull
-/// is the same: vertices, faces, planes), on the rationals otherwise.
+/// every coordinate is exactly a double in the normal range or zero
+/// (filtered exact predicates instead of rational ones; every orientation is
+/// decided exactly either way, so the hull is the same: vertices, faces,
+/// planes), on the rationals otherwise.
 pub fn convex_hull_rational(
     points: &[Vec3<BigRational>],
 ) -> Result<ConvexHull<BigRational>, HullError> {
-    let x = |v: &BigRational| -> Option<f64> {
-        let f = crate::num::scalar::rational_to_f64(v);
-        (f.is_finite() && BigRational::from_float(f).as_ref() == Some(v)).then_some(f)
-    };
+    let x = crate::ccd::points::exact_f64;
     let doubles: Option<Vec<Vec3<f64>>> = points
         .iter()
         .map(|p| Some(Vec3::new(x(&p.x)?, x(&p.y)?, x(&p.z)?)))
@@ -410,13 +408,11 @@ pub fn convex_hull_rational(
 
 impl ConvexHull<BigRational> {
     /// The same hull with double coordinates, when every vertex coordinate is
-    /// exactly a double: the same vertices, faces and planes (no orientation is
-    /// decided again), so every answer on it is the same. `None` otherwise.
+    /// exactly a double in the normal range or zero: the same vertices, faces
+    /// and planes (no orientation is decided again), so every answer on it is
+    /// the same. `None` otherwise.
     pub fn exact_f64(&self) -> Option<ConvexHull<f64>> {
-        let x = |v: &BigRational| -> Option<f64> {
-            let f = crate::num::scalar::rational_to_f64(v);
-            (f.is_finite() && BigRational::from_float(f).as_ref() == Some(v)).then_some(f)
-        };
+        let x = crate::ccd::points::exact_f64;
         let mut points = Vec::with_capacity(self.points.len());
         for p in &self.points {
             points.push(Vec3::new(x(&p.x)?, x(&p.y)?, x(&p.z)?));

@@ -239,14 +239,12 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
 }
 
 /// The same rounded shape with double coordinates and radius, when every
-/// number of `r` is exactly a double and its core is one the float-guided
-/// paths take (a point, a segment, a triangle, a box, a cube, a convex hull);
-/// `None` otherwise. The values are the same, so the answers are the same.
+/// number of `r` is exactly a double in the normal range (or zero) and its
+/// core is one the float-guided paths take (a point, a segment, a triangle, a
+/// box, a cube, a convex hull); `None` otherwise. The values are the same, so
+/// the answers are the same.
 pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
-    let x = |v: &Q| -> Option<f64> {
-        let f = crate::num::scalar::rational_to_f64(v);
-        (f.is_finite() && Q::from_float(f).as_ref() == Some(v)).then_some(f)
-    };
+    let x = crate::ccd::points::exact_f64;
     let p = |v: &Vec3<Q>| Some(Vec3::new(x(&v.x)?, x(&v.y)?, x(&v.z)?));
     let radius = x(&r.radius)?;
     let core = match &r.core {
