@@ -68,7 +68,12 @@ pub struct RoundedClosest {
 impl RoundedClosest {
     /// Whether the shapes meet: `q ≤ R²`, exactly.
     pub fn intersects(&self) -> bool {
-        self.core.distance_squared <= &self.radius * &self.radius
+        // q ≤ R² as n_q·d_R² ≤ n_R²·d_q (positive denominators): integer
+        // products, no reduction of R².
+        let (q, r) = (&self.core.distance_squared, &self.radius);
+        let rn = r.numer() * r.numer();
+        let rd = r.denom() * r.denom();
+        q.numer() * rd <= rn * q.denom()
     }
 
     /// `√q − R` in closed form (negative when the shapes overlap; the
