@@ -389,3 +389,118 @@ fn rounded_protocol_lines_become_parry_cases() {
     assert!(read(r#"{"op":"distance","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
     assert!(read(r#"{"op":"distance","a":{"type":"convex","points":[[0,0,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
 }
+
+/// An axis-aligned box of half extent `h` about `t` (identity quaternion).
+fn aabb(t: [f64; 3], h: f64) -> exact_collision::cases::Geom {
+    exact_collision::cases::Geom::Box(exact_collision::cases::PoseBox {
+        he: [h; 3],
+        q: [1.0, 0.0, 0.0, 0.0],
+        t,
+    })
+}
+
+#[test]
+fn parry_contact_on_hand_worked_cube_pairs() {
+    // parry #315's case: unit cubes [0,1]³ and [1,2]×[0,1]² touch at x = 1:
+    // δ = 0, the normal from a to b is +x (overlap along +x is 1 − 1 = 0,
+    // along −x it is 0 − (−2) = 2), the contact region the square x = 1,
+    // y, z ∈ [0, 1].
+    let touching = Case {
+        family: "hand",
+        a: aabb([0.5; 3], 0.5),
+        b: aabb([1.5, 0.5, 0.5], 0.5),
+    };
+    // Resting cubes overlapping by 1/4 along z (docs/contact.md's worked
+    // example): δ = 1/4, normal +z, region the square z = 1/2, |x|, |y| ≤ 1/2.
+    let resting = Case {
+        family: "hand",
+        a: aabb([0.0; 3], 0.5),
+        b: aabb([0.0, 0.0, 0.75], 0.5),
+    };
+    let q = touching.query("contact");
+    let judge = |q: &Value, claim: Value| {
+        let mut l = q.clone();
+        l["claim"] = claim;
+        exact(&l)["verdict"].as_str().unwrap().to_string()
+    };
+    assert_eq!(exact(&q)["depth_squared"], "0");
+    let right = serde_json::json!({"depth_f64": 0.0, "normal": [1, 0, 0],
+        "contact": {"points": [[1, 0.25, 0.75], [1, 1, 0]]}});
+    assert_eq!(judge(&q, right), "agree");
+    for wrong in [
+        serde_json::json!({"normal": [-1, 0, 0]}),
+        serde_json::json!({"depth_f64": 1e-3}),
+        serde_json::json!({"contact": [[1, 1.5, 0.5]]}),
+    ] {
+        assert_eq!(judge(&q, wrong.clone()), "disagree", "{wrong}");
+    }
+    let q = resting.query("contact");
+    assert_eq!(exact(&q)["depth_squared"], "1/16");
+    let right = serde_json::json!({"depth_f64": 0.25, "normal": [0, 0, 1],
+        "contact": [[0.5, -0.5, 0.5], [0.5, -0.5, 0.25]]});
+    assert_eq!(judge(&q, right), "agree");
+    assert_eq!(
+        judge(&q, serde_json::json!({"normal": [1, 0, 0]})),
+        "disagree"
+    );
+    // parry (both precisions) answers both right: depth, normal and points.
+    let r = check(
+        &[touching, resting],
+        &[],
+        &Options {
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    let contact: Vec<_> = r
+        .lines
+        .iter()
+        .filter(|(l, _)| l["op"] == "contact")
+        .collect();
+    assert_eq!(contact.len(), 4);
+    // Lines per engine, in case order: touching (normal +x, depth 0), then
+    // resting (normal +z, depth 1/4).
+    for (i, (line, agrees)) in contact.into_iter().enumerate() {
+        assert!(*agrees, "{line}");
+        let c = &line["claim"];
+        let n: Vec<f64> = (0..3).map(|k| c["normal"][k].as_f64().unwrap()).collect();
+        let (axis, depth) = if i % 2 == 0 { (0, 0.0) } else { (2, 0.25) };
+        assert!((n[axis] - 1.0).abs() < 1e-6, "{line}");
+        assert!(
+            (c["depth_f64"].as_f64().unwrap() - depth).abs() < 1e-6,
+            "{line}"
+        );
+    }
+    assert!(r.findings.iter().all(|f| f.check != Check::Contact));
+}
+
+#[test]
+fn parry_contact_disagreements_on_box_families_are_disagreements() {
+    use exact_collision::cases::generate_all;
+    // Box families only (the contact check asks parry on box pairs), no
+    // shrinking: every reported contact disagreement is judged "disagree"
+    // again from its own line, and every box case was asked.
+    let cases: Vec<Case> = generate_all(48, 11)
+        .into_iter()
+        .filter(|c| c.family.starts_with("box") || c.family.starts_with("cube"))
+        .collect();
+    let r = check(
+        &cases,
+        &[],
+        &Options {
+            shrink: false,
+            ..Default::default()
+        },
+    );
+    let asked: usize = r
+        .rows
+        .iter()
+        .filter(|(k, _)| k.1 == Check::Contact)
+        .map(|(_, row)| row.cases)
+        .sum();
+    assert!(asked > 0);
+    for f in r.findings.iter().filter(|f| f.check == Check::Contact) {
+        assert_eq!(f.line["op"], "contact");
+        assert_eq!(exact(&f.line)["verdict"], "disagree", "{}", f.line);
+    }
+}

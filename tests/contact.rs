@@ -508,6 +508,38 @@ fn claims_on_depth_normal_and_contact_points() {
     );
 }
 
+#[test]
+fn contact_points_of_any_optimal_normal_agree() {
+    // A cube of half extent 1/8 about (1/2, 1/2, 1/2) inside [−1, 1]³: along
+    // +x, +y, +z b must move 1 − 3/8 = 5/8 (the other signs need 11/8), so
+    // δ = 5/8 with three normals. For +y the translation is (0, 5/8, 0) and
+    // the region the square y = 1, x, z ∈ [3/8, 5/8]: coal's kind of answer
+    // (normal +y, a point on a's face and its image on b's) agrees, though
+    // the answer's first normal is +x; a point for +x mixed with one for +y
+    // is 3/8 from the swept region of each and disagrees.
+    let q = |claim: &str| {
+        answer(&format!(
+            r#"{{"op":"contact","a":{{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"b":{{"type":"box","center":[0.5,0.5,0.5],"half_axes":[[0.125,0,0],[0,0.125,0],[0,0,0.125]]}},"claim":{claim}}}"#
+        ))
+    };
+    let verdict = |claim: &str| q(claim)["verdict"].as_str().unwrap().to_string();
+    let depth = q(r#"{"depth_squared":"25/64"}"#);
+    assert_eq!(depth["verdict"], "agree");
+    assert_eq!(depth["normals"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        verdict(r#"{"normal":[0,1,0],"contact":[[0.4,1,0.45],[0.4,0.375,0.45]]}"#),
+        "agree"
+    );
+    assert_eq!(
+        verdict(r#"{"contact":[[1,0.4,0.45],[0.375,0.4,0.45]]}"#),
+        "agree"
+    );
+    assert_eq!(
+        verdict(r#"{"contact":[[0.4,1,0.45],[1,0.5,0.5]]}"#),
+        "disagree"
+    );
+}
+
 /// Small random integer shapes: boxes (possibly sheared), triangles, prisms.
 fn shape_strategy() -> impl Strategy<Value = Shape<Q>> {
     let c = || -3i64..=3;

@@ -1,5 +1,5 @@
 //! Every op and shape kind of the protocol, as lines built from the bytes:
-//! `intersect`, `distance`, `ccd`, `ccd_vf`, `ccd_ee`; triangles (plain and
+//! `intersect`, `distance`, `contact`, `ccd`, `ccd_vf`, `ccd_ee`; triangles (plain and
 //! posed), boxes in their three forms (half-axes, axes and half-extents, by
 //! pose with a quaternion or a matrix), prisms and cubes; scalar exact, f64 or
 //! f32. Each line is answered by the program's path (the lean scanner, whose
@@ -7,8 +7,9 @@
 //! `distance_exact`, `ccd::points::first_contact_f64`) and by the general
 //! path (the shapes read as rationals, answered by the exhaustive exact
 //! path), which must give the same bytes; an answer is one JSON object, an
-//! error exactly when not ok. For `intersect` and `distance` the other op is
-//! answered too: the shapes intersect exactly when the distance is 0.
+//! error exactly when not ok. For `intersect` and `distance` the other op and
+//! `contact` are answered too: the shapes intersect exactly when the distance
+//! is 0, and `contact` decides the same.
 //!
 //! The numbers are quarter-grid values in [−4, 4) (ties and touching contacts
 //! are common on the grid), such a value nudged by ±2⁻ᵏ (k in 10..=52: just
@@ -247,6 +248,17 @@ fuzz_target!(|data: &[u8]| {
             if let (Some(hit), Some(d)) = (i.get("intersect"), d.get("distance_f64")) {
                 let zero = d.as_f64().expect("distance_f64 is a number") == 0.0;
                 assert_eq!(hit.as_bool(), Some(zero), "intersect {i} vs distance {d}");
+            }
+            // `contact` decides as `intersect` does, and has a depth exactly
+            // when the shapes meet.
+            let c = answer(&line("contact"));
+            if let (Some(hit), Some(ch)) = (i.get("intersect"), c.get("intersect")) {
+                assert_eq!(hit, ch, "intersect {i} vs contact {c}");
+                assert_eq!(
+                    c.get("depth_f64").is_some(),
+                    hit.as_bool() == Some(true),
+                    "{c}"
+                );
             }
         }
         2 => {

@@ -57,6 +57,8 @@ pub enum Check {
     LinearToi,
     /// `cast_shapes_nonlinear` (rotation).
     NonlinearToi,
+    /// `query::contact` (box pairs): depth, normal and points.
+    Contact,
 }
 
 impl Check {
@@ -66,6 +68,7 @@ impl Check {
             Check::Static => "intersect+distance",
             Check::LinearToi => "linear_toi",
             Check::NonlinearToi => "nonlinear_toi",
+            Check::Contact => "contact",
         }
     }
 }
@@ -107,8 +110,8 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Why each skipped case was skipped: (engine, check, family, reason).
     pub skips: Vec<(&'static str, Check, String, String)>,
-    /// With [`Options::keep_lines`]: every judged static line and whether it
-    /// agreed.
+    /// With [`Options::keep_lines`]: every judged static and contact line and
+    /// whether it agreed.
     pub lines: Vec<(Value, bool)>,
 }
 
@@ -119,8 +122,18 @@ pub struct Options {
     pub tol: Tolerances,
     /// Shrink each disagreement.
     pub shrink: bool,
-    /// Keep every judged static line, agreeing ones too, in [`Report::lines`].
+    /// Keep every judged static and contact line, agreeing ones too, in
+    /// [`Report::lines`].
     pub keep_lines: bool,
+}
+
+/// parry's `Contact`, widened to f64 (world space).
+#[derive(Clone, Copy, Debug)]
+struct ParryContact {
+    point1: [f64; 3],
+    point2: [f64; 3],
+    normal1: [f64; 3],
+    dist: f64,
 }
 
 /// parry at one precision.
@@ -132,6 +145,9 @@ trait Engine {
     fn intersect(a: &Geom, b: &Geom) -> Result<bool, String>;
     /// `distance`, or why parry gave no answer.
     fn distance(a: &Geom, b: &Geom) -> Result<f64, String>;
+    /// `query::contact` with prediction 0: `None` when parry finds no
+    /// contact, else (point1, point2, normal1, dist) in world space.
+    fn contact(a: &Geom, b: &Geom) -> Result<Option<ParryContact>, String>;
     /// First impact of b moving with `vel` against a, in [0, 1].
     fn cast_linear(a: &PoseBox, b: &PoseBox, vel: [f64; 3]) -> Option<Option<f64>>;
     /// First impact of the spinning box, in [0, 1].
@@ -247,6 +263,20 @@ macro_rules! engine {
                 guarded(|| $krate::query::distance(&pa, &*sa, &pb, &*sb))?
                     .map(|d| d.distance as f64)
                     .map_err(|e| format!("distance: {e:?}"))
+            }
+            fn contact(a: &Geom, b: &Geom) -> Result<Option<ParryContact>, String> {
+                let ((sa, pa), (sb, pb)) = Self::shapes(a, b)?;
+                let w = |v: $krate::math::Vector| [v.x as f64, v.y as f64, v.z as f64];
+                guarded(|| $krate::query::contact(&pa, &*sa, &pb, &*sb, 0.0))?
+                    .map(|c| {
+                        c.map(|c| ParryContact {
+                            point1: w(c.point1),
+                            point2: w(c.point2),
+                            normal1: w(c.normal1),
+                            dist: c.dist as f64,
+                        })
+                    })
+                    .map_err(|e| format!("contact: {e:?}"))
             }
             fn cast_linear(a: &PoseBox, b: &PoseBox, vel: [f64; 3]) -> Option<Option<f64>> {
                 let ca = $krate::shape::Cuboid::new(Self::v(a.he));
@@ -414,6 +444,34 @@ fn static_line<E: Engine>(c: &Case) -> Result<Value, String> {
     let mut line = c.query("distance");
     line["claim"] = json!({"intersect": it, "distance_f64": float_value(d)});
     Ok(with_meta(line, E::NAME, json!({})))
+}
+
+/// The contact claim line: parry's `query::contact` (prediction 0) as a
+/// claim on a `contact` query. parry's `dist` is negative when the shapes
+/// penetrate, so the claimed depth is max(−dist, 0); its `normal1` (a unit
+/// vector pointing from a toward b, the direction b moves to separate) is the
+/// protocol's normal convention; `point1` (on a) and `point2` (on b, which
+/// is point1 − depth·normal1) are claimed as contact points, judged against
+/// the exact region swept back along b's translation. No contact from parry
+/// is the claim `depth_f64: 0`.
+fn contact_line<E: Engine>(c: &Case) -> Result<Value, String> {
+    if !c.proper() {
+        return Err("a degenerate case".into());
+    }
+    let ct = E::contact(&c.a, &c.b)?;
+    let mut line = c.query("contact");
+    let fv = |p: [f64; 3]| p.map(float_value).to_vec();
+    let (claim, said) = match ct {
+        None => (json!({"depth_f64": 0.0}), json!("no contact")),
+        Some(k) => (
+            json!({"depth_f64": float_value((-k.dist).max(0.0)),
+                   "normal": fv(k.normal1),
+                   "contact": {"points": [fv(k.point1), fv(k.point2)]}}),
+            json!({"dist": float_value(k.dist)}),
+        ),
+    };
+    line["claim"] = claim;
+    Ok(with_meta(line, E::NAME, json!({ "parry": said })))
 }
 
 /// The moving case of a box pair: b starts at its place + d (d = b's center
@@ -612,14 +670,15 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
     let tol = tol_for::<E>(o);
     for c0 in cases {
         let c = held::<E>(c0);
-        for check in [Check::Static, Check::LinearToi] {
+        for check in [Check::Static, Check::LinearToi, Check::Contact] {
             let make = |c: &Case| match check {
                 Check::Static => static_line::<E>(c),
+                Check::Contact => contact_line::<E>(c),
                 _ => linear_line::<E>(c).ok_or_else(|| {
                     "parry answered nothing (unsupported pair or degenerate case)".to_string()
                 }),
             };
-            if check == Check::LinearToi
+            if matches!(check, Check::LinearToi | Check::Contact)
                 && !(matches!(c.a, Geom::Box(_)) && matches!(c.b, Geom::Box(_)))
             {
                 continue;
@@ -644,7 +703,7 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
                 r.skips.push((E::NAME, check, c.family.to_string(), why));
                 continue;
             };
-            if o.keep_lines && check == Check::Static {
+            if o.keep_lines && check != Check::LinearToi {
                 r.lines.push((line.clone(), v.agrees));
             }
             if v.agrees {

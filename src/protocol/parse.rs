@@ -880,7 +880,7 @@ pub fn parse_query(v: &Value) -> Result<Query, ParseError> {
             return err(
                 "op",
                 format!(
-                    "unknown op {other:?} (expected intersect, distance, ccd, ccd_vf or ccd_ee)"
+                    "unknown op {other:?} (expected intersect, distance, contact, ccd, ccd_vf or ccd_ee)"
                 ),
             )
         }
