@@ -229,7 +229,8 @@ def test_coal_cubes_one_ulp_apart_shrink_and_still_disagree():
 
     a, b = _cubes_one_ulp_apart_far_out()
     mod, _ = adapters.load("coal")
-    [(line, q, ans)], _ = shrink.ask("coal", mod, "intersect", [(a, b)])
+    [entry], _ = shrink.ask("coal", mod, "intersect", [(a, b)])
+    line, q, ans = shrink.judged(entry)
     want = shrink.kind(q, ans)
     assert want == ("intersect", True)  # coal: "they collide"
     res = shrink.shrink("coal", mod, "intersect", a, b, want, seconds=5)

@@ -44,19 +44,19 @@ def bits(x) -> int:
     x = float(x)
     if x == 0 or not math.isfinite(x):
         return 0
-    f = Fraction(x)
-    return abs(f.numerator).bit_length() + f.denominator.bit_length() - 1
+    n, d = x.as_integer_ratio()
+    return abs(n).bit_length() + d.bit_length() - 1
 
 
 def shape_size(s) -> int:
     n = 0
     for arr in (s.center, s.half, s.points):
         if arr is not None:
-            n += sum(bits(x) for x in np.ravel(arr))
+            n += sum(map(bits, arr.ravel().tolist()))
     if s.points is not None:
         n += len(s.points)
     if s.kind in ("box", "capsule"):
-        n += sum(bits(x) for x in np.ravel(s.R)) + (0 if np.array_equal(s.R, np.eye(3)) else 1)
+        n += sum(map(bits, s.R.ravel().tolist())) + (0 if np.array_equal(s.R, np.eye(3)) else 1)
     return n + bits(s.radius) + bits(s.h) + bits(s.margin)
 
 
@@ -317,19 +317,28 @@ def could_be(claim, want) -> bool:
 
 
 def ask(name, mod, op, pairs, want=None):
-    """The engine asked on each pair and its claim of op judged: a list of
-    (line, query, answer), or None where the engine raised, did not claim, or
-    claimed what cannot be a disagreement of kind ``want`` (not judged); and
-    the number of pairs the engine raised on."""
+    """The engine asked on each pair: a list of (line, query, None) to judge
+    with ``judged``, or None where the engine raised, did not claim, or
+    claimed what cannot be a disagreement of kind ``want``; and the number of
+    pairs the engine raised on."""
     rows = [("shrink", None, a, b, i) for i, (a, b) in enumerate(pairs)]
     lines, failed = claim_lines(name, mod, rows)
     lines = [ln for ln in lines if json.loads(ln)["op"] == op and could_be(json.loads(ln)["claim"], want)]
     out = [None] * len(pairs)
-    if lines:
-        for ln, ans in zip(lines, answer_lines(lines)):
-            q = json.loads(ln)
-            out[q["meta"]["row"]] = (ln, q, json.loads(ans))
+    for ln in lines:
+        q = json.loads(ln)
+        out[q["meta"]["row"]] = (ln, q, None)
     return out, len(failed)
+
+
+def judged(entry):
+    """(line, query, answer) of an entry of ``ask``, judged now (one line per
+    call: on a busy machine a batch costs the judge's threads more than the
+    lines after the first kept one are worth)."""
+    ln, q, ans = entry
+    if ans is None:
+        ans = json.loads(answer_lines([ln])[0])
+    return ln, q, ans
 
 
 def shrink(name, mod, op, a, b, want, max_calls=120, seconds=0.5):
@@ -352,7 +361,9 @@ def shrink(name, mod, op, a, b, want, max_calls=120, seconds=0.5):
         while calls < max_calls and time.perf_counter() - t0 < seconds:
             batch = []
             for what, ca, cb in gen:
-                if not (_keeps_sizes(a, ca) and _keeps_sizes(b, cb) and valid(ca) and valid(cb)):
+                if not (_keeps_sizes(a, ca) and _keeps_sizes(b, cb)):
+                    continue
+                if (ca is not a and not valid(ca)) or (cb is not b and not valid(cb)):
                     continue
                 if case_size(ca, cb) >= size or not adapters.supports(mod, ca, cb):
                     continue
@@ -362,14 +373,14 @@ def shrink(name, mod, op, a, b, want, max_calls=120, seconds=0.5):
             if not batch:
                 break
             calls += len(batch)
-            try:
-                judged, failed = ask(name, mod, op, batch, want)
-            except Exception:  # the judge refused a candidate line: drop the batch
-                exc += len(batch)
-                continue
+            asked, failed = ask(name, mod, op, batch, want)
             exc += failed
-            for (ca, cb), j in zip(batch, judged):
+            for (ca, cb), j in zip(batch, asked):
                 if j is None:
+                    continue
+                try:
+                    j = judged(j)
+                except Exception:  # the judge refused the line: drop the candidate
                     continue
                 if kind(j[1], j[2]) == want:
                     a, b, best = ca, cb, j
