@@ -35,7 +35,7 @@ from .. import answer_lines
 from . import adapters
 from .judge import claim_lines
 
-BATCH = 4
+BATCH = 1  # candidates asked of the engine per round (judging stops at the first kept)
 
 
 def bits(x) -> int:
@@ -112,10 +112,33 @@ def _solid(pts) -> bool:
     return False
 
 
+def _thick(pts, rel=1e-6) -> bool:
+    """In floats, for choosing candidates only: the points span a solid whose
+    width in every direction is at least ``rel`` times its diameter. A hull
+    engines take as solid: coal 3.0.3's convexHull crashes the process (a
+    segmentation fault, not an exception) on input its hull code finds flat,
+    so nearly flat candidates are never offered to an engine."""
+    p = np.asarray(pts, dtype=float)
+    p = p - p[0]
+    d = np.linalg.norm(p, axis=1)
+    diam = float(d.max())
+    if not diam > 0:
+        return False
+    u = p[int(d.argmax())] / diam
+    q = p - np.outer(p @ u, u)
+    dq = np.linalg.norm(q, axis=1)
+    if not dq.max() >= rel * diam:
+        return False
+    v = q[int(dq.argmax())] / dq.max()
+    n = np.cross(u, v)
+    return bool(np.abs(p @ n).max() >= rel * diam)
+
+
 def valid(s) -> bool:
     """The shape is one the cases could hold: finite numbers, positive sizes
     where the original had them (checked by the caller), a solid hull with
-    distinct points not in one plane, a flat hull in one plane."""
+    distinct points not in one plane (and not nearly: ``_thick``), a flat hull
+    in one plane."""
     for arr in (s.center, s.half, s.points, s.R):
         if arr is not None and not np.all(np.isfinite(arr)):
             return False
@@ -127,7 +150,7 @@ def valid(s) -> bool:
             return False
         if s.flat:
             return not _solid(pts) and len(pts) >= 3
-        return _solid(pts)
+        return _thick(pts) and _solid(pts)
     return True
 
 
