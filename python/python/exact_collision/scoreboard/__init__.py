@@ -6,7 +6,9 @@ cases, each answer judged exactly, in a report a person can read.
 cases (split evenly over the case families of ``cases``), judges every claim
 with the exact judge (``answer_lines`` with the ``claim`` field, the semantics
 of ``exact-collision verify``) and writes DIR/report.html, DIR/summary.json and
-DIR/disagreements-ENGINE.jsonl (protocol lines anyone can rerun). An engine that
+DIR/disagreements-ENGINE.jsonl (protocol lines anyone can rerun), each
+disagreement shrunk first (``shrink``: a simpler case on which the engine,
+asked again, is still wrong the same way; ``--shrink-seconds`` in all). An engine that
 is not installed is skipped with a line saying so; an engine's exception is
 recorded as its answer. See docs/scoreboard.md.
 """

@@ -16,8 +16,8 @@ candidate only when the verdict is still "disagree" with the same kind of
 disagreement (``kind``) and the case is strictly smaller (``case_size``: the
 bits of every number, one per point, one for a
 rotation other than the identity). An engine's exception on a
-candidate rejects that candidate. The search is greedy, in batches, bounded
-by a number of engine calls and a time per case.
+candidate rejects that candidate. The search is greedy, one candidate at a
+time, bounded by a number of engine calls and a time per case.
 
 Nothing here decides a verdict: the judge does, on every kept case.
 """
