@@ -208,3 +208,128 @@ def test_report_opens_in_a_headless_browser(tmp_path):
                    timeout=120)
     px = _png_pixels(shot.read_bytes())
     assert len(set(px)) > 16  # not blank: many distinct values in the image
+
+
+# --- shrinking ----------------------------------------------------------------
+
+def _cubes_one_ulp_apart_far_out():
+    # the unit cubes one ulp apart, made larger: scale 2^20, moved to
+    # (1000.25, 3, -7)·2^20, turned by a quarter turn about z; b's y is the
+    # double after a's y + 2^20 (a's y + 2^20 is exact), so the boxes are apart
+    P = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    s = 2.0 ** 20
+    c = np.array([1000.25, 3.0, -7.0]) * s
+    a = box(c, np.full(3, 0.5 * s), P)
+    b = box([c[0], np.nextafter(c[1] + s, np.inf), c[2]], np.full(3, 0.5 * s), P)
+    return a, b
+
+
+def test_coal_cubes_one_ulp_apart_shrink_and_still_disagree():
+    from exact_collision.scoreboard import shrink
+
+    a, b = _cubes_one_ulp_apart_far_out()
+    mod, _ = adapters.load("coal")
+    [entry], _ = shrink.ask("coal", mod, "intersect", [(a, b)])
+    line, q, ans = shrink.judged(entry)
+    want = shrink.kind(q, ans)
+    assert want == ("intersect", True)  # coal: "they collide"
+    res = shrink.shrink("coal", mod, "intersect", a, b, want, seconds=5)
+    assert res["line"] is not None and res["steps"] >= 1
+    assert res["size_after"] < res["size_before"] == shrink.case_size(a, b)
+    assert res["size_after"] == shrink.case_size(res["a"], res["b"])
+    # judged again here, independently of the shrinker: still a disagreement,
+    # coal still says "collide", and the shrunk boxes are exactly apart
+    q2 = json.loads(res["line"])
+    assert q2["claim"] == {"intersect": True}
+    assert json.loads(ec.answer(res["line"]))["verdict"] == "disagree"
+    d = json.loads(ec.answer(json.dumps({"op": "distance", "a": q2["a"], "b": q2["b"]})))
+    assert d["distance_squared"] != "0"
+    # the scene was moved to the origin, scaled to size 1 and turned back
+    assert res["a"].center.tolist() == [0.0, 0.0, 0.0]
+    assert np.array_equal(res["a"].R, I) and np.array_equal(res["a"].half, np.full(3, 0.5))
+
+
+def test_the_unit_cubes_are_already_small():
+    # the unit cubes one ulp apart: no simpler case is kept, none is larger
+    from exact_collision.scoreboard import shrink
+
+    a = box([0, 0, 0], np.full(3, 0.5), I)
+    b = box([np.nextafter(1.0, 2.0), 0, 0], np.full(3, 0.5), I)
+    mod, _ = adapters.load("coal")
+    res = shrink.shrink("coal", mod, "intersect", a, b, ("intersect", True), seconds=5)
+    assert res["size_after"] <= res["size_before"]
+    if res["line"] is not None:
+        assert json.loads(ec.answer(res["line"]))["verdict"] == "disagree"
+
+
+class _FakeEngine:
+    """An adapter whose engine says "collide" on the original case only, or
+    raises on every other call."""
+
+    NAME = "fake"
+    KINDS = ("box", "sphere", "capsule", "convex", "triangle")
+    REL_TOL = 1e-6
+
+    def __init__(self, original=None, raise_every=0):
+        self.original, self.raise_every, self.calls, self.raised = original, raise_every, 0, 0
+
+    def query(self, a, b):
+        self.calls += 1
+        if self.raise_every and self.calls % self.raise_every == 0:
+            self.raised += 1
+            raise RuntimeError("engine failure")
+        hit = True if self.original is None else (a.protocol(), b.protocol()) == self.original
+        return adapters.Answer(intersect=hit)
+
+
+def test_shrinking_never_turns_a_disagreement_into_agreement():
+    # spheres 3 apart with radii 1 (distance 1): an engine that says "collide"
+    # only on this very case agrees ("apart") on every simpler one, so nothing
+    # may be kept
+    from exact_collision.scoreboard import shrink
+
+    a, b = sphere([0.1, 0.2, 0.3], 1.0), sphere([3.1, 0.2, 0.3], 1.0)
+    eng = _FakeEngine(original=(a.protocol(), b.protocol()))
+    res = shrink.shrink("fake", eng, "intersect", a, b, ("intersect", True), seconds=5)
+    assert eng.calls > 1  # candidates were asked
+    assert res["line"] is None and res["steps"] == 0 and res["a"] is a and res["b"] is b
+    assert res["size_after"] == res["size_before"]
+
+
+def test_engine_exceptions_during_shrinking_are_handled():
+    # an engine that always says "collide" but raises on every third call:
+    # the raising candidates are dropped, the rest shrink the case
+    from exact_collision.scoreboard import shrink
+
+    a, b = sphere([0.1, 0.2, 0.3], 1.5), sphere([3.1, 0.2, 0.3], 1.25)  # distance 0.25
+    eng = _FakeEngine(raise_every=3)
+    res = shrink.shrink("fake", eng, "intersect", a, b, ("intersect", True), seconds=5)
+    assert eng.raised > 0 and res["exceptions"] == eng.raised
+    assert res["line"] is not None and res["size_after"] < res["size_before"]
+    assert json.loads(ec.answer(res["line"]))["verdict"] == "disagree"
+    # an engine that raises on every call: the case is kept as found
+    eng = _FakeEngine(raise_every=1)
+    res = shrink.shrink("fake", eng, "intersect", a, b, ("intersect", True), seconds=5)
+    assert res["line"] is None and res["exceptions"] == res["calls"] > 0
+
+
+def test_every_shrunk_disagreement_of_a_run_still_disagrees_the_same_way(tmp_path):
+    from exact_collision.scoreboard import shrink
+
+    result = judge.run(["coal"], 60, 7, ["box-box face", "capsule-capsule parallel"], log=lambda *_: None,
+                       shrink_seconds=10)
+    st = result["shrink"]
+    assert st["disagreements"] > 0 and st["shrunk"] > 0
+    shrunk = [r for r in result["records"] if r.get("original_line")]
+    assert len(shrunk) == st["shrunk"]
+    lines = [r["line"] for r in shrunk]
+    for r, ans in zip(shrunk, ec.answer_lines(lines)):
+        ans = json.loads(ans)
+        q, q0 = json.loads(r["line"]), json.loads(r["original_line"])
+        assert shrink.kind(q, ans) == shrink.kind(q0, r["original_answer"]) is not None
+        assert r["shrink"]["size_after"] < r["shrink"]["size_before"]
+        assert q["meta"]["shrunk_from"]["a"] == q0["a"]
+    summary = report.write(result, tmp_path)
+    assert summary["shrink"]["shrunk"] == st["shrunk"]
+    html_text = (tmp_path / "report.html").read_text()
+    assert "As found:" in html_text and "Disagreements shrunk:" in html_text

@@ -6,7 +6,9 @@ cases, each answer judged exactly, in a report a person can read.
 cases (split evenly over the case families of ``cases``), judges every claim
 with the exact judge (``answer_lines`` with the ``claim`` field, the semantics
 of ``exact-collision verify``) and writes DIR/report.html, DIR/summary.json and
-DIR/disagreements-ENGINE.jsonl (protocol lines anyone can rerun). An engine that
+DIR/disagreements-ENGINE.jsonl (protocol lines anyone can rerun), each
+disagreement shrunk first (``shrink``: a simpler case on which the engine,
+asked again, is still wrong the same way; ``--shrink-seconds`` in all). An engine that
 is not installed is skipped with a line saying so; an engine's exception is
 recorded as its answer. See docs/scoreboard.md.
 """
@@ -27,6 +29,8 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=20261128)
     p.add_argument("--families", default=None, help="comma-separated family names (default: all)")
     p.add_argument("--out", default="scoreboard", help="output folder (default: %(default)s)")
+    p.add_argument("--shrink-seconds", type=float, default=15.0,
+                   help="time for shrinking all disagreements together, 0 for none (default: %(default)s)")
     args = p.parse_args(argv)
     engines = [x for x in args.engines.split(",") if x]
     unknown = [x for x in engines if x not in adapters.ADAPTERS]
@@ -37,7 +41,7 @@ def main(argv=None):
         bad = [f for f in fams if f not in cases.FAMILIES]
         if bad:
             p.error(f"unknown family {bad[0]!r}; known: {', '.join(cases.FAMILIES)}")
-    result = judge.run(engines, args.cases, args.seed, fams)
+    result = judge.run(engines, args.cases, args.seed, fams, shrink_seconds=args.shrink_seconds)
     summary = report.write(result, args.out)
     for op, by_engine in summary["ops"].items():
         for eng, cells in by_engine.items():

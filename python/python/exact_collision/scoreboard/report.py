@@ -190,10 +190,20 @@ def write(result, out_dir):
         "engines": {k: {kk: vv for kk, vv in v.items() if kk != "doc"} for k, v in result["engines"].items()},
         "ops": table,
         "counterexamples": {k: [r["line"] for r in v] for k, v in examples.items()},
+        "counterexamples_as_found": {k: [r.get("original_line", r["line"]) for r in v] for k, v in examples.items()},
+        "shrink": result.get("shrink"),
     }
     (out / "summary.json").write_text(json.dumps(_jsonable(summary), indent=1, allow_nan=False))
     (out / "report.html").write_text(_html(result, table, examples))
     return summary
+
+
+def _shrink_note(st):
+    if not st:
+        return ""
+    return (f"<p>Disagreements shrunk: {st['shrunk']} of {st['disagreements']} ({st['tried']} tried, "
+            f"{st['engine_calls']} engine calls, {st['exceptions']} of them raised or made no claim, "
+            f"{st['seconds']:.1f} s of a {st['budget_seconds']:g} s budget).</p>")
 
 
 def _html(result, table, examples):
@@ -213,6 +223,7 @@ def _html(result, table, examples):
          "wrong answers / cases (engine exceptions after a +), and the worst error of a wrong distance "
          "(relative, or absolute where the exact distance is 0). Green: none wrong; yellow: under 1%; "
          f"red: 1% or more; grey: the engine does not take the pair. Run time {result['seconds']:.1f} s.</p>",
+         _shrink_note(result.get("shrink")),
          "<ul>"]
     for n, v in result["engines"].items():
         if "skipped" in v:
@@ -239,7 +250,9 @@ def _html(result, table, examples):
         h.append("</table>")
     h.append("<h2>Counterexamples</h2><p>Blue: shape a, orange: shape b, drawn from the exact geometry along "
              "one oblique direction; black dots: the exact closest points (of the cores for rounded shapes); "
-             "red crosses: the engine's points where it gives them. Each line reruns with "
+             "red crosses: the engine's points where it gives them. Each case is shown shrunk (a simpler case, asked "
+             "of the engine again and judged again, on which it is still wrong in the same way) with the case as "
+             "found below it. Each line reruns with "
              "<code>exact-collision verify FILE</code> or <code>exact_collision.answer(line)</code>.</p>")
     for n in engines:
         h.append(f"<h3>{e(n)}</h3>")
@@ -253,9 +266,17 @@ def _html(result, table, examples):
                     ("verdict detail", r["detail"])]
             if "engine_distance" in q["meta"]:
                 rows.insert(4, ("engine's signed distance", repr(q["meta"]["engine_distance"])))
+            sh = r.get("shrink")
+            if r.get("original_line"):
+                rows.append(("shrunk", f"{sh['size_before']} → {sh['size_after']} bits in {sh['steps']} steps, "
+                                       f"{sh['calls']} engine calls"))
+            elif sh:
+                rows.append(("shrunk", f"no simpler case kept ({sh['calls']} engine calls)"))
             tbl = "".join(f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>" for k, v in rows)
+            orig = (f"<p>As found:</p><pre class=\"orig\">{e(r['original_line'])}</pre>"
+                    if r.get("original_line") else "")
             h.append(f"<div class=\"ex\">{svg(q, ans)}<div><table class=\"num\">{tbl}</table>"
-                     f"<pre>{e(r['line'])}</pre></div></div>")
+                     f"<pre class=\"line\">{e(r['line'])}</pre>{orig}</div></div>")
     h.append("<h2>Adapters</h2>")
     for n in engines:
         h.append(f"<h3>{e(n)}</h3><pre>{e(result['engines'][n]['doc'])}</pre>")
