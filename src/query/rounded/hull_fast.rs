@@ -833,11 +833,13 @@ pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<ApartDw> {
     // The slab: D·(V·w_a − P_a) ≤ 0 for every vertex V of a, and
     // D·(V·w_b − P_b) ≥ 0 for every vertex of b; the features' own vertices
     // are on the planes by identity.
+    // As w·(D·v) − D·P, with D·P once per core.
     let slab = |v: &[[f64; 3]], idx: &[usize], h: &Hd, bad: Sign| {
+        let c = ddot(&dd, &h.p);
         v.iter().enumerate().all(|(i, p)| {
             idx.contains(&i)
                 || matches!(
-                    ddot(&dd, &dsub(&dscale(&d3(p), &h.w), &h.p)).sign(),
+                    h.w.mul_ref(&ddot(&dd, &d3(p))).sub_ref(&c).sign(),
                     Some(sg) if sg != bad
                 )
         })
