@@ -7,6 +7,9 @@
 //! * `ours_distance`: `rounded::distance_exact_f64` (the float-guided hull
 //!   path with exact proof; exact closest pair, exact squared distance) and
 //!   the correctly rounded `distance_f64`, as a protocol line answers;
+//! * `ours_distance_f64`: `rounded::distance_f64` (the same double; the
+//!   closest pair and its certificate in double-word arithmetic, no big
+//!   integers where the bounds decide);
 //! * `parry3d_f64_distance`: `ConvexPolyhedron::from_convex_hull` shapes,
 //!   `query::distance` (a float, no certificate).
 //!
@@ -91,6 +94,12 @@ fn ours_distance(s: &Ours) -> f64 {
         .sum()
 }
 
+fn ours_distance_f64(s: &Ours) -> f64 {
+    s.iter()
+        .map(|(a, b)| rounded::distance_f64(black_box(a), black_box(b)).unwrap())
+        .sum()
+}
+
 fn ours_exact(s: &Ours) -> f64 {
     s.iter()
         .map(|(a, b)| {
@@ -123,8 +132,18 @@ fn bench(c: &mut Criterion) {
         after.0 - before.0,
         after.1 - before.1
     );
+    let before = stats::HULL_F64.get();
+    let z = ours_distance_f64(&o);
+    let after = stats::HULL_F64.get();
+    assert_eq!(x, z, "distance_f64 differs");
+    println!(
+        "distance_f64: sum {z}; double-word path {} fast, {} fallback",
+        after.0 - before.0,
+        after.1 - before.1
+    );
     let mut g = c.benchmark_group("convex16_distance");
     g.bench_function("ours_distance", |bn| bn.iter(|| ours_distance(&o)));
+    g.bench_function("ours_distance_f64", |bn| bn.iter(|| ours_distance_f64(&o)));
     g.bench_function("parry3d_f64_distance", |bn| bn.iter(|| parry_distance(&p)));
     g.finish();
     let mut g = c.benchmark_group("convex16_build");
@@ -144,11 +163,15 @@ fn one_pass(name: &str) {
         "parry_build" => build_parry(&cs).len() as f64,
         "ours_distance" => ours_distance(&build_ours(&cs)),
         "ours_exact" => ours_exact(&build_ours(&cs)),
+        "ours_distance_f64" => ours_distance_f64(&build_ours(&cs)),
         "parry_distance" => parry_distance(&build_parry(&cs)),
         _ => panic!("unknown HULL_PASS {name}"),
     };
-    let h = stats::HULL.get();
-    println!("{name}: {r}; hull path {} fast / {} fallback", h.0, h.1);
+    let (h, w) = (stats::HULL.get(), stats::HULL_F64.get());
+    println!(
+        "{name}: {r}; hull path {} fast / {} fallback; double-word {} / {}",
+        h.0, h.1, w.0, w.1
+    );
 }
 
 criterion_group!(benches, bench);

@@ -71,9 +71,14 @@ pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 roundi
 /// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
 /// handed to the exact path.
 pub static HULL: Counter = Counter::new("hull distance");
+/// `rounded::distance_f64` and `intersects_f64` with a convex hull core:
+/// answered from the closest pair and certificate in double-word arithmetic
+/// without big integers (`fast`), or handed to the exact-proof path
+/// (`fallback`; a guess it does not take, an undecided sign).
+pub static HULL_F64: Counter = Counter::new("hull distance_f64 (double-word)");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 7] {
+pub fn all() -> [&'static Counter; 8] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -82,6 +87,7 @@ pub fn all() -> [&'static Counter; 7] {
         &ROUNDED,
         &ROUNDED_ROUNDING,
         &HULL,
+        &HULL_F64,
     ]
 }
 

@@ -34,6 +34,8 @@
 use super::segment;
 use crate::hull::{gcd_euclid, lsb_exp, over, to_int};
 use crate::num::bounded::{Fx, ETA, U};
+use crate::num::double_word::Dx;
+use crate::num::fixed::ldexp;
 use crate::num::ring::Ring;
 use crate::num::scalar::rational_to_f64;
 use crate::num::sign::Sign;
@@ -612,4 +614,244 @@ fn output(pa: &H, pb: &H, e: i64) -> Closest<Q> {
         a,
         b,
     }
+}
+
+// ---- `distance_f64` without big integers: the closest pair of the guessed
+// features in homogeneous coordinates `P / w` (integer polynomials in the
+// vertex coordinates, no division) evaluated in double-word arithmetic with
+// proven error bounds ([`Dx`]), the slab certificate's signs decided by the
+// bounds, `q = |D|²/W²` and the rounding of `√q − R` certified in
+// double-word. Any undecided sign answers `None`.
+
+type D3 = [Dx; 3];
+
+fn dsub(a: &D3, b: &D3) -> D3 {
+    [
+        a[0].sub_ref(&b[0]),
+        a[1].sub_ref(&b[1]),
+        a[2].sub_ref(&b[2]),
+    ]
+}
+fn ddot(a: &D3, b: &D3) -> Dx {
+    a[0].mul_ref(&b[0])
+        .add_ref(&a[1].mul_ref(&b[1]))
+        .add_ref(&a[2].mul_ref(&b[2]))
+}
+fn dcross(a: &D3, b: &D3) -> D3 {
+    [
+        a[1].mul_ref(&b[2]).sub_ref(&a[2].mul_ref(&b[1])),
+        a[2].mul_ref(&b[0]).sub_ref(&a[0].mul_ref(&b[2])),
+        a[0].mul_ref(&b[1]).sub_ref(&a[1].mul_ref(&b[0])),
+    ]
+}
+fn dscale(a: &D3, s: &Dx) -> D3 {
+    [a[0].mul_ref(s), a[1].mul_ref(s), a[2].mul_ref(s)]
+}
+/// `a·s + d·t`.
+fn daxpy(a: &D3, s: &Dx, d: &D3, t: &Dx) -> D3 {
+    let (x, y) = (dscale(a, s), dscale(d, t));
+    [
+        x[0].add_ref(&y[0]),
+        x[1].add_ref(&y[1]),
+        x[2].add_ref(&y[2]),
+    ]
+}
+/// Whether the bound proves `x > 0`.
+fn positive(x: &Dx) -> bool {
+    x.sign() == Some(Sign::Positive)
+}
+
+/// A homogeneous point `p / w` (`w` proved positive).
+struct Hd {
+    p: D3,
+    w: Dx,
+}
+
+fn dvertex(p: &D3) -> Hd {
+    Hd {
+        p: *p,
+        w: Dx::exact(1.0),
+    }
+}
+
+/// The interior point of `[a, b]` nearest to `x`, when the bounds prove it
+/// interior (`0 < t < e·e`).
+fn dnear_on_segment(x: &D3, a: &D3, b: &D3) -> Option<Hd> {
+    let e = dsub(b, a);
+    let ee = ddot(&e, &e);
+    let t = ddot(&e, &dsub(x, a));
+    (positive(&t) && positive(&ee.sub_ref(&t))).then(|| Hd {
+        p: daxpy(a, &ee, &e, &t),
+        w: ee,
+    })
+}
+
+/// The projection of `x` into the triangle `abc`, when the bounds prove it
+/// strictly inside.
+fn dnear_on_face(x: &D3, a: &D3, b: &D3, c: &D3) -> Option<Hd> {
+    let n = dcross(&dsub(b, a), &dsub(c, a));
+    let nn = ddot(&n, &n);
+    if !positive(&nn) {
+        return None;
+    }
+    for (u, w) in [(a, b), (b, c), (c, a)] {
+        if !positive(&ddot(&n, &dcross(&dsub(w, u), &dsub(x, u)))) {
+            return None;
+        }
+    }
+    let t = ddot(&n, &dsub(x, a));
+    Some(Hd {
+        p: daxpy(x, &nn, &n, &t.neg_ref()),
+        w: nn,
+    })
+}
+
+/// The interior closest points of the segments `[p0, p1]`, `[q0, q1]`, when
+/// the bounds prove both interior (`0 < s, t < den`, `den > 0`).
+fn dnear_edges(p0: &D3, p1: &D3, q0: &D3, q1: &D3) -> Option<(Hd, Hd)> {
+    let (d1, d2, r) = (dsub(p1, p0), dsub(q1, q0), dsub(p0, q0));
+    let (a, b, e) = (ddot(&d1, &d1), ddot(&d1, &d2), ddot(&d2, &d2));
+    let (c, f) = (ddot(&d1, &r), ddot(&d2, &r));
+    let den = a.mul_ref(&e).sub_ref(&b.mul_ref(&b));
+    let s = b.mul_ref(&f).sub_ref(&c.mul_ref(&e));
+    let t = a.mul_ref(&f).sub_ref(&b.mul_ref(&c));
+    let inside = |x: &Dx| positive(x) && positive(&den.sub_ref(x));
+    if !(positive(&den) && inside(&s) && inside(&t)) {
+        return None;
+    }
+    Some((
+        Hd {
+            p: daxpy(p0, &den, &d1, &s),
+            w: den,
+        },
+        Hd {
+            p: daxpy(q0, &den, &d2, &t),
+            w: den,
+        },
+    ))
+}
+
+/// The closest pair of the features for the configurations whose closest
+/// points are interior to both features (vertex–vertex, vertex–edge,
+/// edge–edge, vertex–face), proved so by the bounds. Then `d = p_b − p_a`
+/// is orthogonal to both features (the normal equations of the
+/// construction), so every vertex of each feature is on its slab plane
+/// exactly, by identity.
+fn dconstruct(ka: &[D3], kb: &[D3]) -> Option<(Hd, Hd)> {
+    Some(match (ka.len(), kb.len()) {
+        (1, 1) => (dvertex(&ka[0]), dvertex(&kb[0])),
+        (1, 2) => (dvertex(&ka[0]), dnear_on_segment(&ka[0], &kb[0], &kb[1])?),
+        (2, 1) => (dnear_on_segment(&kb[0], &ka[0], &ka[1])?, dvertex(&kb[0])),
+        (2, 2) => dnear_edges(&ka[0], &ka[1], &kb[0], &kb[1])?,
+        (1, 3) => (
+            dvertex(&ka[0]),
+            dnear_on_face(&ka[0], &kb[0], &kb[1], &kb[2])?,
+        ),
+        (3, 1) => (
+            dnear_on_face(&kb[0], &ka[0], &ka[1], &ka[2])?,
+            dvertex(&kb[0]),
+        ),
+        _ => return None,
+    })
+}
+
+/// Disjoint cores proved in double-word arithmetic: `q = s / w²` (all scaled
+/// by `2^-k`, exactly), and the radii scaled alike.
+pub(crate) struct ApartDw {
+    s: Dx,
+    w: Dx,
+    ra: f64,
+    rb: f64,
+    k: i64,
+}
+
+impl ApartDw {
+    /// The sign of `q − R²` when the bounds decide it.
+    pub(crate) fn meet_sign(&self) -> Option<Sign> {
+        let r = Dx::exact(self.ra).add_ref(&Dx::exact(self.rb));
+        let wr = self.w.mul_ref(&r);
+        self.s.sub_ref(&wr.mul_ref(&wr)).sign()
+    }
+
+    /// The double nearest to `√q − R` (known positive: `meet_sign` said
+    /// so), certified in double-word; `None` when undecided or outside the
+    /// normal range.
+    pub(crate) fn nearest_apart(&self) -> Option<f64> {
+        let g = crate::num::double_word::nearest_sqrt_quot_minus(self.s, self.w, self.ra, self.rb)?;
+        // Scaling a normal result by a power of two scales the rounding
+        // grid with it.
+        let x = ldexp(g, self.k);
+        (x.is_finite() && x >= f64::MIN_POSITIVE && ldexp(x, -self.k) == g).then_some(x)
+    }
+}
+
+/// The cores' closest pair proved disjoint in double-word arithmetic, for
+/// the configurations [`dconstruct`] takes; `None` where this path does not
+/// apply (no hull core, both cores points or segments, meeting cores as GJK
+/// guesses, another configuration, a coordinate that does not scale
+/// exactly) or a sign is undecided.
+pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<ApartDw> {
+    let (va, vb) = (vertices(a)?, vertices(b)?);
+    let hull = |r: &Rounded<f64>| matches!(r.core, Core::Hull(_));
+    if !(hull(a) || hull(b)) || (segment(a).is_some() && segment(b).is_some()) {
+        return None;
+    }
+    // Scale by 2^-k, the largest magnitude into [1/2, 1): exact, checked.
+    let max = va
+        .iter()
+        .chain(vb.iter())
+        .flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()])
+        .fold(0.0f64, f64::max);
+    if !(max > 0.0 && max.is_finite()) {
+        return None;
+    }
+    let k = max.log2().floor() as i64 + 1;
+    let sc = |x: f64| -> Option<f64> {
+        let y = ldexp(x, -k);
+        (ldexp(y, k) == x).then_some(y)
+    };
+    let conv = |v: &[Vec3<f64>]| -> Option<Vec<[f64; 3]>> {
+        v.iter()
+            .map(|p| Some([sc(p.x)?, sc(p.y)?, sc(p.z)?]))
+            .collect()
+    };
+    let (fa, fb) = (conv(&va)?, conv(&vb)?);
+    let (ra, rb) = (sc(a.radius)?, sc(b.radius)?);
+    let (s, n) = gjk::simplex(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None })?;
+    let ia = distinct(s[..n].iter().map(|p| p.0));
+    let ib = distinct(s[..n].iter().map(|p| p.1));
+    let d3 = |p: &[f64; 3]| [Dx::exact(p[0]), Dx::exact(p[1]), Dx::exact(p[2])];
+    let feat =
+        |v: &[[f64; 3]], idx: &[usize]| -> Vec<D3> { idx.iter().map(|&i| d3(&v[i])).collect() };
+    let (pa, pb) = dconstruct(&feat(&fa, &ia), &feat(&fb, &ib))?;
+    // D = P_b·w_a − P_a·w_b = w_a·w_b·d.
+    let dd = dsub(&dscale(&pb.p, &pa.w), &dscale(&pa.p, &pb.w));
+    let s = ddot(&dd, &dd);
+    if !positive(&s) {
+        return None;
+    }
+    // The slab: D·(V·w_a − P_a) ≤ 0 for every vertex V of a, and
+    // D·(V·w_b − P_b) ≥ 0 for every vertex of b; the features' own vertices
+    // are on the planes by identity.
+    // As w·(D·v) − D·P, with D·P once per core.
+    let slab = |v: &[[f64; 3]], idx: &[usize], h: &Hd, bad: Sign| {
+        let c = ddot(&dd, &h.p);
+        v.iter().enumerate().all(|(i, p)| {
+            idx.contains(&i)
+                || matches!(
+                    h.w.mul_ref(&ddot(&dd, &d3(p))).sub_ref(&c).sign(),
+                    Some(sg) if sg != bad
+                )
+        })
+    };
+    if !(slab(&fa, &ia, &pa, Sign::Positive) && slab(&fb, &ib, &pb, Sign::Negative)) {
+        return None;
+    }
+    Some(ApartDw {
+        s,
+        w: pa.w.mul_ref(&pb.w),
+        ra,
+        rb,
+        k,
+    })
 }

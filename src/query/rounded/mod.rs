@@ -182,8 +182,12 @@ pub fn distance_exact_f64(
 /// (the signs of `√q − R − m` at the rounding midpoints `m` around the
 /// guess). Where a sign is undecided, `√q − R` is rounded exactly
 /// ([`SqrtOffset::clamped_nearest_f64`]) from `q` built from the proved
-/// features. Other pairs, and guesses the filter cannot prove, take
-/// [`distance_exact_f64`].
+/// features. With a convex hull core, the closest pair of the guessed
+/// features and its slab certificate are evaluated in double-word arithmetic
+/// with proven error bounds (`hull_fast.rs`, no big integers) and the sign of
+/// `q − R²` and the rounding certified the same way (counted in
+/// [`crate::stats::HULL_F64`]). Other pairs, and guesses the filters cannot
+/// prove, take [`distance_exact_f64`].
 ///
 /// ```
 /// use exact_collision::query::rounded;
@@ -223,7 +227,26 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
                 .clamped_nearest_f64(),
         });
     }
+    if let Some(p) = hull_fast::proved_dw(a, b) {
+        let x = match p.meet_sign() {
+            Some(Sign::Negative | Sign::Zero) => Some(0.0),
+            Some(Sign::Positive) => p.nearest_apart(),
+            None => None,
+        };
+        if let Some(x) = x {
+            crate::stats::HULL_F64.fast();
+            return Ok(x);
+        }
+    }
+    if hull_core(a, b) {
+        crate::stats::HULL_F64.fallback();
+    }
     Ok(distance_exact_f64(a, b)?.distance_f64())
+}
+
+/// Whether one core is a convex hull (the pairs `hull_fast.rs` takes).
+fn hull_core(a: &Rounded<f64>, b: &Rounded<f64>) -> bool {
+    matches!(a.core, Core::Hull(_)) || matches!(b.core, Core::Hull(_))
 }
 
 /// Do the rounded shapes of double inputs meet? Decided exactly (`q ≤ R²`):
@@ -239,6 +262,13 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
                 .sign(),
         };
         return Ok(s != Sign::Positive);
+    }
+    if let Some(s) = hull_fast::proved_dw(a, b).and_then(|p| p.meet_sign()) {
+        crate::stats::HULL_F64.fast();
+        return Ok(s != Sign::Positive);
+    }
+    if hull_core(a, b) {
+        crate::stats::HULL_F64.fallback();
     }
     Ok(distance_exact_f64(a, b)?.distance().sign() != Sign::Positive)
 }
