@@ -41,6 +41,7 @@
 
 pub mod contact;
 mod hull_fast;
+mod point_box;
 mod segment_fast;
 
 use super::polytope::Polytope;
@@ -199,6 +200,9 @@ pub fn distance_exact_f64(
 /// assert!(rounded::intersects_f64(&a, &c).unwrap());
 /// ```
 pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryError> {
+    if let Some(x) = point_box_f64(a, b) {
+        return Ok(x);
+    }
     if let Some(p) = segment_fast::proved(a, b) {
         crate::stats::ROUNDED.fast();
         let exact = || {
@@ -224,6 +228,23 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
         });
     }
     Ok(distance_exact_f64(a, b)?.distance_f64())
+}
+
+/// A point core against a box core: the dedicated path (`point_box.rs`),
+/// counted in [`crate::stats::ROUNDED_POINT_BOX`]; `None` for other pairs
+/// and where it leaves the answer to the generic path.
+fn point_box_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<f64> {
+    use segment_fast::Piece;
+    let (p, c, h) = match (Piece::of(a)?, Piece::of(b)?) {
+        (Piece::Point(p), Piece::Box(c, h)) | (Piece::Box(c, h), Piece::Point(p)) => (p, c, h),
+        _ => return None,
+    };
+    let x = point_box::distance_f64(&p, &c, &h, a.radius, b.radius);
+    match x {
+        Some(_) => crate::stats::ROUNDED_POINT_BOX.fast(),
+        None => crate::stats::ROUNDED_POINT_BOX.fallback(),
+    }
+    x
 }
 
 /// Do the rounded shapes of double inputs meet? Decided exactly (`q ≤ R²`):
