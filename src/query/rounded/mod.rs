@@ -183,7 +183,9 @@ pub fn distance_exact_f64(
 /// (the signs of `√q − R − m` at the rounding midpoints `m` around the
 /// guess). Where a sign is undecided, `√q − R` is rounded exactly
 /// ([`SqrtOffset::clamped_nearest_f64`]) from `q` built from the proved
-/// features. Other pairs, and guesses the filter cannot prove, take
+/// features. A point core against a box core first takes a dedicated path
+/// (`point_box.rs`: the one region its box coordinates name, proved the same
+/// way). Other pairs, and guesses the filter cannot prove, take
 /// [`distance_exact_f64`].
 ///
 /// ```
