@@ -66,6 +66,10 @@ pub static ROUNDED: Counter = Counter::new("rounded (segment cores)");
 /// nearest double certified in double-word arithmetic (`fast`), or rounded
 /// exactly from the rational `q` (`fallback`).
 pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 rounding");
+/// `rounded::distance_f64` of a point core (a sphere) against a box core:
+/// answered on the dedicated path (`query/rounded/point_box.rs`, `fast`), or
+/// left to the generic float-guided path and the exact one (`fallback`).
+pub static ROUNDED_POINT_BOX: Counter = Counter::new("rounded distance_f64 point-box");
 
 /// `distance` of rounded shapes with a convex hull core, from float inputs
 /// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
@@ -78,7 +82,7 @@ pub static HULL: Counter = Counter::new("hull distance");
 pub static HULL_F64: Counter = Counter::new("hull distance_f64 (double-word)");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 8] {
+pub fn all() -> [&'static Counter; 9] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -86,6 +90,7 @@ pub fn all() -> [&'static Counter; 8] {
         &CCD_BOXES,
         &ROUNDED,
         &ROUNDED_ROUNDING,
+        &ROUNDED_POINT_BOX,
         &HULL,
         &HULL_F64,
     ]

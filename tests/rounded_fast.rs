@@ -253,3 +253,126 @@ fn fast_path_answers_general_position() {
         3 * n
     );
 }
+
+/// A sphere against a box with rotated (in doubles not exactly orthogonal)
+/// half-axes: the center near a face, an edge, a vertex region's boundary.
+fn rotated_box(c: Vec3<f64>, angle: f64, e: [f64; 3]) -> Rounded<f64> {
+    let (s, k) = angle.sin_cos();
+    let h = [
+        v(k * e[0], s * e[0], 0.0),
+        v(-s * e[1], k * e[1], 0.0),
+        v(0.0, 0.0, e[2]),
+    ];
+    Rounded::new(Shape::Box(Obb::new(c, h).unwrap()), 0.0).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The dedicated point–box path (`distance_f64`) against the exact
+    /// reference: random centers and radii, rotated boxes, 2^±40.
+    #[test]
+    fn sphere_rotated_box_matches_the_reference(
+        c in point(), r in radius(), bc in point(), angle in 0.0f64..6.3,
+        e in (0.1f64..2.0, 0.1f64..2.0, 0.1f64..2.0), rb in radius(),
+        k in prop_oneof![Just(0), Just(40), Just(-40)],
+    ) {
+        let bx = rotated_box(bc, angle, [e.0, e.1, e.2]);
+        let bx = Rounded { core: bx.core, radius: rb };
+        same(&scaled(&Rounded::sphere(c, r).unwrap(), k), &scaled(&bx, k))?;
+    }
+
+    /// Centers on a face, edge and vertex region's boundary of the unit
+    /// box (box coordinate exactly ±1 on one, two, three axes), one ulp to
+    /// either side, and inside; radii touching exactly and one ulp off.
+    #[test]
+    fn sphere_on_region_boundaries(
+        a in -3i32..=3, b in -3i32..=3, d in 1i32..=4, which in 0usize..8,
+        k in prop_oneof![Just(0), Just(40), Just(-40)],
+    ) {
+        let s = 2f64.powi(k);
+        let bx = Rounded::new(
+            Shape::Box(Obb::new(v(0.0, 0.0, 0.0), [v(s, 0.0, 0.0), v(0.0, s, 0.0), v(0.0, 0.0, s)]).unwrap()),
+            0.0,
+        )
+        .unwrap();
+        let (a, b, d) = (a as f64 * 0.5, b as f64 * 0.5, d as f64);
+        // Coordinates: 1 (on the boundary plane x = 1 of the face region),
+        // 1 + d (in the region), a, b (anywhere).
+        let base = [
+            [1.0 + d, a, b],      // face region, x beyond
+            [1.0, a, b],          // on the face
+            [1.0 + d, 1.0, b],    // face/edge region boundary
+            [1.0 + d, 1.0 + d, b],// edge region (or vertex)
+            [1.0 + d, 1.0 + d, 1.0],  // edge/vertex boundary
+            [1.0 + d, 1.0 + d, 1.0 + d], // vertex region
+            [a * 0.5, b * 0.5, 0.25], // inside
+            [1.0, 1.0, 1.0],      // the vertex itself
+        ][which];
+        for step in [0, 1, -1] {
+            let mut p = base.map(|x| x * s);
+            let i = which % 3;
+            p[i] = match step {
+                1 => p[i].next_up(),
+                -1 => p[i].next_down(),
+                _ => p[i],
+            };
+            // The distance from the unit box, when it is a double: d, d√2 or
+            // d√3 (only d is exact); radii d·s and its neighbours.
+            for r in [d * s, (d * s).next_up(), (d * s).next_down(), 0.0] {
+                same(&Rounded::sphere(v(p[0], p[1], p[2]), r).unwrap(), &bx)?;
+            }
+        }
+    }
+}
+
+/// Distances worked by hand, answered on the dedicated point–box path: the
+/// box [−1, 1]³ (half-axes of lengths 1, 2 and 0.5 after scaling, in any
+/// order of the arguments).
+#[test]
+fn point_box_path_answers_by_hand() {
+    let bx = Rounded::new(
+        Shape::Box(
+            Obb::new(
+                v(1.0, 2.0, 3.0),
+                [v(0.0, 2.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 0.0, 0.5)],
+            )
+            .unwrap(),
+        ),
+        0.25,
+    )
+    .unwrap();
+    // Box: x ∈ [0, 2], y ∈ [0, 4], z ∈ [2.5, 3.5], grown by 0.25.
+    let cases = [
+        // Vertex region: closest (2, 4, 3.5), d = (3, 4, 0)·… = 5; 5 − 1.25.
+        (v(5.0, 8.0, 3.5), 1.0, 3.75),
+        // Vertex region in 3D: d = (2, 3, 6), |d| = 7; 7 − 0.5 − 0.25.
+        (v(4.0, 7.0, 9.5), 0.5, 6.25),
+        // Edge region: closest (2, y, 3.5), d = (6, 0, 8), 10 − 0.25.
+        (v(8.0, 1.0, 11.5), 0.0, 9.75),
+        // Face region: 1.5 below y = 0, minus 0.25 + 0.25.
+        (v(1.0, -1.5, 3.0), 0.25, 1.0),
+        // Inside: 0.
+        (v(1.0, 2.0, 3.0), 0.0, 0.0),
+        // Touching: 1 from the face, radii 0.75 + 0.25.
+        (v(3.0, 2.0, 3.0), 0.75, 0.0),
+        // Vertex region, irrational: √2 − 0.25 with d = (1, 1, 0).
+        (v(3.0, 5.0, 3.0), 0.0, std::f64::consts::SQRT_2 - 0.25),
+    ];
+    let (f0, _) = stats::ROUNDED_POINT_BOX.get();
+    for (c, r, want) in cases.clone() {
+        let s = Rounded::sphere(c, r).unwrap();
+        assert_eq!(rounded::distance_f64(&s, &bx).unwrap(), want, "{s:?}");
+        assert_eq!(rounded::distance_f64(&bx, &s).unwrap(), want, "{s:?}");
+    }
+    let (f1, _) = stats::ROUNDED_POINT_BOX.get();
+    // The touching case and the center on a region's boundary plane
+    // (z = 3.5: a parameter exactly at its end) are left to the generic
+    // path: the bound never decides a zero sign.
+    assert!(
+        f1 - f0 >= 2 * (cases.len() as u64 - 2),
+        "{} of {}",
+        f1 - f0,
+        2 * cases.len()
+    );
+}

@@ -7,7 +7,8 @@
 //! (O. Møller, "Quasi double-precision in floating point addition", BIT 5,
 //! 1965; D. E. Knuth, *The Art of Computer Programming*, vol. 2) and Dekker's
 //! product (T. J. Dekker, "A floating-point technique for extending the
-//! available precision", Numerische Mathematik 18, 1971), and the few
+//! available precision", Numerische Mathematik 18, 1971; here as one fused
+//! multiply-add, `f64::mul_add`), and the few
 //! roundings that are not error-free are bounded at run time, each by
 //! `u·|computed|` (plus `η` for underflow), as in running error analysis
 //! (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, SIAM
@@ -17,7 +18,7 @@
 //! ```text
 //! a + b:  (s, σ) = TwoSum(a_h, b_h); t₁ = σ + a_l; t = t₁ + b_l; (h, l) = TwoSum(s, t)
 //!         e = (e_a + e_b + u(|t₁| + |t|) + 2η)·K
-//! a · b:  (p, π) = Dekker(a_h, b_h); m₁ = a_h b_l; m₂ = a_l b_h; c₁ = m₁ + m₂; c = c₁ + π;
+//! a · b:  (p, π) = TwoProd(a_h, b_h); m₁ = a_h b_l; m₂ = a_l b_h; c₁ = m₁ + m₂; c = c₁ + π;
 //!         (h, l) = TwoSum(p, c)
 //!         e = (|ã|e_b + |b̃|e_a + e_a e_b + |a_l||b_l| + u(|m₁| + |m₂| + |c₁| + |c|) + 8η)·K
 //! ```
@@ -25,7 +26,7 @@
 //! with `|ã| ≤ |a_h| + |a_l|` and `K = 1 + 32u` covering the roundings of
 //! the bound's own nonnegative terms.
 
-use crate::num::bounded::{ETA, U};
+use crate::num::bounded::{Fx, ETA, U};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
 
@@ -38,21 +39,13 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, (a - (s - bb)) + (b - bb))
 }
 
-#[inline(always)]
-fn split(a: f64) -> (f64, f64) {
-    let c = 134_217_729.0 * a; // 2^27 + 1
-    let h = c - (c - a);
-    (h, a - h)
-}
-
-/// `a·b = p + π` exactly (Dekker), barring overflow and underflow (a few
-/// 2⁻¹⁰⁷⁵ then, inside the `η` terms).
+/// `a·b = p + π` exactly, barring overflow and underflow (a few 2⁻¹⁰⁷⁵
+/// then, inside the `η` terms): `π = fma(a, b, −p)`, the fused multiply-add
+/// rounding `a·b − p` once, which is a double.
 #[inline(always)]
 fn two_prod(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
-    let (ah, al) = split(a);
-    let (bh, bl) = split(b);
-    (p, ((ah * bh - p) + ah * bl + al * bh) + al * bl)
+    (p, a.mul_add(b, -p))
 }
 
 /// A double-word value `h + l` and a bound `e ≥ |h + l − x|` on its distance
@@ -78,15 +71,7 @@ impl Dx {
         }
     }
 
-    /// An exactly known double-word value.
-    #[inline(always)]
-    pub(crate) fn exact2(h: f64, l: f64) -> Dx {
-        let (h, l) = two_sum(h, l);
-        Dx { h, l, e: 0.0 }
-    }
-
     /// The exact sign when the bound decides it.
-    #[inline]
     pub(crate) fn sign(self) -> Option<Sign> {
         // h + l − e ≥ h − w > 0 with w ≥ |l| + e (the product covers the two
         // roundings of w); the sign of fl(h − w) is the sign of h − w.
@@ -173,36 +158,58 @@ impl Ring for Dx {
 
 /// The double nearest to `x = √s/d − (r_a + r_b)` for exact `s ≥ 0`,
 /// `d > 0` enclosed by `s`, `d`, and radii `r_a, r_b ≥ 0`, when the caller
-/// knows `x > 0`: a guess `g` in doubles, improved by one Newton step on
-/// `s − d²(g + R)²`, then certified by the signs of `x − m` at the midpoints
-/// `m` between `g` and its neighbours (`x − m ≷ 0 ⟺ s ≷ d²(m + R)²`, both
-/// sides nonnegative), each decided by the bound; a few steps to a neighbour
-/// when a midpoint is passed. `None` when a sign is undecided (the value is
-/// too close to a midpoint, or the guess too far off), or `g` is not a
-/// normal double well inside the range: the caller decides exactly then.
+/// knows `x > 0`.
+///
+/// A guess `g₀` in doubles; `f(m) = s − d²(m + R)²` has the sign of `x − m`
+/// for `m > 0` (both sides nonnegative), and is evaluated once, at `g₀`, in
+/// double-word arithmetic. Everywhere else it follows from the identity
+///
+/// ```text
+/// f(m) = f(g₀) − d²·(m − g₀)·(m + g₀ + 2R)
+/// ```
+///
+/// whose correction term is small when `m` is near `g₀`, so that [`Fx`]
+/// (a double with a proven bound) carries it: `g₀` is improved by one Newton
+/// step on `f`, then certified by the signs of `f` at the midpoints `m`
+/// between `g` and its neighbours, each decided by the bound; a few steps to
+/// a neighbour when a midpoint is passed. `None` when a sign is undecided
+/// (the value is too close to a midpoint, or the guess too far off), or `g`
+/// is not a normal double well inside the range: the caller decides exactly
+/// then.
 pub(crate) fn nearest_sqrt_quot_minus(s: Dx, d: Dx, ra: f64, rb: f64) -> Option<f64> {
-    let r = Dx::exact(ra).add_ref(&Dx::exact(rb));
-    // x − m has the sign of s − d²(m + R)².
-    let side = |m: Dx| s.sub_ref(&d.mul_ref(&m.add_ref(&r)).square());
     let rf = ra + rb;
-    let sq = (s.h + s.l).sqrt() / d.h;
-    let mut g = sq - rf;
-    if !(g.is_finite() && g > 0.0) {
+    let inside = |g: f64| g.is_finite() && g > f64::MIN_POSITIVE * 1e10 && g < f64::MAX / 1e10;
+    let g0 = (s.h + s.l).sqrt() / d.h - rf;
+    if !inside(g0) {
         return None;
     }
-    // Newton on f(g) = s − d²(g + R)², f' = −2d²(g + R).
-    let f = side(Dx::exact(g));
-    g += (f.h + f.l) / (2.0 * d.h * d.h * (g + rf));
+    let r = Dx::exact(ra).add_ref(&Dx::exact(rb));
+    let f0 = s.sub_ref(&d.mul_ref(&Dx::exact(g0).add_ref(&r)).square());
+    // The double-word values as doubles with a bound: |fl(h + l) − x| ≤
+    // |fl(h + l) − (h + l)| + e.
+    let fx = |x: Dx| Fx::exact(x.h).add_ref(&Fx { v: x.l, e: x.e });
+    let f0x = fx(f0);
+    let d2 = fx(d).square();
+    let rx = Fx::exact(ra).add_ref(&Fx::exact(rb));
+    let g0x = Fx::exact(g0);
+    // Newton on f, f' = −2d²(g + R).
+    let mut g = g0 + (f0.h + f0.l) / (2.0 * d.h * d.h * (g0 + rf));
+    // f at the midpoint between g and its neighbour n: m = g + δ with
+    // δ = (n − g)/2 exact (n − g is one unit in the last place, a power of
+    // two above 2⁻¹⁰⁷⁴ in the range `inside` allows).
+    let at = |g: f64, n: f64| {
+        let delta = Fx::exact((n - g) * 0.5);
+        let gx = Fx::exact(g);
+        let m_minus = gx.sub_ref(&g0x).add_ref(&delta);
+        let m_plus = gx.add_ref(&delta).add_ref(&g0x).add_ref(&rx).add_ref(&rx);
+        f0x.sub_ref(&d2.mul_ref(&m_minus.mul_ref(&m_plus)))
+    };
     for _ in 0..4 {
-        if !(g.is_finite() && g > f64::MIN_POSITIVE * 1e10 && g < f64::MAX / 1e10) {
+        if !inside(g) {
             return None;
         }
         let (up, dn) = (g.next_up(), g.next_down());
-        let mid = |n: f64| {
-            let (h, l) = two_sum(g, n);
-            Dx::exact2(h * 0.5, l * 0.5)
-        };
-        match side(mid(dn)).sign()? {
+        match at(g, dn).sign()? {
             Sign::Negative => {
                 g = dn;
                 continue;
@@ -210,13 +217,31 @@ pub(crate) fn nearest_sqrt_quot_minus(s: Dx, d: Dx, ra: f64, rb: f64) -> Option<
             Sign::Zero => return None,
             Sign::Positive => {}
         }
-        match side(mid(up)).sign()? {
+        match at(g, up).sign()? {
             Sign::Negative => return Some(g),
             Sign::Zero => return None,
             Sign::Positive => g = up,
         }
     }
     None
+}
+
+/// The sum of a few doubles in double-word, with a proven bound: each
+/// `TwoSum` is exact, `Σxᵢ = s + Σσᵢ`, and only the accumulation of the
+/// `σᵢ` rounds (each by at most `u·|computed|` + η).
+#[inline(always)]
+pub(crate) fn sum(xs: &[f64]) -> Dx {
+    let mut s = xs[0];
+    let mut t = 0.0f64;
+    let mut bound = 0.0f64;
+    for &x in &xs[1..] {
+        let (h, sig) = two_sum(s, x);
+        s = h;
+        t += sig;
+        bound += U * t.abs() + ETA;
+    }
+    let (h, l) = two_sum(s, t);
+    Dx { h, l, e: bound * K }
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@
 
 pub mod contact;
 mod hull_fast;
+mod point_box;
 mod segment_fast;
 
 use super::polytope::Polytope;
@@ -182,9 +183,11 @@ pub fn distance_exact_f64(
 /// (the signs of `√q − R − m` at the rounding midpoints `m` around the
 /// guess). Where a sign is undecided, `√q − R` is rounded exactly
 /// ([`SqrtOffset::clamped_nearest_f64`]) from `q` built from the proved
-/// features. With a convex hull core, the closest pair of the guessed
-/// features and its slab certificate are evaluated in double-word arithmetic
-/// with proven error bounds (`hull_fast.rs`, no big integers) and the sign of
+/// features. A point core against a box core first takes a dedicated path
+/// (`point_box.rs`: the one region its box coordinates name, proved the same
+/// way). With a convex hull core, the closest pair of the guessed features
+/// and its slab certificate are evaluated in double-word arithmetic with
+/// proven error bounds (`hull_fast.rs`, no big integers) and the sign of
 /// `q − R²` and the rounding certified the same way (counted in
 /// [`crate::stats::HULL_F64`]). Other pairs, and guesses the filters cannot
 /// prove, take [`distance_exact_f64`].
@@ -203,6 +206,9 @@ pub fn distance_exact_f64(
 /// assert!(rounded::intersects_f64(&a, &c).unwrap());
 /// ```
 pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryError> {
+    if let Some(x) = point_box_f64(a, b) {
+        return Ok(x);
+    }
     if let Some(p) = segment_fast::proved(a, b) {
         crate::stats::ROUNDED.fast();
         let exact = || {
@@ -247,6 +253,23 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
 /// Whether one core is a convex hull (the pairs `hull_fast.rs` takes).
 fn hull_core(a: &Rounded<f64>, b: &Rounded<f64>) -> bool {
     matches!(a.core, Core::Hull(_)) || matches!(b.core, Core::Hull(_))
+}
+
+/// A point core against a box core: the dedicated path (`point_box.rs`),
+/// counted in [`crate::stats::ROUNDED_POINT_BOX`]; `None` for other pairs
+/// and where it leaves the answer to the generic path.
+fn point_box_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<f64> {
+    use segment_fast::Piece;
+    let (p, c, h) = match (Piece::of(a)?, Piece::of(b)?) {
+        (Piece::Point(p), Piece::Box(c, h)) | (Piece::Box(c, h), Piece::Point(p)) => (p, c, h),
+        _ => return None,
+    };
+    let x = point_box::distance_f64(&p, &c, &h, a.radius, b.radius);
+    match x {
+        Some(_) => crate::stats::ROUNDED_POINT_BOX.fast(),
+        None => crate::stats::ROUNDED_POINT_BOX.fallback(),
+    }
+    x
 }
 
 /// Do the rounded shapes of double inputs meet? Decided exactly (`q ≤ R²`):

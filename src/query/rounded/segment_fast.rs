@@ -214,32 +214,38 @@ struct Aff<R> {
     range: Range,
 }
 
-fn sub<R: Ring>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
+#[inline(always)]
+pub(super) fn sub<R: Ring>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
     [
         a[0].sub_ref(&b[0]),
         a[1].sub_ref(&b[1]),
         a[2].sub_ref(&b[2]),
     ]
 }
-fn add<R: Ring>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
+#[inline(always)]
+pub(super) fn add<R: Ring>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
     [
         a[0].add_ref(&b[0]),
         a[1].add_ref(&b[1]),
         a[2].add_ref(&b[2]),
     ]
 }
-fn scale<R: Ring>(s: &R, a: &[R; 3]) -> [R; 3] {
+#[inline(always)]
+pub(super) fn scale<R: Ring>(s: &R, a: &[R; 3]) -> [R; 3] {
     [s.mul_ref(&a[0]), s.mul_ref(&a[1]), s.mul_ref(&a[2])]
 }
-fn dot<R: Ring>(a: &[R; 3], b: &[R; 3]) -> R {
+#[inline(always)]
+pub(super) fn dot<R: Ring>(a: &[R; 3], b: &[R; 3]) -> R {
     a[0].mul_ref(&b[0])
         .add_ref(&a[1].mul_ref(&b[1]))
         .add_ref(&a[2].mul_ref(&b[2]))
 }
-fn neg<R: Ring>(a: &[R; 3]) -> [R; 3] {
+#[inline(always)]
+pub(super) fn neg<R: Ring>(a: &[R; 3]) -> [R; 3] {
     [a[0].neg_ref(), a[1].neg_ref(), a[2].neg_ref()]
 }
-fn det3<R: Ring>(a: &[R; 3], b: &[R; 3], c: &[R; 3]) -> R {
+#[inline(always)]
+pub(super) fn det3<R: Ring>(a: &[R; 3], b: &[R; 3], c: &[R; 3]) -> R {
     let cross = [
         b[1].mul_ref(&c[2]).sub_ref(&b[2].mul_ref(&c[1])),
         b[2].mul_ref(&c[0]).sub_ref(&b[0].mul_ref(&c[2])),
@@ -250,7 +256,7 @@ fn det3<R: Ring>(a: &[R; 3], b: &[R; 3], c: &[R; 3]) -> R {
 
 /// The number types the path evaluates in: doubles (the guess), [`Fx`] (the
 /// proof) and [`Dyadic`] (the construction).
-trait Num: Ring {
+pub(super) trait Num: Ring {
     fn of(x: f64) -> Self;
 }
 impl Num for f64 {
@@ -277,7 +283,8 @@ impl Num for Dyadic {
     }
 }
 
-fn pt<R: Num>(p: &P) -> [R; 3] {
+#[inline(always)]
+pub(super) fn pt<R: Num>(p: &P) -> [R; 3] {
     [R::of(p[0]), R::of(p[1]), R::of(p[2])]
 }
 
@@ -555,6 +562,12 @@ fn pieces(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<(Piece, Piece, bool)> {
 /// c)`, clamped to `[−1, 1]`, name a feature (the closest one when the
 /// half-axes are orthogonal).
 fn box_guess(p: &P, c: &P, h: &[P; 3]) -> Option<Feat> {
+    box_region(p, c, h).map(Feat::B)
+}
+
+/// The center's box coordinates `t = H⁻¹(p − c)` in doubles (Cramer),
+/// clamped to `[−1, 1]`, as signs: `±1` past a face, `0` between.
+pub(super) fn box_region(p: &P, c: &P, h: &[P; 3]) -> Option<[i8; 3]> {
     let w = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
     let det = det3(&h[0], &h[1], &h[2]);
     if !(det != 0.0 && det.is_finite()) {
@@ -565,7 +578,7 @@ fn box_guess(p: &P, c: &P, h: &[P; 3]) -> Option<Feat> {
         det3(&h[0], &w, &h[2]) / det,
         det3(&h[0], &h[1], &w) / det,
     ];
-    Some(Feat::B(t.map(|x| {
+    Some(t.map(|x| {
         if x > 1.0 {
             1
         } else if x < -1.0 {
@@ -573,7 +586,7 @@ fn box_guess(p: &P, c: &P, h: &[P; 3]) -> Option<Feat> {
         } else {
             0
         }
-    })))
+    }))
 }
 
 /// How many candidate feature pairs the proof tries.
