@@ -25,7 +25,8 @@ pub struct Dyadic {
     exp: i64,
 }
 
-/// A finite nonzero f64 as `m·2^e` with `m` odd (sign included, |m| < 2⁵³).
+/// A finite nonzero f64 as `m·2^e` with `m` odd (sign included, |m| < 2⁵³);
+/// `(0, 0)` for ±0.
 pub(crate) fn f64_parts(v: f64) -> (i64, i64) {
     let bits = v.to_bits();
     let e = ((bits >> 52) & 0x7ff) as i64;
@@ -35,6 +36,9 @@ pub(crate) fn f64_parts(v: f64) -> (i64, i64) {
     } else {
         (frac | (1u64 << 52), e - 1075)
     };
+    if m == 0 {
+        return (0, 0);
+    }
     let tz = m.trailing_zeros() as i64;
     let m = (m >> tz) as i64;
     (if bits >> 63 == 1 { -m } else { m }, exp + tz)
@@ -157,6 +161,17 @@ impl Ring for Dyadic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_of_zero_and_of_odd_and_even_doubles() {
+        // Worked by hand: 0 has no odd part; 6 = 3·2¹; −0.75 = −3·2⁻²; the
+        // least subnormal is 1·2⁻¹⁰⁷⁴.
+        assert_eq!(f64_parts(0.0), (0, 0));
+        assert_eq!(f64_parts(-0.0), (0, 0));
+        assert_eq!(f64_parts(6.0), (3, 1));
+        assert_eq!(f64_parts(-0.75), (-3, -2));
+        assert_eq!(f64_parts(5e-324), (1, -1074));
+    }
 
     #[test]
     fn from_f64_is_exact() {
