@@ -682,7 +682,9 @@ fn pose_box(t: &ShapeText, kind: ScalarKind) -> Option<PoseBox> {
     if !is_pose(t) || !t.only(F_TYPE | F_HALF_EXTENTS | F_ROTATION | F_TRANSLATION) {
         return None;
     }
-    let n = |x: &N| f64::read(*x, kind);
+    // Subnormal numbers are left to the general path, which words their
+    // certificates its own way (the pose path's answers must be its answers).
+    let n = |x: &N| f64::read(*x, kind).filter(|v| *v == 0.0 || v.is_normal());
     let p3 = |p: &P3| all(p, n);
     let half_extents = p3(t.half_extents.as_deref()?)?;
     let rotation = match t.rotation.as_deref() {
