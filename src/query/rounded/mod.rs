@@ -234,10 +234,13 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
         });
     }
     if let Some(p) = hull_fast::proved_dw(a, b) {
-        let x = match p.meet_sign() {
-            Some(Sign::Negative | Sign::Zero) => Some(0.0),
-            Some(Sign::Positive) => p.nearest_apart(),
-            None => None,
+        let x = match p {
+            hull_fast::Dw::Meet => Some(0.0),
+            hull_fast::Dw::Apart(p) => match p.meet_sign() {
+                Some(Sign::Negative | Sign::Zero) => Some(0.0),
+                Some(Sign::Positive) => p.nearest_apart(),
+                None => None,
+            },
         };
         if let Some(x) = x {
             crate::stats::HULL_F64.fast();
@@ -286,9 +289,13 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
         };
         return Ok(s != Sign::Positive);
     }
-    if let Some(s) = hull_fast::proved_dw(a, b).and_then(|p| p.meet_sign()) {
+    let meet = hull_fast::proved_dw(a, b).and_then(|p| match p {
+        hull_fast::Dw::Meet => Some(true),
+        hull_fast::Dw::Apart(p) => p.meet_sign().map(|s| s != Sign::Positive),
+    });
+    if let Some(m) = meet {
         crate::stats::HULL_F64.fast();
-        return Ok(s != Sign::Positive);
+        return Ok(m);
     }
     if hull_core(a, b) {
         crate::stats::HULL_F64.fallback();
