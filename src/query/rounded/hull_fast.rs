@@ -1176,7 +1176,10 @@ mod tests {
         // Overlapping by about half a cube: never "apart" (GJK on the cubes'
         // tied supports may end on a flat simplex, left to the exact path).
         for lo in [[0.3, 0.45, 0.6], [0.5, 0.5, 0.5], [-0.25, 0.125, 0.0]] {
-            assert!(!matches!(proved_dw(&a, &cube(lo)), Some(Dw::Apart(_))), "{lo:?}");
+            assert!(
+                !matches!(proved_dw(&a, &cube(lo)), Some(Dw::Apart(_))),
+                "{lo:?}"
+            );
         }
     }
 }
