@@ -188,8 +188,9 @@ pub fn distance_exact_f64(
 /// way). With a convex hull core, the closest pair of the guessed features
 /// and its slab certificate are evaluated in double-word arithmetic with
 /// proven error bounds (`hull_fast.rs`, no big integers) and the sign of
-/// `q − R²` and the rounding certified the same way (counted in
-/// [`crate::stats::HULL_F64`]). Other pairs, and guesses the filters cannot
+/// `q − R²` and the rounding certified the same way, and meeting cores are
+/// proved from GJK's final tetrahedron around the origin, four points of the
+/// cores' difference (the answer 0; counted in [`crate::stats::HULL_F64`]). Other pairs, and guesses the filters cannot
 /// prove, take [`distance_exact_f64`].
 ///
 /// ```
