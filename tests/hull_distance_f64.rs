@@ -226,3 +226,72 @@ proptest! {
         prop_assert_eq!(intersects_f64(&a, &b).unwrap(), exact.intersects());
     }
 }
+
+/// Deeply overlapping clouds are answered on the double-word path (the
+/// meeting proof: the origin inside four points of the cores' difference),
+/// not by the exact path's piece loop; the answer is the exact path's 0.
+#[test]
+fn overlapping_clouds_on_the_fast_path() {
+    let mut r = Rng(33);
+    let before = stats::HULL_F64.get();
+    for i in 0..60 {
+        let s = [1.0, 2f64.powi(-300), 2f64.powi(300)][i % 3];
+        let a = convex(&scaled(&r.cloud(16, [0.0; 3]), s), 0.0);
+        let b = convex(&scaled(&r.cloud(16, [0.1, -0.1, 0.05]), s), 0.25 * s);
+        assert_eq!(same(&a, &b), 0.0);
+    }
+    let after = stats::HULL_F64.get();
+    // `same` asks distance_f64 and intersects_f64 both ways: 4 per pair.
+    assert!(after.0 - before.0 >= 4 * 57, "{before:?} {after:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Overlapping and touching hulls against the exact path: random clouds
+    /// around nearby centres (often overlapping), flat or collinear hulls,
+    /// hulls sharing one vertex, on integer grids (touching, coplanar) or
+    /// jittered, at scales 2^-600 to 2^600.
+    #[test]
+    fn meeting_matches_exact(
+        pa in prop::collection::vec((-4i32..4, -4i32..4, -4i32..4), 4..14),
+        pb in prop::collection::vec((-4i32..4, -4i32..4, -4i32..4), 4..14),
+        off in (-4i32..4, -4i32..4, -4i32..4),
+        kind in 0usize..4,
+        fine in any::<bool>(),
+        jitter in prop::collection::vec(-0.5f64..0.5, 42),
+        e in prop::sample::select(vec![-600i32, -40, 0, 40, 600]),
+        ra in prop::sample::select(vec![0.0f64, 0.25, 1.0]),
+    ) {
+        let s = 2f64.powi(e);
+        let j = |i: usize| if fine { jitter[i % 42] } else { 0.0 };
+        let mut a: Vec<Vec3<f64>> = pa.iter().enumerate().map(|(i, &(x, y, z))| {
+            let (x, y, z) = (x as f64 + j(3 * i), y as f64 + j(3 * i + 1), z as f64 + j(3 * i + 2));
+            match kind {
+                1 => v(x, y, 0.5),          // flat
+                2 => v(x, 2.0 * x, 4.0 * x), // collinear
+                _ => v(x, y, z),
+            }
+        }).collect();
+        let mut b: Vec<Vec3<f64>> = pb.iter().enumerate().map(|(i, &(x, y, z))| {
+            v((x + off.0) as f64 + j(3 * i + 5), (y + off.1) as f64 + j(3 * i + 6), (z + off.2) as f64)
+        }).collect();
+        if kind == 3 {
+            // One shared vertex: b's cloud moved (about) onto a's first
+            // point, and its first point that point exactly.
+            let d = a[0].sub(&b[0]);
+            b = b.iter().map(|p| p.add(&d)).collect();
+            b[0] = a[0].clone();
+        }
+        a = scaled(&a, s);
+        b = scaled(&b, s);
+        let (Ok(ca), Ok(cb)) = (Rounded::convex(&a, ra * s), Rounded::convex(&b, 0.0)) else {
+            return Ok(());
+        };
+        let exact = distance_exact(&ca, &cb).unwrap();
+        prop_assert_eq!(distance_f64(&ca, &cb).unwrap().to_bits(), exact.distance_f64().to_bits());
+        prop_assert_eq!(distance_f64(&cb, &ca).unwrap().to_bits(), exact.distance_f64().to_bits());
+        prop_assert_eq!(intersects_f64(&ca, &cb).unwrap(), exact.intersects());
+        prop_assert_eq!(intersects_f64(&cb, &ca).unwrap(), exact.intersects());
+    }
+}

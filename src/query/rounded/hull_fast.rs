@@ -48,6 +48,7 @@ use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 
 type Q = BigRational;
@@ -162,8 +163,8 @@ fn scaled(va: &[Vec3<f64>], vb: &[Vec3<f64>]) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) 
 }
 
 /// The distinct listed vertex numbers (1 to 3).
-fn distinct(idx: impl Iterator<Item = u32>) -> Vec<usize> {
-    let mut k: Vec<usize> = Vec::with_capacity(3);
+fn distinct(idx: impl Iterator<Item = u32>) -> SmallVec<[usize; 3]> {
+    let mut k = SmallVec::new();
     for i in idx {
         if !k.contains(&(i as usize)) {
             k.push(i as usize);
@@ -624,6 +625,8 @@ fn output(pa: &H, pb: &H, e: i64) -> Closest<Q> {
 // double-word. Any undecided sign answers `None`.
 
 type D3 = [Dx; 3];
+/// A core's vertices, scaled (on the stack up to 32 of them).
+type Pts = SmallVec<[[f64; 3]; 32]>;
 
 fn dsub(a: &D3, b: &D3) -> D3 {
     [
@@ -755,6 +758,15 @@ fn dconstruct(ka: &[D3], kb: &[D3]) -> Option<(Hd, Hd)> {
     })
 }
 
+/// What [`proved_dw`] proved.
+pub(crate) enum Dw {
+    /// Disjoint cores, their squared distance in double-word.
+    Apart(ApartDw),
+    /// Meeting cores (`q = 0`): the origin in the hull of four points of the
+    /// cores' difference ([`holds_origin`]).
+    Meet,
+}
+
 /// Disjoint cores proved in double-word arithmetic: `q = s / w²` (all scaled
 /// by `2^-k`, exactly), and the radii scaled alike.
 pub(crate) struct ApartDw {
@@ -786,22 +798,29 @@ impl ApartDw {
 }
 
 /// The cores' closest pair proved disjoint in double-word arithmetic, for
-/// the configurations [`dconstruct`] takes; `None` where this path does not
-/// apply (no hull core, both cores points or segments, meeting cores as GJK
-/// guesses, another configuration, a coordinate that does not scale
-/// exactly) or a sign is undecided.
-pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<ApartDw> {
+/// the configurations [`dconstruct`] takes, or the cores proved to meet when
+/// GJK ends on a tetrahedron around the origin ([`holds_origin`]); `None`
+/// where this path does not apply (no hull core, both cores points or
+/// segments, cores GJK finds touching or nearly, another configuration, a
+/// coordinate that does not scale exactly) or a sign is undecided.
+pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Dw> {
     let (va, vb) = (vertices(a)?, vertices(b)?);
     let hull = |r: &Rounded<f64>| matches!(r.core, Core::Hull(_));
     if !(hull(a) || hull(b)) || (segment(a).is_some() && segment(b).is_some()) {
         return None;
     }
-    // Scale by 2^-k, the largest magnitude into [1/2, 1): exact, checked.
-    let max = va
-        .iter()
-        .chain(vb.iter())
-        .flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()])
-        .fold(0.0f64, f64::max);
+    // Scale by 2^-k, the largest magnitude into [1/2, 1): exact when no
+    // nonzero coordinate lands below the normal range (a product by a power
+    // of two is exact there, and nothing overflows), else checked one by one.
+    let (mut max, mut min) = (0.0f64, f64::INFINITY);
+    for p in va.iter().chain(vb.iter()) {
+        for x in [p.x.abs(), p.y.abs(), p.z.abs()] {
+            max = max.max(x);
+            if x > 0.0 {
+                min = min.min(x);
+            }
+        }
+    }
     if !(max > 0.0 && max.is_finite()) {
         return None;
     }
@@ -810,19 +829,33 @@ pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<ApartDw> {
         let y = ldexp(x, -k);
         (ldexp(y, k) == x).then_some(y)
     };
-    let conv = |v: &[Vec3<f64>]| -> Option<Vec<[f64; 3]>> {
-        v.iter()
-            .map(|p| Some([sc(p.x)?, sc(p.y)?, sc(p.z)?]))
-            .collect()
+    // `min·2^-k` rounded above the least normal: its exact value is too.
+    let whole = (-1000..=1000).contains(&k) && ldexp(min, -k) > f64::MIN_POSITIVE;
+    let conv = |v: &[Vec3<f64>]| -> Option<Pts> {
+        let mut out = Pts::with_capacity(v.len());
+        if whole {
+            let f = ldexp(1.0, -k);
+            out.extend(v.iter().map(|p| [p.x * f, p.y * f, p.z * f]));
+        } else {
+            for p in v {
+                out.push([sc(p.x)?, sc(p.y)?, sc(p.z)?]);
+            }
+        }
+        Some(out)
     };
     let (fa, fb) = (conv(&va)?, conv(&vb)?);
     let (ra, rb) = (sc(a.radius)?, sc(b.radius)?);
-    let (s, n) = gjk::simplex(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None })?;
+    let (s, n) = match gjk::run(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None }) {
+        gjk::Found::Apart(s, n) => (s, n),
+        gjk::Found::Tetrahedron(t) => return holds_origin(&fa, &fb, &t).then_some(Dw::Meet),
+        gjk::Found::Near => return None,
+    };
     let ia = distinct(s[..n].iter().map(|p| p.0));
     let ib = distinct(s[..n].iter().map(|p| p.1));
     let d3 = |p: &[f64; 3]| [Dx::exact(p[0]), Dx::exact(p[1]), Dx::exact(p[2])];
-    let feat =
-        |v: &[[f64; 3]], idx: &[usize]| -> Vec<D3> { idx.iter().map(|&i| d3(&v[i])).collect() };
+    let feat = |v: &[[f64; 3]], idx: &[usize]| -> SmallVec<[D3; 3]> {
+        idx.iter().map(|&i| d3(&v[i])).collect()
+    };
     let (pa, pb) = dconstruct(&feat(&fa, &ia), &feat(&fb, &ib))?;
     // D = P_b·w_a − P_a·w_b = w_a·w_b·d.
     let dd = dsub(&dscale(&pb.p, &pa.w), &dscale(&pa.p, &pb.w));
@@ -833,25 +866,320 @@ pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<ApartDw> {
     // The slab: D·(V·w_a − P_a) ≤ 0 for every vertex V of a, and
     // D·(V·w_b − P_b) ≥ 0 for every vertex of b; the features' own vertices
     // are on the planes by identity.
-    // As w·(D·v) − D·P, with D·P once per core.
+    // As w·(D·v) − D·P, with D·P once per core: first in doubles with one
+    // a-priori bound per core ([`SlabFilter`]), in double-word where that
+    // bound does not decide.
     let slab = |v: &[[f64; 3]], idx: &[usize], h: &Hd, bad: Sign| {
         let c = ddot(&dd, &h.p);
+        let f = SlabFilter::new(&dd, &h.w, &c);
         v.iter().enumerate().all(|(i, p)| {
             idx.contains(&i)
-                || matches!(
-                    h.w.mul_ref(&ddot(&dd, &d3(p))).sub_ref(&c).sign(),
-                    Some(sg) if sg != bad
-                )
+                || match f.sign(p) {
+                    Some(sg) => sg != bad,
+                    None => matches!(
+                        h.w.mul_ref(&ddot(&dd, &d3(p))).sub_ref(&c).sign(),
+                        Some(sg) if sg != bad
+                    ),
+                }
         })
     };
     if !(slab(&fa, &ia, &pa, Sign::Positive) && slab(&fb, &ib, &pb, Sign::Negative)) {
         return None;
     }
-    Some(ApartDw {
+    Some(Dw::Apart(ApartDw {
         s,
         w: pa.w.mul_ref(&pb.w),
         ra,
         rb,
         k,
-    })
+    }))
+}
+
+/// The sign of `s(v) = w·(D·v) − c` for vertices `v` with every coordinate
+/// in [−1, 1], from doubles: `D`, `w`, `c` (double-word values with bounds)
+/// taken as their leading doubles `D̃`, `w̃`, `c̃`, within `e_D`, `e_w`, `e_c`
+/// (`|l| + e` each), and `r = fl(fl(w̃·fl(D̃·v)) − c̃)` with the dot product
+/// summed left to right. With `S = Σ|D̃_k|`, `E = Σ e_D,k` and
+/// `γ₃ = 3u/(1 − 3u) ≤ 3u(1 + 4u)` (N. J. Higham, *Accuracy and Stability
+/// of Numerical Algorithms*, SIAM 2002, §3.1):
+///
+/// ```text
+/// |fl(D̃·v) − D·v| ≤ γ₃S + E = e_t,    |fl(D̃·v)| ≤ (1 + γ₃)S,   P = |w̃|(1 + γ₃)S
+/// |fl(w̃·t) − w·D·v| ≤ |w̃|e_t + (S + E)e_w + uP
+/// |r − s(v)| ≤ |w̃|e_t + (S + E)e_w + uP + e_c + u(P(1 + u) + |c̃|) = B
+/// ```
+///
+/// (`w̃t − w·D·v = w̃(t − D·v) + (w̃ − w)·D·v`). `B` is computed once, its
+/// few roundings (relative, nonnegative terms) covered by `1 + 64u`, and
+/// the underflows (of the products in `r`, 2⁻¹⁰⁷⁵ each, at most `|w̃| + 1`
+/// times over, and of the bound's own terms) by `(|w̃| + 1)·10⁻³⁰⁰`. `r`
+/// beyond `±B` decides; an overflow or a NaN decides nothing.
+struct SlabFilter {
+    d: [f64; 3],
+    w: f64,
+    c: f64,
+    b: f64,
+}
+
+impl SlabFilter {
+    fn new(d: &D3, w: &Dx, c: &Dx) -> SlabFilter {
+        let err = |x: &Dx| x.l.abs() + x.e;
+        let s = d[0].h.abs() + d[1].h.abs() + d[2].h.abs();
+        let e = err(&d[0]) + err(&d[1]) + err(&d[2]);
+        let g3 = 3.0 * U * (1.0 + 4.0 * U);
+        let et = g3 * s + e;
+        let wa = w.h.abs();
+        let p = wa * (1.0 + g3) * s;
+        let b = wa * et + (s + e) * err(w) + U * p + err(c) + U * (p * (1.0 + U) + c.h.abs());
+        SlabFilter {
+            d: [d[0].h, d[1].h, d[2].h],
+            w: w.h,
+            c: c.h,
+            b: b * (1.0 + 64.0 * U) + (wa + 1.0) * 1e-300,
+        }
+    }
+
+    #[inline(always)]
+    fn sign(&self, v: &[f64; 3]) -> Option<Sign> {
+        let t = self.d[0] * v[0] + self.d[1] * v[1] + self.d[2] * v[2];
+        let r = self.w * t - self.c;
+        if r > self.b {
+            Some(Sign::Positive)
+        } else if r < -self.b {
+            Some(Sign::Negative)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether the origin is proved inside the tetrahedron of the points
+/// `w_k = a_i − b_j` of the cores' difference named by `t` (vertices scaled
+/// alike, exactly): then `0 ∈ A − B` and the cores meet.
+///
+/// With `T_k` the determinant of the three points other than `w_k` (in
+/// order) and `M_k = (−1)^(k+1)·T_k`, the identities `Σ M_k·w_k = 0` and
+/// `Σ M_k = det[w_1 − w_0, w_2 − w_0, w_3 − w_0]` (the cofactor expansion
+/// of the 4 × 4 determinant with rows `(w_k, 1)`) give the origin as the
+/// combination with weights `M_k / Σ M_j`: when the `M_k` share one sign
+/// (zeros allowed, not all zero) the weights are nonnegative and sum to 1.
+/// Each sign from a double with a proven bound ([`Fx`]), then double-word
+/// ([`Dx`]) when that bound does not decide; `false` when neither does.
+fn holds_origin(fa: &[[f64; 3]], fb: &[[f64; 3]], t: &[(u32, u32); 4]) -> bool {
+    fn decide<R: Ring + Copy>(w: &[[R; 3]; 4], sign: impl Fn(R) -> Option<Sign>) -> Option<bool> {
+        let det = |a: &[R; 3], b: &[R; 3], c: &[R; 3]| {
+            let x = b[1].mul_ref(&c[2]).sub_ref(&b[2].mul_ref(&c[1]));
+            let y = b[2].mul_ref(&c[0]).sub_ref(&b[0].mul_ref(&c[2]));
+            let z = b[0].mul_ref(&c[1]).sub_ref(&b[1].mul_ref(&c[0]));
+            a[0].mul_ref(&x)
+                .add_ref(&a[1].mul_ref(&y))
+                .add_ref(&a[2].mul_ref(&z))
+        };
+        let m = [
+            det(&w[1], &w[2], &w[3]).neg_ref(),
+            det(&w[0], &w[2], &w[3]),
+            det(&w[0], &w[1], &w[3]).neg_ref(),
+            det(&w[0], &w[1], &w[2]),
+        ];
+        let (mut pos, mut neg) = (false, false);
+        for x in m {
+            match sign(x)? {
+                Sign::Positive => pos = true,
+                Sign::Negative => neg = true,
+                Sign::Zero => {}
+            }
+        }
+        Some(pos != neg)
+    }
+    let pt = |k: usize| (&fa[t[k].0 as usize], &fb[t[k].1 as usize]);
+    let fx: [[Fx; 3]; 4] = std::array::from_fn(|k| {
+        let (p, q) = pt(k);
+        std::array::from_fn(|c| Fx::exact(p[c]).sub_ref(&Fx::exact(q[c])))
+    });
+    if let Some(r) = decide(&fx, Fx::sign) {
+        return r;
+    }
+    let dx: [[Dx; 3]; 4] = std::array::from_fn(|k| {
+        let (p, q) = pt(k);
+        std::array::from_fn(|c| Dx::exact(p[c]).sub_ref(&Dx::exact(q[c])))
+    });
+    decide(&dx, Dx::sign) == Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::planted::splitmix64;
+
+    fn q(x: f64) -> Q {
+        Q::from_float(x).unwrap()
+    }
+
+    /// A double-word value `h + l` with bound `e`, and an exact value at
+    /// distance `e` (either side) or none from it.
+    fn dx(h: f64, l: f64, e: f64, side: i64) -> (Dx, Q) {
+        let x = q(h) + q(l) + q(e) * Q::from_integer(side.into());
+        (Dx { h, l, e }, x)
+    }
+
+    /// A double `m·2^scale`, `m` uniform in [−1, 1).
+    fn f(st: &mut u64, scale: i64) -> f64 {
+        let m = (splitmix64(st) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        ldexp(m, scale)
+    }
+
+    /// −1, 0 or 1.
+    fn side(st: &mut u64) -> i64 {
+        (splitmix64(st) % 3) as i64 - 1
+    }
+
+    /// The filter's decided signs are the exact signs of `w·(D·v) − c`, with
+    /// the exact `D`, `w`, `c` anywhere within their bounds, `c` chosen
+    /// next to `w·(D·v)` so that `s(v)` is tiny, and products that underflow.
+    #[test]
+    fn slab_filter_sign_is_exact() {
+        let mut st = 7u64;
+        let (mut decided, mut undecided) = (0, 0);
+        for round in 0..20000 {
+            let sd = [0, -3, -200, -540, -1060][round % 5];
+            let d: Vec<(Dx, Q)> = (0..3)
+                .map(|_| {
+                    let h = f(&mut st, sd);
+                    let l = h * f(&mut st, -53).abs() * 0.5;
+                    let e = h.abs() * f(&mut st, -60).abs();
+                    let sd = side(&mut st);
+                    dx(h, l, e, sd)
+                })
+                .collect();
+            let wh = f(&mut st, 0).abs() * 100.0 + 0.5;
+            let sw = side(&mut st);
+            let (w, wq) = dx(wh, wh * 1e-17, wh * 1e-30, sw);
+            let v: [f64; 3] = std::array::from_fn(|k| match splitmix64(&mut st) % 5 {
+                0 => 1.0,
+                1 => -1.0,
+                _ => {
+                    let e = (splitmix64(&mut st) % 3) as i64 * 2 + k as i64;
+                    f(&mut st, -e)
+                }
+            });
+            let t = d[0].0.h * v[0] + d[1].0.h * v[1] + d[2].0.h * v[2];
+            let off = (splitmix64(&mut st) % 64) as i64;
+            let ch = w.h * t + t * f(&mut st, -off);
+            let cl = ch * f(&mut st, -54);
+            let sc = side(&mut st);
+            let (c, cq) = dx(ch, cl, ch.abs() * 1e-31, sc);
+            let dd = [d[0].0, d[1].0, d[2].0];
+            let filter = SlabFilter::new(&dd, &w, &c);
+            let exact = &wq * (&d[0].1 * q(v[0]) + &d[1].1 * q(v[1]) + &d[2].1 * q(v[2])) - &cq;
+            match filter.sign(&v) {
+                Some(s) => {
+                    decided += 1;
+                    let e = Sign::from_ordering(exact.cmp(&<Q as Zero>::zero()));
+                    assert_eq!(s, e, "round {round}: {dd:?} {w:?} {c:?} {v:?}");
+                }
+                None => undecided += 1,
+            }
+        }
+        // Both branches exercised.
+        assert!(decided > 1000 && undecided > 100, "{decided} {undecided}");
+    }
+
+    fn run(fa: &[[f64; 3]], fb: &[[f64; 3]], t: [(u32, u32); 4]) -> bool {
+        holds_origin(fa, fb, &t)
+    }
+
+    /// Worked by hand: the tetrahedron `(½,0,0), (0,½,0), (0,0,½),
+    /// (−¼,−¼,−¼)` minus a point `p` holds the origin iff it holds `p`:
+    /// `p = 0` has weights (⅕, ⅕, ⅕, ⅖), `p = (0.2, 0, 0)` has (0.52,
+    /// 0.12, 0.12, 0.24), `p = (0.6, 0, 0)` is beyond the vertex `(½,0,0)`,
+    /// and `p = (¼, ¼, 0)` is on an edge (weights 0: not provable by a
+    /// bound; answered `false`, the exact path decides).
+    #[test]
+    fn holds_origin_by_hand() {
+        let a = [
+            [0.5, 0.0, 0.0],
+            [0.0, 0.5, 0.0],
+            [0.0, 0.0, 0.5],
+            [-0.25, -0.25, -0.25],
+        ];
+        let t = [(0, 0), (1, 0), (2, 0), (3, 0)];
+        assert!(run(&a, &[[0.0; 3]], t));
+        assert!(run(&a, &[[0.2, 0.0, 0.0]], t));
+        assert!(!run(&a, &[[0.6, 0.0, 0.0]], t));
+        assert!(!run(&a, &[[0.0, 0.0, -0.3]], t));
+        assert!(!run(&a, &[[0.25, 0.25, 0.0]], t));
+        // The order of the four points does not matter.
+        let t2 = [(3, 0), (0, 0), (2, 0), (1, 0)];
+        assert!(run(&a, &[[0.2, 0.0, 0.0]], t2));
+        assert!(!run(&a, &[[0.6, 0.0, 0.0]], t2));
+        // Flat (four coplanar points): never proved.
+        let flat = [
+            [0.5, 0.0, 0.0],
+            [0.0, 0.5, 0.0],
+            [-0.5, 0.0, 0.0],
+            [0.0, -0.5, 0.0],
+        ];
+        assert!(!run(&flat, &[[0.0; 3]], t));
+        // The differences need not be doubles: b's point 2^-60 off.
+        let tiny = 2f64.powi(-60);
+        assert!(run(&a, &[[tiny, tiny, -tiny]], t));
+        // 2^-60 beyond the face x + y + z = ½ is outside.
+        let b = [[0.25 + tiny, 0.25, 0.0]];
+        let t3 = [(0, 0), (1, 0), (2, 0), (3, 0)];
+        assert!(!run(&a, &b, t3));
+    }
+
+    fn cloud(st: &mut u64, n: usize, c: [f64; 3], s: f64) -> Vec<Vec3<f64>> {
+        let mut f = || (splitmix64(st) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        (0..n)
+            .map(|_| Vec3::new(c[0] + s * f(), c[1] + s * f(), c[2] + s * f()))
+            .collect()
+    }
+
+    /// Deeply overlapping clouds (nearby centres, at several scales) are
+    /// proved to meet without the exact path; touching cubes (a shared face,
+    /// edge, vertex) never are, and overlapping cubes are never proved apart.
+    #[test]
+    fn meeting_proved() {
+        let mut st = 3u64;
+        let mut meet = 0;
+        for i in 0..200 {
+            let s = [1.0, 2f64.powi(-500), 2f64.powi(500), 3.0][i % 4];
+            let a = Rounded::convex(&cloud(&mut st, 16, [0.0; 3], s), 0.0).unwrap();
+            let b = Rounded::convex(&cloud(&mut st, 16, [0.1 * s; 3], s), 0.0).unwrap();
+            if let Some(Dw::Meet) = proved_dw(&a, &b) {
+                meet += 1;
+            }
+        }
+        assert!(meet >= 190, "{meet}");
+        let cube = |lo: [f64; 3]| -> Rounded<f64> {
+            let p: Vec<Vec3<f64>> = (0..8)
+                .map(|i| {
+                    let c = |k: usize| lo[k] + if i >> k & 1 == 1 { 1.0 } else { 0.0 };
+                    Vec3::new(c(0), c(1), c(2))
+                })
+                .collect();
+            Rounded::convex(&p, 0.0).unwrap()
+        };
+        let a = cube([0.0; 3]);
+        for lo in [
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [1.0, 1.0, 1.0],
+            [1.0, 0.5, 0.25],
+        ] {
+            assert!(
+                !matches!(proved_dw(&a, &cube(lo)), Some(Dw::Meet)),
+                "{lo:?}"
+            );
+        }
+        // Overlapping by about half a cube: never "apart" (GJK on the cubes'
+        // tied supports may end on a flat simplex, left to the exact path).
+        for lo in [[0.3, 0.45, 0.6], [0.5, 0.5, 0.5], [-0.25, 0.125, 0.0]] {
+            assert!(
+                !matches!(proved_dw(&a, &cube(lo)), Some(Dw::Apart(_))),
+                "{lo:?}"
+            );
+        }
+    }
 }

@@ -188,8 +188,9 @@ pub fn distance_exact_f64(
 /// way). With a convex hull core, the closest pair of the guessed features
 /// and its slab certificate are evaluated in double-word arithmetic with
 /// proven error bounds (`hull_fast.rs`, no big integers) and the sign of
-/// `q − R²` and the rounding certified the same way (counted in
-/// [`crate::stats::HULL_F64`]). Other pairs, and guesses the filters cannot
+/// `q − R²` and the rounding certified the same way, and meeting cores are
+/// proved from GJK's final tetrahedron around the origin, four points of the
+/// cores' difference (the answer 0; counted in [`crate::stats::HULL_F64`]). Other pairs, and guesses the filters cannot
 /// prove, take [`distance_exact_f64`].
 ///
 /// ```
@@ -234,10 +235,13 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
         });
     }
     if let Some(p) = hull_fast::proved_dw(a, b) {
-        let x = match p.meet_sign() {
-            Some(Sign::Negative | Sign::Zero) => Some(0.0),
-            Some(Sign::Positive) => p.nearest_apart(),
-            None => None,
+        let x = match p {
+            hull_fast::Dw::Meet => Some(0.0),
+            hull_fast::Dw::Apart(p) => match p.meet_sign() {
+                Some(Sign::Negative | Sign::Zero) => Some(0.0),
+                Some(Sign::Positive) => p.nearest_apart(),
+                None => None,
+            },
         };
         if let Some(x) = x {
             crate::stats::HULL_F64.fast();
@@ -286,9 +290,13 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
         };
         return Ok(s != Sign::Positive);
     }
-    if let Some(s) = hull_fast::proved_dw(a, b).and_then(|p| p.meet_sign()) {
+    let meet = hull_fast::proved_dw(a, b).and_then(|p| match p {
+        hull_fast::Dw::Meet => Some(true),
+        hull_fast::Dw::Apart(p) => p.meet_sign().map(|s| s != Sign::Positive),
+    });
+    if let Some(m) = meet {
         crate::stats::HULL_F64.fast();
-        return Ok(s != Sign::Positive);
+        return Ok(m);
     }
     if hull_core(a, b) {
         crate::stats::HULL_F64.fallback();

@@ -216,6 +216,28 @@ pub(crate) fn gjk(ha: Hull, hb: Hull) -> Guess {
 /// as pairs (vertex of a, vertex of b), 1 to 3 of them; `None` when the
 /// shapes (nearly) touch or overlap.
 pub(crate) fn simplex(ha: Hull, hb: Hull) -> Option<([(u32, u32); 3], usize)> {
+    match run(ha, hb) {
+        Found::Apart(s, n) => Some((s, n)),
+        Found::Tetrahedron(_) | Found::Near => None,
+    }
+}
+
+/// What [`run`] found, all of it a guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// Apart: the final simplex's support points with positive weight, as
+    /// pairs (vertex of a, vertex of b), 1 to 3 of them.
+    Apart([(u32, u32); 3], usize),
+    /// Overlapping: four support points `a_i − b_j` whose tetrahedron holds
+    /// the origin in floats, as pairs (vertex of a, vertex of b).
+    Tetrahedron([(u32, u32); 4]),
+    /// Touching or nearly (the origin within about 10⁻¹⁴ of the simplex).
+    Near,
+}
+
+/// GJK on the hulls `a`, `b` (coordinates below 1 in magnitude, any number
+/// of vertices), with the final simplex ([`Found`]).
+pub(crate) fn run(ha: Hull, hb: Hull) -> Found {
     let (a, b) = (ha.v, hb.v);
     let mut s = [Pt {
         i: 0,
@@ -227,7 +249,7 @@ pub(crate) fn simplex(ha: Hull, hb: Hull) -> Option<([(u32, u32); 3], usize)> {
     for _ in 0..64 {
         let d2 = dot(&v, &v);
         if d2 < 1e-28 {
-            return None;
+            return Found::Near;
         }
         // Support of a − b in direction −v.
         let (i, j) = (ha.support(&v, false), hb.support(&v, true));
@@ -249,7 +271,7 @@ pub(crate) fn simplex(ha: Hull, hb: Hull) -> Option<([(u32, u32); 3], usize)> {
         };
         n += 1;
         match closest(&mut s, &mut n) {
-            None => return None,
+            None => return Found::Tetrahedron([0, 1, 2, 3].map(|k| (s[k].i, s[k].j))),
             Some(nv) => {
                 if dot(&nv, &nv) >= d2 {
                     break; // no progress
@@ -259,11 +281,11 @@ pub(crate) fn simplex(ha: Hull, hb: Hull) -> Option<([(u32, u32); 3], usize)> {
         }
     }
     if dot(&v, &v) < 1e-28 || n > 3 {
-        return None;
+        return Found::Near;
     }
     let mut out = [(0u32, 0u32); 3];
     for (o, p) in out.iter_mut().zip(&s[..n]) {
         *o = (p.i, p.j);
     }
-    Some((out, n))
+    Found::Apart(out, n)
 }
