@@ -62,6 +62,15 @@
 //! exact method runs on the time intervals left (the earliest time lies in
 //! the first one that holds a point of S).
 //!
+//! On each of them interval arithmetic settles what it can first: a piece
+//! with a condition proven false there is not searched, and a condition
+//! proven true with a sign that excludes zero (its polynomial has no root
+//! there, it holds at every candidate) is left out of the search; integer
+//! polynomials are built only for the pieces some interval needs. A
+//! condition whose interval touches zero stays, so the candidates left out
+//! are exactly those that do not exist: the answer, and the polynomial that
+//! reports it, are those of the search over every condition.
+//!
 //! # The reported time
 //!
 //! `start` for 0; an exact rational when the earliest time is known as one
