@@ -730,3 +730,134 @@ fn ccd_csv_option() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--min-distance"));
 }
+
+/// The diagonal of the box of every point of the queries (t = 0 and t = 1),
+/// in doubles: a scene's scale.
+fn scale_f64(queries: &[[[f64; 3]; 8]]) -> f64 {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for p in queries.iter().flatten() {
+        for i in 0..3 {
+            lo[i] = lo[i].min(p[i]);
+            hi[i] = hi[i].max(p[i]);
+        }
+    }
+    (0..3).map(|i| (hi[i] - lo[i]).powi(2)).sum::<f64>().sqrt()
+}
+
+/// The simulation step's vertex–face queries (slow motions, nearly all close)
+/// at δ = 10⁻⁴ and 10⁻³ of the scene's scale, δ the exact value of a double
+/// (numerator and denominator beyond 2⁵³): the filter path (its ranges, the
+/// pieces and conditions interval arithmetic settles on a range left out, the
+/// candidates ordered on narrowed enclosures) gives the exact method's answer
+/// on all of [0, 1], and the independent distance confirms it.
+#[test]
+fn simulation_queries_with_double_deltas() {
+    let path = "tests/data/ccd-simulation/cloth-funnel/vertex-face/227vf.csv";
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let rows = exact_collision::ccd::bench_csv::read_rows(text.as_bytes()).unwrap();
+    let pts: Vec<[[f64; 3]; 8]> = rows
+        .chunks(8)
+        .map(|ch| std::array::from_fn(|k| std::array::from_fn(|i| ch[k].0[i].to_f64().unwrap())))
+        .collect();
+    // The file's values are doubles: the f64 queries are the file's queries.
+    for (ch, p) in rows.chunks(8).zip(&pts) {
+        let exact: [[Q; 3]; 8] = std::array::from_fn(|k| ch[k].0.clone());
+        assert_eq!(to_rational(p), exact);
+    }
+    let scale = scale_f64(&pts);
+    let (mut hits, mut roots, mut starts) = (0, 0, 0);
+    for frac in [1e-4, 1e-3] {
+        let delta = Q::from_float(frac * scale).unwrap();
+        assert!(
+            delta.denom().bits() > 53,
+            "δ = {delta}: not a small fraction"
+        );
+        for (i, p) in pts.iter().enumerate() {
+            let qy = query(&to_rational(p));
+            let what = format!("{path}#{i} δ = {frac} × scale");
+            let kind = Kind::VertexFace;
+            let a = first_contact_min_distance_f64(kind, p, &qy.tolerance, &delta).unwrap();
+            assert_eq!(a, exact_min_distance(kind, &qy, &delta).unwrap(), "{what}");
+            match check(kind, &qy, &delta, &a, &what) {
+                Some(RealRoot::Interval(_)) => {
+                    hits += 1;
+                    roots += 1;
+                }
+                Some(_) => hits += 1,
+                None => {}
+            }
+            if let PointCcdAnswer::Hit(t) = &a {
+                starts += usize::from(t.kind == TimeKind::Start);
+            }
+        }
+    }
+    // Every query of the step is a hit (its ground truth at δ = 0 is); some
+    // at a later root time, not at the start.
+    assert_eq!(hits, 2 * pts.len(), "hits {hits}");
+    assert!(
+        roots >= 20 && starts >= 100,
+        "roots {roots}, starts {starts}"
+    );
+}
+
+/// δ the exact value of a double that is not a small fraction, on random
+/// queries from a random seed (printed on failure): the filter path, the
+/// rational path, the exact method alone and the independent distance agree.
+#[test]
+fn random_queries_double_deltas_random_seed() {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    let mut s = seed;
+    let (mut hits, mut roots) = (0, 0);
+    // Until the sample holds 20 hits, 10 of them at root times (a few dozen
+    // queries; at most 200).
+    for i in 0..200 {
+        if hits >= 20 && roots >= 10 {
+            break;
+        }
+        let p = random_query(&mut s);
+        let qy = query(&to_rational(&p));
+        for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+            let mut times = Vec::new();
+            for frac in [1e-4, 1e-3, 0.1, 0.3, 1.7] {
+                let delta = Q::from_float(frac * 1.1).unwrap();
+                let what = format!("seed {seed:#x} #{i} {kind:?} δ = {delta}");
+                let a = first_contact_min_distance_f64(kind, &p, &qy.tolerance, &delta).unwrap();
+                assert_eq!(
+                    a,
+                    first_contact_min_distance(kind, &qy, &delta).unwrap(),
+                    "{what}"
+                );
+                assert_eq!(a, exact_min_distance(kind, &qy, &delta).unwrap(), "{what}");
+                match filter_min_distance(kind, &p, &delta) {
+                    Some(MinSepFilter::Miss) => assert_eq!(a, PointCcdAnswer::Miss, "{what}"),
+                    Some(MinSepFilter::Start) => {
+                        assert_eq!(
+                            hit_time(&a).map(|t| t.kind),
+                            Some(TimeKind::Start),
+                            "{what}"
+                        )
+                    }
+                    _ => {}
+                }
+                match check(kind, &qy, &delta, &a, &what) {
+                    Some(RealRoot::Interval(_)) => {
+                        hits += 1;
+                        roots += 1;
+                    }
+                    Some(_) => hits += 1,
+                    None => {}
+                }
+                times.push(hit_time(&a));
+            }
+            check_monotone(&times, &format!("seed {seed:#x} #{i} {kind:?}"));
+        }
+    }
+    assert!(
+        hits >= 20 && roots >= 10,
+        "seed {seed:#x}: hits {hits}, roots {roots}"
+    );
+}

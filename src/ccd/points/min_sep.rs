@@ -62,6 +62,15 @@
 //! exact method runs on the time intervals left (the earliest time lies in
 //! the first one that holds a point of S).
 //!
+//! On each of them interval arithmetic settles what it can first: a piece
+//! with a condition proven false there is not searched, and a condition
+//! proven true with a sign that excludes zero (its polynomial has no root
+//! there, it holds at every candidate) is left out of the search; integer
+//! polynomials are built only for the pieces some interval needs. A
+//! condition whose interval touches zero stays, so the candidates left out
+//! are exactly those that do not exist: the answer, and the polynomial that
+//! reports it, are those of the search over every condition.
+//!
 //! # The reported time
 //!
 //! `start` for 0; an exact rational when the earliest time is known as one
@@ -384,6 +393,27 @@ impl FloatDelta {
                 return FloatDelta { d, d2: d.mul(&d) };
             }
         }
+        // A dyadic δ = n/2ᵏ with n < 2⁶⁴ (a double's exact value): n and n²
+        // rounded once to doubles (u128 → f64 rounds to nearest), scaled by
+        // 2⁻ᵏ and 2⁻²ᵏ exactly while the results are normal; two ulps each
+        // way cover the rounding.
+        if let (Some(n), Some(k)) = (delta.numer().to_u64(), super::pow2_exp(delta.denom())) {
+            let widen = |v: f64| Interval {
+                lo: v.next_down().next_down().max(0.0),
+                hi: v.next_up().next_up(),
+            };
+            if n > 0 && k <= 500 {
+                let scale = f64::from_bits((1023 - k) << 52); // 2⁻ᵏ, normal for k ≤ 1022
+                let v = n as f64 * scale;
+                let v2 = (u128::from(n) * u128::from(n)) as f64 * scale * scale;
+                if v.is_normal() && v2.is_normal() {
+                    return FloatDelta {
+                        d: widen(v),
+                        d2: widen(v2),
+                    };
+                }
+            }
+        }
         let around = |x: &BigRational| {
             let v = x.to_f64().unwrap_or(f64::NAN);
             if v.is_nan() {
@@ -394,9 +424,11 @@ impl FloatDelta {
             let hi = v.next_up().next_up();
             Interval { lo, hi }
         };
+        // δ in lowest terms squared is in lowest terms: no gcd needed.
+        let d2 = BigRational::new_raw(delta.numer() * delta.numer(), delta.denom() * delta.denom());
         FloatDelta {
             d: around(delta),
-            d2: around(&(delta * delta)),
+            d2: around(&d2),
         }
     }
 }
@@ -577,31 +609,59 @@ fn exact_ranges(
     let frame = frame_polys(kind, &x);
     let num = Zp(vec![&d * &d]);
     let den = Zp(vec![BigInt::one()]);
-    let pieces: Vec<Piece<Zp>> = (0..piece_count(kind))
-        .map(|i| piece(kind, &frame, &num, &den, i))
-        .collect();
+    // Each piece's integer polynomials, built when a range first needs them.
+    let mut built: Vec<Option<Piece<Zp>>> = vec![None; piece_count(kind)];
     for (lo, hi, f) in ranges {
-        let live: Vec<&Piece<Zp>> = match (f, doubles) {
+        // Per piece: `None` when interval arithmetic proves a condition false
+        // on the whole range; else which conditions to search (one proven
+        // true with a sign that excludes zero has no root on the range and
+        // holds at every candidate: it is left out).
+        let keep: Vec<Option<Vec<bool>>> = match (f, doubles) {
             (Some((a, b)), Some((p, fd))) => {
                 let fr = filter::interval_frame(kind, p, *a, *b);
                 let one = Interval::point(1.0);
-                pieces
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| {
-                        let pc = piece(kind, &fr, &fd.d2, &one, *i);
-                        !pc.iter().any(|(v, c)| c.on_interval(v) == Some(false))
+                (0..piece_count(kind))
+                    .map(|i| {
+                        let pc = piece(kind, &fr, &fd.d2, &one, i);
+                        if pc.iter().any(|(v, c)| c.on_interval(v) == Some(false)) {
+                            return None;
+                        }
+                        Some(pc.iter().map(|(v, c)| !strictly_true(*c, v)).collect())
                     })
-                    .map(|(_, pc)| pc)
                     .collect()
             }
-            _ => pieces.iter().collect(),
+            // Every piece, every condition.
+            _ => vec![Some(Vec::new()); piece_count(kind)],
         };
+        let mut live: Vec<Vec<&(Zp, Cond)>> = Vec::new();
+        for (i, k) in keep.iter().enumerate() {
+            if k.is_some() && built[i].is_none() {
+                built[i] = Some(piece(kind, &frame, &num, &den, i));
+            }
+        }
+        for (k, pc) in keep.iter().zip(&built) {
+            let (Some(k), Some(pc)) = (k, pc) else {
+                continue;
+            };
+            live.push(
+                pc.iter()
+                    .enumerate()
+                    .filter(|(j, _)| k.get(*j).copied().unwrap_or(true))
+                    .map(|(_, x)| x)
+                    .collect(),
+            );
+        }
         if let Some(x) = earliest(&live, lo, hi) {
             return PointCcdAnswer::Hit(report(x, m));
         }
     }
     PointCcdAnswer::Miss
+}
+
+/// The condition holds at every value of `x` and `x` excludes zero (so its
+/// exact polynomial has no root where `x` encloses it).
+fn strictly_true(c: Cond, x: &Interval) -> bool {
+    c.on_interval(x) == Some(true) && (x.lo > 0.0 || x.hi < 0.0)
 }
 
 fn report(x: RealRoot, m: u32) -> ContactTime {
@@ -644,14 +704,14 @@ fn rational_quadratic_root(
 }
 
 /// The least time of [lo, hi] at which some piece holds (module docs).
-fn earliest(pieces: &[&Piece<Zp>], lo: &BigRational, hi: &BigRational) -> Option<RealRoot> {
-    let mut best: Option<RealRoot> = None;
+fn earliest(pieces: &[Vec<&(Zp, Cond)>], lo: &BigRational, hi: &BigRational) -> Option<RealRoot> {
+    let mut best: Option<(RealRoot, RealRoot)> = None;
     for pc in pieces {
-        if let Some(x) = piece_first(pc, lo, hi, best.as_ref()) {
+        if let Some(x) = piece_first(pc, lo, hi, best.as_ref().map(|b| &b.1)) {
             best = Some(x);
         }
     }
-    best
+    best.map(|b| b.0)
 }
 
 /// The sign of `g` at `x` (a root of the primitive square-free `f` when an
@@ -679,13 +739,21 @@ impl IntoOrdering for num_bigint::Sign {
 }
 
 /// The least time of [lo, hi] below `bound` (strictly) at which the piece
-/// holds.
+/// holds: the root as isolated (what is reported) and the same root with a
+/// narrower enclosure (what is compared).
+///
+/// The candidates are put in exact order on narrowed copies of their
+/// enclosures (one refinement step each, which starts with a float-guided
+/// jump): roots of different polynomials isolated on the same range have
+/// overlapping enclosures, and comparing those costs a polynomial gcd per
+/// comparison; narrowed ones are mostly disjoint. The order is the exact
+/// order either way, and the reported root keeps its isolating enclosure.
 fn piece_first(
-    pc: &Piece<Zp>,
+    pc: &[&(Zp, Cond)],
     lo: &BigRational,
     hi: &BigRational,
     bound: Option<&RealRoot>,
-) -> Option<RealRoot> {
+) -> Option<(RealRoot, RealRoot)> {
     // A constant condition that fails: never.
     for (p, c) in pc {
         if p.0.len() <= 1 {
@@ -705,17 +773,32 @@ fn piece_first(
             }
         }
     }
-    cands.sort_by(|a, b| a.cmp_exact(b));
-    for mut x in cands {
-        if bound.is_some_and(|b| x.cmp_exact(b) != Ordering::Less) {
+    let narrow = cands
+        .iter()
+        .filter(|x| matches!(x, RealRoot::Interval(_)))
+        .count()
+        >= 2;
+    let mut cands: Vec<(RealRoot, RealRoot)> = cands
+        .into_iter()
+        .map(|x| {
+            let mut key = x.clone();
+            if narrow {
+                key.refine_step();
+            }
+            (x, key)
+        })
+        .collect();
+    cands.sort_by(|a, b| a.1.cmp_exact(&b.1));
+    for (x, mut key) in cands {
+        if bound.is_some_and(|b| key.cmp_exact(b) != Ordering::Less) {
             return None;
         }
-        let f: Vec<BigInt> = match &x {
+        let f: Vec<BigInt> = match &key {
             RealRoot::Interval(i) => i.coeffs().to_vec(),
             RealRoot::Exact(_) => Vec::new(),
         };
-        if pc.iter().all(|(p, c)| c.holds(sign_at(&mut x, &f, &p.0))) {
-            return Some(x);
+        if pc.iter().all(|(p, c)| c.holds(sign_at(&mut key, &f, &p.0))) {
+            return Some((x, key));
         }
     }
     None
@@ -793,6 +876,56 @@ mod tests {
         fn neg(&self) -> Self {
             Q(-&self.0)
         }
+    }
+
+    /// δ and δ² as intervals enclose the exact values, for every form of δ
+    /// (small fractions, doubles' exact values, other rationals), checked in
+    /// rationals.
+    #[test]
+    fn float_delta_encloses() {
+        let q = |x: f64| BigRational::from_float(x).unwrap();
+        let mut ds = vec![r(1, 64), r(1, 3), r(7, 10_000), r(100, 1), r(1, 1)];
+        for x in [
+            1e-4,
+            9.793271032591599e-06,
+            0.3,
+            1.7,
+            2.5e-200,
+            3.0e100,
+            1e-300,
+        ] {
+            ds.push(q(x));
+        }
+        ds.push(BigRational::new(
+            BigInt::from(u64::MAX),
+            BigInt::one() << 70u32,
+        ));
+        ds.push(BigRational::new(BigInt::one() << 80u32, BigInt::from(3)));
+        for d in ds {
+            let f = FloatDelta::new(&d);
+            let d2 = &d * &d;
+            for (x, iv) in [(&d, f.d), (&d2, f.d2)] {
+                assert!(iv.lo <= iv.hi, "{d}");
+                let inside = (iv.lo == f64::NEG_INFINITY || q(iv.lo) <= *x)
+                    && (iv.hi == f64::INFINITY || *x <= q(iv.hi));
+                assert!(inside, "δ = {d}: {x} not in [{}, {}]", iv.lo, iv.hi);
+            }
+        }
+    }
+
+    /// A condition is strictly true on an interval only when it holds there
+    /// and the interval excludes zero (its polynomial has no root there).
+    #[test]
+    fn strictly_true_conditions() {
+        let iv = |lo: f64, hi: f64| Interval { lo, hi };
+        assert!(strictly_true(Cond::Le, &iv(-2.0, -1e-300)));
+        assert!(!strictly_true(Cond::Le, &iv(-2.0, 0.0)));
+        assert!(strictly_true(Cond::Ge, &iv(1e-300, 2.0)));
+        assert!(!strictly_true(Cond::Ge, &iv(0.0, 2.0)));
+        assert!(!strictly_true(Cond::Ge, &iv(-1.0, 2.0)));
+        assert!(strictly_true(Cond::Gt, &iv(1.0, 2.0)));
+        assert!(!strictly_true(Cond::Gt, &iv(f64::NAN, 2.0)));
+        assert!(!strictly_true(Cond::Le, &iv(1.0, 2.0)));
     }
 
     /// The interval conditions decide only when every value agrees.
