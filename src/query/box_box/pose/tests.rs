@@ -5,6 +5,8 @@
 
 use super::*;
 use crate::query::box_box::separating_axis_index;
+use crate::query::polytope::Polytope;
+use crate::shape::Shape;
 use proptest::prelude::*;
 
 fn exact(p: &PoseBox) -> Obb<BigRational> {
@@ -45,6 +47,21 @@ fn check(a: &PoseBox, b: &PoseBox) -> bool {
             }
             true
         }
+        Some(PoseDecision::Crossing) => {
+            assert_eq!(k, None, "{a:?} {b:?}");
+            assert!((0..8).all(|j| !y.contains(&x.vertex(j))), "{a:?} {b:?}");
+            assert!((0..8).all(|j| !x.contains(&y.vertex(j))), "{a:?} {b:?}");
+            // The crossing (when found) is the exhaustive search's witness.
+            let (pa, pb) = (
+                Polytope::new(&Shape::Box(x.clone())),
+                Polytope::new(&Shape::Box(y.clone())),
+            );
+            let w = crate::query::polytope::witness(&pa, &pb);
+            if let Some(c) = crossing_witness(a, b) {
+                assert_eq!(Some(c), w, "{a:?} {b:?}");
+            }
+            true
+        }
     }
 }
 
@@ -62,6 +79,11 @@ fn ext() -> impl Strategy<Value = [f64; 3]> {
 
 fn center() -> impl Strategy<Value = [f64; 3]> {
     [-1.5f64..1.5, -1.5f64..1.5, -1.5f64..1.5]
+}
+
+/// Centers spread enough that most pairs are apart.
+fn far_center() -> impl Strategy<Value = [f64; 3]> {
+    [-3.0f64..3.0, -3.0f64..3.0, -3.0f64..3.0]
 }
 
 fn random_q() -> impl Strategy<Value = [f64; 4]> {
@@ -203,3 +225,5 @@ fn touching_pairs_are_left_to_the_exact_path() {
     };
     assert_eq!(decide(&flat, &a), None);
 }
+
+mod distance;
