@@ -39,13 +39,13 @@
 //! the exact path.
 
 use super::{PoseBox, PoseRotation};
-use crate::num::gcd::ratio;
+use crate::num::gcd::gcd_lehmer;
 use crate::query::polytope::filtered::gjk::{self, Hull};
 use crate::query::Closest;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 
 /// The arithmetic of the certificate: exact in `BigInt`, a guess in `f64`.
 trait Num: Clone {
@@ -545,7 +545,7 @@ pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
     }
     let (ga, gb) = (rounded(a), rounded(b));
     let (fa, fb) = guess(&ga, &gb)?;
-    let (xa, xb, dd, z) = exact_boxes(a, b)?;
+    let (xa, xb, (da, db), z) = exact_boxes(a, b)?;
     let one = BigInt::from(1);
     let mut tried = Vec::new();
     for x in fa.parts() {
@@ -558,7 +558,7 @@ pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
                 continue;
             }
             if let Some(s) = solve(&xa, &xb, x, y, &one) {
-                return Some(finish(s, &dd, z));
+                return Some(finish(s, (&da, &db), z));
             }
         }
     }
@@ -567,7 +567,11 @@ pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
 
 /// The exact boxes in integers, scaled by D·2^(−z) (module docs), with D
 /// and z; `None` for a degenerate box.
-fn exact_boxes(a: &PoseBox, b: &PoseBox) -> Option<(GBox<BigInt>, GBox<BigInt>, BigInt, i64)> {
+#[allow(clippy::type_complexity)]
+fn exact_boxes(
+    a: &PoseBox,
+    b: &PoseBox,
+) -> Option<(GBox<BigInt>, GBox<BigInt>, (BigInt, BigInt), i64)> {
     // The exact boxes, scaled by D·2^(−z).
     let ((ma, da), (mb, db)) = (int_rotation(&a.rotation)?, int_rotation(&b.rotation)?);
     let lengths = a.half_extents.iter().chain(&a.translation);
@@ -602,27 +606,55 @@ fn exact_boxes(a: &PoseBox, b: &PoseBox) -> Option<(GBox<BigInt>, GBox<BigInt>, 
             return None;
         }
     }
-    Some((xa, xb, dd, z))
+    Some((xa, xb, (da, db), z))
+}
+
+/// `n·2^z / Π factors` in lowest terms (every factor positive), reduced
+/// factor by factor: with g = gcd(n, f), n/g and f/g are coprime, and a
+/// later stage only divides n further, so the result is coprime to every
+/// reduced factor, hence to their product. Each gcd is against one factor
+/// (`n mod f` first), far smaller than the whole denominator.
+fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
+    if n.is_zero() {
+        return BigRational::zero();
+    }
+    let (mut n, mut den) = (n, BigInt::from(1));
+    if z >= 0 {
+        n <<= z as usize;
+    } else {
+        let t = n.magnitude().trailing_zeros().unwrap_or(0).min((-z) as u64);
+        n >>= t as usize;
+        den <<= ((-z) as u64 - t) as usize;
+    }
+    for f in factors {
+        let r = n.magnitude() % f.magnitude();
+        let g = if r.is_zero() {
+            f.magnitude().clone()
+        } else {
+            gcd_lehmer(f.magnitude(), &r)
+        };
+        if g.is_one() {
+            den *= *f;
+        } else {
+            let g = BigInt::from(g);
+            n /= &g;
+            den *= *f / &g;
+        }
+    }
+    BigRational::new_raw(n, den)
 }
 
 /// The answer in lowest terms: a coordinate n/d of the scaled boxes is
-/// n·2^z/(d·D) of the originals, a squared distance n/d is n·2^(2z)/(d·D²).
-fn finish(s: Sol<BigInt>, dd: &BigInt, z: i64) -> Closest<BigRational> {
-    let q = |n: BigInt, d: BigInt, z: i64| {
-        if z >= 0 {
-            ratio(n << z as usize, d)
-        } else {
-            ratio(n, d << (-z) as usize)
-        }
-    };
+/// n·2^z/(d·D) of the originals, a squared distance n/d is n·2^(2z)/(d·D²),
+/// D = d_a·d_b.
+fn finish(s: Sol<BigInt>, (da, db): (&BigInt, &BigInt), z: i64) -> Closest<BigRational> {
     let point = |n: V<BigInt>, d: BigInt| {
-        let den = d * dd;
-        let [x, y, w] = n.map(|c| q(c, den.clone(), z));
+        let [x, y, w] = n.map(|c| reduce(c, &[&d, da, db], z));
         Vec3::new(x, y, w)
     };
     debug_assert!(s.d2.is_positive() && s.da.is_positive() && s.db.is_positive());
     Closest {
-        distance_squared: q(s.n2, s.d2 * dd * dd, 2 * z),
+        distance_squared: reduce(s.n2, &[&s.d2, da, da, db, db], 2 * z),
         a: point(s.na, s.da),
         b: point(s.nb, s.db),
     }
@@ -637,7 +669,7 @@ fn finish(s: Sol<BigInt>, dd: &BigInt, z: i64) -> Closest<BigRational> {
 /// no vertex of either lies in the other; `None` when no crossing is found
 /// (the exact path's later stages answer) or a box is degenerate.
 pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
-    let (xa, xb, dd, z) = exact_boxes(a, b)?;
+    let (xa, xb, (da, db), z) = exact_boxes(a, b)?;
     let vertex = |x: &GBox<BigInt>, i: usize| {
         x.base(Feat {
             free: 0,
@@ -689,15 +721,13 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
                     });
                     if inside {
                         let num = comb(&ds, &vs[e], &de.neg(), &vs[s]);
-                        let den = den * &dd;
-                        let q = |n: BigInt| {
-                            if z >= 0 {
-                                ratio(n << z as usize, den.clone())
-                            } else {
-                                ratio(n, &den << (-z) as usize)
-                            }
+                        // A positive denominator: the sign goes to the numerator.
+                        let (num, den) = if den.is_negative() {
+                            (num.map(|c| -c), -den)
+                        } else {
+                            (num, den)
                         };
-                        let [x, y, w] = num.map(q);
+                        let [x, y, w] = num.map(|c| reduce(c, &[&den, &da, &db], z));
                         return Some(Vec3::new(x, y, w));
                     }
                 }
