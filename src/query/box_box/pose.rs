@@ -396,6 +396,7 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
 }
 
 mod distance;
+pub(crate) use distance::int_rotation;
 pub use distance::{closest, crossing_witness};
 
 #[cfg(test)]

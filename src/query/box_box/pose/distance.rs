@@ -333,7 +333,13 @@ fn solve<T: Num>(a: &GBox<T>, b: &GBox<T>, fa: Feat, fb: Feat, one: &T) -> Optio
             let k = 3 - j1 - j2;
             let n = &b.nrm[k];
             let (foot, nn, h) = vertex_face(
-                &a0, &b0, &b.dir[j1], &b.alpha[j1], &b.dir[j2], &b.alpha[j2], n,
+                &a0,
+                &b0,
+                &b.dir[j1],
+                &b.alpha[j1],
+                &b.dir[j2],
+                &b.alpha[j2],
+                n,
             )?;
             let d = [0, 1, 2].map(|i| h.mul(&n[i]));
             let sol = Sol {
@@ -351,7 +357,13 @@ fn solve<T: Num>(a: &GBox<T>, b: &GBox<T>, fa: Feat, fb: Feat, one: &T) -> Optio
             let k = 3 - i1 - i2;
             let n = &a.nrm[k];
             let (foot, nn, h) = vertex_face(
-                &b0, &a0, &a.dir[i1], &a.alpha[i1], &a.dir[i2], &a.alpha[i2], n,
+                &b0,
+                &a0,
+                &a.dir[i1],
+                &a.alpha[i1],
+                &a.dir[i2],
+                &a.alpha[i2],
+                n,
             )?;
             // foot − b0 = h·n/nn points from b's vertex to a: d ∝ −h·n.
             let d = [0, 1, 2].map(|i| h.mul(&n[i]).neg());
@@ -424,11 +436,33 @@ fn int(x: f64, e: i64) -> BigInt {
     }
 }
 
-/// The rotation as (M, d), R = M/d with M integer and d > 0.
-fn int_rotation(r: &PoseRotation) -> Option<([[BigInt; 3]; 3], BigInt)> {
+/// The rotation as (M, d), R = M/d with M integer and d > 0: a
+/// quaternion's components brought to integers Q by one power of two
+/// (R(q)/|q|² is homogeneous of degree 0), M = R(Q) and d = |Q|² (in `i128`
+/// when the components are below 2⁶², else `BigInt`); a matrix's entries
+/// by one power of two. `None` for the zero quaternion.
+pub(crate) fn int_rotation(r: &PoseRotation) -> Option<([[BigInt; 3]; 3], BigInt)> {
     match r {
         PoseRotation::Quaternion(q) => {
             let e = least_exponent(q.iter());
+            let small = q.map(|c| {
+                let (m, f) = parts(c);
+                let bits = 64 - m.unsigned_abs().leading_zeros() as i64;
+                (m == 0 || bits + f - e <= 62)
+                    .then(|| if m == 0 { 0 } else { (m as i128) << (f - e) })
+            });
+            if let [Some(w), Some(x), Some(y), Some(z)] = small {
+                // |products| < 2¹²⁴, every entry a sum of four: below 2¹²⁷.
+                let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+                let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+                let m = [
+                    [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
+                    [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
+                    [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
+                ];
+                let d = ww + xx + yy + zz;
+                return (d != 0).then(|| (m.map(|r| r.map(BigInt::from)), BigInt::from(d)));
+            }
             let [w, x, y, z] = q.map(|c| int(c, e));
             let (ww, xx, yy, zz) = (&w * &w, &x * &x, &y * &y, &z * &z);
             let (xy, xz, yz, wx, wy, wz) = (&x * &y, &x * &z, &y * &z, &w * &x, &w * &y, &w * &z);
@@ -446,7 +480,10 @@ fn int_rotation(r: &PoseRotation) -> Option<([[BigInt; 3]; 3], BigInt)> {
             if e >= 0 {
                 Some((m.map(|row| row.map(|x| int(x, 0))), BigInt::from(1)))
             } else {
-                Some((m.map(|row| row.map(|x| int(x, e))), BigInt::from(1) << (-e) as usize))
+                Some((
+                    m.map(|row| row.map(|x| int(x, e))),
+                    BigInt::from(1) << (-e) as usize,
+                ))
             }
         }
     }
@@ -575,11 +612,7 @@ fn exact_boxes(
     // The exact boxes, scaled by D·2^(−z).
     let ((ma, da), (mb, db)) = (int_rotation(&a.rotation)?, int_rotation(&b.rotation)?);
     let lengths = a.half_extents.iter().chain(&a.translation);
-    let z = least_exponent(
-        lengths
-            .chain(&b.half_extents)
-            .chain(&b.translation),
-    );
+    let z = least_exponent(lengths.chain(&b.half_extents).chain(&b.translation));
     let dd = &da * &db;
     // Box a: center D·c_a, half-axis k = (d_b·ēₖ)·(column k of M_a); a
     // quaternion's columns are orthogonal with M₁ × M₂ = |Q|²·M₀ (cyclically),

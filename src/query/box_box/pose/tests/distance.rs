@@ -5,7 +5,6 @@
 
 use super::*;
 use crate::query::box_box;
-use proptest::prelude::*;
 
 /// Whatever `closest` answers is the exact path's answer, value for value;
 /// returns whether it answered.
