@@ -770,12 +770,20 @@ fn pose_intersect(
 /// intersect decision proves overlapping the exact path's witness (distance
 /// 0, both points the witness), counted in [`stats::DISTANCE`]; the rest
 /// (touching, undecided) takes the exact path on the rational boxes. A pair
-/// that is not two boxes by pose in doubles is the general path's.
+/// that is not two boxes by pose in doubles is the general path's, and so
+/// is every `f64`/`f32` line: the general path rounds its exact answer by
+/// reading the exact strings back, charged to the line's input budget
+/// (`protocol::limits`), and leaves a value that no longer fits as its exact
+/// string; these answers' long rationals can reach that, and the lean
+/// writer rounds every value.
 fn pose_distance(
     a: &ShapeText,
     b: &ShapeText,
     kind: ScalarKind,
 ) -> Option<Result<Answered, QueryError>> {
+    if !matches!(kind, ScalarKind::Exact) {
+        return None;
+    }
     let (pa, pb) = (pose_box(a, kind)?, pose_box(b, kind)?);
     if let Some(c) = pose::closest(&pa, &pb) {
         stats::DISTANCE.fast();

@@ -226,4 +226,23 @@ fn touching_pairs_are_left_to_the_exact_path() {
     assert_eq!(decide(&flat, &a), None);
 }
 
+/// Overlapping boxes with neither center nor any vertex inside the other (b
+/// turned by about 45° about z, half-extents (1, 1, 2), at x = 1.9: its
+/// vertical edge nearest a crosses a's faces z = ±1): the witness is the
+/// exhaustive search's first edge–face crossing.
+#[test]
+fn crossing_witness_is_the_exhaustive_ones() {
+    let (c, s) = (
+        (std::f64::consts::PI / 8.0).cos(),
+        (std::f64::consts::PI / 8.0).sin(),
+    );
+    let a = pose([1.0, 0.0, 0.0, 0.0], [1.0; 3], [0.0; 3]);
+    let b = pose([c, 0.0, 0.0, s], [1.0, 1.0, 2.0], [1.9, 0.0, 0.0]);
+    for (x, y) in [(&a, &b), (&b, &a)] {
+        assert_eq!(decide(x, y), Some(PoseDecision::Crossing));
+        assert!(crossing_witness(x, y).is_some());
+        assert!(check(x, y));
+    }
+}
+
 mod distance;
