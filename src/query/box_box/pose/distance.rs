@@ -633,9 +633,12 @@ fn exact_boxes(
         }
     };
     let (xa, xb) = (exact(a, &ma, &db), exact(b, &mb, &da));
-    // Nondegenerate boxes only (a singular matrix is the exact path's error).
-    for x in [&xa, &xb] {
-        if dot(&x.dir[0], &cross(&x.dir[1], &x.dir[2])).is_zero() {
+    // Nondegenerate boxes only (a singular matrix is the exact path's error;
+    // a quaternion's M has det |Q|⁶ > 0).
+    for (p, x) in [(a, &xa), (b, &xb)] {
+        if matches!(p.rotation, PoseRotation::Matrix(_))
+            && dot(&x.dir[0], &cross(&x.dir[1], &x.dir[2])).is_zero()
+        {
             return None;
         }
     }
@@ -660,6 +663,9 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
         den <<= ((-z) as u64 - t) as usize;
     }
     for f in factors {
+        if f.is_one() {
+            continue;
+        }
         let r = n.magnitude() % f.magnitude();
         let g = if r.is_zero() {
             f.magnitude().clone()
