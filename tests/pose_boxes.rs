@@ -1,6 +1,6 @@
-//! `intersect` of two boxes by pose (quaternion or matrix, doubles) on the
-//! program's path, which takes the float-guided decision of
-//! `query::box_box::pose`, against the general path's exhaustive exact answer
+//! `intersect` and `distance` of two boxes by pose (quaternion or matrix,
+//! doubles) on the program's path, which takes the float-guided decision and
+//! closest pair of `query::box_box::pose`, against the general path's exhaustive exact answer
 //! (`Obb::from_pose` in rationals, scaled): the same bytes, on rotations from
 //! random double quaternions, near-identity quaternions, quaternions one ulp
 //! from a quarter turn, and matrices; and the fast path really answers.
@@ -108,6 +108,80 @@ proptest! {
         same(&line("intersect", &a, &quat(qb, eb, cb), ""));
         same(&line("intersect", &quat(qb, eb, cb), &a, ""));
     }
+}
+
+fn far_center() -> impl Strategy<Value = [f64; 3]> {
+    [-3.0f64..3.0, -3.0f64..3.0, -3.0f64..3.0]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn pose_distances_answer_as_the_exact_path(qa in any_q(), qb in any_q(), ea in ext(),
+                                               eb in ext(), ca in far_center(),
+                                               cb in far_center(), s in scalar()) {
+        same(&line("distance", &quat(qa, ea, ca), &quat(qb, eb, cb), s));
+    }
+
+    #[test]
+    fn matrix_pose_distances_answer_as_the_exact_path(
+        m in proptest::array::uniform3([-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0]),
+        qb in any_q(), ea in ext(), eb in ext(), ca in far_center(), cb in far_center()) {
+        let j = |v: &[f64]| v.iter().map(|x| fmt(*x)).collect::<Vec<_>>().join(",");
+        let a = format!(
+            r#"{{"type":"box","half_extents":[{}],"rotation":{{"matrix":[[{}],[{}],[{}]]}},"translation":[{}]}}"#,
+            j(&ea), j(&m[0]), j(&m[1]), j(&m[2]), j(&ca)
+        );
+        same(&line("distance", &a, &quat(qb, eb, cb), ""));
+    }
+}
+
+/// `distance` lines: a unique closest pair (vertex against vertex, worked by
+/// hand) and overlapping pairs (a center, a vertex, an edge–face crossing)
+/// are answered without the exhaustive path; parallel faces (many closest
+/// pairs) and touching faces by it; the same bytes either way, and errors
+/// stay the general path's.
+#[test]
+fn hand_made_distances() {
+    let id = [1.0, 0.0, 0.0, 0.0];
+    let unit = |c: [f64; 3]| quat(id, [1.0; 3], c);
+    let turned = quat([1.0, 0.0, 0.0, 1.0], [1.0; 3], [0.0; 3]);
+    let before = stats::DISTANCE.get();
+    let v: serde_json::Value =
+        serde_json::from_str(&same(&line("distance", &turned, &unit([3.0; 3]), ""))).unwrap();
+    // The quarter-turned cube is [−1, 1]³: (1, 1, 1) to (2, 2, 2).
+    assert_eq!(v["distance_squared"], "3", "{v}");
+    assert_eq!(
+        v["closest"],
+        serde_json::json!([["1", "1", "1"], ["2", "2", "2"]]),
+        "{v}"
+    );
+    assert!(stats::DISTANCE.get().0 > before.0);
+    for b in [
+        [3.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [0.5, 0.0, 0.0],
+        [1.5, 1.5, 1.5],
+    ] {
+        same(&line("distance", &turned, &unit(b), ""));
+    }
+    // Overlapping, no center or vertex of either inside the other: b turned
+    // by about 45° about z with half-extents (1, 1, 2) at x = 1.9; its
+    // vertical edge nearest a crosses a's faces z = ±1 inside a.
+    let (c, s) = (
+        (std::f64::consts::PI / 8.0).cos(),
+        (std::f64::consts::PI / 8.0).sin(),
+    );
+    let diamond = quat([c, 0.0, 0.0, s], [1.0, 1.0, 2.0], [1.9, 0.0, 0.0]);
+    for op in ["distance", "intersect"] {
+        same(&line(op, &unit([0.0; 3]), &diamond, ""));
+        same(&line(op, &diamond, &unit([0.0; 3]), ""));
+    }
+    let bad = quat([0.0; 4], [1.0; 3], [0.0; 3]);
+    let v: serde_json::Value =
+        serde_json::from_str(&same(&line("distance", &bad, &unit([0.0; 3]), ""))).unwrap();
+    assert!(v.get("error").is_some(), "{v}");
 }
 
 /// Apart pairs are answered by the filter (hand-made: a quarter turn about z

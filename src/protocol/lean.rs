@@ -746,18 +746,72 @@ fn pose_intersect(
             None,
         )));
     }
-    if let Some(PoseDecision::VertexOf(of_a, i)) = decision {
-        if let Some(witness) = super::scale::pose_vertex(if of_a { &pa } else { &pb }, i) {
-            stats::INTERSECT.fast();
-            return Some(Ok(Answered::Intersect(
-                Intersection::Overlap { witness },
-                None,
-            )));
+    let found = match decision {
+        Some(PoseDecision::VertexOf(of_a, i)) => {
+            super::scale::pose_vertex(if of_a { &pa } else { &pb }, i)
         }
+        Some(PoseDecision::Crossing) => pose::crossing_witness(&pa, &pb),
+        _ => None,
+    };
+    if let Some(witness) = found {
+        stats::INTERSECT.fast();
+        return Some(Ok(Answered::Intersect(
+            Intersection::Overlap { witness },
+            None,
+        )));
     }
     let (x, y) = (pa.to_obb().ok()?, pb.to_obb().ok()?);
     stats::INTERSECT.fallback();
     Some(answer_rationals(true, &Shape::Box(x), &Shape::Box(y)))
+}
+
+/// `distance` of two boxes by pose in doubles: an apart pair takes the
+/// float-guided closest pair of `box_box::pose::closest`, a pair the
+/// intersect decision proves overlapping the exact path's witness (distance
+/// 0, both points the witness), counted in [`stats::DISTANCE`]; the rest
+/// (touching, undecided) takes the exact path on the rational boxes. A pair
+/// that is not two boxes by pose in doubles is the general path's, and so
+/// is every `f64`/`f32` line: the general path rounds its exact answer by
+/// reading the exact strings back, charged to the line's input budget
+/// (`protocol::limits`), and leaves a value that no longer fits as its exact
+/// string; these answers' long rationals can reach that, and the lean
+/// writer rounds every value.
+fn pose_distance(
+    a: &ShapeText,
+    b: &ShapeText,
+    kind: ScalarKind,
+) -> Option<Result<Answered, QueryError>> {
+    if !matches!(kind, ScalarKind::Exact) {
+        return None;
+    }
+    let (pa, pb) = (pose_box(a, kind)?, pose_box(b, kind)?);
+    if let Some(c) = pose::closest(&pa, &pb) {
+        stats::DISTANCE.fast();
+        return Some(Ok(Answered::Distance(c)));
+    }
+    let witness = match pose::decide(&pa, &pb) {
+        Some(PoseDecision::CenterOf(of_a)) => {
+            let c = if of_a { pa.translation } else { pb.translation };
+            let [x, y, z] = c.map(|v| v.to_rational());
+            Some(Vec3::new(x, y, z))
+        }
+        Some(PoseDecision::VertexOf(of_a, i)) => {
+            super::scale::pose_vertex(if of_a { &pa } else { &pb }, i)
+        }
+        Some(PoseDecision::Crossing) => pose::crossing_witness(&pa, &pb),
+        _ => None,
+    };
+    if let Some(w) = witness {
+        stats::DISTANCE.fast();
+        return Some(Ok(Answered::Distance(Closest {
+            distance_squared: BigRational::zero(),
+            a: w.clone(),
+            b: w,
+        })));
+    }
+    let (x, y) = (pa.to_obb().ok()?, pb.to_obb().ok()?);
+    stats::DISTANCE.fallback();
+    Some(answer_rationals(false, &Shape::Box(x), &Shape::Box(y)))
 }
 
 /// What the lean path answers.
@@ -805,6 +859,9 @@ fn answer(
 ) -> Option<Result<Answered, QueryError>> {
     if intersect && (is_pose(a) || is_pose(b)) {
         return pose_intersect(a, b, kind);
+    }
+    if !intersect && is_pose(a) && is_pose(b) {
+        return pose_distance(a, b, kind);
     }
     if let (Some(x), Some(y)) = (spec::<f64>(a, kind), spec::<f64>(b, kind)) {
         let (x, y) = (x.build()?, y.build()?);

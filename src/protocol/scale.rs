@@ -171,27 +171,26 @@ pub(super) fn box_axis(a: &Obb<BigRational>, b: &Obb<BigRational>, k: usize) -> 
 
 /// [`box_axis`] for two boxes by pose in doubles, built in integers without
 /// the rational boxes, when the pair is scaled: then the answer is the
-/// primitive integer multiple of any positive multiple of `u × v`, here
-/// U′ × V′ with U′ = nᵢ·(column i of M) for the half-extent eᵢ = nᵢ·2^k and
-/// the integer rotation (M, d) (hᵢ = U′·2^k/d).
+/// primitive integer multiple of any positive multiple of `u × v`. With the
+/// integer rotation (M, d) (hᵢ = nᵢ·(column i of M)·2^k/d for the
+/// half-extent eᵢ = nᵢ·2^k, nᵢ > 0), `hᵢ × hⱼ` is a positive multiple of
+/// Mᵢ × Mⱼ (columns), and for a quaternion, whose M = R(Q) has orthogonal
+/// columns with M₁ × M₂ = |Q|²·M₀ (cyclically), a face axis
+/// `h_{k+1} × h_{k+2}` is a positive multiple of column k itself.
 /// `None` when every coordinate of both boxes is dyadic (the pair is not
 /// scaled; [`box_axis`] answers), or an input is no valid pose.
 pub(super) fn pose_box_axis(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Vec3<BigRational>> {
-    // The integer columns, and whether every half-axis coordinate
+    // The integer rotation, and whether every half-axis coordinate
     // eᵢ·M[j][i]/d is dyadic: the odd part of d divides nᵢ·M[j][i].
-    let cols = |p: &PoseBox| -> Option<([Vec3<BigInt>; 3], bool)> {
+    let rot = |p: &PoseBox| -> Option<([[BigInt; 3]; 3], bool)> {
         let (m, d) = integer_rotation(p)?;
-        let cols = [0, 1, 2].map(|i| {
-            let n = BigInt::from(crate::num::dyadic::f64_parts(p.half_extents[i]).0);
-            let [x, y, z] = [0, 1, 2].map(|j| &m[j][i] * &n);
-            Vec3::new(x, y, z)
-        });
         let odd = &d >> d.trailing_zeros().unwrap_or(0);
         let dyadic = odd.is_one()
-            || cols
-                .iter()
-                .all(|c| [&c.x, &c.y, &c.z].iter().all(|x| (*x % &odd).is_zero()));
-        Some((cols, dyadic))
+            || (0..3).all(|i| {
+                let n = BigInt::from(crate::num::dyadic::f64_parts(p.half_extents[i]).0);
+                (0..3).all(|j| (&m[j][i] * &n % &odd).is_zero())
+            });
+        Some((m, dyadic))
     };
     if a.half_extents
         .iter()
@@ -200,22 +199,40 @@ pub(super) fn pose_box_axis(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Vec3<B
     {
         return None;
     }
-    let ((ca, da), (cb, db)) = (cols(a)?, cols(b)?);
-    if da && db {
+    let ((ma, ya), (mb, yb)) = (rot(a)?, rot(b)?);
+    if ya && yb {
         return None;
     }
-    let (u, v) = query::box_box::axis_pair(&ca, &cb, k);
-    let w = Vec3::new(
-        &u.y * &v.z - &u.z * &v.y,
-        &u.z * &v.x - &u.x * &v.z,
-        &u.x * &v.y - &u.y * &v.x,
-    );
+    let col = |m: &[[BigInt; 3]; 3], i: usize| {
+        Vec3::new(m[0][i].clone(), m[1][i].clone(), m[2][i].clone())
+    };
+    let face = |p: &PoseBox, m: &[[BigInt; 3]; 3], i: usize| match p.rotation {
+        PoseRotation::Quaternion(_) => col(m, i),
+        PoseRotation::Matrix(_) => {
+            let (u, v) = (col(m, (i + 1) % 3), col(m, (i + 2) % 3));
+            cross_int(&u, &v)
+        }
+    };
+    let w = match k {
+        0..=2 => face(a, &ma, k),
+        3..=5 => face(b, &mb, k - 3),
+        _ => cross_int(&col(&ma, (k - 6) / 3), &col(&mb, (k - 6) % 3)),
+    };
     let g = gcd_lehmer(w.x.magnitude(), w.y.magnitude());
     let g = BigInt::from(gcd_lehmer(&g, w.z.magnitude()));
     if g.is_zero() {
         return None;
     }
     Some(w.map(|c| BigRational::from_integer(c / &g)))
+}
+
+/// u × v in integers.
+fn cross_int(u: &Vec3<BigInt>, v: &Vec3<BigInt>) -> Vec3<BigInt> {
+    Vec3::new(
+        &u.y * &v.z - &u.z * &v.y,
+        &u.z * &v.x - &u.x * &v.z,
+        &u.x * &v.y - &u.y * &v.x,
+    )
 }
 
 /// Vertex `i` (`Obb::vertex` order) of the exact box of `p`, in lowest
@@ -276,36 +293,12 @@ fn parts(x: f64) -> (i64, i64) {
 }
 
 /// The rotation as an integer matrix over a positive integer denominator,
-/// (M, d) with R = M/d. A quaternion's components are brought to integers by
-/// one power of two (the doubles' smallest exponent; R(q)/|q|² is
-/// homogeneous of degree 0), M = R(Q), d = |Q|², with no rationals; a matrix
-/// takes [`crate::shape::Rotation::integer_matrix`]. `None` for the zero quaternion.
+/// (M, d) with R = M/d ([`crate::query::box_box::pose::int_rotation`]: a
+/// quaternion's components brought to integers Q by one power of two, M =
+/// R(Q), d = |Q|²; a matrix's entries by one power of two). `None` for the
+/// zero quaternion.
 fn integer_rotation(p: &PoseBox) -> Option<([[BigInt; 3]; 3], BigInt)> {
-    let PoseRotation::Quaternion(q) = p.rotation else {
-        return p.rotation_exact().integer_matrix().ok();
-    };
-    let parts = q.map(parts);
-    let e0 = parts
-        .iter()
-        .filter(|(m, _)| *m != 0)
-        .map(|(_, e)| *e)
-        .min()?;
-    let [w, x, y, z] = parts.map(|(m, e)| {
-        if m == 0 {
-            BigInt::zero()
-        } else {
-            BigInt::from(m) << (e - e0) as usize
-        }
-    });
-    let (ww, xx, yy, zz) = (&w * &w, &x * &x, &y * &y, &z * &z);
-    let (xy, xz, yz, wx, wy, wz) = (&x * &y, &x * &z, &y * &z, &w * &x, &w * &y, &w * &z);
-    let t = |a: BigInt| a << 1usize;
-    let m = [
-        [&ww + &xx - &yy - &zz, t(&xy - &wz), t(&xz + &wy)],
-        [t(&xy + &wz), &ww - &xx + &yy - &zz, t(&yz - &wx)],
-        [t(&xz - &wy), t(&yz + &wx), &ww - &xx - &yy + &zz],
-    ];
-    Some((m, ww + xx + yy + zz))
+    crate::query::box_box::pose::int_rotation(&p.rotation)
 }
 
 /// The exact squared distance and a closest pair.

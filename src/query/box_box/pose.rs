@@ -37,7 +37,9 @@
 //! begins with the first vertex of a that b contains, then of b in a: vertex
 //! i of a is c_a + Σ sₖHₖ/Q_a, so Q_a·(vertex − c_b) = Q_a·(c_a − c_b) + Σ sₖHₖ
 //! and the test is Q_b·|Δᵢ| ≤ Q_a·|Δ| on that vector, the same filter again.
-//! A pair whose witness is an edge–face crossing is left to the exact path.
+//! A pair with none of these is [`PoseDecision::Crossing`]: its witness is
+//! the first edge–face crossing of the exhaustive search, found on the exact
+//! boxes in integers ([`crossing_witness`]).
 //!
 //! Anything the bounds do not decide (a touching pair, a center on a face,
 //! overflow, a degenerate matrix) returns `None`, and the caller answers on
@@ -111,6 +113,10 @@ pub enum PoseDecision {
     /// (`false`: no vertex of a lies in b, and this is the first of b's
     /// vertices that a contains).
     VertexOf(bool, usize),
+    /// No axis separates, neither center lies in the other box, no vertex
+    /// of either lies in the other: the exact path's witness is an edge–face
+    /// crossing ([`crossing_witness`]) or, for touching boxes, a later stage.
+    Crossing,
 }
 
 /// [`Fx`] that keeps exact values exact: a product with an exactly zero
@@ -386,8 +392,12 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
             }
         }
     }
-    None
+    Some(PoseDecision::Crossing)
 }
+
+mod distance;
+pub(crate) use distance::int_rotation;
+pub use distance::{closest, crossing_witness};
 
 #[cfg(test)]
 mod tests;
