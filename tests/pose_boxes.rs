@@ -258,3 +258,58 @@ fn hand_made_pairs() {
         "",
     ));
 }
+
+/// An `f64` answer rounds every exact value, however long: the answer's own
+/// exact strings are output, not input, and are read back outside the line's
+/// input budget (a quaternion with components near 1e-201 gives coordinates
+/// of thousands of bits, which used to be left as exact strings). Each
+/// number is checked to be the nearest double of the exact answer's value by
+/// exact comparisons with the midpoints to its neighbours.
+#[test]
+fn f64_answers_round_long_exact_values() {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    let a = quat(
+        [1.0, 5.59305259395559e-201, -3.354232060999833e-201, 0.0],
+        [0.4422785088620251, 0.22734856084112376, 0.6410862090317279],
+        [0.11166119149085625, -0.999357114803873, 2.5516043774731227],
+    );
+    let b = quat(
+        [
+            -0.44726256040372353,
+            -0.7525099741037553,
+            -0.48301165754421194,
+            0.7649507511830679,
+        ],
+        [0.5013832322106981, 0.5577768595987203, 0.829722418544852],
+        [0.6198994250828168, -0.3297431268679577, 1.661848072519639],
+    );
+    let f: serde_json::Value =
+        serde_json::from_str(&same(&line("distance", &a, &b, r#","scalar":"f64""#))).unwrap();
+    let x: serde_json::Value = serde_json::from_str(&same(&line("distance", &a, &b, ""))).unwrap();
+    let q = |s: &str| -> BigRational {
+        let mut it = s.split('/');
+        let n: BigInt = it.next().unwrap().parse().unwrap();
+        let d: BigInt = it.next().map_or(BigInt::from(1), |d| d.parse().unwrap());
+        BigRational::new(n, d)
+    };
+    let r = |v: f64| BigRational::from_float(v).unwrap();
+    let mut long = 0;
+    for (pf, px) in f["closest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(x["closest"].as_array().unwrap())
+    {
+        for (cf, cx) in pf.as_array().unwrap().iter().zip(px.as_array().unwrap()) {
+            let v = cf.as_f64().unwrap_or_else(|| panic!("not a number: {cf}"));
+            let e = q(cx.as_str().unwrap());
+            long += usize::from(cx.as_str().unwrap().len() > 300);
+            let two = BigRational::from_integer(2.into());
+            let lo = (r(v.next_down()) + r(v)) / &two;
+            let hi = (r(v) + r(v.next_up())) / &two;
+            assert!(lo <= e && e <= hi, "{v} is not the nearest double of {cx}");
+        }
+    }
+    assert!(long > 0, "the case no longer has a long exact coordinate");
+}

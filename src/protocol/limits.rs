@@ -98,6 +98,16 @@ pub fn with_line_budget<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// Run `f` outside any line's budget: for reading back the program's own
+/// exact output (rounding an answer to `f64`/`f32`), which is not input and
+/// must not be refused for a long answer.
+pub(crate) fn outside_line<R>(f: impl FnOnce() -> R) -> R {
+    let prev = BUDGET.with(|b| b.replace(None));
+    let r = f();
+    BUDGET.with(|b| b.set(prev));
+    r
+}
+
 /// Charge `bits` to the current line's budget; an error naming the limit and
 /// the option when it is spent. Nothing happens outside a line.
 pub(crate) fn charge(bits: u64) -> Result<(), String> {

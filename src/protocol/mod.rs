@@ -527,8 +527,12 @@ fn region_fields(m: &mut Map<String, Value>, region: &Contact<BigRational>) {
 }
 
 /// The value of an exact-string field, if it is one.
+/// The exact value of an answer's own exact string (read outside the line's
+/// input budget: an answer's long rationals are output, not input, and every
+/// one of them is rounded).
 fn exact_of(v: &Value) -> Option<BigRational> {
-    v.as_str().and_then(|s| parse_exact(s).ok())
+    v.as_str()
+        .and_then(|s| crate::protocol::limits::outside_line(|| parse_exact(s).ok()))
 }
 
 /// `x` rounded to `kind`: to nearest, or outward (`Some(true)` up, `Some(false)`
