@@ -376,3 +376,109 @@ fn point_box_path_answers_by_hand() {
         2 * cases.len()
     );
 }
+
+/// A box with independent, not orthogonal half-axes (sheared), or `None`
+/// when the three are (nearly) dependent.
+fn sheared_box(c: Vec3<f64>, h: [(f64, f64, f64); 3]) -> Option<Rounded<f64>> {
+    let h = h.map(|(x, y, z)| v(x, y, z));
+    let det = h[0].x * (h[1].y * h[2].z - h[1].z * h[2].y)
+        - h[0].y * (h[1].x * h[2].z - h[1].z * h[2].x)
+        + h[0].z * (h[1].x * h[2].y - h[1].y * h[2].x);
+    if det.abs() < 0.05 {
+        return None;
+    }
+    Some(Rounded::new(Shape::Box(Obb::new(c, h).ok()?), 0.0).unwrap())
+}
+
+fn axis() -> impl Strategy<Value = (f64, f64, f64)> {
+    (-2.0f64..2.0, -2.0f64..2.0, -2.0f64..2.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The point–box path on sheared boxes (the regions of the box
+    /// coordinates are not the Voronoi regions: the proof refuses a wrong
+    /// guess), centers near and far, at 2^0, 2^±40 and 2^±300, against the
+    /// exact reference.
+    #[test]
+    fn sphere_sheared_box_matches_the_reference(
+        c in point(), r in radius(), bc in point(), h in (axis(), axis(), axis()),
+        far in prop_oneof![Just(1.0), Just(8.0), Just(1e6)], rb in radius(),
+        k in prop_oneof![Just(0), Just(40), Just(-40), Just(300), Just(-300)],
+    ) {
+        if let Some(bx) = sheared_box(bc, [h.0, h.1, h.2]) {
+            let bx = Rounded { core: bx.core, radius: rb };
+            let s = Rounded::sphere(sc(c, far), r).unwrap();
+            same(&scaled(&s, k), &scaled(&bx, k))?;
+        }
+    }
+
+    /// Touching and one ulp off on sheared boxes: the radius is the
+    /// distance of the center to the box as the exact reference rounds it,
+    /// and its neighbours (the sum of radii then lies within an ulp of
+    /// `√q`, where `√q − R` cancels).
+    #[test]
+    fn sphere_sheared_box_touching(
+        c in point(), bc in point(), h in (axis(), axis(), axis()),
+        k in prop_oneof![Just(0), Just(40), Just(-40)],
+    ) {
+        if let Some(bx) = sheared_box(bc, [h.0, h.1, h.2]) {
+            let bx = scaled(&bx, k);
+            let probe = scaled(&Rounded::sphere(sc(c, 2.0), 0.0).unwrap(), k);
+            let d = rounded::distance_exact(&probe, &bx).unwrap().distance_f64();
+            for r in [d, d.next_up(), d.next_down(), d * 0.5, (d * 0.5).next_up()] {
+                if r >= 0.0 {
+                    let s = Rounded { core: probe.core.clone(), radius: r };
+                    same(&s, &bx)?;
+                }
+            }
+        }
+    }
+}
+
+/// Distances at and next to a rounding midpoint, worked by hand: the box
+/// [−1, 1]³ with radius `r_b` and a sphere of center `(−3, 0.25, −0.5)`
+/// (face region, cores 2 apart) with radius `r_a`: the distance is
+/// `2 − R`. Below 2 the doubles are `2^-52` apart, so `R = 2⁻⁵³` puts it on
+/// the midpoint of `2 − 2⁻⁵²` and 2, a tie that goes to the even 2;
+/// `R = 2⁻⁵³ ± 2⁻¹⁰⁰` (as `r_a + r_b`, not a double) moves it just below
+/// (`2 − 2⁻⁵²`) or above (2); `R = 2⁻⁵²` gives the double `2 − 2⁻⁵²`.
+#[test]
+fn point_box_midpoints_by_hand() {
+    let below = 2.0 - 2f64.powi(-52); // the double below 2
+    let cases = [
+        (0.0, 0.0, 2.0),
+        (2f64.powi(-53), 0.0, 2.0),
+        (0.0, 2f64.powi(-53), 2.0),
+        (2f64.powi(-53), 2f64.powi(-100), below),
+        (2f64.powi(-54), 2f64.powi(-54) - 2f64.powi(-100), 2.0),
+        (2f64.powi(-52), 0.0, below),
+    ];
+    for (ra, rb, want) in cases {
+        let bx = Rounded::new(
+            Shape::Box(
+                Obb::new(
+                    v(0.0, 0.0, 0.0),
+                    [v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, 0.0, 1.0)],
+                )
+                .unwrap(),
+            ),
+            rb,
+        )
+        .unwrap();
+        let s = Rounded::sphere(v(-3.0, 0.25, -0.5), ra).unwrap();
+        let exact = rounded::distance_exact(&s, &bx).unwrap().distance_f64();
+        assert_eq!(exact, want, "exact {ra:e} {rb:e}");
+        assert_eq!(
+            rounded::distance_f64(&s, &bx).unwrap(),
+            want,
+            "{ra:e} {rb:e}"
+        );
+        assert_eq!(
+            rounded::distance_f64(&bx, &s).unwrap(),
+            want,
+            "{ra:e} {rb:e}"
+        );
+    }
+}

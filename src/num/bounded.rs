@@ -71,6 +71,29 @@ impl Fx {
             None
         }
     }
+
+    /// The product of two exactly known doubles: [`Ring::mul_ref`] of
+    /// `Fx::exact(a)` and `Fx::exact(b)` with its zero terms dropped (one
+    /// rounding, `u·|v| + η`).
+    #[inline(always)]
+    pub(crate) fn prod(a: f64, b: f64) -> Fx {
+        let v = a * b;
+        Fx {
+            v,
+            e: (U * v.abs() + ETA) * K_MUL,
+        }
+    }
+
+    /// `self · b` for an exactly known double `b`: [`Ring::mul_ref`]'s bound
+    /// with `e_b = 0`.
+    #[inline(always)]
+    pub(crate) fn mul_f64(&self, b: f64) -> Fx {
+        let v = self.v * b;
+        Fx {
+            v,
+            e: (b.abs() * self.e + (U * v.abs() + ETA)) * K_MUL,
+        }
+    }
 }
 
 impl Ring for Fx {
@@ -180,9 +203,15 @@ mod tests {
                 let i = (next() % vals.len() as u64) as usize;
                 let j = (next() % vals.len() as u64) as usize;
                 let (a, b) = (vals[i].clone(), vals[j].clone());
-                let r = match next() % 3 {
+                if !(a.0.v.is_finite() && b.0.v.is_finite()) {
+                    continue;
+                }
+                let r = match next() % 5 {
                     0 => (a.0.add_ref(&b.0), &a.1 + &b.1),
                     1 => (a.0.sub_ref(&b.0), &a.1 - &b.1),
+                    // The products by exactly known doubles.
+                    2 => (a.0.mul_f64(b.0.v), &a.1 * q(b.0.v)),
+                    3 => (Fx::prod(a.0.v, b.0.v), q(a.0.v) * q(b.0.v)),
                     _ => (a.0.mul_ref(&b.0), &a.1 * &b.1),
                 };
                 if r.0.v.is_finite() && r.0.e.is_finite() {

@@ -71,6 +71,64 @@ impl Dx {
         }
     }
 
+    /// The product of two doubles, exactly (`TwoProd`), barring underflow
+    /// (`π` then off by at most 2⁻¹⁰⁷⁵) and overflow (a part infinite or NaN).
+    #[inline(always)]
+    pub(crate) fn prod(a: f64, b: f64) -> Dx {
+        let (h, l) = two_prod(a, b);
+        Dx { h, l, e: 8.0 * ETA }
+    }
+
+    /// `self · b` for an exactly known double `b`: [`Ring::mul_ref`] with
+    /// `b_l = e_b = 0`, whose terms `m₁ = a_h·0` and `c₁ = m₁ + m₂ = m₂` are
+    /// exact; the roundings left are `m₂ = a_l·b` and `c = m₂ + π`:
+    /// `e = (|b|·e_a + u(|m₂| + |c|) + 8η)·K`.
+    #[inline(always)]
+    pub(crate) fn mul_f64(&self, b: f64) -> Dx {
+        let (p, pi) = two_prod(self.h, b);
+        let m2 = self.l * b;
+        let c = m2 + pi;
+        let (h, l) = two_sum(p, c);
+        Dx {
+            h,
+            l,
+            e: (b.abs() * self.e + U * (m2.abs() + c.abs()) + 8.0 * ETA) * K,
+        }
+    }
+
+    /// `self²`: [`Ring::mul_ref`] of `self` by itself, whose two middle
+    /// products are one (`m₁ = m₂ = a_h·a_l`, rounded once, `c₁ = 2m₁`
+    /// exact): `e = (2|ã|e + e² + a_l² + u(2|m₁| + |c|) + 8η)·K`.
+    #[inline(always)]
+    pub(crate) fn sq(&self) -> Dx {
+        let (p, pi) = two_prod(self.h, self.h);
+        let m1 = self.h * self.l;
+        let c = (m1 + m1) + pi;
+        let (h, l) = two_sum(p, c);
+        let ma = self.h.abs() + self.l.abs();
+        Dx {
+            h,
+            l,
+            e: (2.0 * ma * self.e
+                + self.e * self.e
+                + self.l * self.l
+                + U * (2.0 * m1.abs() + c.abs())
+                + 8.0 * ETA)
+                * K,
+        }
+    }
+
+    /// The value as a double with a bound: `|h − x| ≤ |l| + e`, the sum
+    /// rounded up by the factor (exact when it is subnormal, then the
+    /// product rounds to at least it).
+    #[inline(always)]
+    pub(crate) fn to_fx(self) -> Fx {
+        Fx {
+            v: self.h,
+            e: (self.l.abs() + self.e) * (1.0 + 8.0 * U),
+        }
+    }
+
     /// The exact sign when the bound decides it.
     pub(crate) fn sign(self) -> Option<Sign> {
         // h + l − e ≥ h − w > 0 with w ≥ |l| + e (the product covers the two
@@ -226,6 +284,96 @@ pub(crate) fn nearest_sqrt_quot_minus(s: Dx, d: Dx, ra: f64, rb: f64) -> Option<
     None
 }
 
+/// The double nearest to `x = √(A/B) − (r_a + r_b)` for exact `A ≥ 0` and
+/// `B > 0` enclosed by `a` and `b` (`None`: `B = 1` exactly), and radii
+/// `r_a, r_b ≥ 0`, when the caller knows `x > 0`.
+///
+/// [`nearest_sqrt_quot_minus`] with `f(m) = A − B(m + R)²`, which has the
+/// sign of `x − m` for `m > 0` (`√(A/B) > m + R ⟺ A > B(m + R)²`), evaluated
+/// once at the guess `g₀ = √(a_h/b_h) − R` in double-word arithmetic and
+/// elsewhere by the identity
+///
+/// ```text
+/// f(m) = f(g₀) − B·(m − g₀)·(m + g₀ + 2R)
+/// ```
+///
+/// in [`Fx`]: one Newton step, then the signs of `f` at the midpoints around
+/// the guess, each decided by the bound, a few steps to a neighbour when a
+/// midpoint is passed. `None` when a sign is undecided or the guess leaves
+/// the normal range: the caller decides exactly then.
+#[inline(always)]
+pub(crate) fn nearest_sqrt_ratio_minus(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
+    let rf = ra + rb;
+    let inside = |g: f64| g.is_finite() && g > f64::MIN_POSITIVE * 1e10 && g < f64::MAX / 1e10;
+    let bh = b.map_or(1.0, |b| b.h);
+    let g0 = (a.h / bh).sqrt() - rf;
+    if !inside(g0) {
+        return None;
+    }
+    let r = Dx::exact(ra).add_ref(&Dx::exact(rb));
+    let t2 = Dx::exact(g0).add_ref(&r).sq();
+    let f0 = a.sub_ref(&match b {
+        Some(b) => b.mul_ref(&t2),
+        None => t2,
+    });
+    let rx = Fx::exact(ra).add_ref(&Fx::exact(rb));
+    let mid = Midpoints {
+        f0: f0.to_fx(),
+        b: b.map(Dx::to_fx),
+        g0: Fx::exact(g0),
+        g0_2r: Fx::exact(g0).add_ref(&rx).add_ref(&rx),
+    };
+    // Newton on f, f' = −2B(g + R).
+    let mut g = g0 + (f0.h + f0.l) / (2.0 * bh * (g0 + rf));
+    for _ in 0..4 {
+        if !inside(g) {
+            return None;
+        }
+        let (up, dn) = (g.next_up(), g.next_down());
+        match mid.at(g, dn).sign()? {
+            Sign::Negative => {
+                g = dn;
+                continue;
+            }
+            Sign::Zero => return None,
+            Sign::Positive => {}
+        }
+        match mid.at(g, up).sign()? {
+            Sign::Negative => return Some(g),
+            Sign::Zero => return None,
+            Sign::Positive => g = up,
+        }
+    }
+    None
+}
+
+/// [`nearest_sqrt_ratio_minus`]'s `f` at the midpoints: `f(g₀)`, `B`
+/// (`None`: 1), `g₀` and `g₀ + 2R`, as doubles with a bound.
+struct Midpoints {
+    f0: Fx,
+    b: Option<Fx>,
+    g0: Fx,
+    g0_2r: Fx,
+}
+
+impl Midpoints {
+    /// `f` at the midpoint `m = g + δ` between `g` and its neighbour `n`,
+    /// `δ = (n − g)/2` exact (one unit in the last place, a power of two
+    /// above 2⁻¹⁰⁷⁴ in the range the caller allows).
+    #[inline(always)]
+    fn at(&self, g: f64, n: f64) -> Fx {
+        let delta = Fx::exact((n - g) * 0.5);
+        let gx = Fx::exact(g);
+        let m_minus = gx.sub_ref(&self.g0).add_ref(&delta);
+        let m_plus = gx.add_ref(&delta).add_ref(&self.g0_2r);
+        let c = m_minus.mul_ref(&m_plus);
+        self.f0.sub_ref(&match self.b {
+            Some(b) => b.mul_ref(&c),
+            None => c,
+        })
+    }
+}
+
 /// The sum of a few doubles in double-word, with a proven bound: each
 /// `TwoSum` is exact, `Σxᵢ = s + Σσᵢ`, and only the accumulation of the
 /// `σᵢ` rounds (each by at most `u·|computed|` + η).
@@ -291,6 +439,128 @@ mod tests {
                 vals.push(r);
             }
         }
+    }
+
+    /// `prod`, `mul_f64`, `sq` and `to_fx` against exact rationals, mixed
+    /// with the ring operations: the bound holds (including cancellation,
+    /// underflow and 2^±500 scales), and a decided sign is the exact sign.
+    #[test]
+    fn specialised_products_bound_holds() {
+        let mut s = 24_681_357u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        for round in 0..20000 {
+            let scale = [0, -500, 500, -1000, -1070][round % 5];
+            let mut vals: Vec<(Dx, BigRational)> = (0..6)
+                .map(|_| {
+                    let m = (next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                    let x = crate::num::fixed::ldexp(m, scale / 2 - (next() % 8) as i64);
+                    (Dx::exact(x), q(x))
+                })
+                .collect();
+            for _ in 0..8 {
+                let i = (next() % vals.len() as u64) as usize;
+                let j = (next() % vals.len() as u64) as usize;
+                let (a, b) = (vals[i].clone(), vals[j].clone());
+                if !(a.0.h.is_finite() && b.0.h.is_finite()) {
+                    continue;
+                }
+                let r = match next() % 5 {
+                    0 => (a.0.sq(), &a.1 * &a.1),
+                    1 => (a.0.mul_f64(b.0.h), &a.1 * q(b.0.h)),
+                    2 => (Dx::prod(a.0.h, b.0.h), q(a.0.h) * q(b.0.h)),
+                    3 => (a.0.sub_ref(&b.0), &a.1 - &b.1),
+                    _ => (a.0.mul_ref(&b.0), &a.1 * &b.1),
+                };
+                if r.0.h.is_finite() && r.0.l.is_finite() && r.0.e.is_finite() {
+                    let err = (q(r.0.h) + q(r.0.l) - &r.1).abs();
+                    assert!(err <= q(r.0.e), "{r:?}");
+                    let f = r.0.to_fx();
+                    if f.e.is_finite() {
+                        assert!((q(f.v) - &r.1).abs() <= q(f.e), "{r:?} {f:?}");
+                    }
+                    if let Some(sg) = r.0.sign() {
+                        let exact = Sign::from_ordering(r.1.cmp(&<BigRational as Zero>::zero()));
+                        assert_eq!(sg, exact);
+                    }
+                }
+                vals.push(r);
+            }
+        }
+    }
+
+    /// A rational as a double-word enclosure: `h`, `l` its leading doubles
+    /// and `e` the exact remainder, rounded up.
+    fn enclose(x: &BigRational) -> Dx {
+        use num_traits::ToPrimitive;
+        let h = x.to_f64().unwrap();
+        let l = (x - q(h)).to_f64().unwrap();
+        let rest = (x - q(h) - q(l)).abs();
+        let mut e = rest.to_f64().unwrap();
+        while q(e) < rest {
+            e = e.next_up();
+        }
+        Dx { h, l, e }
+    }
+
+    /// `nearest_sqrt_ratio_minus` against the exact rounding of
+    /// `SqrtOffset` (`√(A/B) − R`, ties to even): random `A`, `B` and radii
+    /// at several scales, and values planted exactly on a rounding midpoint
+    /// `m` (`A = B(m + R)²`) and a tiny step off it; an answer, when given,
+    /// is the exact one, and most random ones are answered.
+    #[test]
+    fn sqrt_ratio_rounding_matches_the_exact_one() {
+        use crate::num::sqrt_offset::SqrtOffset;
+        let mut s = 1_357_924_680u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        let mut unit = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut answered = 0;
+        for round in 0..3000 {
+            let k = [0, 30, -30, 200, -200][round % 5];
+            let sc = crate::num::fixed::ldexp(1.0, k);
+            let b = q(unit() + 0.01) * q(unit() + 0.5);
+            let ra = unit() * sc;
+            let rb = if round % 3 == 0 { 0.0 } else { unit() * sc };
+            let r = q(ra) + q(rb);
+            let a = match round % 4 {
+                // Random: √(A/B) in about [R, R + 4·2^k].
+                0 | 1 => {
+                    let t = &r + q(unit() * 4.0 * sc + f64::MIN_POSITIVE);
+                    &b * &t * &t + q(unit() * sc * sc)
+                }
+                // On a midpoint m between g and its successor, or 2⁻¹²⁰
+                // relative off it.
+                _ => {
+                    let g = (unit() * 4.0 + 0.01) * sc;
+                    let m = (q(g) + q(g.next_up())) / BigRational::from_integer(2.into());
+                    let m = if round % 4 == 3 {
+                        &m * (q(1.0) + q(crate::num::fixed::ldexp(1.0, -120)))
+                    } else {
+                        m
+                    };
+                    let t = &m + &r;
+                    &b * &t * &t
+                }
+            };
+            let want = SqrtOffset::new(&a / &b, r.clone())
+                .unwrap()
+                .clamped_nearest_f64();
+            let bb = enclose(&b);
+            let got = if b == q(1.0) {
+                nearest_sqrt_ratio_minus(enclose(&a), None, ra, rb)
+            } else {
+                nearest_sqrt_ratio_minus(enclose(&a), Some(bb), ra, rb)
+            };
+            if let Some(g) = got {
+                assert_eq!(g.to_bits(), want.to_bits(), "{a} {b} {ra} {rb}");
+                answered += 1;
+            }
+            // B = 1 exactly takes the `None` branch.
+            let a1 = &a / &b;
+            if let Some(g) = nearest_sqrt_ratio_minus(enclose(&a1), None, ra, rb) {
+                assert_eq!(g.to_bits(), want.to_bits(), "{a1} {ra} {rb}");
+            }
+        }
+        assert!(answered > 1000, "{answered} of 3000");
     }
 
     /// The bound is tight enough to matter: a product of sums of doubles

@@ -264,9 +264,27 @@ fn hull_core(a: &Rounded<f64>, b: &Rounded<f64>) -> bool {
 /// and where it leaves the answer to the generic path.
 fn point_box_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<f64> {
     use segment_fast::Piece;
-    let (p, c, h) = match (Piece::of(a)?, Piece::of(b)?) {
-        (Piece::Point(p), Piece::Box(c, h)) | (Piece::Box(c, h), Piece::Point(p)) => (p, c, h),
-        _ => return None,
+    let arr = |v: &Vec3<f64>| [v.x, v.y, v.z];
+    // A sphere and a box or cube directly; other cores that are points
+    // (a segment of length 0, a hull of one point) through `Piece`.
+    let direct = match (&a.core, &b.core) {
+        (Core::Point(p), Core::Shape(s)) | (Core::Shape(s), Core::Point(p)) => s
+            .as_box()
+            .map(|o| (arr(p), arr(&o.center), o.half_axes.each_ref().map(arr))),
+        _ => None,
+    };
+    let (p, c, h) = match direct {
+        Some((p, c, h)) => {
+            let finite = |v: &[f64; 3]| v.iter().all(|x| x.is_finite());
+            if !(finite(&p) && finite(&c) && h.iter().all(finite)) {
+                return None;
+            }
+            (p, c, h)
+        }
+        None => match (Piece::of(a)?, Piece::of(b)?) {
+            (Piece::Point(p), Piece::Box(c, h)) | (Piece::Box(c, h), Piece::Point(p)) => (p, c, h),
+            _ => return None,
+        },
     };
     let x = point_box::distance_f64(&p, &c, &h, a.radius, b.radius);
     match x {

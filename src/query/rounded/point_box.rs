@@ -9,110 +9,166 @@
 //!
 //! # The guess
 //!
-//! The point's box coordinates `t = H⁻¹(p − c)` in doubles (Cramer's rule,
-//! one determinant), clamped to `[−1, 1]`: a region `s ∈ {−1, 0, 1}³`, whose
-//! feature is `o + Σ_{sᵢ = 0} tᵢhᵢ` with `o = c + Σ_{sᵢ ≠ 0} sᵢhᵢ` and the
-//! `k` free parameters in `[−1, 1]` (a vertex, an edge, a face, or the solid
-//! box when `k = 3`).
+//! The point's box coordinates `t = H⁻¹(p − c)` in doubles (Cramer's rule:
+//! `tᵢ = (p − c)·nᵢ/det` with `nᵢ = hᵢ₊₁ × hᵢ₊₂`, `det = h₀·n₀`), clamped to
+//! `[−1, 1]`: a region `s ∈ {−1, 0, 1}³`, whose feature is
+//! `o + Σ_{sᵢ = 0} tᵢhᵢ` with `o = c + Σ_{sᵢ ≠ 0} sᵢhᵢ` and the `k` free
+//! parameters in `[−1, 1]` (a vertex, an edge, a face, or the solid box when
+//! `k = 3`).
 //!
 //! # The proof
 //!
-//! With `w = o − p` and `U` the free half-axes, the point's closest point on
-//! the feature's affine hull solves the `k × k` Gram system `UᵀU·x = −Uᵀw`;
-//! by Cramer's rule `x = N/D`, `D = det UᵀU`, and `D·d = D·w + Σ NᵢUᵢ` for
-//! `d = p_b − p`. In [`Fx`] (doubles with a proven bound), every sign decided
-//! by the bound or the guess is refused:
+//! With `w = o − p` (each coordinate a sum of five doubles, summed in
+//! double-word by error-free transformations, [`sum`], and read as a double
+//! with a bound) and `d = p_b − p` for the feature's closest point `p_b` to
+//! `p`, every sign below is decided in [`Fx`] (doubles with a proven bound)
+//! or the guess is refused:
 //!
-//! - `D > 0` and `−D ≤ Nᵢ ≤ D`: the closest point lies on the feature;
-//! - for `k < 3`, on each fixed axis `sᵢ·(D·d·hᵢ) < 0`: the box lies beyond
-//!   the plane through `p_b` orthogonal to `d` (its eight vertices `c ± h₀ ±
-//!   h₁ ± h₂` do: the fixed axes' terms point away, the free ones are
-//!   orthogonal to `d`), so `p_b` is the box's closest point to `p` (and
-//!   `d ≠ 0`); the same proof as the generic path's for this pair of
-//!   features;
-//! - for `k = 3`, `−det² ≤ det·det(H with column i replaced by p − c) ≤
-//!   det²`: the point is in the solid box, `q = 0`.
+//! - a vertex (`k = 0`): `d = w`, and `sᵢ·(w·hᵢ) < 0` on all three axes;
+//! - an edge along `u` (`k = 1`): with `D = |u|² > 0` the parameter is
+//!   `−(u·w)/D`, so `−D ≤ u·w ≤ D`; `D·d = D·w − (u·w)·u`, and
+//!   `sᵢ·(D·(w·hᵢ) − (u·w)(u·hᵢ)) < 0` on the two fixed axes;
+//! - a face spanned by `u₀, u₁` (`k = 2`, fixed axis `i`): with
+//!   `n = u₀ × u₁` and `D = |n|² > 0`, `d = ((n·w)/D)·n` (the point's offset
+//!   to the plane), the parameters are `−w·(u₁ × n)/D` and `−w·(n × u₀)/D`,
+//!   both in `[−1, 1]`, and `sᵢ·(n·w)(n·hᵢ) < 0` (two signs);
+//! - the solid box (`k = 3`): `|det Hᵢ| ≤ |det H|` for each `i`, `Hᵢ` the
+//!   half-axes with column `i` replaced by `p − c`: the point is in the box,
+//!   `q = 0`, the answer 0.
+//!
+//! For `k < 3` the fixed-axis signs put the box's eight vertices `c ± h₀ ±
+//! h₁ ± h₂` beyond the plane through `p_b` orthogonal to `d` (the fixed
+//! axes' terms point away, the free ones are orthogonal to `d`), so `p_b` is
+//! the box's closest point to `p` (and `d ≠ 0`): the generic path's proof
+//! for this pair of features, with the same polynomials in the forms of
+//! Lagrange's identity.
 //!
 //! # The answer
 //!
-//! The sign of `q − R² = (|D·d|² − D²R²)/D²` in [`Fx`]: meeting shapes answer
-//! `0`. Apart ones get `√q − R = |D·d|/D − R` rounded to the nearest double by
-//! [`nearest_sqrt_quot_minus`], from `|D·d|²` and `D` in double-word
-//! arithmetic ([`Dx`]); `w`'s coordinates, sums of five doubles, are summed
-//! in double-word by error-free transformations ([`sum`]).
+//! `q = A/B` with `A = |w|², B = 1` (vertex), `A = |u × w|², B = |u|²`
+//! (edge), `A = (n·w)², B = |n|²` (face), each evaluated in double-word
+//! arithmetic ([`Dx`]), and the nearest double to `√(A/B) − R` certified by
+//! [`nearest_sqrt_ratio_minus`] (the signs of `A − B(m + R)²` at the
+//! rounding midpoints `m` around the guess). A certified answer `g` has the
+//! value above the midpoint below `g`, which is positive: the shapes are
+//! apart. Otherwise the sign of `A − R²B` in [`Dx`] decides: meeting shapes
+//! answer 0, and apart ones whose rounding is undecided (a value within
+//! about 2⁻¹⁰⁰ relative of a midpoint, or almost touching shapes where
+//! `√q − R` cancels) go to the generic path, which rounds exactly.
+//!
+//! On x86-64 CPUs with FMA the whole path is compiled a second time with the
+//! `fma` target feature and chosen at run time, so that the double-word
+//! products' fused multiply-adds are instructions rather than library calls.
 
-use super::segment_fast::{add, det3, dot, neg, pt, scale, Num};
+use super::segment_fast::dot;
 use crate::num::bounded::Fx;
-use crate::num::double_word::{nearest_sqrt_quot_minus, sum, Dx};
+use crate::num::double_word::{nearest_sqrt_ratio_minus, sum, Dx};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
 
 type P = [f64; 3];
 
-/// The point's closest point on the region's affine hull over a common
-/// denominator: `D`, the free parameters' numerators `N`, and `D·d` (zero
-/// when `k = 3`).
-struct Sol<R> {
-    den: R,
-    n: [R; 3],
-    dd: [R; 3],
-    k: usize,
+/// The number types the proof ([`Fx`]) and the rounding ([`Dx`]) evaluate
+/// in, with their products by exactly known doubles.
+trait Num: Ring + Copy {
+    fn prod(a: f64, b: f64) -> Self;
+    fn mul_f64(&self, b: f64) -> Self;
+    fn sq(&self) -> Self {
+        self.square()
+    }
+}
+impl Num for Fx {
+    #[inline(always)]
+    fn prod(a: f64, b: f64) -> Self {
+        Fx::prod(a, b)
+    }
+    #[inline(always)]
+    fn mul_f64(&self, b: f64) -> Self {
+        Fx::mul_f64(self, b)
+    }
+}
+impl Num for Dx {
+    #[inline(always)]
+    fn prod(a: f64, b: f64) -> Self {
+        Dx::prod(a, b)
+    }
+    #[inline(always)]
+    fn mul_f64(&self, b: f64) -> Self {
+        Dx::mul_f64(self, b)
+    }
+    #[inline(always)]
+    fn sq(&self) -> Self {
+        Dx::sq(self)
+    }
 }
 
-/// The free half-axes of region `s`, in order.
+/// `|a|²`.
 #[inline(always)]
-fn free<R: Num>(h: &[P; 3], s: &[i8; 3]) -> ([[R; 3]; 3], usize) {
-    let z = || [R::zero(), R::zero(), R::zero()];
-    let mut u = [z(), z(), z()];
-    let mut k = 0;
-    for (hi, si) in h.iter().zip(s) {
-        if *si == 0 {
-            u[k] = pt(hi);
-            k += 1;
+fn norm2<R: Num>(a: &[R; 3]) -> R {
+    a[0].sq().add_ref(&a[1].sq()).add_ref(&a[2].sq())
+}
+
+/// The region `s ∈ {−1, 0, 1}³` the point's box coordinates name, in
+/// doubles (a guess, proved afterwards): `tᵢ = (p − c)·nᵢ/det` with
+/// `nᵢ = hᵢ₊₁ × hᵢ₊₂` and `det = h₀·n₀` (Cramer's rule), clamped at ±1,
+/// compared without dividing. `None` when `det` is 0 or not finite.
+#[inline(always)]
+fn region(p: &P, c: &P, h: &[P; 3]) -> Option<[i8; 3]> {
+    let w = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
+    let cr = |a: &P, b: &P| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let d3 = |a: &P, b: &P| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let n = [cr(&h[1], &h[2]), cr(&h[2], &h[0]), cr(&h[0], &h[1])];
+    let det = d3(&h[0], &n[0]);
+    if !(det != 0.0 && det.is_finite()) {
+        return None;
+    }
+    let mut s = [0i8; 3];
+    for (si, ni) in s.iter_mut().zip(&n) {
+        let y = d3(&w, ni);
+        if y.abs() > det.abs() {
+            *si = if (y > 0.0) == (det > 0.0) { 1 } else { -1 };
         }
     }
-    (u, k)
+    Some(s)
 }
 
+/// `a·b` of two vectors of doubles.
 #[inline(always)]
-fn solve<R: Num>(w: [R; 3], h: &[P; 3], s: &[i8; 3]) -> Sol<R> {
-    let (u, k) = free::<R>(h, s);
-    let mut n = [R::zero(), R::zero(), R::zero()];
-    let (den, dd) = match k {
-        0 => (R::one(), w),
-        1 => {
-            let den = dot(&u[0], &u[0]);
-            n[0] = dot(&u[0], &w).neg_ref();
-            let dd = add(&scale(&den, &w), &scale(&n[0], &u[0]));
-            (den, dd)
-        }
-        2 => {
-            let g11 = dot(&u[0], &u[0]);
-            let g12 = dot(&u[0], &u[1]);
-            let g22 = dot(&u[1], &u[1]);
-            let r1 = dot(&u[0], &w).neg_ref();
-            let r2 = dot(&u[1], &w).neg_ref();
-            let den = g11.mul_ref(&g22).sub_ref(&g12.square());
-            n[0] = r1.mul_ref(&g22).sub_ref(&g12.mul_ref(&r2));
-            n[1] = g11.mul_ref(&r2).sub_ref(&g12.mul_ref(&r1));
-            let dd = add(
-                &add(&scale(&den, &w), &scale(&n[0], &u[0])),
-                &scale(&n[1], &u[1]),
-            );
-            (den, dd)
-        }
-        _ => {
-            // H x = −w: over det² so that the denominator is positive.
-            let det = det3(&u[0], &u[1], &u[2]);
-            let mw = neg(&w);
-            n[0] = det3(&mw, &u[1], &u[2]).mul_ref(&det);
-            n[1] = det3(&u[0], &mw, &u[2]).mul_ref(&det);
-            n[2] = det3(&u[0], &u[1], &mw).mul_ref(&det);
-            let z = R::zero();
-            (det.square(), [z.clone(), z.clone(), z])
-        }
-    };
-    Sol { den, n, dd, k }
+fn dot_ff<R: Num>(a: &P, b: &P) -> R {
+    R::prod(a[0], b[0])
+        .add_ref(&R::prod(a[1], b[1]))
+        .add_ref(&R::prod(a[2], b[2]))
+}
+/// `a·b` with `b` of doubles.
+#[inline(always)]
+fn dot_xf<R: Num>(a: &[R; 3], b: &P) -> R {
+    a[0].mul_f64(b[0])
+        .add_ref(&a[1].mul_f64(b[1]))
+        .add_ref(&a[2].mul_f64(b[2]))
+}
+/// `a × b` of two vectors of doubles.
+#[inline(always)]
+fn cross_ff<R: Num>(a: &P, b: &P) -> [R; 3] {
+    [
+        R::prod(a[1], b[2]).sub_ref(&R::prod(a[2], b[1])),
+        R::prod(a[2], b[0]).sub_ref(&R::prod(a[0], b[2])),
+        R::prod(a[0], b[1]).sub_ref(&R::prod(a[1], b[0])),
+    ]
+}
+/// `a × b` with `a` of doubles.
+#[inline(always)]
+fn cross_fx<R: Num>(a: &P, b: &[R; 3]) -> [R; 3] {
+    [
+        b[2].mul_f64(a[1]).sub_ref(&b[1].mul_f64(a[2])),
+        b[0].mul_f64(a[2]).sub_ref(&b[2].mul_f64(a[0])),
+        b[1].mul_f64(a[0]).sub_ref(&b[0].mul_f64(a[1])),
+    ]
 }
 
 /// The five doubles whose sum is `wⱼ = oⱼ − pⱼ`.
@@ -126,63 +182,184 @@ fn terms(p: &P, c: &P, h: &[P; 3], s: &[i8; 3], j: usize) -> [f64; 5] {
     [c[j], f(0), f(1), f(2), -p[j]]
 }
 
-/// The proof in [`Fx`]: `Some` when every sign is decided as required.
-fn prove(p: &P, c: &P, h: &[P; 3], s: &[i8; 3]) -> Option<Sol<Fx>> {
-    let wj = |j| {
-        let t = terms(p, c, h, s, j);
-        let mut x = Fx::exact(t[0]);
-        for v in &t[1..] {
-            if *v != 0.0 {
-                x = x.add_ref(&Fx::exact(*v));
-            }
-        }
-        x
+/// `x ≥ 0`, proved.
+#[inline(always)]
+fn nonneg(x: Fx) -> bool {
+    matches!(x.sign(), Some(Sign::Positive | Sign::Zero))
+}
+
+/// `sᵢ·x < 0`, proved (the box's vertices beyond the slab's plane on the
+/// fixed axis `i`).
+#[inline(always)]
+fn away(si: i8, x: Fx) -> bool {
+    let want = if si > 0 {
+        Sign::Negative
+    } else {
+        Sign::Positive
     };
-    let sol = solve::<Fx>([wj(0), wj(1), wj(2)], h, s);
-    if sol.den.sign() != Some(Sign::Positive) {
-        return None;
-    }
-    let nonneg = |t: Fx| matches!(t.sign(), Some(Sign::Positive | Sign::Zero));
-    for x in &sol.n[..sol.k] {
-        if !(nonneg(sol.den.add_ref(x)) && nonneg(sol.den.sub_ref(x))) {
-            return None;
+    x.sign() == Some(want)
+}
+
+/// The point in the solid box, proved: `|det Hᵢ| ≤ |det H|` for each `i`,
+/// `Hᵢ` the half-axes with column `i` replaced by `p − c`.
+#[inline(always)]
+fn inside(p: &P, c: &P, h: &[P; 3]) -> bool {
+    let d = |j: usize| Fx::exact(p[j]).sub_ref(&Fx::exact(c[j]));
+    let pc = [d(0), d(1), d(2)];
+    let n: [[Fx; 3]; 3] = [
+        cross_ff(&h[1], &h[2]),
+        cross_ff(&h[2], &h[0]),
+        cross_ff(&h[0], &h[1]),
+    ];
+    let det = dot_xf(&n[0], &h[0]);
+    let negative = match det.sign() {
+        Some(Sign::Positive) => false,
+        Some(Sign::Negative) => true,
+        _ => return false,
+    };
+    for ni in &n {
+        let di = dot(&pc, ni);
+        let (mut lo, mut hi) = (det.sub_ref(&di), det.add_ref(&di));
+        if negative {
+            (lo, hi) = (lo.neg_ref(), hi.neg_ref());
+        }
+        if !(nonneg(lo) && nonneg(hi)) {
+            return false;
         }
     }
-    if sol.k < 3 {
-        for (hi, si) in h.iter().zip(s) {
-            if *si != 0 {
-                let x = dot(&sol.dd, &pt::<Fx>(hi));
-                let away = if *si > 0 { x.neg_ref() } else { x };
-                if away.sign() != Some(Sign::Positive) {
-                    return None;
-                }
-            }
-        }
+    true
+}
+
+/// The rounding of `√(A/B) − R` ([`nearest_sqrt_ratio_minus`]); where it is
+/// not certified, the sign of `A − R²B` in [`Dx`]: meeting shapes answer 0.
+/// A certified rounding `g` has `f > 0` at the midpoint below it, which is
+/// positive: the shapes are apart, and no sign of `A − R²B` is needed.
+#[inline(always)]
+fn finish(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
+    if let Some(x) = nearest_sqrt_ratio_minus(a, b, ra, rb) {
+        return Some(x);
     }
-    Some(sol)
+    let rr = Dx::exact(ra).add_ref(&Dx::exact(rb)).square();
+    let m = a.sub_ref(&match b {
+        Some(b) => b.mul_ref(&rr),
+        None => rr,
+    });
+    match m.sign()? {
+        Sign::Positive => None,
+        Sign::Negative | Sign::Zero => Some(0.0),
+    }
 }
 
 /// The double nearest to the distance `max(0, √q − R)` of a point core `p`
 /// with radius `ra` and a box core (center `c`, half-axes `h`, independent)
 /// with radius `rb`, all finite; `None` when a sign is undecided here.
+///
+/// On x86-64 with FMA (detected once and cached by the standard library) the
+/// same code is compiled with the `fma` target feature, where the
+/// double-word products' `f64::mul_add` is one instruction rather than a
+/// library call; the values are the same (a fused multiply-add is one
+/// rounding of the exact `a·b + c` either way).
 pub(crate) fn distance_f64(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
-    let s = super::segment_fast::box_region(p, c, h)?;
-    let sol = prove(p, c, h, &s)?;
-    if sol.k == 3 {
-        return Some(0.0);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has the `fma` feature, checked just above.
+            return unsafe { distance_f64_fma(p, c, h, ra, rb) };
+        }
     }
-    let r = Fx::exact(ra).add_ref(&Fx::exact(rb));
-    let meet = dot(&sol.dd, &sol.dd)
-        .sub_ref(&sol.den.mul_ref(&r).square())
-        .sign()?;
-    if meet != Sign::Positive {
-        return Some(0.0);
+    answer(p, c, h, ra, rb)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn distance_f64_fma(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
+    answer(p, c, h, ra, rb)
+}
+
+/// [`distance_f64`]'s body, region by region (module docs).
+#[inline(always)]
+fn answer(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
+    let s = region(p, c, h)?;
+    let mut free = [0usize; 3];
+    let mut k = 0;
+    for (i, si) in s.iter().enumerate() {
+        if *si == 0 {
+            free[k] = i;
+            k += 1;
+        }
+    }
+    if k == 3 {
+        return inside(p, c, h).then_some(0.0);
     }
     let w = [
         sum(&terms(p, c, h, &s, 0)),
         sum(&terms(p, c, h, &s, 1)),
         sum(&terms(p, c, h, &s, 2)),
     ];
-    let sol = solve::<Dx>(w, h, &s);
-    nearest_sqrt_quot_minus(dot(&sol.dd, &sol.dd), sol.den, ra, rb)
+    let wx = [w[0].to_fx(), w[1].to_fx(), w[2].to_fx()];
+    match k {
+        0 => {
+            // A vertex: d = w, q = |w|².
+            for i in 0..3 {
+                if !away(s[i], dot_xf(&wx, &h[i])) {
+                    return None;
+                }
+            }
+            finish(norm2(&w), None, ra, rb)
+        }
+        1 => {
+            // An edge along u: D = |u|², x = −(u·w)/D, D·d = D·w − (u·w)·u,
+            // q = |u × w|²/|u|².
+            let u = &h[free[0]];
+            let d: Fx = dot_ff(u, u);
+            let uw = dot_xf(&wx, u);
+            if d.sign() != Some(Sign::Positive)
+                || !nonneg(d.sub_ref(&uw))
+                || !nonneg(d.add_ref(&uw))
+            {
+                return None;
+            }
+            for (hi, si) in h.iter().zip(&s) {
+                if *si != 0 {
+                    let y = d
+                        .mul_ref(&dot_xf(&wx, hi))
+                        .sub_ref(&uw.mul_ref(&dot_ff(u, hi)));
+                    if !away(*si, y) {
+                        return None;
+                    }
+                }
+            }
+            let cw = cross_fx(u, &w);
+            finish(norm2(&cw), Some(dot_ff(u, u)), ra, rb)
+        }
+        _ => {
+            // A face with normal n = u₀ × u₁ (fixed axis i): D = |n|²,
+            // d = ((n·w)/D)·n, the parameters −w·(u₁ × n)/D and
+            // −w·(n × u₀)/D, q = (n·w)²/|n|².
+            let i = 3 - free[0] - free[1];
+            let (u0, u1) = (&h[free[0]], &h[free[1]]);
+            let n: [Fx; 3] = cross_ff(u0, u1);
+            let d = dot(&n, &n);
+            if d.sign() != Some(Sign::Positive) {
+                return None;
+            }
+            let nw = dot(&n, &wx);
+            // sᵢ·(d·hᵢ) < 0 with d·hᵢ = (n·w)(n·hᵢ)/D.
+            let (Some(a), Some(b)) = (nw.sign(), dot_xf(&n, &h[i]).sign()) else {
+                return None;
+            };
+            if a == Sign::Zero || b == Sign::Zero || (a == b) != (s[i] < 0) {
+                return None;
+            }
+            for v in [u1, u0] {
+                let x = dot(&wx, &cross_fx(v, &n));
+                if !(nonneg(d.sub_ref(&x)) && nonneg(d.add_ref(&x))) {
+                    return None;
+                }
+            }
+            let n: [Dx; 3] = cross_ff(u0, u1);
+            let nw = dot(&n, &w);
+            finish(nw.sq(), Some(norm2(&n)), ra, rb)
+        }
+    }
 }
