@@ -129,10 +129,11 @@ fn axis_is_zero(a: &Obb<f64>, b: &Obb<f64>, k: usize) -> bool {
     })
 }
 
-/// The penetration of two meeting boxes of doubles, equal to the
-/// reference's; `None` when the float guess of the least candidate was
-/// wrong (the caller asks the reference).
-pub(crate) fn penetration_f64(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
+/// The penetration of two boxes of doubles known to meet, on the
+/// float-guided path alone: the reference's answer, or `None` when the float
+/// guess of the least candidate was wrong ([`contact`] then asks the
+/// reference).
+pub fn penetration(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
     let fx = |x: &f64| Fx::exact(*x);
     let (la, lb) = (lift(a, &fx), lift(b, &fx));
     let mut cand: [Option<(Fx, Fx)>; 15] = [None; 15];
@@ -499,7 +500,7 @@ pub fn contact(a: &Obb<f64>, b: &Obb<f64>) -> Result<ContactAnswer, QueryError> 
         return distance_exact(&Shape::Box(a.clone()), &Shape::Box(b.clone()))
             .map(|c| ContactAnswer::Apart(Box::new(c)));
     }
-    if let Some(p) = penetration_f64(a, b) {
+    if let Some(p) = penetration(a, b) {
         stats::BOX_CONTACT.fast();
         return Ok(ContactAnswer::Meeting(Box::new(p)));
     }
