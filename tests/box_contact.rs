@@ -5,7 +5,9 @@
 //! ulp of overlap, concentric equal cubes with six normals, an edge across
 //! an edge).
 
-use exact_collision::query::box_box::contact::{contact as fast_contact, penetration};
+use exact_collision::query::box_box::contact::{
+    contact as fast_contact, depth_and_normals, penetration,
+};
 use exact_collision::query::triangle_triangle::Contact as Region;
 use exact_collision::query::{contact, ContactAnswer};
 use exact_collision::{Obb, Shape, Vec3};
@@ -49,6 +51,8 @@ fn check(a: &Obb<f64>, b: &Obb<f64>) -> ContactAnswer {
     assert_eq!(lib, want);
     if let ContactAnswer::Meeting(p) = &want {
         assert_eq!(penetration(a, b).as_ref(), Some(&**p), "{a:?} {b:?}");
+        let light = depth_and_normals(a, b).unwrap();
+        assert_eq!((&light.0, &light.1), (&p.depth_squared, &p.normals));
     }
     want
 }

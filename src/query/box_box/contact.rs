@@ -134,6 +134,30 @@ fn axis_is_zero(a: &Obb<f64>, b: &Obb<f64>, k: usize) -> bool {
 /// guess of the least candidate was wrong ([`contact`] then asks the
 /// reference).
 pub fn penetration(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
+    let f = Frame::new(a, b)?;
+    let normals = f.normals(&optimal(a, b)?)?;
+    f.build(normals)
+}
+
+/// A lighter answer for two boxes of doubles known to meet: δ² (exact, in
+/// lowest terms) and every optimal normal (the reference's `normals`), without
+/// the translation and the region; `None` where [`penetration`] gives up.
+pub fn depth_and_normals(a: &Obb<f64>, b: &Obb<f64>) -> Option<(Q, Vec<Vec3<Q>>)> {
+    let f = Frame::new(a, b)?;
+    let normals = f.normals(&optimal(a, b)?)?;
+    let n = normals.first()?;
+    let (o, n2) = f.overlap(n);
+    let depth_squared = f.out(&o * &o, &n2, 2);
+    Some((depth_squared, normals.iter().map(integers).collect()))
+}
+
+fn integers(v: &Vec3<Z>) -> Vec3<Q> {
+    v.map(|c| Q::from_integer(c.clone()))
+}
+
+/// The optimal candidates, in candidate order, proved; `None` when the
+/// float guess was wrong or a value overflowed.
+fn optimal(a: &Obb<f64>, b: &Obb<f64>) -> Option<Vec<usize>> {
     let fx = |x: &f64| Fx::exact(*x);
     let (la, lb) = (lift(a, &fx), lift(b, &fx));
     let mut cand: [Option<(Fx, Fx)>; 15] = [None; 15];
@@ -172,150 +196,189 @@ pub fn penetration(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
             Sign::Negative => return None,
         }
     }
-    build(a, b, &tied)
+    Some(tied)
 }
 
-/// The exact answer from the optimal candidates `tied` (in candidate
-/// order), in integers: every input double is an integer multiple of 2^e0
-/// (e0 the least exponent of them), so the boxes are integer vectors in
-/// units of 2^e0 and every value below an integer until the one reduction
-/// of each output number.
-fn build(a: &Obb<f64>, b: &Obb<f64>, tied: &[usize]) -> Option<Penetration> {
-    let all = || {
-        [a, b].into_iter().flat_map(|o| {
-            std::iter::once(&o.center)
-                .chain(o.half_axes.iter())
-                .flat_map(|v| [v.x, v.y, v.z])
+/// The boxes in integers: every input double is an integer multiple of
+/// 2^e0 (e0 the least exponent of them), so the boxes are integer vectors
+/// in units of 2^e0, and every value below is an integer until the one
+/// reduction of each output number.
+struct Frame {
+    e0: i64,
+    za: Lifted<Z>,
+    zb: Lifted<Z>,
+}
+
+impl Frame {
+    fn new(a: &Obb<f64>, b: &Obb<f64>) -> Option<Frame> {
+        let all = || {
+            [a, b].into_iter().flat_map(|o| {
+                std::iter::once(&o.center)
+                    .chain(o.half_axes.iter())
+                    .flat_map(|v| [v.x, v.y, v.z])
+            })
+        };
+        let e0 = all()
+            .map(crate::num::dyadic::f64_parts)
+            .filter(|&(m, _)| m != 0)
+            .map(|(_, e)| e)
+            .min()?;
+        let int = |x: &f64| -> Z {
+            let (m, e) = crate::num::dyadic::f64_parts(*x);
+            if m == 0 {
+                Z::zero()
+            } else {
+                Z::from(m) << (e - e0) as usize
+            }
+        };
+        let zlift = |o: &Obb<f64>| {
+            let h = &o.half_axes;
+            Lifted {
+                c: o.center.map(int),
+                h: [h[0].map(int), h[1].map(int), h[2].map(int)],
+            }
+        };
+        Some(Frame {
+            e0,
+            za: zlift(a),
+            zb: zlift(b),
         })
-    };
-    let e0 = all()
-        .map(crate::num::dyadic::f64_parts)
-        .filter(|&(m, _)| m != 0)
-        .map(|(_, e)| e)
-        .min()?;
-    let int = |x: &f64| -> Z {
-        let (m, e) = crate::num::dyadic::f64_parts(*x);
-        if m == 0 {
-            Z::zero()
-        } else {
-            Z::from(m) << (e - e0) as usize
-        }
-    };
-    let zlift = |o: &Obb<f64>| {
-        let h = &o.half_axes;
-        Lifted {
-            c: o.center.map(int),
-            h: [h[0].map(int), h[1].map(int), h[2].map(int)],
-        }
-    };
-    let (za, zb) = (zlift(a), zlift(b));
-    let d = z::sub(&za.c, &zb.c);
-    let mut normals: Vec<Vec3<Z>> = Vec::with_capacity(2);
-    for &k in tied {
-        let (u, v) = axis_pair(&za.h, &zb.h, k);
-        let w = z::cross(u, v);
-        let g = gcd_lehmer(w.x.magnitude(), w.y.magnitude());
-        let g = Z::from(gcd_lehmer(&g, w.z.magnitude()));
-        if g.is_zero() {
-            return None;
-        }
-        let n = w.map(|c| c / &g);
-        // The reference's canonical sign: the first nonzero component positive.
-        let first = [&n.x, &n.y, &n.z].into_iter().find(|c| !c.is_zero())?;
-        let n = if first.is_negative() { z::neg(&n) } else { n };
-        let back = z::neg(&n);
-        if normals.contains(&n) || normals.contains(&back) {
-            continue; // parallel to an earlier candidate: one candidate
-        }
-        // o(+n) = n·(c_a − c_b) + S(n): the sign with the smaller overlap.
-        match z::dot(&n, &d).sign() {
-            num_bigint::Sign::Minus => normals.push(n),
-            num_bigint::Sign::Plus => normals.push(back),
-            num_bigint::Sign::NoSign => normals.extend([n, back]),
-        }
     }
-    let n = normals.first()?.clone();
-    let da = za.h.each_ref().map(|h| z::dot(&n, h));
-    let db = zb.h.each_ref().map(|h| z::dot(&n, h));
-    let amax = da.iter().fold(z::dot(&n, &za.c), |s, x| s + x.abs());
-    let bmin = db.iter().fold(z::dot(&n, &zb.c), |s, x| s - x.abs());
-    let o = &amax - &bmin;
-    let n2 = z::dot(&n, &n);
-    // A value v·2^(p·e0)/den as a rational in lowest terms.
-    let out = |v: Z, den: &Z, p: i64| {
-        let s = p * e0;
+
+    /// The reference's `normals` from the optimal candidates `tied` (in
+    /// candidate order): primitive, canonical sign, the direction(s) with the
+    /// least overlap, repeats dropped.
+    fn normals(&self, tied: &[usize]) -> Option<Vec<Vec3<Z>>> {
+        let (za, zb) = (&self.za, &self.zb);
+        let d = z::sub(&za.c, &zb.c);
+        let mut normals: Vec<Vec3<Z>> = Vec::with_capacity(2);
+        for &k in tied {
+            let (u, v) = axis_pair(&za.h, &zb.h, k);
+            let w = z::cross(u, v);
+            let g = gcd_lehmer(w.x.magnitude(), w.y.magnitude());
+            let g = Z::from(gcd_lehmer(&g, w.z.magnitude()));
+            if g.is_zero() {
+                return None;
+            }
+            let n = w.map(|c| c / &g);
+            // The reference's canonical sign: the first nonzero component positive.
+            let first = [&n.x, &n.y, &n.z].into_iter().find(|c| !c.is_zero())?;
+            let n = if first.is_negative() { z::neg(&n) } else { n };
+            let back = z::neg(&n);
+            if normals.contains(&n) || normals.contains(&back) {
+                continue; // parallel to an earlier candidate: one candidate
+            }
+            // o(+n) = n·(c_a − c_b) + S(n): the sign with the smaller overlap.
+            match z::dot(&n, &d).sign() {
+                num_bigint::Sign::Minus => normals.push(n),
+                num_bigint::Sign::Plus => normals.push(back),
+                num_bigint::Sign::NoSign => normals.extend([n, back]),
+            }
+        }
+        Some(normals)
+    }
+
+    /// `n·x` over a's vertices at most, and over b's at least.
+    fn extremes(&self, n: &Vec3<Z>) -> ([Z; 3], [Z; 3], Z, Z) {
+        let (za, zb) = (&self.za, &self.zb);
+        let da = za.h.each_ref().map(|h| z::dot(n, h));
+        let db = zb.h.each_ref().map(|h| z::dot(n, h));
+        let amax = da.iter().fold(z::dot(n, &za.c), |s, x| s + x.abs());
+        let bmin = db.iter().fold(z::dot(n, &zb.c), |s, x| s - x.abs());
+        (da, db, amax, bmin)
+    }
+
+    /// The overlap along `n` (units 2^e0) and |n|².
+    fn overlap(&self, n: &Vec3<Z>) -> (Z, Z) {
+        let (_, _, amax, bmin) = self.extremes(n);
+        (amax - bmin, z::dot(n, n))
+    }
+
+    /// A value v·2^(p·e0)/den as a rational in lowest terms.
+    fn out(&self, v: Z, den: &Z, p: i64) -> Q {
+        let s = p * self.e0;
         if s >= 0 {
             ratio(v << s as usize, den.clone())
         } else {
             ratio(v, den << (-s) as usize)
         }
-    };
-    let depth_squared = out(&o * &o, &n2, 2);
-    let translation = n.map(|c| out(c * &o, &n2, 1));
-    // Vertex i (Obb::vertex order) lies on the supporting plane when each
-    // of its signs agrees with a nonzero n·h_k (+ for the largest n·x).
-    let on = |dots: &[Z; 3], i: usize, up: bool| {
-        (0..3).all(|k| dots[k].is_zero() || (i >> k & 1 == 1) == (dots[k].is_positive() == up))
-    };
-    let vertex = |l: &Lifted<Z>, i: usize| {
-        (0..3).fold(l.c.clone(), |p, k| {
-            if i >> k & 1 == 1 {
-                z::add(&p, &l.h[k])
-            } else {
-                z::sub(&p, &l.h[k])
+    }
+
+    /// The exact answer for the normals (the first is reported): δ², the
+    /// translation and the region.
+    fn build(&self, normals: Vec<Vec3<Z>>) -> Option<Penetration> {
+        let (za, zb) = (&self.za, &self.zb);
+        let n = normals.first()?.clone();
+        let (da, db, amax, bmin) = self.extremes(&n);
+        let o = &amax - &bmin;
+        let n2 = z::dot(&n, &n);
+        let out = |v: Z, den: &Z, p: i64| self.out(v, den, p);
+        let depth_squared = out(&o * &o, &n2, 2);
+        let translation = n.map(|c| out(c * &o, &n2, 1));
+        // Vertex i (Obb::vertex order) lies on the supporting plane when each
+        // of its signs agrees with a nonzero n·h_k (+ for the largest n·x).
+        let on = |dots: &[Z; 3], i: usize, up: bool| {
+            (0..3).all(|k| dots[k].is_zero() || (i >> k & 1 == 1) == (dots[k].is_positive() == up))
+        };
+        let vertex = |l: &Lifted<Z>, i: usize| {
+            (0..3).fold(l.c.clone(), |p, k| {
+                if i >> k & 1 == 1 {
+                    z::add(&p, &l.h[k])
+                } else {
+                    z::sub(&p, &l.h[k])
+                }
+            })
+        };
+        // The region in the frame scaled by |n|² (units 2^e0/|n|²), where b's
+        // moved vertices n2·y + o·n are integers too.
+        let shift = n.map(|c| c * &o);
+        let fa: Vec<Vec3<Z>> = (0..8)
+            .filter(|&i| on(&da, i, true))
+            .map(|i| vertex(za, i).map(|c| c * &n2))
+            .collect();
+        let fb: Vec<Vec3<Z>> = (0..8)
+            .filter(|&i| on(&db, i, false))
+            .map(|i| z::add(&vertex(zb, i).map(|c| c * &n2), &shift))
+            .collect();
+        let af = &amax * &n2;
+        let c = [&n.x, &n.y, &n.z];
+        // The reference's projection: drop the last coordinate of largest |n_k|.
+        let k = (0..3).max_by(|&i, &j| c[i].abs().cmp(&c[j].abs()))?;
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let to2 = |p: &Vec3<Z>| {
+            let q = [&p.x, &p.y, &p.z];
+            H {
+                x: q[i].clone(),
+                y: q[j].clone(),
+                w: Z::one(),
             }
+        };
+        let m = plane::meet(
+            &plane::hull(fa.iter().map(to2).collect()),
+            &plane::hull(fb.iter().map(to2).collect()),
+        );
+        let lift3 = |p: &H| {
+            let den = &p.w * &n2;
+            let mut q: [Q; 3] = Default::default();
+            q[i] = out(p.x.clone(), &den, 1);
+            q[j] = out(p.y.clone(), &den, 1);
+            q[k] = out(&af * &p.w - c[i] * &p.x - c[j] * &p.y, &(&den * c[k]), 1);
+            let [x, y, z] = q;
+            Vec3::new(x, y, z)
+        };
+        let region = match m.len() {
+            0 => return None,
+            1 => Region::Point(lift3(&m[0])),
+            2 => Region::Segment(lift3(&m[0]), lift3(&m[1])),
+            _ => Region::Polygon(m.iter().map(lift3).collect()),
+        };
+        Some(Penetration {
+            depth_squared,
+            normals: normals.iter().map(integers).collect(),
+            translation,
+            region,
         })
-    };
-    // The region in the frame scaled by |n|² (units 2^e0/|n|²), where b's
-    // moved vertices n2·y + o·n are integers too.
-    let shift = n.map(|c| c * &o);
-    let fa: Vec<Vec3<Z>> = (0..8)
-        .filter(|&i| on(&da, i, true))
-        .map(|i| vertex(&za, i).map(|c| c * &n2))
-        .collect();
-    let fb: Vec<Vec3<Z>> = (0..8)
-        .filter(|&i| on(&db, i, false))
-        .map(|i| z::add(&vertex(&zb, i).map(|c| c * &n2), &shift))
-        .collect();
-    let af = &amax * &n2;
-    let c = [&n.x, &n.y, &n.z];
-    // The reference's projection: drop the last coordinate of largest |n_k|.
-    let k = (0..3).max_by(|&i, &j| c[i].abs().cmp(&c[j].abs()))?;
-    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-    let to2 = |p: &Vec3<Z>| {
-        let q = [&p.x, &p.y, &p.z];
-        H {
-            x: q[i].clone(),
-            y: q[j].clone(),
-            w: Z::one(),
-        }
-    };
-    let m = plane::meet(
-        &plane::hull(fa.iter().map(to2).collect()),
-        &plane::hull(fb.iter().map(to2).collect()),
-    );
-    let lift3 = |p: &H| {
-        let den = &p.w * &n2;
-        let mut q: [Q; 3] = Default::default();
-        q[i] = out(p.x.clone(), &den, 1);
-        q[j] = out(p.y.clone(), &den, 1);
-        q[k] = out(&af * &p.w - c[i] * &p.x - c[j] * &p.y, &(&den * c[k]), 1);
-        let [x, y, z] = q;
-        Vec3::new(x, y, z)
-    };
-    let region = match m.len() {
-        0 => return None,
-        1 => Region::Point(lift3(&m[0])),
-        2 => Region::Segment(lift3(&m[0]), lift3(&m[1])),
-        _ => Region::Polygon(m.iter().map(lift3).collect()),
-    };
-    let q = |v: &Vec3<Z>| v.map(|c| Q::from_integer(c.clone()));
-    Some(Penetration {
-        depth_squared,
-        normals: normals.iter().map(q).collect(),
-        translation,
-        region,
-    })
+    }
 }
 
 /// Integer vectors.
