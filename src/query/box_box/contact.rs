@@ -29,11 +29,14 @@
 //!    integer normals in the reference's canonical sign, the sign of
 //!    `n·(c_a − c_b)` choosing the direction(s), repeats dropped in
 //!    candidate order — the reference's `normals`, in its order;
-//! 5. for the first normal, δ², the translation and the supporting
-//!    features (a's vertices where `n·x` is largest, chosen by the signs of
-//!    `n·a_i`; b's where `n·y` is least) in exact rationals, and the region
-//!    from them by the reference's own plane step
-//!    ([`region_of_features`]).
+//! 5. for the first normal, δ², the translation and the region, in
+//!    integers (the inputs as integer multiples of one power of two, the
+//!    region in a frame scaled by |n|²): the supporting features (a's
+//!    vertices where `n·x` is largest, chosen by the signs of `n·a_i`; b's
+//!    where `n·y` is least, moved), projected and met by the reference's
+//!    plane steps (monotone-chain hulls, vertices inside the other hull,
+//!    edge crossings, here in homogeneous integers), lifted, and each output
+//!    number reduced to lowest terms once.
 //!
 //! Every decision is exact, so the answer equals the reference's: the same
 //! δ², the same normals in the same order, the same translation and region.
@@ -134,17 +137,18 @@ fn axis_is_zero(a: &Obb<f64>, b: &Obb<f64>, k: usize) -> bool {
 /// guess of the least candidate was wrong ([`contact`] then asks the
 /// reference).
 pub fn penetration(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
+    let tied = optimal(a, b)?;
     let f = Frame::new(a, b)?;
-    let normals = f.normals(&optimal(a, b)?)?;
-    f.build(normals)
+    f.build(f.normals(&tied)?)
 }
 
 /// A lighter answer for two boxes of doubles known to meet: δ² (exact, in
 /// lowest terms) and every optimal normal (the reference's `normals`), without
 /// the translation and the region; `None` where [`penetration`] gives up.
 pub fn depth_and_normals(a: &Obb<f64>, b: &Obb<f64>) -> Option<(Q, Vec<Vec3<Q>>)> {
+    let tied = optimal(a, b)?;
     let f = Frame::new(a, b)?;
-    let normals = f.normals(&optimal(a, b)?)?;
+    let normals = f.normals(&tied)?;
     let n = normals.first()?;
     let (o, n2) = f.overlap(n);
     let depth_squared = f.out(&o * &o, &n2, 2);
