@@ -4,7 +4,7 @@
 //! exactly.
 //!
 //! The reference evaluates, for each of the 15 candidate axes `n = u × v`
-//! ([`super::axis_pair`]: the face normals of a, of b, then `a_i × b_j`; a
+//! (`box_box::axis_pair`: the face normals of a, of b, then `a_i × b_j`; a
 //! zero cross product is no candidate, parallel candidates count once) and
 //! both signs, the overlap `o(±n) = ±n·(c_a − c_b) + S(n)` with
 //! `S(n) = Σ_i |n·a_i| + Σ_j |n·b_j|` (the support values of the boxes), and
@@ -16,7 +16,7 @@
 //! Here:
 //! 1. the zero candidates are found exactly (each product of two doubles as
 //!    an odd integer times a power of two);
-//! 2. `o` and `|n|²` of every candidate are evaluated in [`Fx`] (a double
+//! 2. `o` and `|n|²` of every candidate are evaluated in `num::bounded::Fx` (a double
 //!    with a proven error bound), and the guess `m` is the least `o²/|n|²`
 //!    in doubles;
 //! 3. for every other candidate c the sign of
