@@ -80,9 +80,13 @@ pub static HULL: Counter = Counter::new("hull distance");
 /// without big integers (`fast`), or handed to the exact-proof path
 /// (`fallback`; a guess it does not take, an undecided sign).
 pub static HULL_F64: Counter = Counter::new("hull distance_f64 (double-word)");
+/// `contact` of two boxes of doubles that meet (`query/box_box/contact.rs`):
+/// the optimal normals proved on the float-guided path (`fast`), or answered
+/// by the exact reference `polytope::contact` (`fallback`).
+pub static BOX_CONTACT: Counter = Counter::new("box-box contact");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 9] {
+pub fn all() -> [&'static Counter; 10] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -93,6 +97,7 @@ pub fn all() -> [&'static Counter; 9] {
         &ROUNDED_POINT_BOX,
         &HULL,
         &HULL_F64,
+        &BOX_CONTACT,
     ]
 }
 

@@ -26,7 +26,7 @@ use crate::protocol::number::{
 use crate::query::polytope::contact::Penetration;
 use crate::query::rounded::contact::{RoundedContact, RoundedPenetration};
 use crate::query::triangle_triangle::Contact;
-use crate::query::{Intersection, QueryError};
+use crate::query::{box_box, ContactAnswer, Intersection, QueryError};
 use crate::vector::Vec3;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -319,15 +319,28 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
             }
         },
         Op::Distance { a, b } => distance_fields(&mut m, a, b)?,
-        Op::Contact { a, b } => match scale::contact(a, b).map_err(query_err)? {
-            Some(p) => {
-                m.insert("intersect".into(), Value::Bool(true));
-                contact_fields(&mut m, &p);
-            }
-            None => {
-                m.insert("intersect".into(), Value::Bool(false));
-                distance_fields(&mut m, a, b)?;
-            }
+        Op::Contact { a, b } => match scale::double_boxes(a, b) {
+            // Two boxes of doubles: the float-guided path, the same answer.
+            Some((x, y)) => match box_box::contact::contact(&x, &y).map_err(query_err)? {
+                ContactAnswer::Meeting(p) => {
+                    m.insert("intersect".into(), Value::Bool(true));
+                    contact_fields(&mut m, &p);
+                }
+                ContactAnswer::Apart(c) => {
+                    m.insert("intersect".into(), Value::Bool(false));
+                    closest_fields(&mut m, &c);
+                }
+            },
+            None => match scale::contact(a, b).map_err(query_err)? {
+                Some(p) => {
+                    m.insert("intersect".into(), Value::Bool(true));
+                    contact_fields(&mut m, &p);
+                }
+                None => {
+                    m.insert("intersect".into(), Value::Bool(false));
+                    distance_fields(&mut m, a, b)?;
+                }
+            },
         },
         Op::ContactRounded { a, b } => {
             match crate::query::rounded::contact::contact(a, b).map_err(query_err)? {
@@ -418,6 +431,12 @@ fn distance_fields(
     b: &crate::shape::Shape<BigRational>,
 ) -> Result<(), String> {
     let c = scale::distance(a, b).map_err(query_err)?;
+    closest_fields(m, &c);
+    Ok(())
+}
+
+/// The `distance` answer's fields from the exact answer.
+fn closest_fields(m: &mut Map<String, Value>, c: &crate::query::Closest<BigRational>) {
     let d2 = &c.distance_squared;
     m.insert("distance_squared".into(), scalar_value(d2));
     m.insert("distance_squared_f64".into(), f64_companion(d2));
@@ -426,7 +445,6 @@ fn distance_fields(
         "closest".into(),
         Value::Array(vec![point(&c.a), point(&c.b)]),
     );
-    Ok(())
 }
 
 /// The `distance` answer's fields for rounded shapes.

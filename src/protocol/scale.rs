@@ -319,6 +319,55 @@ pub(super) fn distance(
     })
 }
 
+/// `q` as a double when it is one exactly (a reduced fraction whose
+/// denominator is a power of two and whose odd part has at most 53 bits,
+/// within the doubles' range): the value a JSON number was read from.
+fn exact_f64(q: &BigRational) -> Option<f64> {
+    if q.is_zero() {
+        return Some(0.0);
+    }
+    let (n, d) = (q.numer(), q.denom());
+    let dz = d.trailing_zeros()?;
+    if d.bits() != dz + 1 {
+        return None; // not a power of two
+    }
+    let nz = n.trailing_zeros()?;
+    let m = n.magnitude() >> nz;
+    if m.bits() > 53 {
+        return None;
+    }
+    let m = *m.to_u64_digits().first()? as i64;
+    let e = nz as i64 - dz as i64;
+    let f = crate::num::fixed::ldexp(m as f64, e);
+    let f = if n.is_negative() { -f } else { f };
+    // Exact when the double's odd part and exponent are these.
+    (f.is_finite() && crate::num::dyadic::f64_parts(f.abs()) == (m, e)).then_some(f)
+}
+
+/// Both shapes as boxes of doubles (a cube as its box), when every number
+/// of both is a double.
+pub(super) fn double_boxes(
+    a: &Shape<BigRational>,
+    b: &Shape<BigRational>,
+) -> Option<(Obb<f64>, Obb<f64>)> {
+    let f = |s: &Shape<BigRational>| -> Option<Obb<f64>> {
+        let o = s.as_box()?;
+        let v = |p: &Vec3<BigRational>| {
+            Some(Vec3::new(
+                exact_f64(&p.x)?,
+                exact_f64(&p.y)?,
+                exact_f64(&p.z)?,
+            ))
+        };
+        let h = &o.half_axes;
+        Some(Obb {
+            center: v(&o.center)?,
+            half_axes: [v(&h[0])?, v(&h[1])?, v(&h[2])?],
+        })
+    };
+    Some((f(a)?, f(b)?))
+}
+
 /// The penetration of meeting shapes (`None` when they are apart): δ²
 /// scales by k², the translation and the region by k, the normals
 /// (directions) not at all.

@@ -23,7 +23,9 @@
 //!
 //! `contact` (penetration depth, normals, contact region) is answered for
 //! every polytope pair by the exact reference [`polytope::contact`] through
-//! [`contact`], and for rounded shapes in closed form by
+//! [`contact`] (two boxes of doubles on the float-guided path
+//! [`box_box::contact`], the same answer, counted in
+//! [`stats::BOX_CONTACT`]), and for rounded shapes in closed form by
 //! [`rounded::contact`].
 //!
 //! The answers and their certificates: [`Intersection`], [`Closest`],
@@ -221,8 +223,9 @@ pub enum ContactAnswer {
 /// (decided as [`intersect_exact`] decides it); apart, the exact distance
 /// answer; meeting, the penetration depth δ (δ² rational), every optimal
 /// normal (primitive integers, from a to b) and the contact region for the
-/// first normal, exact. Answered by the exact reference
-/// ([`polytope::contact`]) for every pair.
+/// first normal, exact. Two boxes of f32/f64 take the float-guided path
+/// ([`box_box::contact::contact`], the same answer); every other pair the
+/// exact reference ([`polytope::contact`]).
 ///
 /// ```
 /// use exact_collision::query::{contact, ContactAnswer};
@@ -239,6 +242,16 @@ pub enum ContactAnswer {
 /// }
 /// ```
 pub fn contact<S: Scalar>(a: &Shape<S>, b: &Shape<S>) -> Result<ContactAnswer, QueryError> {
+    if !S::IS_EXACT {
+        if let (Some(x), Some(y)) = (a.as_box(), b.as_box()) {
+            // Two boxes of doubles (f32 values are doubles): the float-guided path.
+            let f = |o: &Obb<S>| Obb {
+                center: o.center.map(|c| c.to_f64()),
+                half_axes: o.half_axes.clone().map(|h| h.map(|c| c.to_f64())),
+            };
+            return box_box::contact::contact(&f(x), &f(y));
+        }
+    }
     if intersect_exact(a, b)?.intersects() {
         let (pa, pb) = (polytope::Polytope::new(a), polytope::Polytope::new(b));
         polytope::contact::penetration_of_meeting(&pa, &pb)

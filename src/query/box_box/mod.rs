@@ -39,6 +39,7 @@
 //! assert!(!box_box::overlaps(&a, &c)); // one ulp apart
 //! ```
 
+pub mod contact;
 pub(crate) mod fast;
 pub mod pose;
 
