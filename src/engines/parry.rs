@@ -18,6 +18,15 @@
 //!   `intersection_test` → `intersect`, `distance` → `distance_f64`; a
 //!   case parry refuses (no hull) or panics on (caught) is skipped with the
 //!   reason;
+//! - contact (box pairs, and every pair with a `Ball`, `Capsule`,
+//!   `ConvexPolyhedron` or `RoundCuboid`): `query::contact` with prediction
+//!   0 → `depth_f64` (max(−dist, 0): parry's `dist` is negative when
+//!   penetrating), `normal` (`normal1`, from a toward b, the protocol's
+//!   direction) and `contact` points (`point1` on a, `point2` on b), against
+//!   the exact `contact` query; `DefaultQueryDispatcher::contact_manifolds`
+//!   with prediction 0 → the same fields from the manifold's normal (a's
+//!   local `local_n1` turned into world space) and its deepest point pair
+//!   (`local_p1`, `local_p2` placed by a's and b's poses);
 //! - linear time of impact (boxes): b starts one offset away and moves back
 //!   linearly over t ∈ [0, 1] to its generated, nearly touching, place;
 //!   `cast_shapes` → `hit` and `t_enter_f64`, against the exact `ccd` query;
@@ -57,8 +66,12 @@ pub enum Check {
     LinearToi,
     /// `cast_shapes_nonlinear` (rotation).
     NonlinearToi,
-    /// `query::contact` (box pairs): depth, normal and points.
+    /// `query::contact` (box pairs and pairs with a rounded shape): depth,
+    /// normal and points.
     Contact,
+    /// `contact_manifolds` with prediction 0 (the same pairs): each
+    /// manifold's normal, its deepest point pair and depth.
+    Manifolds,
 }
 
 impl Check {
@@ -69,6 +82,7 @@ impl Check {
             Check::LinearToi => "linear_toi",
             Check::NonlinearToi => "nonlinear_toi",
             Check::Contact => "contact",
+            Check::Manifolds => "contact_manifolds",
         }
     }
 }
@@ -136,6 +150,15 @@ struct ParryContact {
     dist: f64,
 }
 
+/// One of parry's contact manifolds, in world space: its normal (`local_n1`
+/// turned by a's rotation) and each point's (`local_p1` placed by a's pose,
+/// `local_p2` by b's, `dist`).
+#[derive(Clone, Debug)]
+struct ParryManifold {
+    normal: [f64; 3],
+    points: Vec<([f64; 3], [f64; 3], f64)>,
+}
+
 /// parry at one precision.
 trait Engine {
     const NAME: &'static str;
@@ -148,6 +171,9 @@ trait Engine {
     /// `query::contact` with prediction 0: `None` when parry finds no
     /// contact, else (point1, point2, normal1, dist) in world space.
     fn contact(a: &Geom, b: &Geom) -> Result<Option<ParryContact>, String>;
+    /// `DefaultQueryDispatcher::contact_manifolds` with prediction 0, in
+    /// world space.
+    fn manifolds(a: &Geom, b: &Geom) -> Result<Vec<ParryManifold>, String>;
     /// First impact of b moving with `vel` against a, in [0, 1].
     fn cast_linear(a: &PoseBox, b: &PoseBox, vel: [f64; 3]) -> Option<Option<f64>>;
     /// First impact of the spinning box, in [0, 1].
@@ -277,6 +303,36 @@ macro_rules! engine {
                         })
                     })
                     .map_err(|e| format!("contact: {e:?}"))
+            }
+            fn manifolds(a: &Geom, b: &Geom) -> Result<Vec<ParryManifold>, String> {
+                use $krate::query::PersistentQueryDispatcher;
+                let ((sa, pa), (sb, pb)) = Self::shapes(a, b)?;
+                let w = |v: $krate::math::Vector| [v.x as f64, v.y as f64, v.z as f64];
+                let pos12 = pa.inv_mul(&pb);
+                let mut ms: Vec<$krate::query::ContactManifold<(), ()>> = Vec::new();
+                let mut ws = None;
+                guarded(|| {
+                    $krate::query::DefaultQueryDispatcher
+                        .contact_manifolds(&pos12, &*sa, &*sb, 0.0, &mut ms, &mut ws)
+                })?
+                .map_err(|e| format!("contact_manifolds: {e:?}"))?;
+                Ok(ms
+                    .iter()
+                    .map(|m| ParryManifold {
+                        normal: w(pa.rotation * m.local_n1),
+                        points: m
+                            .points
+                            .iter()
+                            .map(|p| {
+                                (
+                                    w(pa.transform_point(p.local_p1)),
+                                    w(pb.transform_point(p.local_p2)),
+                                    p.dist as f64,
+                                )
+                            })
+                            .collect(),
+                    })
+                    .collect())
             }
             fn cast_linear(a: &PoseBox, b: &PoseBox, vel: [f64; 3]) -> Option<Option<f64>> {
                 let ca = $krate::shape::Cuboid::new(Self::v(a.he));
@@ -472,6 +528,69 @@ fn contact_line<E: Engine>(c: &Case) -> Result<Value, String> {
     };
     line["claim"] = claim;
     Ok(with_meta(line, E::NAME, json!({ "parry": said })))
+}
+
+/// The manifold claim line: parry's `contact_manifolds` (prediction 0) as a
+/// claim on a `contact` query. The first manifold with points is judged (a
+/// convex pair has one): its normal (`local_n1` in world space, pointing
+/// from a toward b, the protocol's convention), the depth of its deepest
+/// point (max of −`dist`, `dist` negative when penetrating) and that point's
+/// pair (`local_p1` on a, `local_p2` on b, in world space) as contact points.
+/// The other points of the manifold are carried in `meta`, not judged (they
+/// span the overlap patch, not the depth's contact region). No manifold
+/// point is the claim `depth_f64: 0`.
+fn manifold_line<E: Engine>(c: &Case) -> Result<Value, String> {
+    if !c.proper() {
+        return Err("a degenerate case".into());
+    }
+    let ms = E::manifolds(&c.a, &c.b)?;
+    let mut line = c.query("contact");
+    let fv = |p: [f64; 3]| p.map(float_value).to_vec();
+    let m = ms.iter().find(|m| !m.points.is_empty());
+    let (claim, said) = match m {
+        None => (json!({"depth_f64": 0.0}), json!("no manifold point")),
+        Some(m) => {
+            let deepest = m
+                .points
+                .iter()
+                .min_by(|x, y| x.2.total_cmp(&y.2))
+                .expect("not empty");
+            (
+                json!({"depth_f64": float_value((-deepest.2).max(0.0)),
+                       "normal": fv(m.normal),
+                       "contact": {"points": [fv(deepest.0), fv(deepest.1)]}}),
+                json!({"manifolds": ms.len(),
+                       "points": m.points.iter().map(|p| json!({
+                           "p1": fv(p.0), "p2": fv(p.1), "dist": float_value(p.2)
+                       })).collect::<Vec<_>>()}),
+            )
+        }
+    };
+    line["claim"] = claim;
+    Ok(with_meta(
+        line,
+        E::NAME,
+        json!({ "parry": said, "call": "contact_manifolds" }),
+    ))
+}
+
+/// Whether `check` is asked of the pair: linear time of impact of box pairs;
+/// contact and manifolds of box pairs and of pairs with a rounded shape
+/// (ball, capsule, convex polyhedron, round cuboid); intersection and
+/// distance of every pair.
+fn asks(check: Check, c: &Case) -> bool {
+    let boxes = matches!(c.a, Geom::Box(_)) && matches!(c.b, Geom::Box(_));
+    let rounded = |g: &Geom| {
+        matches!(
+            g,
+            Geom::Ball { .. } | Geom::Capsule { .. } | Geom::Convex(_) | Geom::RoundBox(..)
+        )
+    };
+    match check {
+        Check::Static => true,
+        Check::LinearToi | Check::NonlinearToi => boxes,
+        Check::Contact | Check::Manifolds => boxes || rounded(&c.a) || rounded(&c.b),
+    }
 }
 
 /// The moving case of a box pair: b starts at its place + d (d = b's center
@@ -670,17 +789,21 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
     let tol = tol_for::<E>(o);
     for c0 in cases {
         let c = held::<E>(c0);
-        for check in [Check::Static, Check::LinearToi, Check::Contact] {
+        for check in [
+            Check::Static,
+            Check::LinearToi,
+            Check::Contact,
+            Check::Manifolds,
+        ] {
             let make = |c: &Case| match check {
                 Check::Static => static_line::<E>(c),
                 Check::Contact => contact_line::<E>(c),
+                Check::Manifolds => manifold_line::<E>(c),
                 _ => linear_line::<E>(c).ok_or_else(|| {
                     "parry answered nothing (unsupported pair or degenerate case)".to_string()
                 }),
             };
-            if matches!(check, Check::LinearToi | Check::Contact)
-                && !(matches!(c.a, Geom::Box(_)) && matches!(c.b, Geom::Box(_)))
-            {
+            if !asks(check, &c) {
                 continue;
             }
             let key = (E::NAME, check, c.family.to_string());

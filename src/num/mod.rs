@@ -6,6 +6,7 @@
 //! | [`scalar`] | [`Scalar`](scalar::Scalar): the input coordinate types (f32, f64, `BigRational`) and their exact values |
 //! | [`sign`] | [`Sign`](sign::Sign): the result of every exact decision |
 //! | [`interval`] | [`Interval`](interval::Interval): outward-rounded interval arithmetic, the filters of the generic predicates |
+//! | [`biquadratic`] | exact signs in ℚ(√A, √B): comparisons of irrational depths and overlaps (verify's rounded contact claims) |
 //! | [`bounded`] | doubles with a proven error bound (the float filters of the fast paths) and the unit roundoff |
 //! | `double_word` | double-word numbers (a double plus a smaller one) with a proven error bound, and the correct rounding of `√s/d − R` they certify |
 //! | [`dyadic`] | [`Dyadic`](dyadic::Dyadic): exact m·2^e values, and a double's integer and exponent |
@@ -14,6 +15,7 @@
 //! | `wide` | two's-complement integers of exactly N words, one width per degree of a construction |
 //! | `gcd` | the gcd of big integers (Lehmer's algorithm) for reductions to lowest terms |
 
+pub mod biquadratic;
 pub mod bounded;
 pub(crate) mod double_word;
 pub mod dyadic;

@@ -46,8 +46,11 @@
 //!   `contact` (`{"points":[…]}` or a list of points) when every point is
 //!   within max(abs, rel·δ) of the exact region swept back along b's
 //!   translation (docs/verify.md).
-//!   On rounded shapes only `depth_f64` is judged: against the irrational
-//!   δ (√p + R or R − √q) by exact comparisons with rationals.
+//!   On rounded shapes `depth_f64` is judged against the irrational δ
+//!   (√p + R or R − √q) by exact comparisons with rationals, and `normal`
+//!   and `contact` by the same rules with the overlap s/|n| + R and the
+//!   region swept from a's surface to b's, decided in ℚ(√|n|², √p or √q)
+//!   (`claim_rounded`).
 //! - Fields that are not judged (`contact` but on a `contact` query, `degenerate`, `id`, anything unknown)
 //!   are listed in the detail and do not change the verdict.
 //!
@@ -182,7 +185,7 @@ fn claimed(v: &Value) -> Option<Claimed> {
     }
 }
 
-fn point(v: &Value) -> Option<Vec3<BigRational>> {
+pub(super) fn point(v: &Value) -> Option<Vec3<BigRational>> {
     match v.as_array().map(Vec::as_slice) {
         Some([x, y, z]) => Some(Vec3::new(exact_of(x)?, exact_of(y)?, exact_of(z)?)),
         _ => None,
@@ -688,7 +691,7 @@ fn shapes(q: &Query) -> Option<(&Shape<BigRational>, &Shape<BigRational>)> {
     }
 }
 
-fn verdict(k: &str, agrees: bool, detail: String) -> FieldVerdict {
+pub(super) fn verdict(k: &str, agrees: bool, detail: String) -> FieldVerdict {
     FieldVerdict {
         field: k.to_string(),
         agrees,
@@ -1066,6 +1069,12 @@ fn judge_field(
                 }
                 Err(e) => verdict(k, false, format!("{k}: no exact depth ({e})")),
             }
+        }
+        "normal" | "contact" if matches!(q.op, Op::ContactRounded { .. }) => {
+            let Op::ContactRounded { a, b } = &q.op else {
+                return None;
+            };
+            return super::claim_rounded::judge(k, c, a, b, &tol.get(Kind::Distance));
         }
         "depth_f64" | "depth_squared" | "normal" | "contact" if contact_pair(q).is_some() => {
             return judge_contact(k, c, answer, q, tol)

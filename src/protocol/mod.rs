@@ -4,6 +4,7 @@
 //! and every defect becomes an `{"error": …}` answer naming the field.
 
 mod claim;
+mod claim_rounded;
 mod error;
 mod fields;
 mod lean;

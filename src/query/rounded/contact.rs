@@ -284,3 +284,47 @@ pub fn contact(a: &Rounded<Q>, b: &Rounded<Q>) -> Result<RoundedContact, QueryEr
         translation,
     })))
 }
+
+/// `max over a's core of n·x − min over b's core of n·y`: how far b's core
+/// must move along n (times |n|) to touch a's core; the shapes' overlap
+/// along n is this over |n|, plus R.
+pub fn core_gap(a: &Rounded<Q>, b: &Rounded<Q>, n: &Vec3<Q>) -> Q {
+    let (fa, fb) = (core_features(a), core_features(b));
+    let (_, amax) = fa.extent(n);
+    let (bmin, _) = fb.extent(n);
+    amax - bmin
+}
+
+/// For each optimal normal n of the meeting pair `p` (of `a` and `b`), the
+/// cores' touching region for it: the points of a's core, all in the plane
+/// `n·x = max over a's core of n·x`, where the cores touch once b's core
+/// is moved along n onto a's (cores apart: by −w, w the cores' closest
+/// direction; cores meeting: by the cores' translation for n). The shapes'
+/// contact region is this region moved by r_a·n/|n|. A normal whose region
+/// cannot be formed (it always can for a true optimal normal) is left out.
+pub fn core_regions(
+    a: &Rounded<Q>,
+    b: &Rounded<Q>,
+    p: &RoundedPenetration,
+) -> Vec<(Vec3<Q>, Region<Q>)> {
+    let (fa, fb) = (core_features(a), core_features(b));
+    match &p.core {
+        None => {
+            let w = p.closest.core.b.sub(&p.closest.core.a);
+            touching_region(&fa, &fb, &w, &w.neg())
+                .map(|r| (p.normals[0].clone(), r))
+                .into_iter()
+                .collect()
+        }
+        Some(_) => p
+            .normals
+            .iter()
+            .filter_map(|n| {
+                let (_, amax) = fa.extent(n);
+                let (bmin, _) = fb.extent(n);
+                let t = n.scale(&((amax - bmin) / n.norm_squared()));
+                touching_region(&fa, &fb, n, &t).map(|r| (n.clone(), r))
+            })
+            .collect(),
+    }
+}

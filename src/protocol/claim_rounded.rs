@@ -1,0 +1,215 @@
+//! Judging a claimed `normal` and claimed `contact` points on a `contact`
+//! query of rounded shapes (docs/verify.md, "Contact claims").
+//!
+//! With R = r_a + r_b, the depth δ is `√p + R` (cores meeting, p the cores'
+//! squared depth) or `R − √q` (cores apart, q their squared distance), and
+//! the overlap of the shapes along a direction n is `s/|n| + R` with
+//! `s = max over a's core of n·x − min over b's core of n·y`. Every
+//! comparison below is the sign of an element of ℚ(√|n|², √p) or
+//! ℚ(√|n|², √q), decided exactly ([`crate::num::biquadratic`]).
+//!
+//! - `normal` n agrees when `o ≤ δ + abs` or `o ≤ (1 + rel)·δ` (o ≥ δ holds
+//!   for every direction).
+//! - `contact` points agree when, for one optimal normal n (unit u), every
+//!   point lies within max(abs, rel·δ) of the swept region
+//!   `S = R₀ + [r_a − δ, r_a]·u`: R₀ is the cores' touching region for n (on
+//!   a's core, in the plane `n·x = h₀`), R₀ + r_a·u the contact region on a's
+//!   surface, R₀ + (r_a − δ)·u where b's touching feature is now. R₀ lies in
+//!   a plane orthogonal to u, so the squared distance of a point P to S is
+//!   `dist²(P′, R₀) + dist²(τ, [r_a − δ, r_a])` with P′ = P projected onto
+//!   that plane (rational) and τ = (n·P − h₀)/|n| its height over it.
+
+use super::claim::{point, verdict};
+use crate::num::biquadratic::{Biquad, Field};
+use crate::protocol::FieldVerdict;
+use crate::query::rounded::contact::{
+    contact, core_gap, core_regions, RoundedContact, RoundedPenetration,
+};
+use crate::query::rounded::distance_exact;
+use crate::query::triangle_triangle::Contact as Region;
+use crate::shape::Rounded;
+use crate::vector::Vec3;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use serde_json::Value;
+
+type Q = BigRational;
+
+/// The field ℚ(√N, √B) the depth lives in, with δ in it: B = p and
+/// δ = R + √p when the cores meet, B = q and δ = R − √q when they are apart.
+fn depth_in(p: &RoundedPenetration, nn: &Q) -> (Field, Biquad) {
+    let r = p.closest.radius.clone();
+    let (b, c) = match &p.core {
+        Some(core) => (core.depth_squared.clone(), Q::one()),
+        None => (p.closest.core.distance_squared.clone(), -Q::one()),
+    };
+    (
+        Field { a: nn.clone(), b },
+        Biquad {
+            a: r,
+            b: Q::zero(),
+            c,
+            d: Q::zero(),
+        },
+    )
+}
+
+/// x ≤ δ + abs or x ≤ (1 + rel)·δ, exactly (x, δ in `f`).
+fn within_above(f: &Field, x: &Biquad, delta: &Biquad, (abs, rel): &(Q, Q)) -> bool {
+    f.sign(&x.sub(delta).sub(&Biquad::rational(abs.clone()))) <= 0
+        || f.sign(&x.sub(&delta.scale(&(Q::one() + rel)))) <= 0
+}
+
+/// Judge a claimed `normal` or `contact` on a rounded `contact` query; `None`
+/// (not judged) for other fields and for shapes that are apart.
+pub(super) fn judge(
+    k: &str,
+    c: &Value,
+    a: &Rounded<Q>,
+    b: &Rounded<Q>,
+    tol: &(Q, Q),
+) -> Option<FieldVerdict> {
+    if k != "normal" && k != "contact" {
+        return None;
+    }
+    let p = match contact(a, b) {
+        Ok(RoundedContact::Meeting(p)) => p,
+        Ok(RoundedContact::Apart(_)) => return None,
+        Err(e) => return Some(verdict(k, false, format!("{k}: no exact contact ({e})"))),
+    };
+    Some(if k == "normal" {
+        judge_normal(k, c, a, b, &p, tol)
+    } else {
+        judge_points(k, c, a, b, &p, tol)
+    })
+}
+
+fn judge_normal(
+    k: &str,
+    c: &Value,
+    a: &Rounded<Q>,
+    b: &Rounded<Q>,
+    p: &RoundedPenetration,
+    tol: &(Q, Q),
+) -> FieldVerdict {
+    let Some(n) = point(c).filter(|n| !n.norm_squared().is_zero()) else {
+        return verdict(k, false, format!("{k}: claim is not a nonzero vector"));
+    };
+    let nn = n.norm_squared();
+    let (f, delta) = depth_in(p, &nn);
+    // o = s/√N + R = (s/N)·√N + R.
+    let o = Biquad {
+        a: p.closest.radius.clone(),
+        b: core_gap(a, b, &n) / &nn,
+        c: Q::zero(),
+        d: Q::zero(),
+    };
+    let ok = within_above(&f, &o, &delta, tol);
+    verdict(
+        k,
+        ok,
+        format!(
+            "{k}: overlap along it ≈ {:e} against the depth ≈ {:e} (decided exactly)",
+            f.floor_f64(&o),
+            f.floor_f64(&delta)
+        ),
+    )
+}
+
+fn region_points(r: &Region<Q>) -> Vec<Vec3<Q>> {
+    match r {
+        Region::Point(x) => vec![x.clone()],
+        Region::Segment(x, y) => vec![x.clone(), y.clone()],
+        Region::Polygon(v) => v.clone(),
+    }
+}
+
+fn judge_points(
+    k: &str,
+    c: &Value,
+    a: &Rounded<Q>,
+    b: &Rounded<Q>,
+    p: &RoundedPenetration,
+    tol: &(Q, Q),
+) -> FieldVerdict {
+    let pts = c.get("points").unwrap_or(c).as_array();
+    let claimed: Option<Vec<Vec3<Q>>> = pts.and_then(|ps| ps.iter().map(point).collect());
+    let Some(claimed) = claimed.filter(|v| !v.is_empty()) else {
+        return verdict(k, false, format!("{k}: claim is not a list of points"));
+    };
+    let (abs, rel) = tol;
+    let ra = Biquad::rational(a.radius.clone());
+    // The farthest point's squared distance (a double, for reading) and
+    // whether all are within the limit, for each optimal normal.
+    let mut best: Option<(bool, f64)> = None;
+    for (n, r0) in core_regions(a, b, p) {
+        let nn = n.norm_squared();
+        let (f, delta) = depth_in(p, &nn);
+        let pts0 = region_points(&r0);
+        let h0 = n.dot(&pts0[0]);
+        let Ok(set) = Rounded::convex(&pts0, Q::zero()) else {
+            continue;
+        };
+        let (lo, hi) = (ra.sub(&delta), ra.clone());
+        let limit_rel = f.mul(&delta, &delta).scale(&(rel * rel));
+        let limit_abs = Biquad::rational(abs * abs);
+        let mut all = true;
+        let mut worst = 0.0f64;
+        for x in &claimed {
+            let m = n.dot(x) - &h0;
+            let k_ = &m / &nn;
+            let proj = x.sub(&n.scale(&k_));
+            let Some(d_plane) = Rounded::sphere(proj, Q::zero())
+                .ok()
+                .and_then(|dot| distance_exact(&dot, &set).ok())
+                .map(|d| d.core.distance_squared)
+            else {
+                all = false;
+                continue;
+            };
+            // τ = m/√N = (m/N)·√N.
+            let tau = Biquad {
+                a: Q::zero(),
+                b: k_,
+                c: Q::zero(),
+                d: Q::zero(),
+            };
+            let below = lo.sub(&tau);
+            let above = tau.sub(&hi);
+            let axial = if f.sign(&below) > 0 {
+                below
+            } else if f.sign(&above) > 0 {
+                above
+            } else {
+                Biquad::rational(Q::zero())
+            };
+            let d2 = f.mul(&axial, &axial).add(&Biquad::rational(d_plane));
+            let ok = f.sign(&d2.sub(&limit_abs)) <= 0 || f.sign(&d2.sub(&limit_rel)) <= 0;
+            all &= ok;
+            worst = worst.max(f.floor_f64(&d2));
+        }
+        let better = match best {
+            None => true,
+            Some((ok0, w0)) => (all && !ok0) || (all == ok0 && worst < w0),
+        };
+        if better {
+            best = Some((all, worst));
+        }
+    }
+    let Some((ok, worst)) = best else {
+        return verdict(
+            k,
+            false,
+            format!("{k}: the exact contact region could not be formed"),
+        );
+    };
+    verdict(
+        k,
+        ok,
+        format!(
+            "{k}: {} points, the farthest ≈ {:e} from the contact region swept along b's translation, for the nearest optimal normal's (decided exactly)",
+            claimed.len(),
+            worst.max(0.0).sqrt()
+        ),
+    )
+}
