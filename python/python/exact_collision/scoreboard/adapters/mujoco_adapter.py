@@ -28,6 +28,14 @@ Conventions handled here:
 - Geoms of size 0 (radius-0 spheres and capsules) and meshes of tiny area are
   refused by MuJoCo's compiler (recorded as exceptions).
 - Triangles are not taken (MuJoCo has no triangle geom).
+- Contact: the deepest of ``mj_collision``'s contacts (``MjContact``):
+  ``dist`` is signed (negative: penetration), so ``depth_f64`` = max(−dist, 0);
+  ``frame[:3]`` is the unit normal from ``geom[0]`` toward ``geom[1]`` (MuJoCo
+  may order the pair either way: the normal is negated when b is
+  ``geom[0]``, so it points from a toward b as the protocol's does); ``pos``
+  is one point midway between the surfaces, claimed as the one ``contact``
+  point. No contact is the claim ``depth_f64: 0``. With a mesh, the contact
+  is in the mesh's frame, the frame of the sets judged.
 """
 
 from __future__ import annotations
@@ -104,5 +112,11 @@ def query(a, b):
     dist = float(mujoco.mj_geomDistance(m, d, 0, 1, 4 * span + 1, None))
     mujoco.mj_collision(m, d)
     hit = d.ncon > 0 or dist == 0
-    return Answer(intersect=bool(hit), distance=dist, a=held[0], b=held[1],
+    contact = {"depth_f64": 0.0}
+    if d.ncon > 0:
+        k = min((d.contact[i] for i in range(d.ncon)), key=lambda c: float(c.dist))
+        sign = -1.0 if int(k.geom[0]) == 1 else 1.0
+        contact = {"depth_f64": max(-float(k.dist), 0.0), "normal": [sign * float(x) for x in k.frame[:3]],
+                   "contact": [[float(x) for x in k.pos]]}
+    return Answer(intersect=bool(hit), distance=dist, a=held[0], b=held[1], contact=contact,
                   extra={"engine_contacts": int(d.ncon)})

@@ -25,6 +25,13 @@ Conventions handled here:
   is max(d, 0) with rel_tol 1e-6, the intersect claim d <= 0 (touching
   counts, as in the protocol). The closest points (``positionOnA/B``) are
   drawn in the report.
+- Contact: the same closest point (``getClosestPoints`` answers in the
+  format of ``getContactPoints``, which finds nothing between two static
+  bodies): when its ``contactDistance`` d < 0, ``depth_f64`` = −d,
+  ``normal`` = −``contactNormalOnB`` (Bullet's normal points from B toward
+  A; the protocol's from a toward b), ``contact`` = [``positionOnA``,
+  ``positionOnB``]; d ≥ 0 is the claim ``depth_f64: 0``. The sets judged are
+  the ones Bullet holds (margins included, as above).
 """
 
 from __future__ import annotations
@@ -152,5 +159,9 @@ def _query(a, b):
         raise RuntimeError("getClosestPoints returned no point")
     best = min(pts, key=lambda c: c[8])
     d = float(best[8])
-    return Answer(intersect=d <= 0, distance=d, a=ha, b=hb,
+    contact = {"depth_f64": 0.0}
+    if d < 0:
+        contact = {"depth_f64": -d, "normal": [-float(x) for x in best[7]],
+                   "contact": [[float(x) for x in best[5]], [float(x) for x in best[6]]]}
+    return Answer(intersect=d <= 0, distance=d, a=ha, b=hb, contact=contact,
                   extra={"engine_points": [list(best[5]), list(best[6])]})
