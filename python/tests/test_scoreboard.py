@@ -96,6 +96,31 @@ def test_triangles_sharing_a_vertex(name):
     assert ans.intersect is True
 
 
+def test_pybullet_triangles_are_held_with_its_margin():
+    # parallel triangles 1 apart: Bullet holds each grown by its margin
+    # m = 0.001, so the distance judged is 1 - 2m, and the judge agrees with
+    # Bullet's 0.998 on those sets (a "triangle" with "radius" m)
+    t = triangle([[0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    u = triangle([[0, 0, 1], [1, 0, 1], [0, 1, 1]])
+    ans, v = verdicts("pybullet", t, u)
+    assert ans.distance == pytest.approx(1 - 2 * 0.001, rel=1e-9)
+    assert ans.a.protocol() == dict(t.protocol(), radius=0.001)
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
+
+
+def test_mujoco_mesh_mesh_is_judged_on_the_points_it_holds():
+    # mesh cubes [-1, 1]^3 and the same moved by (5/2, 1/10, 3/10): 1/2 apart
+    # along x. MuJoCo re-centres each mesh (float32 vertices, a double frame);
+    # the sets judged are R·v + p exactly, as strings
+    pts = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+    a, b = convex(pts), convex(pts + [2.5, 0.1, 0.3])
+    ans, v = verdicts("mujoco", a, b)
+    assert ans.distance == pytest.approx(0.5, rel=1e-9) and ans.intersect is False
+    held = ans.b.protocol()["points"]
+    assert len(held) == 8 and all(isinstance(x, str) for p in held for x in p)
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
+
+
 def test_pybullet_and_mujoco_refuse_radius_zero_and_it_is_their_answer():
     rows = [("hand", None, sphere([0, 0, 0], 0.0), sphere([1, 0, 0], 1.0), 0)]
     for name in ("pybullet", "mujoco"):

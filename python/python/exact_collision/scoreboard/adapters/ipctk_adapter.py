@@ -15,11 +15,11 @@ Claims: ``{"hit": false}`` for no contact; ``{"hit": true, "toi_f64": toi}``
 for a contact, judged as the protocol's ``verify`` judges a time: within
 ``abs_tol`` 1e-9 (verify's default) of the exact first time's certified
 interval. ipctk's convention is a conservative time: by design it returns a
-time at or before the first contact (Tight Inclusion's interval lower end,
-and, with ``conservative_rescaling`` 0.8, the first time the distance drops to
-0.2 of its value at t = 0 plus the tolerance), never after it. Such an early
-time is not the time of impact and the judge calls it "disagree"; the report
-counts those apart (``early``) from the unsafe kinds: ``late`` (after the
+time at or before the first contact, never after it (Tight Inclusion's
+tolerance is absolute, in the coordinates' units: measured, 0.49995 for an
+exact 1/2 with coordinates of size 1, 1/4 for the same scaled by 2^-20).
+Such an early time is not the time of impact and the judge calls it
+"disagree"; the report counts those apart (``early``) from the unsafe kinds: ``late`` (after the
 exact first contact), ``miss`` (no contact claimed where the points meet) and
 ``false hit`` (a contact claimed where they never meet, also allowed by its
 conservative design within its tolerance).
