@@ -448,6 +448,27 @@ def test_contact_apart_is_depth_zero():
         assert claim == {"depth_f64": 0.0, "rel_tol": 1e-6} and ans["verdict"] == "agree"
 
 
+class _NanNormal:
+    """An engine answering a contact with a NaN normal (as coal 3.0.3 does on
+    some tiny hulls against spheres)."""
+
+    NAME = "nan"
+    KINDS = ("sphere",)
+    REL_TOL = 1e-6
+
+    def query(self, a, b):
+        nan = float("nan")
+        return adapters.Answer(intersect=True, distance=-0.5,
+                               contact={"depth_f64": 0.5, "normal": [nan, nan, nan]})
+
+
+def test_a_non_finite_contact_is_that_ops_failure_only():
+    lines, failed = judge.claim_lines("nan", _NanNormal(), [("hand", None, sphere([0, 0, 0], 1.0),
+                                                               sphere([1.5, 0, 0], 1.0), 0)])
+    assert [json.loads(ln)["op"] for ln in lines] == ["intersect", "distance"]
+    assert len(failed) == 1 and failed[0]["ops"] == ["contact"] and "not finite" in failed[0]["error"]
+
+
 def _corner_touch(scale=1.0, at=(0.0, 0.0, 0.0)):
     # FCL #545's geometry: a cube of half extent 1/8 on the diagonal of the
     # cube [-1, 1]^3 at (9/8, 9/8, 9/8): the corners (1, 1, 1) touch, δ = 0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from fractions import Fraction
 
@@ -16,9 +17,22 @@ OP_TITLES = {"intersect": "intersect", "distance": "distance", "contact": "conta
 CONTACT_FIELDS = ("depth_f64", "normal", "contact")
 
 
+def _finite(x):
+    if isinstance(x, float):
+        return math.isfinite(x)
+    if isinstance(x, (list, tuple)):
+        return all(map(_finite, x))
+    if isinstance(x, dict):
+        return all(map(_finite, x.values()))
+    return True
+
+
 def claim_lines(name, mod, rows):
     """For each supported row, the engine's answer as protocol lines (one per
-    op it answered) and the records of the rows it raised on."""
+    op it answered) and the records of the rows it raised on (``ops``: the
+    ops it failed, all when absent). A claim holding a number that is not
+    finite (a NaN normal) cannot be a protocol line: it is recorded as that
+    op's failure."""
     lines, failed = [], []
     for fam, expected, a, b, row in rows:
         if not adapters.supports(mod, a, b):
@@ -30,18 +44,24 @@ def claim_lines(name, mod, rows):
             failed.append(dict(meta, error=f"{type(e).__name__}: {e}"))
             continue
         pa, pb = (ans.a or a).protocol(), (ans.b or b).protocol()
+        out = []
         if ans.intersect is not None:
-            lines.append(json.dumps({"op": "intersect", "a": pa, "b": pb, "claim": {"intersect": bool(ans.intersect)},
-                                     "meta": dict(meta, **ans.extra)}))
+            out.append({"op": "intersect", "a": pa, "b": pb, "claim": {"intersect": bool(ans.intersect)},
+                        "meta": dict(meta, **ans.extra)})
         if ans.distance is not None:
             d = float(ans.distance)
-            lines.append(json.dumps({"op": "distance", "a": pa, "b": pb,
-                                     "claim": {"distance_f64": max(d, 0.0), "rel_tol": mod.REL_TOL},
-                                     "meta": dict(meta, engine_distance=d, **ans.extra)}))
+            out.append({"op": "distance", "a": pa, "b": pb,
+                        "claim": {"distance_f64": max(d, 0.0) if math.isfinite(d) else d, "rel_tol": mod.REL_TOL},
+                        "meta": dict(meta, engine_distance=d, **ans.extra)})
         if ans.contact is not None:
-            lines.append(json.dumps({"op": "contact", "a": pa, "b": pb,
-                                     "claim": dict(ans.contact, rel_tol=mod.REL_TOL),
-                                     "meta": dict(meta, **ans.extra)}))
+            out.append({"op": "contact", "a": pa, "b": pb, "claim": dict(ans.contact, rel_tol=mod.REL_TOL),
+                        "meta": dict(meta, **ans.extra)})
+        for q in out:
+            if _finite(q["claim"]):
+                lines.append(json.dumps(q))
+            else:
+                failed.append(dict(meta, ops=[q["op"]], error=f"the engine's {q['op']} claim holds a number that "
+                                                               f"is not finite: {q['claim']}"))
     return lines, failed
 
 
@@ -85,6 +105,13 @@ def toi_kind(q, ans):
     return "other"
 
 
+def rounded(shape):
+    """A protocol shape on whose contact the judge judges the depth only
+    (docs/contact.md): a sphere, capsule, convex hull or a shape with a
+    radius."""
+    return shape["type"] in ("sphere", "capsule", "convex") or "radius" in shape
+
+
 def contact_fields(lines_answers):
     """For each (line, answer) of a disagreeing contact claim, the claimed
     fields the judge rejects, each judged alone (the same tolerances). A
@@ -92,14 +119,17 @@ def contact_fields(lines_answers):
     for apart shapes) is not counted: alone it is a claim with nothing
     judged."""
     jobs = []
-    for line, _ in lines_answers:
+    out = [[] for _ in lines_answers]
+    for k, (line, _) in enumerate(lines_answers):
         q = json.loads(line)
         c = q["claim"]
-        tol = {k: v for k, v in c.items() if k in ("rel_tol", "abs_tol")}
+        if rounded(q["a"]) or rounded(q["b"]):  # the judge judges the depth alone there
+            out[k] = ["depth_f64"] if "depth_f64" in c else []
+            continue
+        tol = {key: v for key, v in c.items() if key in ("rel_tol", "abs_tol")}
         for f in CONTACT_FIELDS:
             if f in c:
                 jobs.append((len(jobs), line, f, json.dumps(dict(q, claim=dict(tol, **{f: c[f]})))))
-    out = [[] for _ in lines_answers]
     idx = {line: i for i, (line, _) in enumerate(lines_answers)}
     answers = answer_lines([j[3] for j in jobs]) if jobs else []
     for (_, line, f, _), a in zip(jobs, answers):
@@ -142,7 +172,15 @@ def error_of(q, ans):
     else:
         c, e = Fraction(q["claim"]["distance_f64"]), Fraction(_exact_distance(ans))
     a = abs(c - e)
-    return (float(a / e) if e else (float("inf") if a else 0.0)), float(a)
+    return (_float(a / e) if e else (float("inf") if a else 0.0)), _float(a)
+
+
+def _float(x):
+    """x as a double, inf beyond the double range."""
+    try:
+        return float(x)
+    except OverflowError:
+        return float("inf")
 
 
 def _record(name, line, q, ans):
@@ -209,7 +247,7 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
         engine_s = time.perf_counter() - s
         judged = judge(lines)
         for f in failed:
-            for op in ops:
+            for op in f.get("ops", ops):
                 result["records"].append({"engine": name, "op": op, "family": f["family"], "verdict": "error",
                                           "detail": f["error"], "line": None, "meta": f})
         recs = [_record(name, line, q, ans) for line, q, ans in judged]
