@@ -630,3 +630,33 @@ def test_parry_is_skipped_with_a_line_without_the_feature(tmp_path, monkeypatch,
     # 2 rows per family, 1 of the slow "ee parallel" (ccd_cases.SHARE)
     assert sum(c["cases"] for c in summary["ops"]["toi"]["ipctk"].values()) == 15
     assert ccd_cases.rows_of("ee parallel", 2) == 1 and ccd_cases.rows_of("vf grazing", 2) == 2
+
+
+def test_families_choose_shape_and_ccd_rows():
+    result = judge.run(["coal", "ipctk"], 8, 5, ["sphere-box", "vf on an edge"], log=lambda *_: None,
+                       shrink_seconds=0)
+    fams = {(r["engine"], r["op"], r["family"]) for r in result["records"]}
+    assert {f for _, _, f in fams} == {"sphere-box", "vf on an edge"}
+    assert ("ipctk", "toi", "vf on an edge") in fams and ("coal", "contact", "sphere-box") in fams
+    assert sum(1 for r in result["records"] if r["op"] == "toi") == 8
+
+
+def test_parry_through_a_program_built_with_the_feature(tmp_path):
+    # runs when the program on PATH (or EXACT_COLLISION_BIN) was built with
+    # `--features parry`; CI's program is not, and the skip says so
+    from exact_collision.scoreboard.adapters import parry_adapter
+
+    try:
+        parry_adapter.version()
+    except ImportError as e:
+        pytest.skip(str(e))
+    ext = parry_adapter.external(8, 1, shrink=False)
+    cells = ext["cells"]
+    assert set(cells) == {"intersect", "distance", "contact", "toi"}
+    # every row of the table is folded in, and intersect and distance hold
+    # the same (one claim judges both) cells
+    assert sum(c["cases"] for e in cells["contact"].values() for c in e.values()) == sum(
+        r[3] for r in ext["rows"] if r[1] == "contact")
+    assert cells["intersect"] == cells["distance"]
+    # its disagreement lines rerun as disagreements
+    assert all(json.loads(a)["verdict"] == "disagree" for a in ec.answer_lines(ext["lines"]))

@@ -201,11 +201,12 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
     Every disagreement is then shrunk (``shrink_all``) within ``shrink_seconds``
     in all (0: none is)."""
     fams = [f for f in cases.FAMILIES if families is None or f in families]
-    n_each = -(-n_cases // len(fams))
+    ccd_fams = [f for f in ccd_cases.FAMILIES if families is None or f in families]
+    n_each = -(-n_cases // max(len(fams), 1))
     rows = cases.generate(n_each, seed, fams)
     t0 = time.perf_counter()
     result = {"seed": seed, "cases_per_family": n_each, "families": fams, "engines": {}, "records": [],
-              "ccd_families": list(ccd_cases.FAMILIES)}
+              "ccd_families": ccd_fams}
     mods = {}
     shapes_of = {(f, i): (a, b) for f, _, a, b, i in rows}
     ccd_rows = None
@@ -234,9 +235,8 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
         s = time.perf_counter()
         if getattr(mod, "CCD_OPS", None):
             if ccd_rows is None:
-                ccd_fams = list(ccd_cases.FAMILIES)
-                result["ccd_cases_per_family"] = -(-n_cases // len(ccd_fams))
-                ccd_rows = ccd_cases.generate(result["ccd_cases_per_family"], seed)
+                result["ccd_cases_per_family"] = -(-n_cases // max(len(ccd_fams), 1))
+                ccd_rows = ccd_cases.generate(result["ccd_cases_per_family"], seed, ccd_fams)
                 for f, _, op, p0, p1, i in ccd_rows:
                     shapes_of[(f, i)] = (op, p0, p1)
             lines, failed = ccd_claim_lines(name, mod, ccd_rows)
