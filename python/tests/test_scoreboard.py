@@ -589,8 +589,7 @@ def test_ccd_disagreements_shrink_and_still_disagree():
 
 # --- parry through check-parry -------------------------------------------------------
 
-CHECK_PARRY_TABLE = """---
-engine       check               family              cases  disagree  skipped
+CHECK_PARRY_TABLE = """engine       check               family              cases  disagree  skipped
 parry3d-f32  intersect+distance  ball_ball               3         0        0
 parry3d-f64  intersect+distance  convex_convex           3         0        1
 parry3d-f64  linear_toi          box_edge                4         1        0

@@ -220,7 +220,7 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
         if hasattr(mod, "external"):  # checked by the program itself (parry)
             s = time.perf_counter()
             try:
-                ext = mod.external(n_cases, seed, log=log)
+                ext = mod.external(n_cases, seed, log=log, shrink=shrink_seconds > 0)
             except (FileNotFoundError, RuntimeError) as e:
                 log(f"{name}: skipped, {e}")
                 result["engines"][name] = {"skipped": str(e)}

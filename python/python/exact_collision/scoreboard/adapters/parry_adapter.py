@@ -61,13 +61,14 @@ def version():
 
 def parse_table(text):
     """[(engine, check, family, cases, disagree, skipped)] of check-parry's
-    table (the lines after ``---``)."""
+    table (the lines after its header ``engine check family cases disagree
+    skipped``)."""
     rows, on = [], False
     for line in text.splitlines():
-        if line.startswith("---"):
+        parts = line.split()
+        if parts == ["engine", "check", "family", "cases", "disagree", "skipped"]:
             on = True
             continue
-        parts = line.split()
         if not on or len(parts) != 6 or not parts[3].isdigit():
             continue
         e, c, f, n, d, s = parts
@@ -88,8 +89,10 @@ def cells(rows):
 
 
 def external(n_cases, seed, log=print, shrink=True):
-    """Runs check-parry on ``n_cases`` generated cases (its ``--random``):
-    {"cells", "lines", "rows", "seconds", "command", "summary_line"}."""
+    """Runs check-parry on ``n_cases`` generated cases (its ``--random``;
+    ``--no-shrink`` unless ``shrink``, which the scoreboard sets from
+    ``--shrink-seconds`` > 0): {"cells", "lines", "rows", "seconds",
+    "command", "summary_line"}."""
     exe = program()
     if exe is None:
         raise FileNotFoundError("no exact-collision program")
