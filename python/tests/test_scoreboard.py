@@ -469,6 +469,30 @@ def test_a_non_finite_contact_is_that_ops_failure_only():
     assert len(failed) == 1 and failed[0]["ops"] == ["contact"] and "not finite" in failed[0]["error"]
 
 
+# verdicts on (capsules, spheres) overlapping by one ulp, measured on coal
+# 3.0.3, python-fcl 0.7.0.11, pybullet 3.2.7, MuJoCo 4.0.0: "no contact"
+# (depth 0) against a positive depth is wrong
+ONE_ULP_OVERLAP = {"coal": ("disagree", "agree"), "fcl": ("disagree", "disagree"),
+                   "pybullet": ("agree", "disagree"), "mujoco": ("agree", "agree")}
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_contact_one_ulp_overlaps(name):
+    # collinear capsules: a's segment z ∈ [-1, 1] radius 1/2, b's z ∈
+    # [7/4, 39/4] radius 1/4 + 2^-54 (the double after 1/4): the end points
+    # 3/4 apart, so δ = R − √q = 2^-54. Spheres: centers 7/4 apart, radii 5/4
+    # and 1/2 + 2^-53: δ = 2^-53.
+    caps = (capsule([0, 0, 0], 1.0, I, 0.5), capsule([0, 0, 5.75], 4.0, I, np.nextafter(0.25, 1)))
+    sph = (sphere([0, 0, 0], 1.25), sphere([1.75, 0, 0], np.nextafter(0.5, 1)))
+    got = []
+    for (a, b), depth in ((caps, 2.0 ** -54), (sph, 2.0 ** -53)):
+        claim, ans, wrong = contact_verdict(name, a, b)
+        assert ans["intersect"] is True and ans["depth_f64"] == depth
+        assert ans["verdict"] == ("disagree" if claim["depth_f64"] == 0 else ans["verdict"])
+        got.append(ans["verdict"])
+    assert tuple(got) == ONE_ULP_OVERLAP[name]
+
+
 def _corner_touch(scale=1.0, at=(0.0, 0.0, 0.0)):
     # FCL #545's geometry: a cube of half extent 1/8 on the diagonal of the
     # cube [-1, 1]^3 at (9/8, 9/8, 9/8): the corners (1, 1, 1) touch, δ = 0
@@ -527,6 +551,19 @@ def test_ipctk_falling_vertex_is_early_by_its_convention():
     assert ans["hit"] is True and ans["toi"]["lo"] == ans["toi"]["hi"] == "1/2"
     assert claim["hit"] is True and claim["toi_f64"] < 0.5 - 1e-9
     assert ans["verdict"] == "disagree" and kind == "early"
+
+
+def test_ipctk_grazing_vertex_at_scale_2_40_is_a_known_late_answer():
+    # a vertex sliding in the triangle's plane (z = 0) from x = -2s to the
+    # edge x = -s, s = 2^40: it reaches the triangle exactly at t = 1. ipctk
+    # 1.6.1 answers a hit at t ≈ 1.8e19 (about 2^64), far past the range:
+    # judged wrong, of the unsafe kind "late"
+    s = 2.0 ** 40
+    tri = [[-s, -s, 0], [s, -s, 0], [-s, s, 0]]
+    claim, ans, kind = toi_verdict("ccd_vf", [[-2 * s, 0, 0], *tri], [[-s, 0, 0], *tri])
+    assert ans["hit"] is True and ans["toi"]["lo"] == ans["toi"]["hi"] == "1"
+    assert claim["hit"] is True and claim["toi_f64"] > 1
+    assert ans["verdict"] == "disagree" and kind == "late"
 
 
 def test_ipctk_clear_miss_agrees():

@@ -103,5 +103,5 @@ def _contact(a, b):
         return {"depth_f64": 0.0}
     k = min(res.getContacts(), key=lambda c: float(c.penetration_depth))
     pt = lambda p: [float(x) for x in p]  # noqa: E731
-    return {"depth_f64": max(-float(k.penetration_depth), 0.0), "normal": pt(k.normal),
+    return {"depth_f64": max(-float(k.penetration_depth), 0.0) or 0.0, "normal": pt(k.normal),
             "contact": [pt(k.getNearestPoint1()), pt(k.getNearestPoint2())]}

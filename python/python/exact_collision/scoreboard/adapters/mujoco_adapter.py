@@ -132,7 +132,7 @@ def query(a, b):
     if d.ncon > 0:
         k = min((d.contact[i] for i in range(d.ncon)), key=lambda c: float(c.dist))
         sign = -1.0 if int(k.geom[0]) == 1 else 1.0
-        contact = {"depth_f64": max(-float(k.dist), 0.0), "normal": [sign * float(x) for x in k.frame[:3]],
+        contact = {"depth_f64": max(-float(k.dist), 0.0) or 0.0, "normal": [sign * float(x) for x in k.frame[:3]],
                    "contact": [[float(x) for x in k.pos]]}
     return Answer(intersect=bool(hit), distance=dist, a=held[0], b=held[1], contact=contact,
                   extra={"engine_contacts": int(d.ncon)})
