@@ -210,6 +210,16 @@ def test_svg_of_a_contact_shows_both_normals_and_points():
     assert d["exact"][1] < 0 < d["engine"][1]  # screen y points down: +z is up
 
 
+def test_svg_of_a_contact_with_a_nan_claim_is_still_drawn():
+    # check-parry writes a NaN an engine claimed as the string "nan"
+    a, b = box([0, 0, 0], np.ones(3), I), box([0, 0, 1.75], np.ones(3), I)
+    q = {"op": "contact", "a": a.protocol(), "b": b.protocol(),
+         "claim": {"depth_f64": 0.25, "normal": ["nan", "nan", "nan"], "contact": [["nan", 0, 1]]}}
+    ans = json.loads(ec.answer(json.dumps({k: v for k, v in q.items() if k != "claim"})))
+    s = report.svg(q, ans)
+    assert "nan" not in s and 'class="normal-exact"' in s and 'class="normal-engine"' not in s
+
+
 def test_svg_of_a_ccd_line_shows_the_configurations():
     tri = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
     q = {"op": "ccd_vf", "t0": [[0.25, 0.25, 1], *tri], "t1": [[0.25, 0.25, -1], *tri],

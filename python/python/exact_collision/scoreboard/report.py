@@ -25,7 +25,12 @@ VIEW = np.vstack([_U, -_V])  # screen x right, screen y down
 
 
 def _num(x):
-    return float(Fraction(x)) if isinstance(x, str) else float(x)
+    if isinstance(x, str):
+        try:
+            return float(Fraction(x))
+        except ValueError:  # "nan", "inf": an engine's claim
+            return float(x)
+    return float(x)
 
 
 def _pts(rows):
@@ -157,7 +162,7 @@ def svg(q, ans, size=260):
         eng = q.get("meta", {}).get("engine_points")
         if eng:
             marks.append(("engine", _pts(eng)))
-    allp = [p @ VIEW.T for _, p, _ in items] + [m @ VIEW.T for _, m in marks]
+    allp = [p @ VIEW.T for _, p, _ in items] + [m[np.all(np.isfinite(m), axis=1)] @ VIEW.T for _, m in marks]
     rad = max([r for _, _, r in items] + [0.0])
     lo = np.min(np.vstack(allp), axis=0) - rad
     hi = np.max(np.vstack(allp), axis=0) + rad
@@ -190,7 +195,7 @@ def svg(q, ans, size=260):
     for who, base, n in arrows:
         d = n @ VIEW.T
         ln = float(np.hypot(*d))
-        if not ln > 0:
+        if not (ln > 0 and np.all(np.isfinite(base)) and np.isfinite(ln)):
             continue
         b2 = tr(base[None, :])[0]
         e2 = b2 + d / ln * 18.0
@@ -199,6 +204,7 @@ def svg(q, ans, size=260):
                    f'stroke="{col}" stroke-width="0.6"/><circle cx="{e2[0]:.4f}" cy="{e2[1]:.4f}" r="0.9" '
                    f'fill="{col}"/>')
     for who, m in marks:
+        m = m[np.all(np.isfinite(m), axis=1)]
         m2 = tr(m)
         col = "#111" if who == "exact" else "#c00"
         if len(m2) == 2 and op != "contact":
