@@ -3,6 +3,7 @@ claims, and the report (python -m exact_collision.scoreboard)."""
 
 import json
 import math
+from fractions import Fraction
 from html.parser import HTMLParser
 
 import numpy as np
@@ -31,7 +32,7 @@ def test_spheres_one_apart(name):
     # centers 3 apart, radii 1 and 1: distance 1, apart
     ans, v = verdicts(name, sphere([0, 0, 0], 1.0), sphere([3, 0, 0], 1.0))
     assert ans.intersect is False and ans.distance == pytest.approx(1.0, rel=1e-9)
-    assert v == {"intersect": "agree", "distance": "agree"}
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
 @pytest.mark.parametrize("name", ENGINES)
@@ -39,7 +40,7 @@ def test_capsules_overlapping(name):
     # the segments (0,0,±1) and (0.5,0,±1), radii 0.5: they overlap (distance 0)
     ans, v = verdicts(name, capsule([0, 0, 0], 1.0, I, 0.5), capsule([0.5, 0, 0], 1.0, I, 0.5))
     assert ans.intersect is True and ans.distance <= 0
-    assert v == {"intersect": "agree", "distance": "agree"}
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
 @pytest.mark.parametrize("name", ["coal", "mujoco", "fcl"])
@@ -47,7 +48,7 @@ def test_box_corner_sphere(name):
     # box [-1, 1]^3, unit sphere at (3, 3, 3): distance sqrt(12) - 1
     ans, v = verdicts(name, box([0, 0, 0], np.ones(3), I), sphere([3, 3, 3], 1.0))
     assert ans.distance == pytest.approx(math.sqrt(12) - 1, rel=1e-6)
-    assert v == {"intersect": "agree", "distance": "agree"}
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
 def test_pybullet_box_is_held_with_its_margin():
@@ -61,7 +62,7 @@ def test_pybullet_box_is_held_with_its_margin():
     assert ans.distance == pytest.approx(held, rel=1e-6)
     assert abs(ans.distance - (math.sqrt(12) - 1)) > 1e-4
     assert ans.a.margin == m and ans.a.protocol()["radius"] == m
-    assert v == {"intersect": "agree", "distance": "agree"}
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
 def test_coal_unit_cubes_one_ulp_apart_is_a_known_wrong_answer():
@@ -83,7 +84,7 @@ def test_mujoco_touching_mesh_counts_as_touching():
     pts = [[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
     ans, v = verdicts("mujoco", convex(pts), sphere([0, 0, 2], 1.0))
     assert ans.extra["engine_contacts"] == 0 and ans.distance == 0.0
-    assert ans.intersect is True and v == {"intersect": "agree", "distance": "agree"}
+    assert ans.intersect is True and v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
 @pytest.mark.parametrize("name", ["coal", "fcl"])
@@ -93,6 +94,31 @@ def test_triangles_sharing_a_vertex(name):
     ans, v = verdicts(name, t, u)
     assert v["intersect"] == ("agree" if ans.intersect else "disagree")
     assert ans.intersect is True
+
+
+def test_pybullet_triangles_are_held_with_its_margin():
+    # parallel triangles 1 apart: Bullet holds each grown by its margin
+    # m = 0.001, so the distance judged is 1 - 2m, and the judge agrees with
+    # Bullet's 0.998 on those sets (a "triangle" with "radius" m)
+    t = triangle([[0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    u = triangle([[0, 0, 1], [1, 0, 1], [0, 1, 1]])
+    ans, v = verdicts("pybullet", t, u)
+    assert ans.distance == pytest.approx(1 - 2 * 0.001, rel=1e-9)
+    assert ans.a.protocol() == dict(t.protocol(), radius=0.001)
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
+
+
+def test_mujoco_mesh_mesh_is_judged_on_the_points_it_holds():
+    # mesh cubes [-1, 1]^3 and the same moved by (5/2, 1/10, 3/10): 1/2 apart
+    # along x. MuJoCo re-centres each mesh (float32 vertices, a double frame);
+    # the sets judged are R·v + p exactly, as strings
+    pts = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+    a, b = convex(pts), convex(pts + [2.5, 0.1, 0.3])
+    ans, v = verdicts("mujoco", a, b)
+    assert ans.distance == pytest.approx(0.5, rel=1e-9) and ans.intersect is False
+    held = ans.b.protocol()["points"]
+    assert len(held) == 8 and all(isinstance(x, str) for p in held for x in p)
+    assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
 def test_pybullet_and_mujoco_refuse_radius_zero_and_it_is_their_answer():
@@ -144,7 +170,8 @@ def test_report_is_produced_and_parses(tmp_path, monkeypatch, capsys):
     assert "fcl: skipped, not installed" in out
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["engines"]["fcl"]["skipped"].startswith("not installed")
-    assert set(summary["ops"]) == {"intersect", "distance"}
+    assert set(summary["ops"]) == {"intersect", "distance", "contact", "toi"}
+    assert sum(c["cases"] for c in summary["ops"]["contact"]["coal"].values()) > 0
     cells = summary["ops"]["intersect"]["coal"]
     assert sum(c["errors"] for c in cells.values()) > 0  # the exceptions
     assert sum(c["wrong"] for c in cells.values()) > 0  # coal's one-ulp false positives
@@ -162,6 +189,45 @@ def test_svg_is_drawn_from_the_exact_geometry():
     s = report.svg(q, {"closest": [["1", "0", "0"], ["5/2", "0", "0"]]})
     assert s.startswith("<svg") and "<polygon" in s and "stroke-linecap=\"round\"" in s
     assert s.count("<circle") == 2  # the two exact closest points
+
+
+def test_svg_of_a_contact_shows_both_normals_and_points():
+    # resting boxes: the exact region (a's top face, 4 corners) and normal,
+    # the claimed normal and 2 claimed points
+    a, b = box([0, 0, 0], np.ones(3), I), box([0, 0, 1.75], np.ones(3), I)
+    q = {"op": "contact", "a": a.protocol(), "b": b.protocol(),
+         "claim": {"depth_f64": 0.25, "normal": [0.0, 0.0, -1.0], "contact": [[0, 0, 1], [0, 0, 0.75]]}}
+    ans = json.loads(ec.answer(json.dumps({k: v for k, v in q.items() if k != "claim"})))
+    s = report.svg(q, ans)
+    assert 'class="normal-exact"' in s and 'class="normal-engine"' in s
+    # 4 region corners + the two arrow heads as circles, 2 claimed points as crosses
+    assert s.count("<circle") == 6 and s.count("<path") == 2
+    # the two arrows point opposite ways on screen (the claimed normal is -z)
+    import re
+
+    arrows = re.findall(r'class="normal-(\w+)" x1="([-.\d]+)" y1="([-.\d]+)" x2="([-.\d]+)" y2="([-.\d]+)"', s)
+    d = {w: (float(x2) - float(x1), float(y2) - float(y1)) for w, x1, y1, x2, y2 in arrows}
+    assert d["exact"][1] < 0 < d["engine"][1]  # screen y points down: +z is up
+
+
+def test_svg_of_a_contact_with_a_nan_claim_is_still_drawn():
+    # check-parry writes a NaN an engine claimed as the string "nan"
+    a, b = box([0, 0, 0], np.ones(3), I), box([0, 0, 1.75], np.ones(3), I)
+    q = {"op": "contact", "a": a.protocol(), "b": b.protocol(),
+         "claim": {"depth_f64": 0.25, "normal": ["nan", "nan", "nan"], "contact": [["nan", 0, 1]]}}
+    ans = json.loads(ec.answer(json.dumps({k: v for k, v in q.items() if k != "claim"})))
+    s = report.svg(q, ans)
+    assert "nan" not in s and 'class="normal-exact"' in s and 'class="normal-engine"' not in s
+
+
+def test_svg_of_a_ccd_line_shows_the_configurations():
+    tri = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    q = {"op": "ccd_vf", "t0": [[0.25, 0.25, 1], *tri], "t1": [[0.25, 0.25, -1], *tri],
+         "claim": {"hit": True, "toi_f64": 0.25}}
+    ans = json.loads(ec.answer(json.dumps({k: v for k, v in q.items() if k != "claim"})))
+    s = report.svg(q, ans)
+    # t = 0, t = 1, the exact time, the claimed time: a triangle and a vertex each
+    assert s.count("<polygon") == 4 and s.count("<circle") == 4
 
 
 def _png_pixels(data):
@@ -193,7 +259,7 @@ def test_report_opens_in_a_headless_browser(tmp_path):
             pytest.fail("no chromium on PATH")
         pytest.skip("no chromium on PATH (CI installs it)")
     out = tmp_path / "board"
-    assert main(["--engines", "coal,pybullet", "--cases", "60", "--out", str(out)]) == 0
+    assert main(["--engines", "coal,pybullet,ipctk", "--cases", "60", "--out", str(out)]) == 0
     url = (out / "report.html").as_uri()
     flags = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
              f"--user-data-dir={tmp_path / 'profile'}"]
@@ -203,6 +269,11 @@ def test_report_opens_in_a_headless_browser(tmp_path):
     assert tags.count.get("table", 0) >= 2 and tags.count.get("svg", 0) >= 1
     assert tags.count.get("polygon", 0) + tags.count.get("circle", 0) + tags.count.get("line", 0) > 0
     assert 'data-op="intersect"' in dom and 'data-op="distance"' in dom
+    assert 'data-op="contact"' in dom and 'data-op="toi"' in dom
+    # contact and time-of-impact counterexamples are drawn: a claimed normal
+    # (red arrow) and the configurations of a ccd query
+    assert 'class="normal-engine"' in dom and 'class="normal-exact"' in dom
+    assert '"op": "ccd_vf"' in dom or '"op": "ccd_ee"' in dom
     shot = tmp_path / "shot.png"
     subprocess.run(flags + ["--window-size=1200,1600", f"--screenshot={shot}", url], capture_output=True,
                    timeout=120)
@@ -333,3 +404,305 @@ def test_every_shrunk_disagreement_of_a_run_still_disagrees_the_same_way(tmp_pat
     assert summary["shrink"]["shrunk"] == st["shrunk"]
     html_text = (tmp_path / "report.html").read_text()
     assert "As found:" in html_text and "Disagreements shrunk:" in html_text
+
+
+# --- contact --------------------------------------------------------------------
+
+def contact_verdict(name, a, b):
+    """The engine's contact claim and the judge's verdict on it (and the
+    fields it gets wrong, each judged alone)."""
+    mod, ver = adapters.load(name)
+    assert mod is not None, ver
+    lines, failed = judge.claim_lines(name, mod, [("hand", None, a, b, 0)])
+    assert not failed, failed
+    [(line, q, ans)] = [x for x in judge.judge(lines) if x[1]["op"] == "contact"]
+    wrong = judge.contact_fields([(line, ans)])[0] if ans["verdict"] == "disagree" else []
+    return q["claim"], ans, wrong
+
+
+@pytest.mark.parametrize("name", ENGINES)
+@pytest.mark.parametrize("up", [True, False])
+def test_contact_of_resting_boxes(name, up):
+    # boxes [-1, 1]^3 and the same moved by 7/4 along z (b above a when up,
+    # else a above b): they overlap by 1/4 along z and by 2 along x and y, so
+    # δ = 1/4 and the only normal is +z when b is above (b moves up to
+    # separate), −z when below. A normal of the wrong sign overlaps by 7/4:
+    # judged wrong.
+    lo, hi = box([0, 0, 0], np.ones(3), I), box([0, 0, 1.75], np.ones(3), I)
+    a, b = (lo, hi) if up else (hi, lo)
+    claim, ans, wrong = contact_verdict(name, a, b)
+    if name == "pybullet":  # its boxes: half extents fl(1 - m) grown by m, so δ is 1/4 to rounding
+        assert ans["depth_f64"] == pytest.approx(0.25, rel=1e-12)
+    else:
+        assert ans["depth_squared"] == "1/16"
+    assert claim["depth_f64"] == pytest.approx(0.25, rel=1e-6)
+    assert np.allclose(claim["normal"], [0, 0, 1 if up else -1], atol=1e-6)
+    assert ans["verdict"] == "agree", (claim, ans["detail"])
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_contact_of_spheres(name):
+    # unit spheres 3/2 apart along x: δ = 2 − 3/2 = 1/2 (rounded shapes: the
+    # depth is judged, the normal and points listed as not judged)
+    claim, ans, _ = contact_verdict(name, sphere([0, 0, 0], 1.0), sphere([1.5, 0, 0], 1.0))
+    assert ans["depth_f64"] == 0.5
+    assert claim["depth_f64"] == pytest.approx(0.5, rel=1e-6)
+    assert np.allclose(claim["normal"], [1, 0, 0], atol=1e-6)
+    assert ans["verdict"] == "agree" and "not judged" in ans["detail"]
+
+
+def test_contact_apart_is_depth_zero():
+    # apart shapes: every engine claims depth 0, judged against δ = 0
+    for name in ENGINES:
+        claim, ans, _ = contact_verdict(name, box([0, 0, 0], np.ones(3), I), sphere([3, 0, 0], 1.0))
+        assert claim == {"depth_f64": 0.0, "rel_tol": 1e-6} and ans["verdict"] == "agree"
+
+
+class _NanNormal:
+    """An engine answering a contact with a NaN normal (as coal 3.0.3 does on
+    some tiny hulls against spheres)."""
+
+    NAME = "nan"
+    KINDS = ("sphere",)
+    REL_TOL = 1e-6
+
+    def query(self, a, b):
+        nan = float("nan")
+        return adapters.Answer(intersect=True, distance=-0.5,
+                               contact={"depth_f64": 0.5, "normal": [nan, nan, nan]})
+
+
+def test_a_non_finite_contact_is_that_ops_failure_only():
+    lines, failed = judge.claim_lines("nan", _NanNormal(), [("hand", None, sphere([0, 0, 0], 1.0),
+                                                               sphere([1.5, 0, 0], 1.0), 0)])
+    assert [json.loads(ln)["op"] for ln in lines] == ["intersect", "distance"]
+    assert len(failed) == 1 and failed[0]["ops"] == ["contact"] and "not finite" in failed[0]["error"]
+
+
+# verdicts on (capsules, spheres) overlapping by one ulp, measured on coal
+# 3.0.3, python-fcl 0.7.0.11, pybullet 3.2.7, MuJoCo 4.0.0: "no contact"
+# (depth 0) against a positive depth is wrong
+ONE_ULP_OVERLAP = {"coal": ("disagree", "agree"), "fcl": ("disagree", "disagree"),
+                   "pybullet": ("agree", "disagree"), "mujoco": ("agree", "agree")}
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_contact_one_ulp_overlaps(name):
+    # collinear capsules: a's segment z ∈ [-1, 1] radius 1/2, b's z ∈
+    # [7/4, 39/4] radius 1/4 + 2^-54 (the double after 1/4): the end points
+    # 3/4 apart, so δ = R − √q = 2^-54. Spheres: centers 7/4 apart, radii 5/4
+    # and 1/2 + 2^-53: δ = 2^-53.
+    caps = (capsule([0, 0, 0], 1.0, I, 0.5), capsule([0, 0, 5.75], 4.0, I, np.nextafter(0.25, 1)))
+    sph = (sphere([0, 0, 0], 1.25), sphere([1.75, 0, 0], np.nextafter(0.5, 1)))
+    got = []
+    for (a, b), depth in ((caps, 2.0 ** -54), (sph, 2.0 ** -53)):
+        claim, ans, wrong = contact_verdict(name, a, b)
+        assert ans["intersect"] is True and ans["depth_f64"] == depth
+        assert ans["verdict"] == ("disagree" if claim["depth_f64"] == 0 else ans["verdict"])
+        got.append(ans["verdict"])
+    assert tuple(got) == ONE_ULP_OVERLAP[name]
+
+
+def _corner_touch(scale=1.0, at=(0.0, 0.0, 0.0)):
+    # FCL #545's geometry: a cube of half extent 1/8 on the diagonal of the
+    # cube [-1, 1]^3 at (9/8, 9/8, 9/8): the corners (1, 1, 1) touch, δ = 0
+    at = np.array(at)
+    return (box(at, np.full(3, scale), I), box(at + np.full(3, 9 / 8 * scale), np.full(3, scale / 8), I))
+
+
+def test_coal_contact_of_touching_corners_is_a_known_wrong_answer():
+    # coal 3.0.3 reports a penetration of about 1e-11 where the cubes only
+    # touch: any positive depth against δ = 0 is wrong
+    claim, ans, wrong = contact_verdict("coal", *_corner_touch())
+    assert ans["intersect"] is True and ans["depth_squared"] == "0"
+    assert claim["depth_f64"] > 0
+    assert ans["verdict"] == "disagree" and "depth_f64" in wrong
+
+
+def test_contact_claims_shrink_and_still_disagree_the_same_way():
+    from exact_collision.scoreboard import shrink
+
+    a, b = _corner_touch(2.0 ** 20, (1000.25 * 2 ** 20, 3.0 * 2 ** 20, -7.0 * 2 ** 20))
+    mod, _ = adapters.load("coal")
+    [entry], _ = shrink.ask("coal", mod, "contact", [(a, b)])
+    line, q, ans = shrink.judged(entry)
+    want = shrink.kind(q, ans)
+    assert want is not None and want[0] == "contact" and want[1] == "over" and "depth_f64" in want[2]
+    res = shrink.shrink("coal", mod, "contact", a, b, want, seconds=10)
+    assert res["line"] is not None and res["size_after"] < res["size_before"]
+    # judged again here: still a disagreement of the same kind, and the
+    # shrunk boxes still touch (δ = 0 exactly, shapes meeting)
+    q2 = json.loads(res["line"])
+    ans2 = json.loads(ec.answer(res["line"]))
+    assert ans2["verdict"] == "disagree" and shrink.kind(q2, ans2) == want
+    assert ans2["depth_squared"] == "0" and ans2["intersect"] is True
+
+
+# --- time of impact (ipctk) --------------------------------------------------------
+
+def toi_verdict(op, t0, t1):
+    mod, ver = adapters.load("ipctk")
+    assert mod is not None, ver
+    lines, failed = judge.ccd_claim_lines("ipctk", mod, [("hand", None, op, np.array(t0, float),
+                                                           np.array(t1, float), 0)])
+    assert not failed
+    [(line, q, ans)] = judge.judge(lines)
+    return q["claim"], ans, judge.toi_kind(q, ans)
+
+
+def test_ipctk_falling_vertex_is_early_by_its_convention():
+    # the vertex (1/4, 1/4, ±1) falls through the triangle z = 0: it meets it
+    # at t = 1/2 exactly. ipctk answers a conservative earlier time (0.49995
+    # measured, within its tolerance 1e-6 of coordinates), which verify's
+    # judgement of a time (within 1e-9 of the exact one) rejects: the kind
+    # "early", not "late" nor a miss.
+    tri = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    claim, ans, kind = toi_verdict("ccd_vf", [[0.25, 0.25, 1], *tri], [[0.25, 0.25, -1], *tri])
+    assert ans["hit"] is True and ans["toi"]["lo"] == ans["toi"]["hi"] == "1/2"
+    assert claim["hit"] is True and claim["toi_f64"] < 0.5 - 1e-9
+    assert ans["verdict"] == "disagree" and kind == "early"
+
+
+def test_ipctk_grazing_vertex_at_scale_2_40_is_a_known_late_answer():
+    # a vertex sliding in the triangle's plane (z = 0) from x = -2s to the
+    # edge x = -s, s = 2^40: it reaches the triangle exactly at t = 1. ipctk
+    # 1.6.1 answers a hit at t ≈ 1.8e19 (about 2^64), far past the range:
+    # judged wrong, of the unsafe kind "late"
+    s = 2.0 ** 40
+    tri = [[-s, -s, 0], [s, -s, 0], [-s, s, 0]]
+    claim, ans, kind = toi_verdict("ccd_vf", [[-2 * s, 0, 0], *tri], [[-s, 0, 0], *tri])
+    assert ans["hit"] is True and ans["toi"]["lo"] == ans["toi"]["hi"] == "1"
+    assert claim["hit"] is True and claim["toi_f64"] > 1
+    assert ans["verdict"] == "disagree" and kind == "late"
+
+
+def test_ipctk_clear_miss_agrees():
+    # the vertex passes beside the triangle (x = 2): no contact
+    tri = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    claim, ans, kind = toi_verdict("ccd_vf", [[2, 0.25, 1], *tri], [[2, 0.25, -1], *tri])
+    assert claim == {"hit": False} and ans["hit"] is False and ans["verdict"] == "agree" and kind is None
+
+
+def test_ipctk_edges_touching_at_the_start_of_the_range():
+    # crossing edges already touching at t = 0 ((0, 0, 0)): the exact first
+    # time is 0, and ipctk (no earlier time exists) answers 0 too
+    claim, ans, kind = toi_verdict("ccd_ee", [[-1, 0, 0], [1, 0, 0], [0, -1, 0], [0, 1, 0]],
+                                   [[-1, 0, 1], [1, 0, 1], [0, -1, 0], [0, 1, 0]])
+    assert ans["hit"] is True and ans["toi"]["lo"] == "0"
+    assert claim == {"hit": True, "toi_f64": 0.0, "abs_tol": 1e-9} and ans["verdict"] == "agree"
+
+
+def test_ccd_families_are_what_they_say():
+    # every hard row's exact answer is the one built: touch and overlap hit
+    # (touch at t = 1 exactly), apart misses
+    from exact_collision.scoreboard import ccd_cases
+
+    rows = [r for r in ccd_cases.generate(9, 3) if r[0] != "ee parallel"] + ccd_cases.generate(
+        9, 4, ["ee parallel"])
+    # a tolerance of 1e-40 on the time: the interval of an "overlap" row's
+    # time (one ulp before 1) excludes 1
+    lines = [json.dumps(dict(json.loads(judge.ccd_line(op, t0, t1, {"hit": True}, {})), tolerance="1e-40"))
+             for _, _, op, t0, t1, _ in rows]
+    for (fam, exp, *_), a in zip(rows, ec.answer_lines(lines)):
+        a = json.loads(a)
+        if exp is None:
+            continue
+        assert a["hit"] == (exp != "apart"), (fam, exp, a)
+        if exp == "touch":
+            assert a["toi"]["lo"] == a["toi"]["hi"] == "1", (fam, a)
+        if exp == "overlap":
+            assert a["toi"]["hi"] != "1" and Fraction(a["toi"]["hi"]) < 1, (fam, a)
+
+
+def test_ccd_disagreements_shrink_and_still_disagree():
+    from exact_collision.scoreboard import shrink
+
+    # the falling vertex at scale 2^-20, moved away from the origin: ipctk
+    # answers 1/4 for the exact 1/2 (its tolerance is absolute)
+    s = 2.0 ** -20
+    off = np.array([12.5, -3.0, 7.0]) * s
+    tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]]) * s + off
+    t0 = np.vstack([np.array([0.25, 0.25, 1]) * s + off, tri])
+    t1 = np.vstack([np.array([0.25, 0.25, -1]) * s + off, tri])
+    mod, _ = adapters.load("ipctk")
+    [line], _ = judge.ccd_claim_lines("ipctk", mod, [("hand", None, "ccd_vf", t0, t1, 0)])
+    want = shrink.kind(json.loads(line), json.loads(ec.answer(line)))
+    assert want == ("toi", "early")
+    res = shrink.shrink_ccd("ipctk", mod, "ccd_vf", t0, t1, want, seconds=10)
+    assert res["line"] is not None and res["size_after"] < res["size_before"]
+    q2, ans2 = json.loads(res["line"]), json.loads(ec.answer(res["line"]))
+    assert shrink.kind(q2, ans2) == want
+
+
+# --- parry through check-parry -------------------------------------------------------
+
+CHECK_PARRY_TABLE = """engine       check               family              cases  disagree  skipped
+parry3d-f32  intersect+distance  ball_ball               3         0        0
+parry3d-f64  intersect+distance  convex_convex           3         0        1
+parry3d-f64  linear_toi          box_edge                4         1        0
+parry3d-f64  nonlinear_toi       box_spinning           12         5        0
+parry3d-f64  contact             box_tiny                4         3        0
+"""
+
+
+def test_check_parry_table_is_folded_into_the_ops():
+    from exact_collision.scoreboard.adapters import parry_adapter
+
+    rows = parry_adapter.parse_table("some text\n" + CHECK_PARRY_TABLE + "\nskipped: parry3d-f64 ...\n")
+    assert len(rows) == 5 and rows[1] == ("parry3d-f64", "intersect+distance", "convex_convex", 3, 0, 1)
+    cells = parry_adapter.cells(rows)
+    assert cells["intersect"]["parry3d-f64"]["convex_convex"]["errors"] == 1
+    assert cells["distance"]["parry3d-f32"]["ball_ball"]["cases"] == 3
+    assert cells["toi"]["parry3d-f64"]["nonlinear: box_spinning"]["wrong"] == 5
+    assert cells["toi"]["parry3d-f64"]["linear: box_edge"]["wrong"] == 1
+    assert cells["contact"]["parry3d-f64"]["box_tiny"] == {
+        "cases": 4, "wrong": 3, "errors": 0, "worst_rel_error": None, "worst_abs_error": None, "check": "contact"}
+
+
+def test_parry_is_skipped_with_a_line_without_the_feature(tmp_path, monkeypatch, capsys):
+    # a program without the parry feature answers check-parry with an error
+    fake = tmp_path / "exact-collision"
+    fake.write_text("#!/bin/sh\necho \"error: unrecognized subcommand 'check-parry'\" >&2\nexit 2\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("EXACT_COLLISION_BIN", str(fake))
+    assert main(["--engines", "parry,ipctk", "--cases", "16", "--out", str(tmp_path / "b"),
+                 "--shrink-seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "parry: skipped" in out and "without the parry feature" in out
+    summary = json.loads((tmp_path / "b" / "summary.json").read_text())
+    assert "skipped" in summary["engines"]["parry"]
+    from exact_collision.scoreboard import ccd_cases
+
+    # 2 rows per family, 1 of the slow "ee parallel" (ccd_cases.SHARE)
+    assert sum(c["cases"] for c in summary["ops"]["toi"]["ipctk"].values()) == 15
+    assert ccd_cases.rows_of("ee parallel", 2) == 1 and ccd_cases.rows_of("vf grazing", 2) == 2
+
+
+def test_families_choose_shape_and_ccd_rows():
+    result = judge.run(["coal", "ipctk"], 8, 5, ["sphere-box", "vf on an edge"], log=lambda *_: None,
+                       shrink_seconds=0)
+    fams = {(r["engine"], r["op"], r["family"]) for r in result["records"]}
+    assert {f for _, _, f in fams} == {"sphere-box", "vf on an edge"}
+    assert ("ipctk", "toi", "vf on an edge") in fams and ("coal", "contact", "sphere-box") in fams
+    assert sum(1 for r in result["records"] if r["op"] == "toi") == 8
+
+
+def test_parry_through_a_program_built_with_the_feature(tmp_path):
+    # runs when the program on PATH (or EXACT_COLLISION_BIN) was built with
+    # `--features parry`; CI's program is not, and the skip says so
+    from exact_collision.scoreboard.adapters import parry_adapter
+
+    try:
+        parry_adapter.version()
+    except ImportError as e:
+        pytest.skip(str(e))
+    ext = parry_adapter.external(8, 1, shrink=False)
+    cells = ext["cells"]
+    assert set(cells) == {"intersect", "distance", "contact", "toi"}
+    # every row of the table is folded in, and intersect and distance hold
+    # the same (one claim judges both) cells
+    assert sum(c["cases"] for e in cells["contact"].values() for c in e.values()) == sum(
+        r[3] for r in ext["rows"] if r[1] == "contact")
+    assert cells["intersect"] == cells["distance"]
+    # its disagreement lines rerun as disagreements
+    assert all(json.loads(a)["verdict"] == "disagree" for a in ec.answer_lines(ext["lines"]))

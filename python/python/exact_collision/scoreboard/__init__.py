@@ -1,9 +1,11 @@
 """The engine scoreboard: every installed collision engine on the same hard
 cases, each answer judged exactly, in a report a person can read.
 
-``python -m exact_collision.scoreboard [--engines coal,pybullet,mujoco,fcl]
+``python -m exact_collision.scoreboard [--engines coal,pybullet,mujoco,fcl,ipctk,parry]
 [--cases N] [--seed S] [--out DIR]`` runs each installed engine on about N
-cases (split evenly over the case families of ``cases``), judges every claim
+cases (split evenly over the case families of ``cases``, and of ``ccd_cases``
+for time of impact; parry through ``exact-collision check-parry``): its
+intersection, distance, contact and time of impact. It judges every claim
 with the exact judge (``answer_lines`` with the ``claim`` field, the semantics
 of ``exact-collision verify``) and writes DIR/report.html, DIR/summary.json and
 DIR/disagreements-ENGINE.jsonl (protocol lines anyone can rerun), each
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 
-from . import adapters, cases, judge, report
+from . import adapters, cases, ccd_cases, judge, report
 
 
 def main(argv=None):
@@ -38,9 +40,10 @@ def main(argv=None):
         p.error(f"unknown engine {unknown[0]!r}; known: {', '.join(adapters.ADAPTERS)}")
     fams = args.families.split(",") if args.families else None
     if fams is not None:
-        bad = [f for f in fams if f not in cases.FAMILIES]
+        known = list(cases.FAMILIES) + list(ccd_cases.FAMILIES)
+        bad = [f for f in fams if f not in known]
         if bad:
-            p.error(f"unknown family {bad[0]!r}; known: {', '.join(cases.FAMILIES)}")
+            p.error(f"unknown family {bad[0]!r}; known: {', '.join(known)}")
     result = judge.run(engines, args.cases, args.seed, fams, shrink_seconds=args.shrink_seconds)
     summary = report.write(result, args.out)
     for op, by_engine in summary["ops"].items():

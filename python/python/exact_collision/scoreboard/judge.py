@@ -4,18 +4,35 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from fractions import Fraction
 
 from .. import answer_lines
-from . import adapters, cases
+from . import adapters, cases, ccd_cases
 
-OPS = ("intersect", "distance")
+OPS = ("intersect", "distance", "contact", "toi")
+OP_TITLES = {"intersect": "intersect", "distance": "distance", "contact": "contact",
+             "toi": "time of impact"}
+CONTACT_FIELDS = ("depth_f64", "normal", "contact")
+
+
+def _finite(x):
+    if isinstance(x, float):
+        return math.isfinite(x)
+    if isinstance(x, (list, tuple)):
+        return all(map(_finite, x))
+    if isinstance(x, dict):
+        return all(map(_finite, x.values()))
+    return True
 
 
 def claim_lines(name, mod, rows):
     """For each supported row, the engine's answer as protocol lines (one per
-    op it answered) and the records of the rows it raised on."""
+    op it answered) and the records of the rows it raised on (``ops``: the
+    ops it failed, all when absent). A claim holding a number that is not
+    finite (a NaN normal) cannot be a protocol line: it is recorded as that
+    op's failure."""
     lines, failed = [], []
     for fam, expected, a, b, row in rows:
         if not adapters.supports(mod, a, b):
@@ -27,15 +44,99 @@ def claim_lines(name, mod, rows):
             failed.append(dict(meta, error=f"{type(e).__name__}: {e}"))
             continue
         pa, pb = (ans.a or a).protocol(), (ans.b or b).protocol()
+        out = []
         if ans.intersect is not None:
-            lines.append(json.dumps({"op": "intersect", "a": pa, "b": pb, "claim": {"intersect": bool(ans.intersect)},
-                                     "meta": dict(meta, **ans.extra)}))
+            out.append({"op": "intersect", "a": pa, "b": pb, "claim": {"intersect": bool(ans.intersect)},
+                        "meta": dict(meta, **ans.extra)})
         if ans.distance is not None:
             d = float(ans.distance)
-            lines.append(json.dumps({"op": "distance", "a": pa, "b": pb,
-                                     "claim": {"distance_f64": max(d, 0.0), "rel_tol": mod.REL_TOL},
-                                     "meta": dict(meta, engine_distance=d, **ans.extra)}))
+            out.append({"op": "distance", "a": pa, "b": pb,
+                        "claim": {"distance_f64": max(d, 0.0) if math.isfinite(d) else d, "rel_tol": mod.REL_TOL},
+                        "meta": dict(meta, engine_distance=d, **ans.extra)})
+        if ans.contact is not None:
+            out.append({"op": "contact", "a": pa, "b": pb, "claim": dict(ans.contact, rel_tol=mod.REL_TOL),
+                        "meta": dict(meta, **ans.extra)})
+        for q in out:
+            if _finite(q["claim"]):
+                lines.append(json.dumps(q))
+            else:
+                failed.append(dict(meta, ops=[q["op"]], error=f"the engine's {q['op']} claim holds a number that "
+                                                               f"is not finite: {q['claim']}"))
     return lines, failed
+
+
+def ccd_line(op, t0, t1, claim, meta):
+    pts = lambda x: [[float(c) for c in p] for p in x]  # noqa: E731
+    return json.dumps({"op": op, "t0": pts(t0), "t1": pts(t1), "claim": claim, "meta": meta})
+
+
+def ccd_claim_lines(name, mod, rows):
+    """The time-of-impact claims of a continuous-collision engine on the
+    ``ccd_cases`` rows it takes, and the records of the rows it raised on."""
+    lines, failed = [], []
+    for fam, expected, op, t0, t1, row in rows:
+        if op not in mod.CCD_OPS:
+            continue
+        meta = {"engine": name, "family": fam, "case": expected or "random", "row": row}
+        try:
+            claim = mod.query_ccd(op, t0, t1)
+        except Exception as e:  # an engine's exception is its answer
+            failed.append(dict(meta, error=f"{type(e).__name__}: {e}"))
+            continue
+        lines.append(ccd_line(op, t0, t1, claim, meta))
+    return lines, failed
+
+
+def toi_kind(q, ans):
+    """What a disagreeing time-of-impact claim is: "miss" (no contact claimed,
+    the points meet), "false hit" (a contact claimed, they never meet),
+    "early" (a time before the exact first time's interval, beyond the
+    tolerance: a conservative engine's convention), "late" (after it); None
+    when the judge agrees."""
+    if ans.get("verdict") != "disagree":
+        return None
+    c, hit = q["claim"], ans.get("hit")
+    if not c.get("hit") and hit:
+        return "miss"
+    if c.get("hit") and not hit:
+        return "false hit"
+    if "toi_f64" in c and isinstance(ans.get("toi"), dict):
+        return "early" if Fraction(c["toi_f64"]) < Fraction(ans["toi"]["lo"]) else "late"
+    return "other"
+
+
+def rounded(shape):
+    """A protocol shape on whose contact the judge judges the depth only
+    (docs/contact.md): a sphere, capsule, convex hull or a shape with a
+    radius."""
+    return shape["type"] in ("sphere", "capsule", "convex") or "radius" in shape
+
+
+def contact_fields(lines_answers):
+    """For each (line, answer) of a disagreeing contact claim, the claimed
+    fields the judge rejects, each judged alone (the same tolerances). A
+    field the judge does not judge (a normal or points on rounded shapes, or
+    for apart shapes) is not counted: alone it is a claim with nothing
+    judged."""
+    jobs = []
+    out = [[] for _ in lines_answers]
+    for k, (line, _) in enumerate(lines_answers):
+        q = json.loads(line)
+        c = q["claim"]
+        if rounded(q["a"]) or rounded(q["b"]):  # the judge judges the depth alone there
+            out[k] = ["depth_f64"] if "depth_f64" in c else []
+            continue
+        tol = {key: v for key, v in c.items() if key in ("rel_tol", "abs_tol")}
+        for f in CONTACT_FIELDS:
+            if f in c:
+                jobs.append((len(jobs), line, f, json.dumps(dict(q, claim=dict(tol, **{f: c[f]})))))
+    idx = {line: i for i, (line, _) in enumerate(lines_answers)}
+    answers = answer_lines([j[3] for j in jobs]) if jobs else []
+    for (_, line, f, _), a in zip(jobs, answers):
+        a = json.loads(a)
+        if a.get("verdict") == "disagree" and "no field to judge" not in a.get("detail", ""):
+            out[idx[line]].append(f)
+    return out
 
 
 def _exact_distance(ans):
@@ -53,13 +154,46 @@ def judge(lines):
 
 
 def error_of(q, ans):
-    """(relative error, absolute error) of a distance claim; the relative one
-    is inf when the exact distance is 0."""
-    if q["op"] != "distance" or "distance_f64" not in ans:
+    """(relative error, absolute error) of a distance claim, or of a contact
+    claim's depth, or (None, the distance to the exact interval) of a time of
+    impact; the relative one is inf when the exact value is 0."""
+    if q["op"] in ("ccd_vf", "ccd_ee"):
+        c, t = q["claim"].get("toi_f64"), ans.get("toi")
+        if c is None or not isinstance(t, dict):
+            return None, None
+        c, lo, hi = Fraction(c), Fraction(t["lo"]), Fraction(t["hi"])
+        return None, float(max(lo - c, c - hi, Fraction(0)))
+    if q["op"] == "contact":
+        if "depth_f64" not in q["claim"] or "error" in ans:
+            return None, None
+        c, e = Fraction(q["claim"]["depth_f64"]), Fraction(ans.get("depth_f64", 0.0))
+    elif q["op"] != "distance" or "distance_f64" not in ans:
         return None, None
-    c, e = Fraction(q["claim"]["distance_f64"]), Fraction(_exact_distance(ans))
+    else:
+        c, e = Fraction(q["claim"]["distance_f64"]), Fraction(_exact_distance(ans))
     a = abs(c - e)
-    return (float(a / e) if e else (float("inf") if a else 0.0)), float(a)
+    return (_float(a / e) if e else (float("inf") if a else 0.0)), _float(a)
+
+
+def _float(x):
+    """x as a double, inf beyond the double range."""
+    try:
+        return float(x)
+    except OverflowError:
+        return float("inf")
+
+
+def _record(name, line, q, ans):
+    m = q["meta"]
+    v = ans.get("verdict", "error")
+    rel, ab = error_of(q, ans)
+    op = "toi" if q["op"] in ("ccd_vf", "ccd_ee") else q["op"]
+    r = {"engine": name, "op": op, "family": m["family"], "verdict": v,
+         "detail": ans.get("detail", ans.get("error")), "line": line, "answer": ans,
+         "rel_error": rel, "abs_error": ab, "meta": m}
+    if op == "toi":
+        r["toi_kind"] = toi_kind(q, ans)
+    return r
 
 
 def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, log=print, shrink_seconds=15.0):
@@ -67,38 +201,65 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
     Every disagreement is then shrunk (``shrink_all``) within ``shrink_seconds``
     in all (0: none is)."""
     fams = [f for f in cases.FAMILIES if families is None or f in families]
-    n_each = -(-n_cases // len(fams))
+    ccd_fams = [f for f in ccd_cases.FAMILIES if families is None or f in families]
+    n_each = -(-n_cases // max(len(fams), 1))
     rows = cases.generate(n_each, seed, fams)
     t0 = time.perf_counter()
-    result = {"seed": seed, "cases_per_family": n_each, "families": fams, "engines": {}, "records": []}
+    result = {"seed": seed, "cases_per_family": n_each, "families": fams, "engines": {}, "records": [],
+              "ccd_families": ccd_fams}
     mods = {}
+    shapes_of = {(f, i): (a, b) for f, _, a, b, i in rows}
+    ccd_rows = None
+    result["external"] = {}
     for name in engines:
         mod, ver = adapters.load(name)
         if mod is None:
             log(f"{name}: skipped, {ver}")
             result["engines"][name] = {"skipped": ver}
             continue
+        if hasattr(mod, "external"):  # checked by the program itself (parry)
+            s = time.perf_counter()
+            try:
+                ext = mod.external(n_cases, seed, log=log, shrink=shrink_seconds > 0)
+            except (FileNotFoundError, RuntimeError) as e:
+                log(f"{name}: skipped, {e}")
+                result["engines"][name] = {"skipped": str(e)}
+                continue
+            result["external"][name] = ext
+            result["engines"][name] = {"version": str(ver), "rel_tol": None, "engine_seconds":
+                                       time.perf_counter() - s, "doc": (mod.__doc__ or "").strip(),
+                                       "external": True}
+            log(f"{name} {ver}: {ext['summary_line']}")
+            continue
         mods[name] = mod
         s = time.perf_counter()
-        lines, failed = claim_lines(name, mod, rows)
+        if getattr(mod, "CCD_OPS", None):
+            if ccd_rows is None:
+                result["ccd_cases_per_family"] = -(-n_cases // max(len(ccd_fams), 1))
+                ccd_rows = ccd_cases.generate(result["ccd_cases_per_family"], seed, ccd_fams)
+                for f, _, op, p0, p1, i in ccd_rows:
+                    shapes_of[(f, i)] = (op, p0, p1)
+            lines, failed = ccd_claim_lines(name, mod, ccd_rows)
+            ops = ("toi",)
+        else:
+            lines, failed = claim_lines(name, mod, rows)
+            ops = ("intersect", "distance", "contact")
         engine_s = time.perf_counter() - s
         judged = judge(lines)
         for f in failed:
-            for op in OPS:
+            for op in f.get("ops", ops):
                 result["records"].append({"engine": name, "op": op, "family": f["family"], "verdict": "error",
                                           "detail": f["error"], "line": None, "meta": f})
-        for line, q, ans in judged:
-            m = q["meta"]
-            v = ans.get("verdict", "error")
-            rel, ab = error_of(q, ans)
-            result["records"].append({"engine": name, "op": q["op"], "family": m["family"], "verdict": v,
-                                      "detail": ans.get("detail", ans.get("error")), "line": line, "answer": ans,
-                                      "rel_error": rel, "abs_error": ab, "meta": m})
+        recs = [_record(name, line, q, ans) for line, q, ans in judged]
+        wrong_contact = [r for r in recs if r["op"] == "contact" and r["verdict"] == "disagree"]
+        for r, fs in zip(wrong_contact, contact_fields([(r["line"], r["answer"]) for r in wrong_contact])):
+            r["wrong_fields"] = fs
+        result["records"].extend(recs)
         result["engines"][name] = {"version": str(ver), "rel_tol": mod.REL_TOL, "engine_seconds": engine_s,
                                    "doc": (mod.__doc__ or "").strip()}
         log(f"{name} {ver}: {len(lines)} claims, {len(failed)} exceptions, {engine_s:.1f} s in the engine")
     s = time.perf_counter()
-    stats = shrink_all(result, mods, {(f, i): (a, b) for f, _, a, b, i in rows}, shrink_seconds)
+    stats = shrink_all(result, mods, shapes_of, shrink_seconds)
     result["shrink"] = dict(stats, seconds=time.perf_counter() - s, budget_seconds=shrink_seconds)
     if stats["tried"]:
         log(f"shrunk {stats['shrunk']} of {stats['tried']} disagreements tried ({stats['disagreements']} in all) "
@@ -136,10 +297,15 @@ def shrink_all(result, mods, shapes, seconds, first_seconds=0.25, max_calls=120)
             break
         share = min(first_seconds, left if k < len(first) else left / (len(order) - k))
         m = r["meta"]
-        a, b = shapes[(m["family"], m["row"])]
-        want = shrink.kind(json.loads(r["line"]), r["answer"])
-        res = shrink.shrink(r["engine"], mods[r["engine"]], r["op"], a, b, want, max_calls=max_calls,
-                            seconds=share)
+        want = shrink.kind(json.loads(r["line"]), r["answer"], r.get("wrong_fields"))
+        if r["op"] == "toi":
+            op, t0, t1 = shapes[(m["family"], m["row"])]
+            res = shrink.shrink_ccd(r["engine"], mods[r["engine"]], op, t0, t1, want, max_calls=max_calls,
+                                    seconds=share)
+        else:
+            a, b = shapes[(m["family"], m["row"])]
+            res = shrink.shrink(r["engine"], mods[r["engine"]], r["op"], a, b, want, max_calls=max_calls,
+                                seconds=share)
         stats["tried"] += 1
         stats["engine_calls"] += res["calls"]
         stats["exceptions"] += res["exceptions"]
@@ -152,7 +318,7 @@ def shrink_all(result, mods, shapes, seconds, first_seconds=0.25, max_calls=120)
         orig = json.loads(r["line"])
         q["meta"] = dict(orig["meta"], **{k2: v for k2, v in q["meta"].items()
                                            if k2 not in ("family", "case", "row", "engine")})
-        q["meta"]["shrunk_from"] = {"a": orig["a"], "b": orig["b"], "claim": orig["claim"]}
+        q["meta"]["shrunk_from"] = {k2: orig[k2] for k2 in ("a", "b", "t0", "t1", "claim") if k2 in orig}
         r["original_line"], r["original_answer"] = r["line"], r["answer"]
         r["line"], r["answer"] = json.dumps(q), res["answer"]
         r["detail"] = res["answer"].get("detail", r["detail"])
@@ -160,14 +326,26 @@ def shrink_all(result, mods, shapes, seconds, first_seconds=0.25, max_calls=120)
 
 
 def summarize(result):
-    """op -> engine -> family -> {cases, wrong, errors, worst_rel_error, worst_abs_error}."""
+    """op -> engine -> family -> {cases, wrong, errors, worst_rel_error,
+    worst_abs_error}, and for contact ``wrong_fields`` (how many wrong
+    answers got each field wrong, judged alone), for time of impact
+    ``kinds`` (how many were early, late, misses, false hits). Engines
+    checked by the program (parry) bring their own cells (``external``)."""
     table = {op: {} for op in OPS}
     for r in result["records"]:
         cell = table[r["op"]].setdefault(r["engine"], {}).setdefault(
             r["family"], {"cases": 0, "wrong": 0, "errors": 0, "worst_rel_error": None, "worst_abs_error": None})
+        if r["op"] == "contact":
+            cell.setdefault("wrong_fields", {f: 0 for f in CONTACT_FIELDS})
+        if r["op"] == "toi":
+            cell.setdefault("kinds", {k: 0 for k in ("early", "late", "miss", "false hit")})
         cell["cases"] += 1
         if r["verdict"] == "disagree":
             cell["wrong"] += 1
+            for f in r.get("wrong_fields", ()):
+                cell["wrong_fields"][f] += 1
+            if r.get("toi_kind"):
+                cell["kinds"][r["toi_kind"]] = cell["kinds"].get(r["toi_kind"], 0) + 1
             for k in ("rel", "abs"):
                 x = r.get(f"{k}_error")
                 key = f"worst_{k}_error"
@@ -175,4 +353,8 @@ def summarize(result):
                     cell[key] = x
         elif r["verdict"] != "agree":
             cell["errors"] += 1
+    for ext in result.get("external", {}).values():
+        for op, by_engine in ext["cells"].items():
+            for eng, cells in by_engine.items():
+                table[op][eng] = cells
     return table

@@ -26,7 +26,7 @@ class Shape:
     """One shape of a case (see the module's docstring for the sets)."""
 
     def __init__(self, kind, center=None, R=None, half=None, h=0.0, radius=0.0, points=None, flat=False,
-                 margin=0.0):
+                 margin=0.0, exact_points=None):
         assert kind in KINDS, kind
         self.kind = kind
         self.center = None if center is None else np.array(center, dtype=float)
@@ -39,6 +39,10 @@ class Shape:
         # a box or hull grown by a ball of this radius (an engine's collision
         # margin, set by the adapter that models it; 0 for the cases)
         self.margin = float(margin)
+        # a hull's points as exact strings, when an adapter states a set that
+        # doubles cannot (MuJoCo's float32 mesh moved by a double pose);
+        # ``points`` then holds their nearest doubles, for drawing
+        self.exact_points = exact_points
 
     def protocol(self) -> dict:
         """The exact protocol shape of this set."""
@@ -54,6 +58,8 @@ class Shape:
             out = {"type": "box", "center": [float(x) for x in self.center],
                    "half_axes": [[_fs(Fraction(float(self.half[i])) * Fraction(float(self.R[j, i])))
                                   for j in range(3)] for i in range(3)]}
+        elif k == "convex" and self.exact_points is not None:
+            out = {"type": "convex", "points": [list(p) for p in self.exact_points]}
         elif k == "convex":
             out = {"type": "convex", "points": [[float(x) for x in p] for p in self.points]}
         else:
@@ -76,7 +82,7 @@ class Shape:
 
     def with_(self, **kw) -> "Shape":
         d = dict(kind=self.kind, center=self.center, R=self.R, half=self.half, h=self.h, radius=self.radius,
-                 points=self.points, flat=self.flat, margin=self.margin)
+                 points=self.points, flat=self.flat, margin=self.margin, exact_points=self.exact_points)
         d.update(kw)
         return Shape(**d)
 

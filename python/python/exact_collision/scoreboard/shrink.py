@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import answer_lines
 from . import adapters
-from .judge import claim_lines
+from .judge import ccd_claim_lines, claim_lines, contact_fields, toi_kind
 
 BATCH = 1  # candidates asked of the engine per round (judging stops at the first kept)
 
@@ -66,24 +66,37 @@ def case_size(a, b) -> int:
     return shape_size(a) + shape_size(b)
 
 
-def kind(q, ans):
+def _over_under(d, e):
+    if d == 0:
+        return "zero"
+    if not isinstance(e, (int, float)):
+        return "other"
+    return "over" if Fraction(d) > Fraction(e) else "under"
+
+
+def kind(q, ans, wrong_fields=None):
     """What kind of disagreement a judged claim line is, or None when the
     verdict is not "disagree": ("intersect", claimed bool), or ("distance",
     "zero" | "over" | "under") for a claimed 0, a claim above or below the
     exact distance (compared with its correctly rounded double, which orders
-    a double claim exactly against the exact value)."""
+    a double claim exactly against the exact value); ("contact", the depth's
+    kind or None when the depth is right, the fields judged wrong alone:
+    ``wrong_fields`` or judged here); ("toi", "early" | "late" | "miss" |
+    "false hit") (``judge.toi_kind``)."""
     if ans.get("verdict") != "disagree":
         return None
     c = q["claim"]
     if q["op"] == "intersect":
         return ("intersect", bool(c["intersect"]))
-    d = c["distance_f64"]
-    if d == 0:
-        return ("distance", "zero")
-    e = ans.get("distance_f64")
-    if not isinstance(e, (int, float)):
-        return ("distance", "other")
-    return ("distance", "over" if Fraction(d) > Fraction(e) else "under")
+    if q["op"] in ("ccd_vf", "ccd_ee"):
+        return ("toi", toi_kind(q, ans))
+    if q["op"] == "contact":
+        if wrong_fields is None:
+            [wrong_fields] = contact_fields([(json.dumps(q), ans)])
+        depth = (_over_under(c["depth_f64"], ans.get("depth_f64", 0.0))
+                 if "depth_f64" in wrong_fields else None)
+        return ("contact", depth, tuple(sorted(wrong_fields)))
+    return ("distance", _over_under(c["distance_f64"], ans.get("distance_f64")))
 
 
 # --- validity -----------------------------------------------------------------
@@ -335,6 +348,11 @@ def could_be(claim, want) -> bool:
         return True
     if want[0] == "intersect":
         return claim.get("intersect") == want[1]
+    if want[0] == "toi":
+        return bool(claim.get("hit")) == (want[1] != "miss")
+    if want[0] == "contact":
+        d = claim.get("depth_f64")
+        return want[1] is None or (d == 0 if want[1] == "zero" else d != 0)
     d = claim.get("distance_f64")
     return d == 0 if want[1] == "zero" else d != 0
 
@@ -351,7 +369,7 @@ def ask(name, mod, op, pairs, want=None):
     for ln in lines:
         q = json.loads(ln)
         out[q["meta"]["row"]] = (ln, q, None)
-    return out, len(failed)
+    return out, len([f for f in failed if op in f.get("ops", [op])])
 
 
 def judged(entry):
@@ -416,3 +434,75 @@ def shrink(name, mod, op, a, b, want, max_calls=120, seconds=0.5):
     return {"a": a, "b": b, "line": None if best is None else best[0], "answer": None if best is None else best[2],
             "size_before": size0, "size_after": size, "steps": steps, "calls": calls, "exceptions": exc,
             "seconds": time.perf_counter() - t0}
+
+
+# --- time of impact -----------------------------------------------------------
+
+def ccd_size(t0, t1) -> int:
+    """Bits of every coordinate of both frames."""
+    return sum(map(bits, np.ravel(t0).tolist())) + sum(map(bits, np.ravel(t1).tolist()))
+
+
+def ccd_candidates(t0, t1):
+    """Simpler ccd cases than (t0, t1), the largest changes first: both frames
+    scaled by a power of two toward size 1 (exact), moved by the first
+    point's position at t = 0 or a coarser rounding of it, then the frames'
+    numbers rounded at once to 1 … 32 significant bits, then each number
+    alone made simpler (to 0, an integer or fewer bits)."""
+    allv = [abs(float(x)) for x in np.concatenate([np.ravel(t0), np.ravel(t1)]) if x != 0]
+    big = max(allv or [1.0])
+    e = math.frexp(big)[1] - 1
+    if e != 0:
+        yield t0 * 2.0 ** -e, t1 * 2.0 ** -e
+    p = np.asarray(t0[0], dtype=float)
+    for t in [p] + [np.array([_fewer_bits(x, k) for x in p]) for k in (1, 4, 12)] + [np.round(p)]:
+        if np.any(t):
+            yield t0 - t, t1 - t
+    for k in (1, 2, 4, 8, 16, 32):
+        f = np.vectorize(lambda x, k=k: _fewer_bits(float(x), k))
+        yield f(t0).astype(float), f(t1).astype(float)
+    for which in (0, 1):
+        arr = (t0, t1)[which]
+        for idx in np.ndindex(arr.shape):
+            for y in simpler_numbers(float(arr[idx])):
+                new = arr.copy()
+                new[idx] = y
+                yield (new, t1) if which == 0 else (t0, new)
+
+
+def shrink_ccd(name, mod, op, t0, t1, want, max_calls=120, seconds=0.5):
+    """Greedy shrinking of a time-of-impact disagreement of kind ``want``
+    (``kind``): like ``shrink``, each candidate asked of the engine again and
+    judged exactly, kept only when strictly smaller and still wrong the same
+    way. Returns the same dict as ``shrink`` (``t0``/``t1`` for ``a``/``b``)."""
+    tstart = time.perf_counter()
+    t0, t1 = np.asarray(t0, dtype=float), np.asarray(t1, dtype=float)
+    size0 = size = ccd_size(t0, t1)
+    best = None
+    steps = calls = exc = 0
+    improved = True
+    while improved and calls < max_calls and time.perf_counter() - tstart < seconds:
+        improved = False
+        for c0, c1 in ccd_candidates(t0, t1):
+            if calls >= max_calls or time.perf_counter() - tstart >= seconds:
+                break
+            if not (np.all(np.isfinite(c0)) and np.all(np.isfinite(c1))) or ccd_size(c0, c1) >= size:
+                continue
+            calls += 1
+            lines, failed = ccd_claim_lines(name, mod, [("shrink", None, op, c0, c1, 0)])
+            exc += len(failed)
+            if not lines or not could_be(json.loads(lines[0])["claim"], want):
+                continue
+            try:
+                ln, q, ans = judged((lines[0], json.loads(lines[0]), None))
+            except Exception:  # the judge refused the line: drop the candidate
+                continue
+            if kind(q, ans) == want:
+                t0, t1, best = c0, c1, (ln, ans)
+                size = ccd_size(t0, t1)
+                steps += 1
+                improved = True
+                break
+    return {"a": t0, "b": t1, "line": None if best is None else best[0], "answer": None if best is None else best[1],
+            "size_before": size0, "size_after": size, "steps": steps, "calls": calls, "exceptions": exc,
+            "seconds": time.perf_counter() - tstart}

@@ -8,13 +8,21 @@ An adapter module defines:
 - ``KINDS``: the shape kinds it takes (``shapes.KINDS``); ``PAIRS``, optional:
   the pairs of kinds it takes when not all pairs of ``KINDS`` are (sorted
   tuples);
-- ``REL_TOL``: the relative tolerance its distance claims carry (the engine's
-  own GJK/EPA tolerance);
+- ``REL_TOL``: the relative tolerance its distance and contact claims carry
+  (the engine's own GJK/EPA tolerance);
 - ``version()``: the engine's version, importing it (ImportError when the
   engine is not installed: the engine is skipped);
-- ``query(a, b) -> Answer``: the engine's answer for one pair;
+- ``query(a, b) -> Answer``: the engine's answer for one pair, with its
+  contact (``Answer.contact``) where the engine gives one;
 - ``accepts(a, b)``, optional: False for a pair the adapter cannot state the
   engine's set for (the pair is not judged and not counted).
+
+An engine of continuous collision (ipctk) has ``KINDS = ()`` and instead
+``CCD_OPS`` (of ``ccd_vf``, ``ccd_ee``) and ``query_ccd(op, t0, t1) -> claim``
+(a protocol claim ``{"hit": …, "toi_f64": …}``) for the cases of
+``ccd_cases``. An engine checked by the program itself (parry, through
+``exact-collision check-parry``) has ``KINDS = ()`` and ``external(n_cases,
+seed)`` returning its tables (see ``parry_adapter``).
 
 Conventions (normal direction, signed distance, margins, what touching means)
 are handled inside the adapter and stated in its docstring; an ``Answer``
@@ -23,7 +31,10 @@ per the engine), ``distance`` (the engine's distance, negative for a
 penetration depth when the engine gives one), and ``a``/``b``: the exact sets
 the engine actually holds when they differ from the case's (a pose read back
 from the engine, a collision margin), so that the judge judges the engine on
-what it was given.
+what it was given. ``contact`` is the engine's contact as a protocol claim
+on the ``contact`` op (``depth_f64``, ``normal`` from a to b, ``contact``
+points), or ``{"depth_f64": 0.0}`` when the engine finds no contact; None when
+the engine was not asked for one.
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Optional
 
-ADAPTERS = ("coal", "pybullet", "mujoco", "fcl")
+ADAPTERS = ("coal", "pybullet", "mujoco", "fcl", "ipctk", "parry")
 
 
 @dataclass
@@ -41,6 +52,7 @@ class Answer:
     distance: Optional[float] = None
     a: object = None
     b: object = None
+    contact: Optional[dict] = None
     extra: dict = field(default_factory=dict)
 
 
@@ -55,6 +67,8 @@ def load(name):
 
 
 def supports(mod, a, b) -> bool:
+    if not mod.KINDS:
+        return False
     accepts = getattr(mod, "accepts", None)
     if accepts is not None and not accepts(a, b):
         return False

@@ -12,6 +12,15 @@ margin by default: ``CollisionRequest().security_margin`` is 0, and touching
 counts as a collision); ``distance`` returns a signed value (negative: a
 penetration depth), the distance claim is max(d, 0) with coal's GJK tolerance
 1e-6 as ``rel_tol``.
+
+Contact: a second ``collide`` with ``enable_contact`` (up to 4 contacts; the
+first call, without contacts, gives the intersect claim). Of coal's
+``Contact``s the deepest one is claimed: ``penetration_depth`` is signed
+(negative when the shapes overlap), so ``depth_f64`` = max(−depth, 0);
+``normal`` is a unit vector from a (o1) toward b (o2), the protocol's
+direction (b moves along it to separate); ``getNearestPoint1()`` lies on a and
+``getNearestPoint2()`` on b, both claimed as ``contact`` points. No contact
+from coal is the claim ``depth_f64: 0``. Triangles use ``TriangleP`` here too.
 """
 
 from __future__ import annotations
@@ -72,8 +81,27 @@ def query(a, b):
     ga, ta = geometry(a)
     gb, tb = geometry(b)
     hit = coal.collide(ga, ta, gb, tb, coal.CollisionRequest(), coal.CollisionResult()) > 0
+    contact = _contact(a, b)
     if a.kind == "triangle":
         ga, ta = geometry(a, True)
         gb, tb = geometry(b, True)
     d = coal.distance(ga, ta, gb, tb, coal.DistanceRequest(), coal.DistanceResult())
-    return Answer(intersect=bool(hit), distance=float(d))
+    return Answer(intersect=bool(hit), distance=float(d), contact=contact)
+
+
+def _contact(a, b):
+    """coal's deepest contact as a protocol claim (see the docstring)."""
+    import coal
+
+    ga, ta = geometry(a)
+    gb, tb = geometry(b)
+    req = coal.CollisionRequest()
+    req.enable_contact = True
+    req.num_max_contacts = 4
+    res = coal.CollisionResult()
+    if coal.collide(ga, ta, gb, tb, req, res) == 0 or not res.getContacts():
+        return {"depth_f64": 0.0}
+    k = min(res.getContacts(), key=lambda c: float(c.penetration_depth))
+    pt = lambda p: [float(x) for x in p]  # noqa: E731
+    return {"depth_f64": max(-float(k.penetration_depth), 0.0) or 0.0, "normal": pt(k.normal),
+            "contact": [pt(k.getNearestPoint1()), pt(k.getNearestPoint2())]}

@@ -20,25 +20,38 @@ Conventions handled here:
   placed at the identity and the other shape moved into the mesh's frame
   (center and rotation computed in doubles); the exact sets judged are those
   MuJoCo holds: the float32 points read back from ``mesh_vert`` and the other
-  shape's moved doubles. Two meshes are not judged (each has its own frame:
-  MuJoCo would round the vertices when placing one in the other's frame);
-  flat point sets are refused by MuJoCo's compiler (recorded as exceptions).
+  shape's moved doubles. Two meshes: each geom is placed at its own
+  compiled frame (``geom_pos``, and the matrix ``mju_quat2Mat`` makes of
+  ``geom_quat``), so MuJoCo computes R·v + p in doubles from its float32
+  vertices v; the sets judged are those points exactly (R·v + p in
+  rationals, exact strings). Flat point sets are refused by MuJoCo's
+  compiler (recorded as exceptions).
 - The bodies get a mass and inertia of at least 1 (``<compiler boundmass
   boundinertia>``) so that tiny shapes compile; dynamics play no part.
 - Geoms of size 0 (radius-0 spheres and capsules) and meshes of tiny area are
   refused by MuJoCo's compiler (recorded as exceptions).
 - Triangles are not taken (MuJoCo has no triangle geom).
+- Contact: the deepest of ``mj_collision``'s contacts (``MjContact``):
+  ``dist`` is signed (negative: penetration), so ``depth_f64`` = max(−dist, 0);
+  ``frame[:3]`` is the unit normal from ``geom[0]`` toward ``geom[1]`` (MuJoCo
+  may order the pair either way: the normal is negated when b is
+  ``geom[0]``, so it points from a toward b as the protocol's does); ``pos``
+  is one point midway between the surfaces, claimed as the one ``contact``
+  point. No contact is the claim ``depth_f64: 0``. With a mesh, the contact
+  is in the mesh's frame, the frame of the sets judged.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
+from ..shapes import _fs
 from . import Answer
 
 NAME = "mujoco"
 KINDS = ("box", "sphere", "capsule", "convex")
-PAIRS = tuple(sorted(set(tuple(sorted((x, y))) for x in KINDS for y in KINDS) - {("convex", "convex")}))
 REL_TOL = 1e-6
 
 
@@ -88,7 +101,18 @@ def query(a, b):
     d = mujoco.MjData(m)
     held = [a, b]
     mesh = [i for i, s in enumerate(held) if s.kind == "convex"]
-    if mesh:  # the mesh at the identity, the other shape in the mesh's frame
+    frames = [(np.zeros(3), np.eye(3))] * 2
+    if len(mesh) == 2:  # each mesh at its own compiled frame; the exact points R·v + p
+        frames = []
+        for g in (0, 1):
+            pm, Rm = m.geom_pos[g].copy(), _quat_mat(m.geom_quat[g])
+            k = m.geom_dataid[g]
+            verts = m.mesh_vert[m.mesh_vertadr[k]:m.mesh_vertadr[k] + m.mesh_vertnum[k]].astype(float)
+            exact = [[_fs(sum((Fraction(float(Rm[i, j])) * Fraction(float(v[j])) for j in range(3)),
+                              Fraction(float(pm[i])))) for i in range(3)] for v in verts]
+            held[g] = held[g].with_(points=verts @ Rm.T + pm, exact_points=exact)
+            frames.append((pm, Rm))
+    elif mesh:  # the mesh at the identity, the other shape in the mesh's frame
         g = mesh[0]
         pm, Rm = m.geom_pos[g].copy(), _quat_mat(m.geom_quat[g])
         k = m.geom_dataid[g]
@@ -98,11 +122,17 @@ def query(a, b):
         s = held[o]
         held[o] = s.with_(center=Rm.T @ (s.center - pm), R=Rm.T @ s.R)
     for g, s in enumerate(held):
-        d.geom_xpos[g] = np.zeros(3) if s.kind == "convex" else s.center
-        d.geom_xmat[g] = (np.eye(3) if s.kind in ("convex", "sphere") else s.R).ravel()
+        d.geom_xpos[g] = frames[g][0] if s.kind == "convex" else s.center
+        d.geom_xmat[g] = (frames[g][1] if s.kind == "convex" else np.eye(3) if s.kind == "sphere" else s.R).ravel()
     span = float(np.max(np.abs(np.vstack([s.corners() for s in held])))) + a.radius + b.radius
     dist = float(mujoco.mj_geomDistance(m, d, 0, 1, 4 * span + 1, None))
     mujoco.mj_collision(m, d)
     hit = d.ncon > 0 or dist == 0
-    return Answer(intersect=bool(hit), distance=dist, a=held[0], b=held[1],
+    contact = {"depth_f64": 0.0}
+    if d.ncon > 0:
+        k = min((d.contact[i] for i in range(d.ncon)), key=lambda c: float(c.dist))
+        sign = -1.0 if int(k.geom[0]) == 1 else 1.0
+        contact = {"depth_f64": max(-float(k.dist), 0.0) or 0.0, "normal": [sign * float(x) for x in k.frame[:3]],
+                   "contact": [[float(x) for x in k.pos]]}
+    return Answer(intersect=bool(hit), distance=dist, a=held[0], b=held[1], contact=contact,
                   extra={"engine_contacts": int(d.ncon)})

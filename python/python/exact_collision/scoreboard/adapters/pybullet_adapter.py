@@ -3,8 +3,9 @@
 Shapes: ``GEOM_SPHERE``, ``GEOM_CAPSULE`` (its axis the local z axis, ``height``
 the full length 2h), ``GEOM_BOX`` (``halfExtents`` e) and ``GEOM_MESH`` with
 ``vertices`` (a convex hull of the points, in world coordinates under the
-identity pose), each the collision shape of a static multibody; the answer is
-the smallest ``contactDistance`` of ``getClosestPoints``.
+identity pose; a triangle is the mesh of its three corners), each the
+collision shape of a static multibody; the answer is the smallest
+``contactDistance`` of ``getClosestPoints``.
 
 Conventions handled here:
 
@@ -15,7 +16,8 @@ Conventions handled here:
 - Collision margin m = 0.001 (pybullet's default, measured on this wheel: a
   box corner is rounded, a mesh is grown): a box is held as the box of half
   extents fl(e - m) grown by a ball of radius m (Bullet subtracts the margin
-  from the extents in doubles), a mesh hull as the hull grown by m. Spheres
+  from the extents in doubles), a mesh hull as the hull grown by m, a
+  triangle as the triangle grown by m (protocol ``radius``). Spheres
   and capsules carry their radius as margin and are exact. A box with a half
   extent at or below 2m is not judged (``accepts``): Bullet subtracts the
   margin from the extents, and a negative extent makes its support mapping no
@@ -25,6 +27,13 @@ Conventions handled here:
   is max(d, 0) with rel_tol 1e-6, the intersect claim d <= 0 (touching
   counts, as in the protocol). The closest points (``positionOnA/B``) are
   drawn in the report.
+- Contact: the same closest point (``getClosestPoints`` answers in the
+  format of ``getContactPoints``, which finds nothing between two static
+  bodies): when its ``contactDistance`` d < 0, ``depth_f64`` = −d,
+  ``normal`` = −``contactNormalOnB`` (Bullet's normal points from B toward
+  A; the protocol's from a toward b), ``contact`` = [``positionOnA``,
+  ``positionOnB``]; d ≥ 0 is the claim ``depth_f64: 0``. The sets judged are
+  the ones Bullet holds (margins included, as above).
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ import numpy as np
 from . import Answer
 
 NAME = "pybullet"
-KINDS = ("box", "sphere", "capsule", "convex")
+KINDS = ("box", "sphere", "capsule", "convex", "triangle")
 REL_TOL = 1e-6
 MARGIN = 0.001
 _client = None
@@ -152,5 +161,9 @@ def _query(a, b):
         raise RuntimeError("getClosestPoints returned no point")
     best = min(pts, key=lambda c: c[8])
     d = float(best[8])
-    return Answer(intersect=d <= 0, distance=d, a=ha, b=hb,
+    contact = {"depth_f64": 0.0}
+    if d < 0:
+        contact = {"depth_f64": -d, "normal": [-float(x) for x in best[7]],
+                   "contact": [[float(x) for x in best[5]], [float(x) for x in best[6]]]}
+    return Answer(intersect=d <= 0, distance=d, a=ha, b=hb, contact=contact,
                   extra={"engine_points": [list(best[5]), list(best[6])]})
