@@ -442,13 +442,20 @@ def test_contact_of_resting_boxes(name, up):
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_contact_of_spheres(name):
-    # unit spheres 3/2 apart along x: δ = 2 − 3/2 = 1/2 (rounded shapes: the
-    # depth is judged, the normal and points listed as not judged)
+    # unit spheres 3/2 apart along x: δ = 2 − 3/2 = 1/2, normal (1, 0, 0);
+    # the normal and the points are judged as on polytopes
     claim, ans, _ = contact_verdict(name, sphere([0, 0, 0], 1.0), sphere([1.5, 0, 0], 1.0))
     assert ans["depth_f64"] == 0.5
     assert claim["depth_f64"] == pytest.approx(0.5, rel=1e-6)
     assert np.allclose(claim["normal"], [1, 0, 0], atol=1e-6)
-    assert ans["verdict"] == "agree" and "not judged" in ans["detail"]
+    assert ans["verdict"] == "agree", ans["detail"]
+    assert "not judged" not in ans["detail"], ans["detail"]
+    # the same claim with the normal turned to +y is wrong: the spheres
+    # overlap by 2 along y, not by δ = 1/2
+    q = dict(claim, normal=[0.0, 1.0, 0.0])
+    line = json.dumps({"op": "contact", "a": sphere([0, 0, 0], 1.0).protocol(),
+                       "b": sphere([1.5, 0, 0], 1.0).protocol(), "claim": q})
+    assert json.loads(ec.answer_lines([line])[0])["verdict"] == "disagree"
 
 
 def test_contact_apart_is_depth_zero():

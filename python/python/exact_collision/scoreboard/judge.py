@@ -105,27 +105,16 @@ def toi_kind(q, ans):
     return "other"
 
 
-def rounded(shape):
-    """A protocol shape on whose contact the judge judges the depth only
-    (docs/contact.md): a sphere, capsule, convex hull or a shape with a
-    radius."""
-    return shape["type"] in ("sphere", "capsule", "convex") or "radius" in shape
-
-
 def contact_fields(lines_answers):
     """For each (line, answer) of a disagreeing contact claim, the claimed
     fields the judge rejects, each judged alone (the same tolerances). A
-    field the judge does not judge (a normal or points on rounded shapes, or
-    for apart shapes) is not counted: alone it is a claim with nothing
-    judged."""
+    field the judge does not judge (a normal or points for apart shapes) is
+    not counted: alone it is a claim with nothing judged."""
     jobs = []
     out = [[] for _ in lines_answers]
-    for k, (line, _) in enumerate(lines_answers):
+    for line, _ in lines_answers:
         q = json.loads(line)
         c = q["claim"]
-        if rounded(q["a"]) or rounded(q["b"]):  # the judge judges the depth alone there
-            out[k] = ["depth_f64"] if "depth_f64" in c else []
-            continue
         tol = {key: v for key, v in c.items() if key in ("rel_tol", "abs_tol")}
         for f in CONTACT_FIELDS:
             if f in c:
