@@ -14,7 +14,9 @@
 //! printed. "ours depth and normals" is a lighter answer: whether the boxes
 //! meet and, for meeting ones, δ², `depth_f64` and the exact normals
 //! ([`box_box::contact::depth_and_normals`]), no translation or region.
-//! `BOX_CONTACT_PASS=ours|lighter|parry|none` runs one pass of one loop
+//! "ours contact unreduced" is the full answer before the reduction to
+//! lowest terms ([`box_box::contact::contact_unreduced`]).
+//! `BOX_CONTACT_PASS=ours|unreduced|lighter|parry|none` runs one pass of one loop
 //! over the 1024 pairs and exits, for instruction counts (valgrind).
 
 use criterion::{black_box, criterion_group, Criterion};
@@ -88,6 +90,15 @@ fn ours(cases: &[Case]) {
     }
 }
 
+/// The full exact answer before the reduction to lowest terms
+/// ([`box_box::contact::contact_unreduced`]: integers over common
+/// denominators, the same values).
+fn unreduced(cases: &[Case]) {
+    for x in cases {
+        black_box(box_box::contact::contact_unreduced(black_box(&x.a), black_box(&x.b)).unwrap());
+    }
+}
+
 /// The lighter answer: whether the boxes meet, and for meeting ones δ²,
 /// `depth_f64` (the double nearest δ, decided exactly) and every optimal
 /// normal, exact — no translation, no region, nothing for apart pairs.
@@ -138,6 +149,7 @@ fn bench(c: &mut Criterion) {
     );
     let mut group = c.benchmark_group("box_contact");
     group.bench_function("ours contact", |b| b.iter(|| ours(&cases)));
+    group.bench_function("ours contact unreduced", |b| b.iter(|| unreduced(&cases)));
     group.bench_function("ours depth and normals", |b| b.iter(|| lighter(&cases)));
     group.bench_function("parry3d_f64 contact", |b| b.iter(|| parry(&cases)));
     group.finish();
@@ -150,6 +162,7 @@ fn main() {
         let cases = cases();
         match pass.as_str() {
             "ours" => ours(&cases),
+            "unreduced" => unreduced(&cases),
             "lighter" => lighter(&cases),
             "parry" => parry(&cases),
             _ => {}

@@ -6,7 +6,8 @@
 //! an edge).
 
 use exact_collision::query::box_box::contact::{
-    contact as fast_contact, depth_and_normals, penetration,
+    contact as fast_contact, contact_unreduced, depth_and_normals, penetration, ContactUnreduced,
+    PenetrationUnreduced,
 };
 use exact_collision::query::triangle_triangle::Contact as Region;
 use exact_collision::query::{contact, ContactAnswer};
@@ -46,6 +47,12 @@ fn check(a: &Obb<f64>, b: &Obb<f64>) -> ContactAnswer {
     let want = reference(a, b);
     let got = fast_contact(a, b).unwrap();
     assert_eq!(got, want, "{a:?} {b:?}");
+    // The unreduced answer holds the same values: reduced, the reference's.
+    let un = contact_unreduced(a, b).unwrap();
+    assert_eq!(un.reduce(), want, "{a:?} {b:?}");
+    if let ContactUnreduced::Meeting(u) = &un {
+        unreduced_holds_the_values(u, meeting(&want));
+    }
     // The library's entry takes the same path for shapes of doubles.
     let lib = contact(&Shape::Box(a.clone()), &Shape::Box(b.clone())).unwrap();
     assert_eq!(lib, want);
@@ -55,6 +62,47 @@ fn check(a: &Obb<f64>, b: &Obb<f64>) -> ContactAnswer {
         assert_eq!((&light.0, &light.1), (&p.depth_squared, &p.normals));
     }
     want
+}
+
+/// Each unreduced value, divided out here by `BigRational`'s own
+/// normalisation, equals the reference's: δ² = o²/|n|²·2^(2·e0), the
+/// translation o·n/|n|²·2^e0, each region vertex (x, y, z)/w·2^e0, and
+/// every denominator positive.
+fn unreduced_holds_the_values(
+    u: &PenetrationUnreduced,
+    p: &exact_collision::query::polytope::contact::Penetration,
+) {
+    let unit = pow2(u.e0 as i32);
+    let q = |n: &BigInt, d: &BigInt| Q::new(n.clone(), d.clone());
+    assert!(u.norm_squared > BigInt::zero());
+    assert_eq!(
+        q(&(&u.overlap * &u.overlap), &u.norm_squared) * &unit * &unit,
+        p.depth_squared
+    );
+    let n = &u.normals[0];
+    let t = [&n.x, &n.y, &n.z].map(|c| q(&(c * &u.overlap), &u.norm_squared) * &unit);
+    assert_eq!(
+        Vec3::new(t[0].clone(), t[1].clone(), t[2].clone()),
+        p.translation
+    );
+    let pts: Vec<Vec3<Q>> = u
+        .region
+        .iter()
+        .map(|r| {
+            assert!(r[3] > BigInt::zero());
+            Vec3::new(
+                q(&r[0], &r[3]) * &unit,
+                q(&r[1], &r[3]) * &unit,
+                q(&r[2], &r[3]) * &unit,
+            )
+        })
+        .collect();
+    let want: Vec<Vec3<Q>> = match &p.region {
+        Region::Point(x) => vec![x.clone()],
+        Region::Segment(x, y) => vec![x.clone(), y.clone()],
+        Region::Polygon(v) => v.clone(),
+    };
+    assert_eq!(pts, want);
 }
 
 fn aligned(c: Vec3<f64>, e: [f64; 3]) -> Obb<f64> {

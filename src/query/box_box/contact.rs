@@ -50,7 +50,7 @@ use crate::predicates::{sign_exact, Expr};
 use crate::query::polytope::contact::{penetration_of_meeting, Penetration};
 use crate::query::polytope::Polytope;
 use crate::query::triangle_triangle::Contact as Region;
-use crate::query::{distance_exact, ContactAnswer, QueryError};
+use crate::query::{distance_exact_unreduced, ContactAnswer, QueryError, UnreducedClosest};
 use crate::shape::{Obb, Shape};
 use crate::stats;
 use crate::vector::Vec3;
@@ -137,9 +137,118 @@ fn axis_is_zero(a: &Obb<f64>, b: &Obb<f64>, k: usize) -> bool {
 /// guess of the least candidate was wrong ([`contact`] then asks the
 /// reference).
 pub fn penetration(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
+    penetration_unreduced(a, b).map(|p| p.reduce())
+}
+
+/// [`penetration`] before any reduction to lowest terms: the same values as
+/// integers over common denominators ([`PenetrationUnreduced`]).
+pub fn penetration_unreduced(a: &Obb<f64>, b: &Obb<f64>) -> Option<PenetrationUnreduced> {
     let tied = optimal(a, b)?;
     let f = Frame::new(a, b)?;
     f.build(f.normals(&tied)?)
+}
+
+/// The penetration of two boxes of doubles as integers, before any
+/// reduction to lowest terms: every input double is an integer multiple of
+/// `2^e0`, and every value here is an integer in those units, over its
+/// stated denominator. [`PenetrationUnreduced::reduce`] gives the
+/// reference's [`Penetration`] (each number in lowest terms), the same
+/// values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PenetrationUnreduced {
+    /// The unit exponent: the values below are in units of `2^e0`.
+    pub e0: i64,
+    /// Every optimal normal, primitive integer vectors pointing from a to b
+    /// (already in lowest terms), the first reported.
+    pub normals: Vec<Vec3<Z>>,
+    /// The overlap `o` along the first normal `n` (units `2^e0`): b must
+    /// move by `o/|n|` along it, so δ² = `o²/|n|²·2^(2·e0)` and the
+    /// translation is `o·n/|n|²·2^e0`.
+    pub overlap: Z,
+    /// `|n|²` of the first normal.
+    pub norm_squared: Z,
+    /// The contact region's vertices (one: a point, two: a segment, more: a
+    /// convex polygon, in the reference's order) in homogeneous integers
+    /// `[x, y, z, w]`, `w > 0`: the vertex `(x/w, y/w, z/w)·2^e0`.
+    pub region: Vec<[Z; 4]>,
+}
+
+impl PenetrationUnreduced {
+    /// A value `v·2^(p·e0)/den` as a rational in lowest terms.
+    fn out(&self, v: Z, den: &Z, p: i64) -> Q {
+        let s = p * self.e0;
+        if s >= 0 {
+            ratio(v << s as usize, den.clone())
+        } else {
+            ratio(v, den << (-s) as usize)
+        }
+    }
+
+    /// δ², in lowest terms.
+    pub fn depth_squared(&self) -> Q {
+        self.out(&self.overlap * &self.overlap, &self.norm_squared, 2)
+    }
+
+    /// The answer with every number in lowest terms: the reference's
+    /// [`Penetration`], the same values.
+    pub fn reduce(&self) -> Penetration {
+        let n = &self.normals[0];
+        let o = &self.overlap;
+        let translation = n.map(|c| self.out(c * o, &self.norm_squared, 1));
+        let point = |p: &[Z; 4]| {
+            Vec3::new(
+                self.out(p[0].clone(), &p[3], 1),
+                self.out(p[1].clone(), &p[3], 1),
+                self.out(p[2].clone(), &p[3], 1),
+            )
+        };
+        let r = &self.region;
+        let region = match r.len() {
+            1 => Region::Point(point(&r[0])),
+            2 => Region::Segment(point(&r[0]), point(&r[1])),
+            _ => Region::Polygon(r.iter().map(point).collect()),
+        };
+        Penetration {
+            depth_squared: self.depth_squared(),
+            normals: self.normals.iter().map(integers).collect(),
+            translation,
+            region,
+        }
+    }
+}
+
+/// The exact contact of two boxes of doubles before any reduction to lowest
+/// terms ([`contact_unreduced`]); [`ContactUnreduced::reduce`] gives
+/// [`contact`]'s answer.
+#[derive(Clone, Debug)]
+pub enum ContactUnreduced {
+    /// Apart: the exact distance over one denominator.
+    Apart(UnreducedClosest),
+    /// Meeting, proved on the float-guided path.
+    Meeting(PenetrationUnreduced),
+    /// Meeting, answered by the exact reference (the float guess failed):
+    /// already in lowest terms.
+    Reference(Box<Penetration>),
+}
+
+impl ContactUnreduced {
+    /// The answer with every number in lowest terms: [`contact`]'s.
+    pub fn reduce(&self) -> ContactAnswer {
+        match self {
+            ContactUnreduced::Apart(c) => ContactAnswer::Apart(Box::new(c.reduce())),
+            ContactUnreduced::Meeting(p) => ContactAnswer::Meeting(Box::new(p.reduce())),
+            ContactUnreduced::Reference(p) => ContactAnswer::Meeting(p.clone()),
+        }
+    }
+
+    /// [`ContactUnreduced::reduce`], consuming the answer.
+    pub fn into_reduced(self) -> ContactAnswer {
+        match self {
+            ContactUnreduced::Apart(c) => ContactAnswer::Apart(Box::new(c.into_reduced())),
+            ContactUnreduced::Meeting(p) => ContactAnswer::Meeting(Box::new(p.reduce())),
+            ContactUnreduced::Reference(p) => ContactAnswer::Meeting(p),
+        }
+    }
 }
 
 /// A lighter answer for two boxes of doubles known to meet: δ² (exact, in
@@ -310,15 +419,12 @@ impl Frame {
 
     /// The exact answer for the normals (the first is reported): δ², the
     /// translation and the region.
-    fn build(&self, normals: Vec<Vec3<Z>>) -> Option<Penetration> {
+    fn build(&self, normals: Vec<Vec3<Z>>) -> Option<PenetrationUnreduced> {
         let (za, zb) = (&self.za, &self.zb);
         let n = normals.first()?.clone();
         let (da, db, amax, bmin) = self.extremes(&n);
         let o = &amax - &bmin;
         let n2 = z::dot(&n, &n);
-        let out = |v: Z, den: &Z, p: i64| self.out(v, den, p);
-        let depth_squared = out(&o * &o, &n2, 2);
-        let translation = n.map(|c| out(c * &o, &n2, 1));
         // Vertex i (Obb::vertex order) lies on the supporting plane when each
         // of its signs agrees with a nonzero n·h_k (+ for the largest n·x).
         let on = |dots: &[Z; 3], i: usize, up: bool| {
@@ -360,26 +466,30 @@ impl Frame {
         let m = plane::meet(
             &plane::hull(fa.iter().map(to2).collect()),
             &plane::hull(fb.iter().map(to2).collect()),
+            &n2,
         );
+        // Lifted: x_k = (af − c_i·x_i − c_j·x_j)/c_k over the plane point's
+        // w·|n|²; the common denominator w·|n|²·|c_k| > 0.
+        let ck = c[k].abs();
+        let flip = c[k].is_negative();
         let lift3 = |p: &H| {
-            let den = &p.w * &n2;
-            let mut q: [Q; 3] = Default::default();
-            q[i] = out(p.x.clone(), &den, 1);
-            q[j] = out(p.y.clone(), &den, 1);
-            q[k] = out(&af * &p.w - c[i] * &p.x - c[j] * &p.y, &(&den * c[k]), 1);
-            let [x, y, z] = q;
-            Vec3::new(x, y, z)
+            let mut q: [Z; 4] = Default::default();
+            q[i] = &p.x * &ck;
+            q[j] = &p.y * &ck;
+            let xk = &af * &p.w - c[i] * &p.x - c[j] * &p.y;
+            q[k] = if flip { -xk } else { xk };
+            q[3] = &p.w * &n2 * &ck;
+            q
         };
-        let region = match m.len() {
-            0 => return None,
-            1 => Region::Point(lift3(&m[0])),
-            2 => Region::Segment(lift3(&m[0]), lift3(&m[1])),
-            _ => Region::Polygon(m.iter().map(lift3).collect()),
-        };
-        Some(Penetration {
-            depth_squared,
-            normals: normals.iter().map(integers).collect(),
-            translation,
+        if m.is_empty() {
+            return None;
+        }
+        let region = m.iter().map(lift3).collect();
+        Some(PenetrationUnreduced {
+            e0: self.e0,
+            normals,
+            overlap: o,
+            norm_squared: n2,
             region,
         })
     }
@@ -426,7 +536,7 @@ struct H {
 /// without collinear points).
 mod plane {
     use super::{H, Z};
-    use num_traits::{Signed, Zero};
+    use num_traits::{One, Signed, Zero};
     use std::cmp::Ordering;
 
     fn cmp(p: &H, q: &H) -> Ordering {
@@ -438,6 +548,10 @@ mod plane {
     /// The sign of the reference's `cross2(o, p, q)`: det[[o],[p],[q]]
     /// (each row x, y, w) is it times o.w·p.w·q.w > 0.
     fn cross(o: &H, p: &H, q: &H) -> Z {
+        if o.w.is_one() && p.w.is_one() && q.w.is_one() {
+            // Integer points: (p − o) × (q − o).
+            return (&p.x - &o.x) * (&q.y - &o.y) - (&p.y - &o.y) * (&q.x - &o.x);
+        }
         &o.x * (&p.y * &q.w - &q.y * &p.w) - &o.y * (&p.x * &q.w - &q.x * &p.w)
             + &o.w * (&p.x * &q.y - &q.x * &p.y)
     }
@@ -491,28 +605,33 @@ mod plane {
         }
     }
 
-    /// `crossing2` of two segments with integer end points.
-    fn crossing(p: (&H, &H), q: (&H, &H)) -> Option<H> {
-        let r = (&p.1.x - &p.0.x, &p.1.y - &p.0.y);
-        let s = (&q.1.x - &q.0.x, &q.1.y - &q.0.y);
+    /// `crossing2` of two segments with integer end points, each segment's
+    /// direction a multiple of `scale` > 0 (the frame's |n|²: the crossing
+    /// is found from the directions divided by it, smaller integers for the
+    /// same point).
+    fn crossing(p: (&H, &H), q: (&H, &H), scale: &Z) -> Option<H> {
+        let r = ((&p.1.x - &p.0.x) / scale, (&p.1.y - &p.0.y) / scale);
+        let s = ((&q.1.x - &q.0.x) / scale, (&q.1.y - &q.0.y) / scale);
         let den = &r.0 * &s.1 - &r.1 * &s.0;
         if den.is_zero() {
             return None;
         }
         let w = (&q.0.x - &p.0.x, &q.0.y - &p.0.y);
+        // The parameters along p and q are t/(scale·den) and u/(scale·den).
         let t = &w.0 * &s.1 - &w.1 * &s.0;
         let u = &w.0 * &r.1 - &w.1 * &r.0;
-        // t/den and u/den in [0, 1].
+        let full = scale * &den;
         let unit = |x: &Z| {
-            if den.is_positive() {
-                !x.is_negative() && *x <= den
+            if full.is_positive() {
+                !x.is_negative() && *x <= full
             } else {
-                !x.is_positive() && *x >= den
+                !x.is_positive() && *x >= full
             }
         };
         if !(unit(&t) && unit(&u)) {
             return None;
         }
+        // p.0 + t/(scale·den)·(scale·r) = (p.0·den + t·r)/den.
         let h = H {
             x: &p.0.x * &den + &t * &r.0,
             y: &p.0.y * &den + &t * &r.1,
@@ -530,12 +649,12 @@ mod plane {
     }
 
     /// `meet2`: the intersection of two hulls of integer points.
-    pub(super) fn meet(p: &[H], q: &[H]) -> Vec<H> {
+    pub(super) fn meet(p: &[H], q: &[H], scale: &Z) -> Vec<H> {
         let mut pts: Vec<H> = p.iter().filter(|x| inside(x, q)).cloned().collect();
         pts.extend(q.iter().filter(|x| inside(x, p)).cloned());
         for e in edges(p) {
             for f in edges(q) {
-                pts.extend(crossing(e, f));
+                pts.extend(crossing(e, f, scale));
             }
         }
         hull(pts)
@@ -563,23 +682,45 @@ mod plane {
 /// }
 /// ```
 pub fn contact(a: &Obb<f64>, b: &Obb<f64>) -> Result<ContactAnswer, QueryError> {
+    contact_unreduced(a, b).map(ContactUnreduced::into_reduced)
+}
+
+/// [`contact`]'s answer before any reduction to lowest terms: the same
+/// values as integers over common denominators, built in integers with no
+/// gcd but the normals' ([`ContactUnreduced::reduce`] gives [`contact`]'s
+/// answer).
+///
+/// ```
+/// use exact_collision::query::box_box::contact::{contact, contact_unreduced, ContactUnreduced};
+/// use exact_collision::{Obb, Vec3};
+/// use num_bigint::BigInt;
+/// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+/// let unit = |c| Obb::new(c, [v(0.5, 0., 0.), v(0., 0.5, 0.), v(0., 0., 0.5)]).unwrap();
+/// let (a, b) = (unit(v(0., 0., 0.)), unit(v(0., 0., 0.75)));
+/// let u = contact_unreduced(&a, &b).unwrap();
+/// let ContactUnreduced::Meeting(p) = &u else { unreachable!() };
+/// // In units of 2^-2: o = 1 along n = (0, 0, 1), δ = 1/4.
+/// assert_eq!((p.e0, &p.overlap, &p.norm_squared), (-2, &BigInt::from(1), &BigInt::from(1)));
+/// assert_eq!(u.reduce(), contact(&a, &b).unwrap());
+/// ```
+pub fn contact_unreduced(a: &Obb<f64>, b: &Obb<f64>) -> Result<ContactUnreduced, QueryError> {
     if !overlaps(a, b) {
-        return distance_exact(&Shape::Box(a.clone()), &Shape::Box(b.clone()))
-            .map(|c| ContactAnswer::Apart(Box::new(c)));
+        return distance_exact_unreduced(&Shape::Box(a.clone()), &Shape::Box(b.clone()))
+            .map(ContactUnreduced::Apart);
     }
-    if let Some(p) = penetration(a, b) {
+    if let Some(p) = penetration_unreduced(a, b) {
         stats::BOX_CONTACT.fast();
-        return Ok(ContactAnswer::Meeting(Box::new(p)));
+        return Ok(ContactUnreduced::Meeting(p));
     }
     stats::BOX_CONTACT.fallback();
-    reference_meeting(a, b)
+    reference_penetration(a, b).map(|p| ContactUnreduced::Reference(Box::new(p)))
 }
 
 /// The reference's penetration of two meeting boxes.
-pub(crate) fn reference_meeting(a: &Obb<f64>, b: &Obb<f64>) -> Result<ContactAnswer, QueryError> {
+fn reference_penetration(a: &Obb<f64>, b: &Obb<f64>) -> Result<Penetration, QueryError> {
     let (pa, pb) = (
         Polytope::new(&Shape::Box(a.clone())),
         Polytope::new(&Shape::Box(b.clone())),
     );
-    penetration_of_meeting(&pa, &pb).map(|p| ContactAnswer::Meeting(Box::new(p)))
+    penetration_of_meeting(&pa, &pb)
 }
