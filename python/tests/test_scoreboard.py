@@ -121,6 +121,57 @@ def test_mujoco_mesh_mesh_is_judged_on_the_points_it_holds():
     assert v == {"intersect": "agree", "distance": "agree", "contact": "agree"}
 
 
+def test_hull_faces_of_a_cube_with_extra_points():
+    # the cube [-1, 1]^3 given with its face centres, centre and an edge's
+    # midpoint: the hull's corners are the 8 vertices, its faces the 6 squares,
+    # 12 triangles, each normal pointing out, areas summing to 6 · 4
+    from exact_collision.scoreboard.hull import hull_faces
+
+    corners = [[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+    extra = [[1, 0, 0], [0, -1, 0], [0, 0, 1], [0, 0, 0], [1, 1, 0], [-1, -1, 1]]
+    v, t = hull_faces(corners + extra)
+    assert sorted(map(tuple, v)) == sorted(map(tuple, map(lambda p: map(float, p), corners)))
+    assert len(t) == 12
+    area = Fraction(0)
+    for i, j, k in t:
+        a, b, c = (np.array([Fraction(x) for x in v[q]]) for q in (i, j, k))
+        n = np.cross(b - a, c - a)
+        # an axis-aligned face: n = ±|n|·e_axis, pointing out of the cube
+        axis = [q for q in range(3) if n[q] != 0]
+        assert len(axis) == 1 and n[axis[0]] * a[axis[0]] > 0
+        area += abs(n[axis[0]]) / 2
+        assert all(np.dot(n, np.array(p, dtype=object) - a) <= 0 for p in corners)
+    assert area == 24
+    # a flat square with its centre: the square, once per side
+    v, t = hull_faces([[0, 0, 0], [2, 0, 0], [2, 2, 0], [0, 2, 0], [1, 1, 0]])
+    assert len(v) == 4 and [1.0, 1.0, 0.0] not in v and len(t) == 4
+    up = [np.cross(np.subtract(v[j], v[i]), np.subtract(v[k], v[i]))[2] for i, j, k in t]
+    assert sorted(up) == [-4, -4, 4, 4]
+    # a segment spans no plane
+    assert hull_faces([[0, 0, 0], [1, 1, 1], [0.5, 0.5, 0.5]]) is None
+
+
+def test_fcl_convex_hulls_are_judged():
+    # hull cubes [-1, 1]^3 (with interior and face points) and the same moved
+    # by (5/2, 1/10, 3/10): 1/2 apart along x; FCL is given the exact hull's
+    # faces, and its claims are judged on the case's points
+    pts = [[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)] + [[0, 0, 0], [1, 0, 0]]
+    a, b = convex(pts), convex(np.array(pts, dtype=float) + [2.5, 0.1, 0.3])
+    ans, v = verdicts("fcl", a, b)
+    assert ans.intersect is False and ans.distance == pytest.approx(0.5, rel=1e-4)
+    assert v["intersect"] == "agree" and v["contact"] == "agree"
+    assert v["distance"] == ("agree" if abs(ans.distance - 0.5) <= 0.5e-6 else "disagree")
+    # a unit sphere sunk 1/2 into the top face z = 1 at (0, 0, 3/2): depth 1/2, normal (0, 0, 1)
+    ans, v = verdicts("fcl", convex(pts), sphere([0, 0, 1.5], 1.0))
+    assert ans.intersect is True and ans.contact["depth_f64"] == pytest.approx(0.5, rel=1e-4)
+    assert ans.contact["normal"] == pytest.approx([0, 0, 1], abs=1e-4)
+    assert v["intersect"] == "agree"
+    # points spanning no plane are no Convex: not judged
+    mod, _ = adapters.load("fcl")
+    assert not adapters.supports(mod, convex([[0, 0, 0], [1, 0, 0], [2, 0, 0]]), sphere([0, 0, 3], 1.0))
+    assert adapters.supports(mod, convex(pts), sphere([0, 0, 3], 1.0))
+
+
 def test_pybullet_and_mujoco_refuse_radius_zero_and_it_is_their_answer():
     rows = [("hand", None, sphere([0, 0, 0], 0.0), sphere([1, 0, 0], 1.0), 0)]
     for name in ("pybullet", "mujoco"):

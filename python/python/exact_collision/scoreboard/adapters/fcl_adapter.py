@@ -4,8 +4,12 @@ Shapes: ``fcl.Sphere(r)``, ``fcl.Capsule(r, 2h)`` (the full length, along
 the local z axis), ``fcl.Box(2e)`` (full side lengths), each a
 ``CollisionObject`` under ``fcl.Transform(R, c)`` (the rotation matrix as
 given: FCL keeps it as a matrix, no quaternion); a triangle is a one-triangle
-``BVHModel``. Convex hulls are not judged: python-fcl's ``Convex`` wants the
-hull's faces, which would be a second hull computation, not the engine's.
+``BVHModel``; a convex hull is ``fcl.Convex(vertices, n, faces)`` (in world
+coordinates under the identity), which wants the hull's faces: they are the
+faces of the exact hull of the case's points (``scoreboard.hull``: integer
+orientation tests, the hull's corners, triangles counterclockwise seen from
+outside; a flat polygon as its two sides), so FCL holds exactly the case's
+set. Points spanning no plane are not a ``Convex`` (``accepts``: not judged).
 
 Conventions handled here: ``collide`` returning contacts is the intersect
 claim (no security margin; touching counts); ``distance`` answers -1 (or a
@@ -26,10 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..hull import hull_faces
 from . import Answer
 
 NAME = "fcl"
-KINDS = ("box", "sphere", "capsule", "triangle")
+KINDS = ("box", "sphere", "capsule", "convex", "triangle")
 REL_TOL = 1e-6
 
 
@@ -39,9 +44,31 @@ def version():
     return getattr(fcl, "__version__", "?")
 
 
+_HULLS: dict = {}
+
+
+def _hull(points):
+    """``hull_faces(points)``, remembered (each pair is asked three times)."""
+    key = np.asarray(points, dtype=float).tobytes()
+    if key not in _HULLS:
+        if len(_HULLS) > 64:
+            _HULLS.clear()
+        _HULLS[key] = hull_faces(points)
+    return _HULLS[key]
+
+
+def accepts(a, b):
+    return all(s.kind != "convex" or _hull(s.points) is not None for s in (a, b))
+
+
 def obj(s):
     import fcl
 
+    if s.kind == "convex":
+        vertices, triangles = _hull(s.points)
+        faces = np.array([x for t in triangles for x in (3, *t)], dtype=np.int64)
+        return fcl.CollisionObject(fcl.Convex(np.array(vertices, dtype=float), len(triangles), faces),
+                                   fcl.Transform())
     if s.kind == "triangle":
         m = fcl.BVHModel()
         m.beginModel(3, 1)
