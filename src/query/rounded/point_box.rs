@@ -135,6 +135,8 @@ fn region(p: &P, c: &P, h: &[P; 3]) -> Result<[i8; 3], Outcome> {
     let d3 = |a: &P, b: &P| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     let n = [cr(&h[1], &h[2]), cr(&h[2], &h[0]), cr(&h[0], &h[1])];
     let det = d3(&h[0], &n[0]);
+    // `x − x` is 0 for a finite `x` and NaN otherwise.
+    #[allow(clippy::eq_op)]
     let finite = (w[0] - w[0]) + (w[1] - w[1]) + (w[2] - w[2]) + (det - det) == 0.0;
     if !(finite && det != 0.0) {
         let all = |v: &P| v.iter().all(|x| x.is_finite());
