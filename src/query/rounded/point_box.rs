@@ -244,14 +244,18 @@ fn away(si: i8, x: Fx) -> bool {
 /// finite `ỹᵢ` with `sᵢ·ỹᵢ < −b`.
 #[inline(always)]
 fn vertex_away(s: &[i8; 3], wx: &[Fx; 3], h: &[P; 3]) -> bool {
-    let decided = vertex_filter(s, wx, h);
-    (0..3).all(|i| decided[i] || away(s[i], dot_xf(wx, &h[i])))
+    let b = vertex_bound(wx, h);
+    for i in 0..3 {
+        if !vertex_decides(s[i], wx, &h[i], b) && !away(s[i], dot_xf(wx, &h[i])) {
+            return false;
+        }
+    }
+    true
 }
 
-/// [`vertex_away`]'s semi-static filter: for each axis, whether it proves
-/// `sᵢ·(w·hᵢ) < 0` (`false`: not decided here).
+/// [`vertex_away`]'s filter bound `b`.
 #[inline(always)]
-fn vertex_filter(s: &[i8; 3], wx: &[Fx; 3], h: &[P; 3]) -> [bool; 3] {
+fn vertex_bound(wx: &[Fx; 3], h: &[P; 3]) -> f64 {
     let max = |a: f64, b: f64| if a > b { a } else { b };
     let m = h
         .iter()
@@ -259,12 +263,22 @@ fn vertex_filter(s: &[i8; 3], wx: &[Fx; 3], h: &[P; 3]) -> [bool; 3] {
         .fold(0.0, max);
     let v = wx[0].v.abs() + wx[1].v.abs() + wx[2].v.abs();
     let e = wx[0].e + wx[1].e + wx[2].e;
-    let b = ((v * m) * (4.0 * U) + e * m) * K_MUL_PUB + 2.0 * ETA;
-    [0, 1, 2].map(|i| {
-        let hi = &h[i];
-        let y = wx[0].v * hi[0] + wx[1].v * hi[1] + wx[2].v * hi[2];
-        y.is_finite() && if s[i] > 0 { y < -b } else { y > b }
-    })
+    ((v * m) * (4.0 * U) + e * m) * K_MUL_PUB + 2.0 * ETA
+}
+
+/// Whether [`vertex_away`]'s filter proves `sᵢ·(w·hᵢ) < 0` with the bound
+/// `b` (`false`: not decided here).
+#[inline(always)]
+fn vertex_decides(si: i8, wx: &[Fx; 3], hi: &P, b: f64) -> bool {
+    let y = wx[0].v * hi[0] + wx[1].v * hi[1] + wx[2].v * hi[2];
+    y.is_finite() && if si > 0 { y < -b } else { y > b }
+}
+
+/// The filter alone, axis by axis.
+#[cfg(test)]
+fn vertex_filter(s: &[i8; 3], wx: &[Fx; 3], h: &[P; 3]) -> [bool; 3] {
+    let b = vertex_bound(wx, h);
+    [0, 1, 2].map(|i| vertex_decides(s[i], wx, &h[i], b))
 }
 
 #[cfg(test)]
