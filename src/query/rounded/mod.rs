@@ -273,25 +273,27 @@ fn point_box_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<f64> {
             .map(|o| (arr(p), arr(&o.center), o.half_axes.each_ref().map(arr))),
         _ => None,
     };
+    // The direct inputs are checked for finiteness on the point–box path
+    // itself (one test on values it computes anyway).
+    let checked = direct.is_some();
     let (p, c, h) = match direct {
-        Some((p, c, h)) => {
-            let finite = |v: &[f64; 3]| v.iter().all(|x| x.is_finite());
-            if !(finite(&p) && finite(&c) && h.iter().all(finite)) {
-                return None;
-            }
-            (p, c, h)
-        }
+        Some(d) => d,
         None => match (Piece::of(a)?, Piece::of(b)?) {
             (Piece::Point(p), Piece::Box(c, h)) | (Piece::Box(c, h), Piece::Point(p)) => (p, c, h),
             _ => return None,
         },
     };
-    let x = point_box::distance_f64(&p, &c, &h, a.radius, b.radius);
-    match x {
-        Some(_) => crate::stats::ROUNDED_POINT_BOX.fast(),
-        None => crate::stats::ROUNDED_POINT_BOX.fallback(),
+    match point_box::distance_f64(&p, &c, &h, a.radius, b.radius) {
+        point_box::Outcome::Answer(x) => {
+            crate::stats::ROUNDED_POINT_BOX.fast();
+            Some(x)
+        }
+        point_box::Outcome::NotFinite if checked => None,
+        point_box::Outcome::Undecided | point_box::Outcome::NotFinite => {
+            crate::stats::ROUNDED_POINT_BOX.fallback();
+            None
+        }
     }
-    x
 }
 
 /// Do the rounded shapes of double inputs meet? Decided exactly (`q ≤ R²`):

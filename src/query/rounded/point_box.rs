@@ -61,7 +61,7 @@
 //! products' fused multiply-adds are instructions rather than library calls.
 
 use super::segment_fast::dot;
-use crate::num::bounded::Fx;
+use crate::num::bounded::{Fx, ETA, K_MUL_PUB, U};
 use crate::num::double_word::{nearest_sqrt_ratio_minus, sum, Dx};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
@@ -111,9 +111,19 @@ fn norm2<R: Num>(a: &[R; 3]) -> R {
 /// The region `s ∈ {−1, 0, 1}³` the point's box coordinates name, in
 /// doubles (a guess, proved afterwards): `tᵢ = (p − c)·nᵢ/det` with
 /// `nᵢ = hᵢ₊₁ × hᵢ₊₂` and `det = h₀·n₀` (Cramer's rule), clamped at ±1,
-/// compared without dividing. `None` when `det` is 0 or not finite.
+/// compared without dividing. `Err(Outcome::Undecided)` when `det` is 0 or
+/// not finite, or `p − c` overflows; `Err(Outcome::NotFinite)` when an input
+/// is infinite or NaN.
+///
+/// The inputs' finiteness is read off `w = p − c` and `det` (one test,
+/// `Σ(x − x) = 0` exactly when every `x` is finite): a non-finite `pⱼ` or
+/// `cⱼ` makes `wⱼ` infinite or NaN, and a non-finite half-axis coordinate
+/// makes `det` infinite or NaN (it enters `n₀ = h₁ × h₂` or `det = h₀·n₀`
+/// multiplied by a zero, giving NaN, or by a nonzero, giving an infinity,
+/// and NaN and infinities never cancel to a finite value). Only when the
+/// test fails are the inputs checked one by one, to tell the two apart.
 #[inline(always)]
-fn region(p: &P, c: &P, h: &[P; 3]) -> Option<[i8; 3]> {
+fn region(p: &P, c: &P, h: &[P; 3]) -> Result<[i8; 3], Outcome> {
     let w = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
     let cr = |a: &P, b: &P| {
         [
@@ -125,8 +135,16 @@ fn region(p: &P, c: &P, h: &[P; 3]) -> Option<[i8; 3]> {
     let d3 = |a: &P, b: &P| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     let n = [cr(&h[1], &h[2]), cr(&h[2], &h[0]), cr(&h[0], &h[1])];
     let det = d3(&h[0], &n[0]);
-    if !(det != 0.0 && det.is_finite()) {
-        return None;
+    // `x − x` is 0 for a finite `x` and NaN otherwise.
+    #[allow(clippy::eq_op)]
+    let finite = (w[0] - w[0]) + (w[1] - w[1]) + (w[2] - w[2]) + (det - det) == 0.0;
+    if !(finite && det != 0.0) {
+        let all = |v: &P| v.iter().all(|x| x.is_finite());
+        return Err(if all(p) && all(c) && h.iter().all(all) {
+            Outcome::Undecided
+        } else {
+            Outcome::NotFinite
+        });
     }
     let mut s = [0i8; 3];
     for (si, ni) in s.iter_mut().zip(&n) {
@@ -135,7 +153,7 @@ fn region(p: &P, c: &P, h: &[P; 3]) -> Option<[i8; 3]> {
             *si = if (y > 0.0) == (det > 0.0) { 1 } else { -1 };
         }
     }
-    Some(s)
+    Ok(s)
 }
 
 /// `a·b` of two vectors of doubles.
@@ -200,6 +218,222 @@ fn away(si: i8, x: Fx) -> bool {
     x.sign() == Some(want)
 }
 
+/// `sᵢ·(w·hᵢ) < 0` on the three axes of a vertex, proved: first by a
+/// semi-static filter (one bound for the three signs), then, where it
+/// cannot decide, in [`Fx`] as [`away`], so that a sign it leaves open is
+/// decided as without it.
+///
+/// The filter evaluates `ỹᵢ = fl(w̃·hᵢ)` in plain doubles from the centres
+/// `w̃ⱼ` of `wx` (`|w̃ⱼ − wⱼ| ≤ eⱼ`). Three products and two sums: the
+/// rounding error is at most `γ₃ Σⱼ|w̃ⱼ||hᵢⱼ|` (Higham, §3.1;
+/// `γ₃ = 3u/(1 − 3u) < 4u`) plus at most 2⁻¹⁰⁷⁵ for each of the five
+/// roundings that underflows; the centres' errors add `Σⱼ eⱼ|hᵢⱼ|`. With
+/// `V = Σⱼ|w̃ⱼ|`, `E = Σⱼ eⱼ` and `M = maxᵢⱼ |hᵢⱼ|`, for each axis
+///
+/// ```text
+/// |ỹᵢ − w·hᵢ| ≤ 4u·V·M + E·M + 5·2⁻¹⁰⁷⁵ ≤ b = ((V·M)·4u + E·M)·(1 + 16u) + 2η
+/// ```
+///
+/// with `b` computed in doubles: its roundings of nonnegative terms (at
+/// most eight) lose at most a factor `(1 − u)⁸`, which `1 + 16u` makes up,
+/// and the at most five that underflow lose at most 2⁻¹⁰⁷⁵ each, none of
+/// them multiplied afterwards by more than `1 + 16u`; with the five above
+/// they are below `2η = 2⁻¹⁰⁵⁹`. An overflow in `ỹᵢ` leaves it infinite or
+/// NaN (an infinite intermediate never becomes finite again), and an
+/// infinite or NaN `b` decides nothing: the filter answers only for a
+/// finite `ỹᵢ` with `sᵢ·ỹᵢ < −b`.
+#[inline(always)]
+fn vertex_away(s: &[i8; 3], wx: &[Fx; 3], h: &[P; 3]) -> bool {
+    let b = vertex_bound(wx, h);
+    for i in 0..3 {
+        if !vertex_decides(s[i], wx, &h[i], b) && !away(s[i], dot_xf(wx, &h[i])) {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`vertex_away`]'s filter bound `b`.
+#[inline(always)]
+fn vertex_bound(wx: &[Fx; 3], h: &[P; 3]) -> f64 {
+    let max = |a: f64, b: f64| if a > b { a } else { b };
+    let m = h
+        .iter()
+        .map(|hi| max(max(hi[0].abs(), hi[1].abs()), hi[2].abs()))
+        .fold(0.0, max);
+    let v = wx[0].v.abs() + wx[1].v.abs() + wx[2].v.abs();
+    let e = wx[0].e + wx[1].e + wx[2].e;
+    ((v * m) * (4.0 * U) + e * m) * K_MUL_PUB + 2.0 * ETA
+}
+
+/// Whether [`vertex_away`]'s filter proves `sᵢ·(w·hᵢ) < 0` with the bound
+/// `b` (`false`: not decided here).
+#[inline(always)]
+fn vertex_decides(si: i8, wx: &[Fx; 3], hi: &P, b: f64) -> bool {
+    let y = wx[0].v * hi[0] + wx[1].v * hi[1] + wx[2].v * hi[2];
+    y.is_finite() && if si > 0 { y < -b } else { y > b }
+}
+
+/// The filter alone, axis by axis.
+#[cfg(test)]
+fn vertex_filter(s: &[i8; 3], wx: &[Fx; 3], h: &[P; 3]) -> [bool; 3] {
+    let b = vertex_bound(wx, h);
+    [0, 1, 2].map(|i| vertex_decides(s[i], wx, &h[i], b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+    use num_traits::{Signed, Zero};
+
+    fn q(x: f64) -> BigRational {
+        BigRational::from_float(x).unwrap()
+    }
+
+    /// The exact sign of `w·h` for `w` of rationals.
+    fn exact_sign(w: &[BigRational; 3], h: &P) -> i8 {
+        let y = (0..3).fold(<BigRational as Zero>::zero(), |acc, j| {
+            acc + &w[j] * q(h[j])
+        });
+        if y.is_positive() {
+            1
+        } else if y.is_negative() {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// The semi-static filter of [`vertex_away`] against the exact sign, for
+    /// every sign pattern `s`: each sign it decides is the sign of `w·hᵢ`
+    /// for every `w` within the centres' bounds (checked at the corners of
+    /// the bound box), on random and hostile inputs (scales 2^±300, sheared
+    /// boxes, `w·hᵢ` exactly zero or one unit off, nonzero centre errors);
+    /// with an infinite error it decides nothing; and [`vertex_away`] as a
+    /// whole agrees with the exact signs.
+    #[test]
+    fn vertex_filter_matches_exact_signs() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(std::process::id());
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut decided = 0;
+        for case in 0..2_500 {
+            let scale = match next() % 4 {
+                0 => 1.0,
+                1 => 2f64.powi(300),
+                2 => 2f64.powi(-300),
+                _ => 2f64.powi((next() % 200) as i32 - 100),
+            };
+            let mut unit = || ((next() >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0;
+            let mut h: [P; 3] = [[0.0; 3]; 3];
+            for hi in h.iter_mut() {
+                for x in hi.iter_mut() {
+                    *x = unit() * scale;
+                }
+            }
+            let extra = [unit(), unit(), unit(), unit(), unit(), unit()];
+            let (wexp, ecase) = (next() % 40, next() % 60);
+            if case % 5 == 1 {
+                // Sheared: h₂ almost h₀ + h₁.
+                for j in 0..3 {
+                    h[2][j] = h[0][j] + h[1][j] + extra[j] * scale * 1e-12;
+                }
+            }
+            let wscale = 2f64.powi(wexp as i32 - 20);
+            let mut w = [extra[3] * wscale, extra[4] * wscale, extra[5] * wscale];
+            if case % 7 == 2 {
+                // w·h₀ = 0 exactly, or one unit of w₀ off.
+                h[0] = [2.0 * scale, 3.0 * scale, 0.0];
+                w = [3.0 * wscale, -2.0 * wscale, w[2]];
+                if case % 14 == 9 {
+                    w[0] = w[0].next_up();
+                }
+            }
+            let e = if case % 3 == 0 {
+                0.0
+            } else {
+                wscale * 2f64.powi(-(60 + ecase as i32))
+            };
+            let wx = w.map(|v| Fx { v, e });
+            let open = w.map(|v| Fx {
+                v,
+                e: f64::INFINITY,
+            });
+            let corners: Vec<[BigRational; 3]> = (0..8)
+                .map(|k| {
+                    let d = |j: usize| if k >> j & 1 == 1 { q(e) } else { -q(e) };
+                    [q(w[0]) + d(0), q(w[1]) + d(1), q(w[2]) + d(2)]
+                })
+                .collect();
+            for pattern in 0..8 {
+                let s = [0, 1, 2].map(|i| if pattern >> i & 1 == 1 { 1i8 } else { -1 });
+                assert_eq!(vertex_filter(&s, &open, &h), [false; 3]);
+                assert!(!vertex_away(&s, &open, &h));
+                let filter = vertex_filter(&s, &wx, &h);
+                for i in 0..3 {
+                    if filter[i] {
+                        decided += 1;
+                        for wc in &corners {
+                            assert_eq!(
+                                exact_sign(wc, &h[i]),
+                                -s[i],
+                                "case {case}: w {w:?} e {e:e} h {h:?} s {s:?}"
+                            );
+                        }
+                    }
+                }
+                if vertex_away(&s, &wx, &h) {
+                    for wc in &corners {
+                        for i in 0..3 {
+                            assert_eq!(exact_sign(wc, &h[i]), -s[i], "case {case}");
+                        }
+                    }
+                }
+            }
+        }
+        // Half the random signs are the wanted ones, and the filter decides
+        // almost all of them.
+        assert!(decided > 10_000, "{decided}");
+    }
+
+    /// Non-finite inputs are told apart from undecided ones.
+    #[test]
+    fn region_reads_finiteness() {
+        let h = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let (p, c) = ([2.0, 0.0, 0.0], [0.0; 3]);
+        assert_eq!(region(&p, &c, &h), Ok([1, 0, 0]));
+        for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            for j in 0..3 {
+                let mut p2 = p;
+                p2[j] = bad;
+                assert_eq!(region(&p2, &c, &h), Err(Outcome::NotFinite));
+                assert_eq!(region(&p, &p2, &h), Err(Outcome::NotFinite));
+                for i in 0..3 {
+                    let mut h2 = h;
+                    h2[i][j] = bad;
+                    assert_eq!(region(&p, &c, &h2), Err(Outcome::NotFinite), "{h2:?}");
+                }
+            }
+        }
+        // Finite inputs whose difference or determinant overflows, and a
+        // flat box: undecided.
+        let big = f64::MAX;
+        assert_eq!(
+            region(&[big, 0.0, 0.0], &[-big, 0.0, 0.0], &h),
+            Err(Outcome::Undecided)
+        );
+        let hb = [[big, 0.0, 0.0], [0.0, big, 0.0], [0.0, 0.0, 1.0]];
+        assert_eq!(region(&p, &c, &hb), Err(Outcome::Undecided));
+        let flat = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]];
+        assert_eq!(region(&p, &c, &flat), Err(Outcome::Undecided));
+    }
+}
+
 /// The point in the solid box, proved: `|det Hᵢ| ≤ |det H|` for each `i`,
 /// `Hᵢ` the half-axes with column `i` replaced by `p − c`.
 #[inline(always)]
@@ -252,14 +486,16 @@ fn finish(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
 
 /// The double nearest to the distance `max(0, √q − R)` of a point core `p`
 /// with radius `ra` and a box core (center `c`, half-axes `h`, independent)
-/// with radius `rb`, all finite; `None` when a sign is undecided here.
+/// with radius `rb`: [`Outcome::Answer`], or [`Outcome::Undecided`] when a
+/// sign is undecided here, or [`Outcome::NotFinite`] when a coordinate of
+/// `p`, `c` or `h` is infinite or NaN.
 ///
 /// On x86-64 with FMA (detected once and cached by the standard library) the
 /// same code is compiled with the `fma` target feature, where the
 /// double-word products' `f64::mul_add` is one instruction rather than a
 /// library call; the values are the same (a fused multiply-add is one
 /// rounding of the exact `a·b + c` either way).
-pub(crate) fn distance_f64(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
+pub(crate) fn distance_f64(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Outcome {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("fma") {
@@ -272,14 +508,38 @@ pub(crate) fn distance_f64(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
-fn distance_f64_fma(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
+fn distance_f64_fma(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Outcome {
     answer(p, c, h, ra, rb)
 }
 
-/// [`distance_f64`]'s body, region by region (module docs).
+/// [`distance_f64`]'s answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// The nearest double to the distance.
+    Answer(f64),
+    /// A sign was left undecided here.
+    Undecided,
+    /// An input coordinate is infinite or NaN.
+    NotFinite,
+}
+
+/// [`distance_f64`]'s body.
 #[inline(always)]
-fn answer(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
-    let s = region(p, c, h)?;
+fn answer(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Outcome {
+    let s = match region(p, c, h) {
+        Ok(s) => s,
+        Err(o) => return o,
+    };
+    match proved(p, c, h, &s, ra, rb) {
+        Some(x) => Outcome::Answer(x),
+        None => Outcome::Undecided,
+    }
+}
+
+/// The answer in the region `s`, region by region (module docs).
+#[inline(always)]
+fn proved(p: &P, c: &P, h: &[P; 3], s: &[i8; 3], ra: f64, rb: f64) -> Option<f64> {
+    let s = *s;
     let mut free = [0usize; 3];
     let mut k = 0;
     for (i, si) in s.iter().enumerate() {
@@ -300,10 +560,8 @@ fn answer(p: &P, c: &P, h: &[P; 3], ra: f64, rb: f64) -> Option<f64> {
     match k {
         0 => {
             // A vertex: d = w, q = |w|².
-            for i in 0..3 {
-                if !away(s[i], dot_xf(&wx, &h[i])) {
-                    return None;
-                }
+            if !vertex_away(&s, &wx, h) {
+                return None;
             }
             finish(norm2(&w), None, ra, rb)
         }
