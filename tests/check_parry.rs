@@ -673,7 +673,11 @@ fn manifold_lines(r: &exact_collision::engines::parry::Report) -> Vec<(Value, bo
 fn contact_field(line: &Value) -> (bool, Vec<usize>) {
     let (_, v) = answer_value_with(line, &engine_tol(line));
     let v = v.expect("a verdict");
-    let f = v.fields.iter().find(|f| f.field == "contact").expect("contact judged");
+    let f = v
+        .fields
+        .iter()
+        .find(|f| f.field == "contact")
+        .expect("contact judged");
     (f.agrees, f.outside.clone())
 }
 
@@ -724,7 +728,10 @@ fn every_manifold_point_is_judged_resting_cubes() {
     }
     for e in ["parry3d-f32", "parry3d-f64"] {
         let row = &r.rows[&(e, Check::Manifolds, "hand".to_string())];
-        assert_eq!((row.cases, row.disagree, row.points, row.points_off), (1, 0, 4, 0));
+        assert_eq!(
+            (row.cases, row.disagree, row.points, row.points_off),
+            (1, 0, 4, 0)
+        );
     }
 }
 

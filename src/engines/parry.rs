@@ -1115,11 +1115,9 @@ impl Report {
     /// lines judged, the points in them and the points off the contact
     /// region (either of the pair outside the tolerance).
     pub fn points_table(&self) -> String {
-        let mut t: Vec<Vec<String>> = vec![[
-            "engine", "family", "lines", "points", "points_off",
-        ]
-        .map(String::from)
-        .to_vec()];
+        let mut t: Vec<Vec<String>> = vec![["engine", "family", "lines", "points", "points_off"]
+            .map(String::from)
+            .to_vec()];
         for ((e, c, f), r) in &self.rows {
             if *c != Check::Manifolds {
                 continue;

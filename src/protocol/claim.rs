@@ -712,7 +712,8 @@ fn points_score(d: &[BigRational], limit: &BigRational) -> (usize, BigRational) 
     )
 }
 
-/// ", 2 outside the tolerance (#1, #3)" for the points outside; "" when none.
+/// ", 2 outside the tolerance (#1, #3, counted from 0)" for the points
+/// outside; "" when none.
 pub(super) fn outside_words(outside: &[usize]) -> String {
     if outside.is_empty() {
         return String::new();

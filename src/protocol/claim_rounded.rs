@@ -20,8 +20,8 @@
 //!   that plane (rational) and τ = (n·P − h₀)/|n| its height over it.
 
 use super::claim::{claimed, fmt_err, outside_words, point, q, ulp, verdict, Claimed};
-use crate::num::scalar::rational_to_f64;
 use crate::num::biquadratic::{Biquad, Field};
+use crate::num::scalar::rational_to_f64;
 use crate::protocol::FieldVerdict;
 use crate::query::rounded::contact::{
     contact, core_gap, core_regions, RoundedContact, RoundedPenetration,
@@ -286,7 +286,11 @@ pub(super) fn judge_depth_squared(
         None => return verdict(k, false, format!("{k}: claim is not a number")),
         Some(Claimed::Inf(pos)) => {
             let ok = pos && exact_f.is_infinite();
-            return verdict(k, ok, format!("{k}: claimed {c}, exact {form} ≈ {exact_f:e}"));
+            return verdict(
+                k,
+                ok,
+                format!("{k}: claimed {c}, exact {form} ≈ {exact_f:e}"),
+            );
         }
         Some(Claimed::Value(v)) => v,
     };
