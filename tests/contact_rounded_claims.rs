@@ -178,6 +178,18 @@ fn capsule_capsule_parallel() {
     check(a, b, r#"{"contact":[[0.5,0,0.5]]}"#, "disagree");
     // Over the region: 0.1 above a's surface.
     check(a, b, r#"{"contact":[[1.5,0,0.6]]}"#, "disagree");
+    // A manifold-like list: the points off S are named, counted from 0
+    // (#1 is 1/2 from S in x, #3 0.1 above it; #0 and #2 are in S).
+    let (got, detail) = verdict(
+        a,
+        b,
+        r#"{"contact":[[1,0,0.5],[0.5,0,0.5],[2,0,0.25],[1.5,0,0.6]]}"#,
+    );
+    assert_eq!(got, "disagree", "{detail}");
+    assert!(
+        detail.contains("2 outside the tolerance (#1, #3, counted from 0)"),
+        "{detail}"
+    );
 }
 
 /// A sphere of radius 1/8 centred (0,0,1/4) inside the unit cube: the cores
