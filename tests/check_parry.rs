@@ -658,3 +658,135 @@ fn parry_contact_disagreements_on_rounded_families_are_disagreements() {
         assert!(line_len(&f2.shrunk) <= line_len(&f2.line));
     }
 }
+
+/// The `contact_manifolds` lines of a report, in order.
+fn manifold_lines(r: &exact_collision::engines::parry::Report) -> Vec<(Value, bool)> {
+    r.lines
+        .iter()
+        .filter(|(l, _)| l["meta"]["call"] == "contact_manifolds")
+        .cloned()
+        .collect()
+}
+
+/// The `contact` field's verdict on a line: agrees, and the claimed points
+/// outside the tolerance.
+fn contact_field(line: &Value) -> (bool, Vec<usize>) {
+    let (_, v) = answer_value_with(line, &engine_tol(line));
+    let v = v.expect("a verdict");
+    let f = v
+        .fields
+        .iter()
+        .find(|f| f.field == "contact")
+        .expect("contact judged");
+    (f.agrees, f.outside.clone())
+}
+
+#[test]
+fn every_manifold_point_is_judged_resting_cubes() {
+    // Unit cubes resting face to face, b at (1/4, 0, 3/4): δ = 1/4, normal
+    // +z, translation (0, 0, 1/4); the contact region is a's top face met
+    // with b's bottom face moved up, x ∈ [−1/4, 1/2], |y| ≤ 1/2 on z = 1/2,
+    // swept down to b's bottom face z = 1/4. parry's box–box manifold has
+    // the four corners of that rectangle: local_p1 on a (z = 1/2), local_p2
+    // on b (z = 1/4), claimed as points 2i and 2i + 1.
+    let resting = Case {
+        family: "hand",
+        a: aabb([0.0; 3], 0.5),
+        b: aabb([0.25, 0.0, 0.75], 0.5),
+    };
+    let r = check(
+        &[resting],
+        &[],
+        &Options {
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    let lines = manifold_lines(&r);
+    assert_eq!(lines.len(), 2);
+    for (line, agrees) in &lines {
+        assert!(*agrees, "{line}");
+        let pts = line["claim"]["contact"]["points"].as_array().unwrap();
+        assert_eq!(pts.len(), 8, "{line}");
+        for (i, p) in pts.iter().enumerate() {
+            let p: Vec<f64> = (0..3).map(|k| p[k].as_f64().unwrap()).collect();
+            let z = if i % 2 == 0 { 0.5 } else { 0.25 };
+            let near = |x: f64, w: &[f64]| w.iter().any(|w| (x - w).abs() < 1e-6);
+            assert!(near(p[0], &[-0.25, 0.5]), "{line}");
+            assert!(near(p[1], &[-0.5, 0.5]), "{line}");
+            assert!((p[2] - z).abs() < 1e-6, "{line}");
+        }
+        assert_eq!(contact_field(line), (true, vec![]));
+        // One point moved off: point 3 (the second corner's point on b)
+        // moved 1/4 along +x, past a's side x = 1/2 (1/4 from the region
+        // at least): the manifold disagrees, and that point is named.
+        let mut moved = line.clone();
+        let x = moved["claim"]["contact"]["points"][3][0].as_f64().unwrap();
+        moved["claim"]["contact"]["points"][3][0] = serde_json::json!(x + 0.25);
+        assert_eq!(contact_field(&moved), (false, vec![3]), "{moved}");
+        assert_eq!(exact(&moved)["verdict"], "disagree");
+    }
+    for e in ["parry3d-f32", "parry3d-f64"] {
+        let row = &r.rows[&(e, Check::Manifolds, "hand".to_string())];
+        assert_eq!(
+            (row.cases, row.disagree, row.points, row.points_off),
+            (1, 0, 4, 0)
+        );
+    }
+}
+
+#[test]
+fn shallow_manifold_points_of_a_tilted_cube_are_off() {
+    // b, a unit cube turned about y by θ (quaternion (cos θ/2, 0, sin θ/2,
+    // 0) with sin θ/2 = 1/20: sin θ ≈ 0.0999, cos θ = 0.995) at
+    // (0, 0, 0.9), over a = the unit cube at the origin. b's bottom edge at
+    // x ≈ +0.4476 is lowest, z = 0.9 − (sin θ + cos θ)/2 ≈ 0.3528, so
+    // δ ≈ 0.1473 along +z (b's own face normal needs ≈ 0.152) and the
+    // contact region is that edge on z = 1/2: a segment. Its two manifold
+    // points are in the swept region. parry also gives points on the
+    // shallower side (at f64 two, at f32 one), clipped to a's side
+    // x = −1/2, where b's face is ≈ 0.052 deep: they are where the shapes
+    // overlap, not where they touch after the shortest separating move,
+    // ≈ 0.95 from the region in x — off at both precisions.
+    let s = 0.05f64;
+    let tilted = Case {
+        family: "hand",
+        a: aabb([0.0; 3], 0.5),
+        b: exact_collision::cases::Geom::Box(exact_collision::cases::PoseBox {
+            he: [0.5; 3],
+            q: [(1.0 - s * s).sqrt(), 0.0, s, 0.0],
+            t: [0.0, 0.0, 0.9],
+        }),
+    };
+    let r = check(
+        &[tilted],
+        &[],
+        &Options {
+            keep_lines: true,
+            ..Default::default()
+        },
+    );
+    let lines = manifold_lines(&r);
+    assert_eq!(lines.len(), 2);
+    for (line, _) in lines {
+        let dists: Vec<f64> = line["meta"]["parry"]["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["dist"].as_f64().unwrap())
+            .collect();
+        let deepest = dists.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert!((deepest + 0.1473).abs() < 1e-3, "{line}");
+        // The pairs whose dist is more than 0.01 above the deepest are off,
+        // the deepest ones are not.
+        let shallow: Vec<usize> = (0..dists.len())
+            .filter(|&i| dists[i] > deepest + 0.01)
+            .collect();
+        assert!(!shallow.is_empty(), "{line}");
+        let (agrees, outside) = contact_field(&line);
+        assert!(!agrees, "{line}");
+        let mut pairs: Vec<usize> = outside.iter().map(|i| i / 2).collect();
+        pairs.dedup();
+        assert_eq!(pairs, shallow, "{line}");
+    }
+}

@@ -178,6 +178,18 @@ fn capsule_capsule_parallel() {
     check(a, b, r#"{"contact":[[0.5,0,0.5]]}"#, "disagree");
     // Over the region: 0.1 above a's surface.
     check(a, b, r#"{"contact":[[1.5,0,0.6]]}"#, "disagree");
+    // A manifold-like list: the points off S are named, counted from 0
+    // (#1 is 1/2 from S in x, #3 0.1 above it; #0 and #2 are in S).
+    let (got, detail) = verdict(
+        a,
+        b,
+        r#"{"contact":[[1,0,0.5],[0.5,0,0.5],[2,0,0.25],[1.5,0,0.6]]}"#,
+    );
+    assert_eq!(got, "disagree", "{detail}");
+    assert!(
+        detail.contains("2 outside the tolerance (#1, #3, counted from 0)"),
+        "{detail}"
+    );
 }
 
 /// A sphere of radius 1/8 centred (0,0,1/4) inside the unit cube: the cores
@@ -218,4 +230,86 @@ fn apart_and_malformed() {
         r#"{"contact":{"points":[]}}"#,
         "disagree",
     );
+}
+
+/// `depth_squared` on rounded shapes, judged exactly against δ² in ℚ(√q)
+/// or ℚ(√p).
+///
+/// Unit spheres at (0,0,0) and (1,1,0): cores apart, q = 2, R = 2,
+/// δ = 2 − √2, δ² = (2 − √2)² = 6 − 4√2 = 0.343145750507619804793…; the
+/// nearest double is 0.3431457505076198 (worked with 60-digit decimals).
+#[test]
+fn depth_squared_of_spheres_cores_apart() {
+    let (a, b) = (UNIT_SPHERE_0, UNIT_SPHERE_110);
+    check(a, b, r#"{"depth_squared":0.3431457505076198}"#, "agree");
+    // 0.3431457: relative error 1.47e-7 > 1e-9 by default, < 1e-6.
+    check(a, b, r#"{"depth_squared":0.3431457}"#, "disagree");
+    check(
+        a,
+        b,
+        r#"{"depth_squared":0.3431457,"rel_tol":1e-6}"#,
+        "agree",
+    );
+    // abs: |0.3431457 − δ²| ≈ 5.05e-8: agrees with abs 6e-8, not 5e-8.
+    check(
+        a,
+        b,
+        r#"{"depth_squared":0.3431457,"rel_tol":0,"abs_tol":6e-8}"#,
+        "agree",
+    );
+    check(
+        a,
+        b,
+        r#"{"depth_squared":0.3431457,"rel_tol":0,"abs_tol":5e-8}"#,
+        "disagree",
+    );
+    // An exact string must equal δ², which is irrational here.
+    check(
+        a,
+        b,
+        r#"{"depth_squared":"3431457505076198/10000000000000000"}"#,
+        "disagree",
+    );
+    // δ itself claimed as δ² (0.5858 against 0.3431): disagree.
+    check(a, b, r#"{"depth_squared":0.5857864376269049}"#, "disagree");
+}
+
+/// Unit spheres at (0,0,0) and (1,0,0): q = 1, δ = 2 − 1 = 1 and δ² = 1
+/// exactly (a rational δ²: the exact string "1" agrees, "1.0000001" not).
+#[test]
+fn depth_squared_rational_when_the_root_is() {
+    let a = UNIT_SPHERE_0;
+    let b = r#"{"type":"sphere","center":[1,0,0],"radius":1}"#;
+    check(a, b, r#"{"depth_squared":"1"}"#, "agree");
+    check(a, b, r#"{"depth_squared":1}"#, "agree");
+    check(a, b, r#"{"depth_squared":"10000001/10000000"}"#, "disagree");
+    check(a, b, r#"{"depth_squared":1.0000001}"#, "disagree");
+    // Apart spheres (centres 3 apart, radii 1): δ = 0, δ² = 0.
+    let far = r#"{"type":"sphere","center":[3,0,0],"radius":1}"#;
+    check(a, far, r#"{"depth_squared":0}"#, "agree");
+    check(a, far, r#"{"depth_squared":0.1}"#, "disagree");
+}
+
+/// Cores meeting: a box turned 45° about z (half-axes (1,1,0), (−1,1,0),
+/// (0,0,3): half extents √2, √2, 3) and a unit sphere at its centre. The
+/// sphere's core, the point 0, is √2 from the four side faces and 3 from
+/// the ends, so p = 2, R = 0 + 1, δ = √2 + 1 and
+/// δ² = 3 + 2√2 = 5.828427124746190097…; nearest double 5.82842712474619.
+#[test]
+fn depth_squared_with_meeting_cores() {
+    let a = r#"{"type":"box","center":[0,0,0],"half_axes":[[1,1,0],[-1,1,0],[0,0,3]]}"#;
+    let b = r#"{"type":"sphere","center":[0,0,0],"radius":1}"#;
+    check(a, b, r#"{"depth_squared":5.82842712474619}"#, "agree");
+    // 5.8284271: relative error 4.2e-9 (> 1e-9, < 1e-8).
+    check(a, b, r#"{"depth_squared":5.8284271}"#, "disagree");
+    check(
+        a,
+        b,
+        r#"{"depth_squared":5.8284271,"rel_tol":1e-8}"#,
+        "agree",
+    );
+    // (√2 + 1)² read wrongly as 2 + 1 = 3 (p + R², the cross term lost).
+    check(a, b, r#"{"depth_squared":3}"#, "disagree");
+    // And depth_f64 on the same pair: δ = 2.414213562373095…
+    check(a, b, r#"{"depth_f64":2.414213562373095}"#, "agree");
 }

@@ -25,8 +25,9 @@
 //!   direction) and `contact` points (`point1` on a, `point2` on b), against
 //!   the exact `contact` query; `DefaultQueryDispatcher::contact_manifolds`
 //!   with prediction 0 → the same fields from the manifold's normal (a's
-//!   local `local_n1` turned into world space) and its deepest point pair
-//!   (`local_p1`, `local_p2` placed by a's and b's poses);
+//!   local `local_n1` turned into world space), its deepest point's depth,
+//!   and every point pair of the manifold (`local_p1`, `local_p2` placed by
+//!   a's and b's poses) as contact points, each judged;
 //! - linear time of impact (boxes): b starts one offset away and moves back
 //!   linearly over t ∈ [0, 1] to its generated, nearly touching, place;
 //!   `cast_shapes` → `hit` and `t_enter_f64`, against the exact `ccd` query;
@@ -69,8 +70,8 @@ pub enum Check {
     /// `query::contact` (box pairs and pairs with a rounded shape): depth,
     /// normal and points.
     Contact,
-    /// `contact_manifolds` with prediction 0 (the same pairs): each
-    /// manifold's normal, its deepest point pair and depth.
+    /// `contact_manifolds` with prediction 0 (the same pairs): the
+    /// manifold's normal, its deepest point's depth and every point pair.
     Manifolds,
 }
 
@@ -113,6 +114,12 @@ pub struct Row {
     pub disagree: usize,
     /// Cases parry does not support or that could not be answered.
     pub skipped: usize,
+    /// `contact_manifolds` only: the manifold points judged (each a pair,
+    /// `local_p1` on a and `local_p2` on b).
+    pub points: usize,
+    /// `contact_manifolds` only: the points of which either point lies
+    /// outside the tolerance of the contact region.
+    pub points_off: usize,
 }
 
 /// The whole check.
@@ -531,34 +538,49 @@ fn contact_line<E: Engine>(c: &Case) -> Result<Value, String> {
 }
 
 /// The manifold claim line: parry's `contact_manifolds` (prediction 0) as a
-/// claim on a `contact` query. The first manifold with points is judged (a
-/// convex pair has one): its normal (`local_n1` in world space, pointing
-/// from a toward b, the protocol's convention), the depth of its deepest
-/// point (max of −`dist`, `dist` negative when penetrating) and that point's
-/// pair (`local_p1` on a, `local_p2` on b, in world space) as contact points.
-/// The other points of the manifold are carried in `meta`, not judged (they
-/// span the overlap patch, not the depth's contact region). No manifold
-/// point is the claim `depth_f64: 0`.
+/// claim on a `contact` query, one claim for the manifold: its normal
+/// (`local_n1` in world space, pointing from a toward b, the protocol's
+/// convention), the depth of its deepest point (max of −`dist`, `dist`
+/// negative when penetrating), and **every** point of the manifold as
+/// contact points, in order: point i's `local_p1` (on a) is claimed point
+/// 2i and its `local_p2` (on b) point 2i + 1, both in world space. Each is
+/// judged by the contact rule (within the tolerance of the region swept
+/// along b's translation); `meta` keeps each point's `dist`. Convex pairs
+/// have one manifold; a pair for which parry gives several manifolds with
+/// points is an error (skipped, with the reason), not a partial judgement.
+/// No manifold point is the claim `depth_f64: 0`.
 fn manifold_line<E: Engine>(c: &Case) -> Result<Value, String> {
     if !c.proper() {
         return Err("a degenerate case".into());
     }
     let ms = E::manifolds(&c.a, &c.b)?;
+    let with_points: Vec<&ParryManifold> = ms.iter().filter(|m| !m.points.is_empty()).collect();
+    if with_points.len() > 1 {
+        return Err(format!(
+            "contact_manifolds gave {} manifolds with points (a convex pair has one)",
+            with_points.len()
+        ));
+    }
     let mut line = c.query("contact");
     let fv = |p: [f64; 3]| p.map(float_value).to_vec();
-    let m = ms.iter().find(|m| !m.points.is_empty());
-    let (claim, said) = match m {
+    let (claim, said) = match with_points.first() {
         None => (json!({"depth_f64": 0.0}), json!("no manifold point")),
         Some(m) => {
             let deepest = m
                 .points
                 .iter()
-                .min_by(|x, y| x.2.total_cmp(&y.2))
+                .map(|p| p.2)
+                .min_by(|x, y| x.total_cmp(y))
                 .expect("not empty");
+            let points: Vec<Value> = m
+                .points
+                .iter()
+                .flat_map(|p| [json!(fv(p.0)), json!(fv(p.1))])
+                .collect();
             (
-                json!({"depth_f64": float_value((-deepest.2).max(0.0)),
+                json!({"depth_f64": float_value((-deepest).max(0.0)),
                        "normal": fv(m.normal),
-                       "contact": {"points": [fv(deepest.0), fv(deepest.1)]}}),
+                       "contact": {"points": points}}),
                 json!({"manifolds": ms.len(),
                        "points": m.points.iter().map(|p| json!({
                            "p1": fv(p.0), "p2": fv(p.1), "dist": float_value(p.2)
@@ -572,6 +594,25 @@ fn manifold_line<E: Engine>(c: &Case) -> Result<Value, String> {
         E::NAME,
         json!({ "parry": said, "call": "contact_manifolds" }),
     ))
+}
+
+/// The manifold points of a judged manifold line and how many are off: a
+/// point (its pair `local_p1`, `local_p2`, claimed as contact points 2i and
+/// 2i + 1) is off when either lies outside the tolerance.
+fn manifold_points(line: &Value, v: &Verdict) -> (usize, usize) {
+    let n = line["claim"]["contact"]["points"]
+        .as_array()
+        .map_or(0, |p| p.len() / 2);
+    let off = v
+        .fields
+        .iter()
+        .find(|f| f.field == "contact")
+        .map_or(0, |f| {
+            let mut pairs: Vec<usize> = f.outside.iter().map(|i| i / 2).collect();
+            pairs.dedup();
+            pairs.len()
+        });
+    (n, off)
 }
 
 /// Whether `check` is asked of the pair: linear time of impact of box pairs;
@@ -826,6 +867,11 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
                 r.skips.push((E::NAME, check, c.family.to_string(), why));
                 continue;
             };
+            if check == Check::Manifolds {
+                let (n, off) = manifold_points(&line, &v);
+                entry.points += n;
+                entry.points_off += off;
+            }
             if o.keep_lines && check != Check::LinearToi {
                 r.lines.push((line.clone(), v.agrees));
             }
@@ -1063,5 +1109,27 @@ impl Report {
             ]);
         }
         crate::report::text_table(&t, 3)
+    }
+
+    /// The manifold points per engine and family: the `contact_manifolds`
+    /// lines judged, the points in them and the points off the contact
+    /// region (either of the pair outside the tolerance).
+    pub fn points_table(&self) -> String {
+        let mut t: Vec<Vec<String>> = vec![["engine", "family", "lines", "points", "points_off"]
+            .map(String::from)
+            .to_vec()];
+        for ((e, c, f), r) in &self.rows {
+            if *c != Check::Manifolds {
+                continue;
+            }
+            t.push(vec![
+                e.to_string(),
+                f.clone(),
+                (r.cases - r.skipped).to_string(),
+                r.points.to_string(),
+                r.points_off.to_string(),
+            ]);
+        }
+        crate::report::text_table(&t, 2)
     }
 }

@@ -45,9 +45,11 @@
 //!   along it (it agrees when that overlap is within the tolerances of δ); a
 //!   `contact` (`{"points":[…]}` or a list of points) when every point is
 //!   within max(abs, rel·δ) of the exact region swept back along b's
-//!   translation (docs/verify.md).
+//!   translation (docs/verify.md); the points outside are named
+//!   ([`FieldVerdict::outside`]).
 //!   On rounded shapes `depth_f64` is judged against the irrational δ
-//!   (√p + R or R − √q) by exact comparisons with rationals, and `normal`
+//!   (√p + R or R − √q) by exact comparisons with rationals, `depth_squared`
+//!   against δ² by exact signs in ℚ(√p) or ℚ(√q), and `normal`
 //!   and `contact` by the same rules with the overlap s/|n| + R and the
 //!   region swept from a's surface to b's, decided in ℚ(√|n|², √p or √q)
 //!   (`claim_rounded`).
@@ -100,6 +102,10 @@ pub struct FieldVerdict {
     pub abs_error: Option<f64>,
     /// `abs_error` in units in the last place of the claimed double.
     pub ulps: Option<f64>,
+    /// For a `contact` claim: the indices (from 0, in the claim's order) of
+    /// the claimed points farther than the tolerance from the region they
+    /// were judged against; empty for other fields.
+    pub outside: Vec<usize>,
 }
 
 impl FieldVerdict {
@@ -136,12 +142,12 @@ fn exact_of(v: &Value) -> Option<BigRational> {
     read_number(v).ok()
 }
 
-fn q(x: f64) -> BigRational {
+pub(super) fn q(x: f64) -> BigRational {
     BigRational::from_float(x).unwrap_or_else(BigRational::zero)
 }
 
 /// The unit in the last place of the double `c` (2⁻¹⁰⁷⁴ at 0 and for subnormals).
-fn ulp(c: f64) -> BigRational {
+pub(super) fn ulp(c: f64) -> BigRational {
     let bits = c.abs().to_bits();
     let e = ((bits >> 52) & 0x7ff) as i64;
     let k = if e == 0 { -1074 } else { e - 1075 };
@@ -158,7 +164,7 @@ fn error_of(err: &BigRational, c: f64) -> (f64, f64) {
     (rational_to_f64(err), rational_to_f64(&(err / ulp(c))))
 }
 
-fn fmt_err(abs: f64, ulps: f64) -> String {
+pub(super) fn fmt_err(abs: f64, ulps: f64) -> String {
     if ulps.is_finite() {
         format!("abs error {abs:.3e} ({ulps:.3e} ulps of the claim)")
     } else {
@@ -172,12 +178,12 @@ fn fmt_err(abs: f64, ulps: f64) -> String {
 }
 
 /// A claimed value that may be the protocol's `"inf"`/`"-inf"` overflow form.
-enum Claimed {
+pub(super) enum Claimed {
     Value(BigRational),
     Inf(bool),
 }
 
-fn claimed(v: &Value) -> Option<Claimed> {
+pub(super) fn claimed(v: &Value) -> Option<Claimed> {
     match v.as_str() {
         Some("inf") => Some(Claimed::Inf(true)),
         Some("-inf") => Some(Claimed::Inf(false)),
@@ -466,6 +472,7 @@ fn judge_rounded_distance(k: &str, c: &Value, d: &SqrtOffset, tol: &Tol) -> Fiel
         detail,
         abs_error: Some(abs_err),
         ulps: Some(ulps),
+        outside: Vec::new(),
     }
 }
 
@@ -511,6 +518,7 @@ fn judge_rounded_depth(k: &str, c: &Value, p: &RoundedPenetration, tol: &Tol) ->
         detail,
         abs_error: Some(abs_err),
         ulps: Some(ulps),
+        outside: Vec::new(),
     }
 }
 
@@ -612,22 +620,24 @@ fn judge_contact(
             };
             let (abs, rel) = tol.get(Kind::Distance);
             let limit = std::cmp::max(&abs * &abs, &rel * &rel * &d2);
-            // The squared distance of the farthest claimed point from the
-            // region swept back along t (its points p − t and p).
-            let farthest = |region: Vec<Vec3<BigRational>>, t: &Vec3<BigRational>| {
+            // Each claimed point's squared distance from the region swept
+            // back along t (the convex hull of its points p − t and p).
+            let distances = |region: Vec<Vec3<BigRational>>, t: &Vec3<BigRational>| {
                 let mut swept: Vec<Vec3<BigRational>> = Vec::new();
                 for p in region {
                     swept.push(p.sub(t));
                     swept.push(p);
                 }
                 let set = Rounded::convex(&swept, BigRational::zero()).ok()?;
-                let mut worst = BigRational::zero();
-                for p in &claimed {
-                    let dot = Rounded::sphere(p.clone(), BigRational::zero()).ok()?;
-                    let d = crate::query::rounded::distance_exact(&dot, &set).ok()?;
-                    worst = std::cmp::max(worst, d.core.distance_squared);
-                }
-                Some(worst)
+                claimed
+                    .iter()
+                    .map(|p| {
+                        let dot = Rounded::sphere(p.clone(), BigRational::zero()).ok()?;
+                        crate::query::rounded::distance_exact(&dot, &set)
+                            .ok()
+                            .map(|d| d.core.distance_squared)
+                    })
+                    .collect::<Option<Vec<BigRational>>>()
             };
             let t = answer.get("translation").and_then(point)?;
             let region: Option<Vec<_>> = answer
@@ -637,9 +647,11 @@ fn judge_contact(
                 .iter()
                 .map(point)
                 .collect();
-            let mut worst = farthest(region?, &t)?;
+            let mut best = distances(region?, &t)?;
             // Each other optimal normal has its own translation and region;
-            // points in the swept region of any one of them agree.
+            // points in the swept region of any one of them agree. Of several
+            // regions the one with the fewest points outside is reported
+            // (then the nearest farthest point).
             let others: Vec<Vec3<BigRational>> = answer
                 .get("normals")
                 .and_then(Value::as_array)
@@ -648,7 +660,7 @@ fn judge_contact(
                 .skip(1)
                 .filter_map(point)
                 .collect();
-            if worst > limit && !others.is_empty() {
+            if best.iter().any(|d| d > &limit) && !others.is_empty() {
                 use crate::query::polytope::contact::touching_region;
                 let (pa, pb) = (
                     crate::query::polytope::Polytope::new(a),
@@ -663,24 +675,55 @@ fn judge_contact(
                         Some(Region::Polygon(v)) => v,
                         None => continue,
                     };
-                    if let Some(w) = farthest(pts, &t) {
-                        worst = std::cmp::min(worst, w);
+                    if let Some(d) = distances(pts, &t) {
+                        if points_score(&d, &limit) < points_score(&best, &limit) {
+                            best = d;
+                        }
                     }
                 }
             }
-            let ok = worst <= limit;
-            verdict(
-                k,
-                ok,
-                format!(
-                    "{k}: {} points, the farthest {:e} from the contact region swept along b's translation, for the nearest optimal normal's (decided exactly)",
-                    claimed.len(),
-                    sqrt_nearest_f64(&worst)
-                ),
-            )
+            let outside: Vec<usize> = (0..best.len()).filter(|&i| best[i] > limit).collect();
+            let worst = best.iter().max().cloned().unwrap_or_default();
+            FieldVerdict {
+                outside: outside.clone(),
+                ..verdict(
+                    k,
+                    outside.is_empty(),
+                    format!(
+                        "{k}: {} points, the farthest {:e} from the contact region swept along b's translation, for the nearest optimal normal's (decided exactly){}",
+                        claimed.len(),
+                        sqrt_nearest_f64(&worst),
+                        outside_words(&outside)
+                    ),
+                )
+            }
         }
         _ => return None,
     })
+}
+
+/// How far a set of claimed points is from a region, for choosing among
+/// several optimal normals' regions: the number of points outside the
+/// limit, then the farthest squared distance.
+fn points_score(d: &[BigRational], limit: &BigRational) -> (usize, BigRational) {
+    (
+        d.iter().filter(|x| *x > limit).count(),
+        d.iter().max().cloned().unwrap_or_default(),
+    )
+}
+
+/// ", 2 outside the tolerance (#1, #3, counted from 0)" for the points
+/// outside; "" when none.
+pub(super) fn outside_words(outside: &[usize]) -> String {
+    if outside.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = outside.iter().map(|i| format!("#{i}")).collect();
+    format!(
+        ", {} outside the tolerance ({}, counted from 0)",
+        outside.len(),
+        list.join(", ")
+    )
 }
 
 /// The shapes of a static query.
@@ -698,6 +741,7 @@ pub(super) fn verdict(k: &str, agrees: bool, detail: String) -> FieldVerdict {
         detail,
         abs_error: None,
         ulps: None,
+        outside: Vec::new(),
     }
 }
 
@@ -944,6 +988,7 @@ fn judge_distance(k: &str, c: &Value, d2: &BigRational, tol: &Tol) -> FieldVerdi
         detail,
         abs_error: Some(abs_err),
         ulps: Some(ulps),
+        outside: Vec::new(),
     }
 }
 
@@ -1000,6 +1045,7 @@ fn judge_time(k: &str, c: &Value, answer: &Map<String, Value>, tol: &Tol) -> Fie
         ),
         abs_error: Some(abs_err),
         ulps: Some(ulps),
+        outside: Vec::new(),
     }
 }
 
@@ -1065,6 +1111,23 @@ fn judge_field(
                     let mut f = judge_distance("distance_f64", c, &BigRational::zero(), tol);
                     f.field = k.to_string();
                     f.detail = f.detail.replacen("distance_f64", k, 1);
+                    f
+                }
+                Err(e) => verdict(k, false, format!("{k}: no exact depth ({e})")),
+            }
+        }
+        "depth_squared" if matches!(q.op, Op::ContactRounded { .. }) => {
+            let Op::ContactRounded { a, b } = &q.op else {
+                return None;
+            };
+            match crate::query::rounded::contact::contact(a, b) {
+                Ok(RoundedContact::Meeting(p)) => {
+                    super::claim_rounded::judge_depth_squared(k, c, &p, &tol.get(Kind::Distance))
+                }
+                Ok(RoundedContact::Apart(_)) => {
+                    let mut f = judge_distance("distance_squared", c, &BigRational::zero(), tol);
+                    f.field = k.to_string();
+                    f.detail = f.detail.replacen("distance_squared", k, 1);
                     f
                 }
                 Err(e) => verdict(k, false, format!("{k}: no exact depth ({e})")),

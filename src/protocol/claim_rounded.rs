@@ -19,8 +19,9 @@
 //!   `dist²(P′, R₀) + dist²(τ, [r_a − δ, r_a])` with P′ = P projected onto
 //!   that plane (rational) and τ = (n·P − h₀)/|n| its height over it.
 
-use super::claim::{point, verdict};
+use super::claim::{claimed, fmt_err, outside_words, point, q, ulp, verdict, Claimed};
 use crate::num::biquadratic::{Biquad, Field};
+use crate::num::scalar::rational_to_f64;
 use crate::protocol::FieldVerdict;
 use crate::query::rounded::contact::{
     contact, core_gap, core_regions, RoundedContact, RoundedPenetration,
@@ -139,9 +140,10 @@ fn judge_points(
     };
     let (abs, rel) = tol;
     let ra = Biquad::rational(a.radius.clone());
-    // The farthest point's squared distance (a double, for reading) and
-    // whether all are within the limit, for each optimal normal.
-    let mut best: Option<(bool, f64)> = None;
+    // For each optimal normal: the points outside the limit and the
+    // farthest point's squared distance (a double, for reading). The normal
+    // with the fewest points outside is reported (then the nearest).
+    let mut best: Option<(Vec<usize>, f64)> = None;
     for (n, r0) in core_regions(a, b, p) {
         let nn = n.norm_squared();
         let (f, delta) = depth_in(p, &nn);
@@ -153,9 +155,9 @@ fn judge_points(
         let (lo, hi) = (ra.sub(&delta), ra.clone());
         let limit_rel = f.mul(&delta, &delta).scale(&(rel * rel));
         let limit_abs = Biquad::rational(abs * abs);
-        let mut all = true;
+        let mut outside = Vec::new();
         let mut worst = 0.0f64;
-        for x in &claimed {
+        for (i, x) in claimed.iter().enumerate() {
             let m = n.dot(x) - &h0;
             let k_ = &m / &nn;
             let proj = x.sub(&n.scale(&k_));
@@ -164,7 +166,7 @@ fn judge_points(
                 .and_then(|dot| distance_exact(&dot, &set).ok())
                 .map(|d| d.core.distance_squared)
             else {
-                all = false;
+                outside.push(i);
                 continue;
             };
             // τ = m/√N = (m/N)·√N.
@@ -185,31 +187,143 @@ fn judge_points(
             };
             let d2 = f.mul(&axial, &axial).add(&Biquad::rational(d_plane));
             let ok = f.sign(&d2.sub(&limit_abs)) <= 0 || f.sign(&d2.sub(&limit_rel)) <= 0;
-            all &= ok;
+            if !ok {
+                outside.push(i);
+            }
             worst = worst.max(f.floor_f64(&d2));
         }
-        let better = match best {
+        let better = match &best {
             None => true,
-            Some((ok0, w0)) => (all && !ok0) || (all == ok0 && worst < w0),
+            Some((o0, w0)) => (outside.len(), worst) < (o0.len(), *w0),
         };
         if better {
-            best = Some((all, worst));
+            best = Some((outside, worst));
         }
     }
-    let Some((ok, worst)) = best else {
+    let Some((outside, worst)) = best else {
         return verdict(
             k,
             false,
             format!("{k}: the exact contact region could not be formed"),
         );
     };
-    verdict(
-        k,
-        ok,
-        format!(
-            "{k}: {} points, the farthest ≈ {:e} from the contact region swept along b's translation, for the nearest optimal normal's (decided exactly)",
-            claimed.len(),
-            worst.max(0.0).sqrt()
-        ),
-    )
+    FieldVerdict {
+        outside: outside.clone(),
+        ..verdict(
+            k,
+            outside.is_empty(),
+            format!(
+                "{k}: {} points, the farthest ≈ {:e} from the contact region swept along b's translation, for the nearest optimal normal's (decided exactly){}",
+                claimed.len(),
+                worst.max(0.0).sqrt(),
+                outside_words(&outside)
+            ),
+        )
+    }
+}
+
+/// δ² of meeting rounded shapes in ℚ(√B): `(R + √p)² = R² + p + 2R·√p`
+/// (cores meeting) or `(R − √q)² = R² + q − 2R·√q` (cores apart), as an
+/// element of the field ℚ(√0, √B) (the first root vanishes).
+fn depth_squared_in(p: &RoundedPenetration) -> (Field, Biquad) {
+    let (f, delta) = depth_in(p, &Q::zero());
+    let d2 = f.mul(&delta, &delta);
+    (f, d2)
+}
+
+/// The double nearest x ≥ 0 (ties to even), from the largest double at
+/// most x and one exact sign at the midpoint.
+fn nearest_f64(f: &Field, x: &Biquad) -> f64 {
+    let lo = f.floor_f64(x);
+    if !lo.is_finite() {
+        return lo;
+    }
+    let at = |d: f64| f.sign(&x.sub(&Biquad::rational(q(d))));
+    if at(lo) == 0 {
+        return lo;
+    }
+    // lo < x < ∞ (x past the largest double has lo = ∞): hi is finite.
+    let hi = lo.next_up();
+    let mid = (q(lo) + q(hi)) / Q::from_integer(2.into());
+    match f.sign(&x.sub(&Biquad::rational(mid))) {
+        s if s < 0 => lo,
+        s if s > 0 => hi,
+        _ if lo.to_bits() & 1 == 0 => lo,
+        _ => hi,
+    }
+}
+
+/// Judge a claimed `depth_squared` of meeting rounded shapes against
+/// δ² = (R + √p)² or (R − √q)², exactly in ℚ(√p) or ℚ(√q): an exact string
+/// agrees when it equals δ² (possible only where δ² is rational); a number
+/// when it is the double nearest δ² or when |c − δ²| ≤ max(abs, rel·δ²),
+/// i.e. `c − abs ≤ δ² ≤ c + abs` or `(1 − rel)·δ² ≤ c ≤ (1 + rel)·δ²`, each
+/// side one exact sign.
+pub(super) fn judge_depth_squared(
+    k: &str,
+    c: &Value,
+    p: &RoundedPenetration,
+    (abs, rel): &(Q, Q),
+) -> FieldVerdict {
+    let (f, d2) = depth_squared_in(p);
+    let exact_f = nearest_f64(&f, &d2);
+    let form = {
+        let r = &p.closest.radius;
+        match &p.core {
+            Some(core) => format!(
+                "(R + √p)² with R = {}, p = {}",
+                crate::protocol::number::exact_string(r),
+                crate::protocol::number::exact_string(&core.depth_squared)
+            ),
+            None => format!(
+                "(R − √q)² with R = {}, q = {}",
+                crate::protocol::number::exact_string(r),
+                crate::protocol::number::exact_string(&p.closest.core.distance_squared)
+            ),
+        }
+    };
+    let cv = match claimed(c) {
+        None => return verdict(k, false, format!("{k}: claim is not a number")),
+        Some(Claimed::Inf(pos)) => {
+            let ok = pos && exact_f.is_infinite();
+            return verdict(
+                k,
+                ok,
+                format!("{k}: claimed {c}, exact {form} ≈ {exact_f:e}"),
+            );
+        }
+        Some(Claimed::Value(v)) => v,
+    };
+    // sign(δ² − t) for a rational t.
+    let cmp = |t: &Q| f.sign(&d2.sub(&Biquad::rational(t.clone())));
+    let claimed_f = rational_to_f64(&cv);
+    let ok = if c.is_string() {
+        cmp(&cv) == 0
+    } else {
+        let one = Q::one();
+        let nearest = claimed_f == exact_f;
+        let in_abs = cmp(&(&cv - abs)) >= 0 && cmp(&(&cv + abs)) <= 0;
+        // (1 − rel)·δ² ≤ c ≤ (1 + rel)·δ².
+        let in_rel = f.sign(&Biquad::rational(cv.clone()).sub(&d2.scale(&(&one - rel)))) >= 0
+            && f.sign(&d2.scale(&(&one + rel)).sub(&Biquad::rational(cv.clone()))) >= 0;
+        nearest || in_abs || in_rel
+    };
+    let abs_err = (claimed_f - exact_f).abs();
+    let ulps = if abs_err == 0.0 {
+        0.0
+    } else {
+        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
+    };
+    let mut detail = format!(
+        "{k}: claimed {claimed_f:e}, exact {form} ≈ {exact_f:e}, {} (decided exactly)",
+        fmt_err(abs_err, ulps)
+    );
+    if !c.is_string() && claimed_f == exact_f && cmp(&cv) != 0 {
+        detail.push_str(" (the correctly rounded double of the exact value)");
+    }
+    FieldVerdict {
+        abs_error: Some(abs_err),
+        ulps: Some(ulps),
+        ..verdict(k, ok, detail)
+    }
 }

@@ -77,6 +77,8 @@ pub fn run(args: &Args) -> io::Result<bool> {
     // the program quietly in main, see quiet_pipe.rs).
     let mut so = io::BufWriter::new(io::stdout().lock());
     write!(so, "{}", r.table())?;
+    writeln!(so, "\ncontact_manifolds points (every point judged; off: outside the contact region's tolerance):")?;
+    write!(so, "{}", r.points_table())?;
     for (e, c, f, why) in &r.skips {
         writeln!(so, "skipped: {e} {} [{f}]: {why}", c.name())?;
     }
