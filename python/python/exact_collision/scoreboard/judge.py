@@ -269,7 +269,8 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
             r["wrong_fields"] = fs
         result["records"].extend(recs)
         result["engines"][name] = {"version": str(ver), "rel_tol": mod.REL_TOL, "engine_seconds": engine_s,
-                                   "doc": (mod.__doc__ or "").strip()}
+                                   "doc": (mod.__doc__ or "").strip(),
+                                   "toi_convention": list(getattr(mod, "TOI_CONVENTION", ()))}
         log(f"{name} {ver}: {len(lines)} claims, {len(failed)} exceptions, {engine_s:.1f} s in the engine")
     s = time.perf_counter()
     stats = shrink_all(result, mods, shapes_of, shrink_seconds)

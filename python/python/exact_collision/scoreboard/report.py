@@ -304,12 +304,15 @@ def _jsonable(x):
 
 def counterexamples(result, per_op=2):
     """Per engine, wrong answers from as many families as possible, up to
-    ``per_op`` of each op, the largest error first."""
+    ``per_op`` of each op, the largest error first; for time of impact the
+    kinds that are not the engine's stated convention (``TOI_CONVENTION`` of
+    its adapter: ipctk's early times, FCL's late samples) first."""
     out = {}
-    for name in result["engines"]:
+    for name, info in result["engines"].items():
+        conv = set(info.get("toi_convention", ()))
         wrong = [r for r in result["records"] if r["engine"] == name and r["verdict"] == "disagree"]
-        wrong.sort(key=lambda r: -(r["rel_error"] if r["rel_error"] is not None else
-                                   (r["abs_error"] or 0.0)))
+        wrong.sort(key=lambda r: (r.get("toi_kind") in conv,
+                                  -(r["rel_error"] if r["rel_error"] is not None else (r["abs_error"] or 0.0))))
         ops = [op for op in OPS if any(r["op"] == op for r in wrong)]
         per_engine = per_op * max(len(ops), 1)
         pick, seen = [], set()
