@@ -304,7 +304,8 @@ def _jsonable(x):
 
 def counterexamples(result, per_op=2):
     """Per engine, wrong answers from as many families as possible, up to
-    ``per_op`` of each op, the largest error first; for time of impact the
+    ``per_op`` of each op (twice that for time of impact, one of each kind
+    of wrong answer first), the largest error first; for time of impact the
     kinds that are not the engine's stated convention (``TOI_CONVENTION`` of
     its adapter: ipctk's early times, FCL's late samples) first."""
     out = {}
@@ -314,10 +315,17 @@ def counterexamples(result, per_op=2):
         wrong.sort(key=lambda r: (r.get("toi_kind") in conv,
                                   -(r["rel_error"] if r["rel_error"] is not None else (r["abs_error"] or 0.0))))
         ops = [op for op in OPS if any(r["op"] == op for r in wrong)]
-        per_engine = per_op * max(len(ops), 1)
+        per_engine = sum(per_op * (2 if op == "toi" else 1) for op in ops) or per_op
         pick, seen = [], set()
         for op in ops:
-            quota = per_op
+            quota = per_op * (2 if op == "toi" else 1)
+            kinds = set()
+            for r in wrong:  # one of each kind of wrong time of impact first
+                if r["op"] == op == "toi" and r["toi_kind"] not in kinds and r["family"] not in seen:
+                    kinds.add(r["toi_kind"])
+                    seen.add(r["family"])
+                    pick.append(r)
+                    quota -= 1
             for r in wrong:
                 if r["op"] == op and r["family"] not in seen and quota > 0:
                     seen.add(r["family"])
