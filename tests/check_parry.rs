@@ -160,7 +160,10 @@ fn shrink_per_family_shrinks_only_the_first_k() {
             assert!(f.shrunk.is_null(), "{}", f.shrunk);
         }
     }
-    assert!(seen.len() < r.findings.len(), "some family has a second finding");
+    assert!(
+        seen.len() < r.findings.len(),
+        "some family has a second finding"
+    );
 }
 
 #[test]
