@@ -136,6 +136,37 @@ fn parry_nonlinear_toi_misses_rotating_cuboids() {
 }
 
 #[test]
+fn shrink_per_family_shrinks_only_the_first_k() {
+    // The same disagreements are found; only the first of each (engine,
+    // check, family) is shrunk, the others are reported as found (null).
+    let mut rng = Rng(5);
+    let spins: Vec<_> = (0..12).map(|_| spinning(&mut rng)).collect();
+    let all = check(&[], &spins, &Options::default());
+    let r = check(
+        &[],
+        &spins,
+        &Options {
+            shrink: true,
+            shrink_per_family: Some(1),
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.findings.len(), all.findings.len());
+    assert!(r.findings.len() >= 2, "{}", r.table());
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &r.findings {
+        let first = seen.insert((f.engine, f.check, f.family.clone()));
+        if !first {
+            assert!(f.shrunk.is_null(), "{}", f.shrunk);
+        }
+    }
+    assert!(
+        seen.len() < r.findings.len(),
+        "some family has a second finding"
+    );
+}
+
+#[test]
 fn protocol_file_lines_become_parry_cases() {
     use exact_collision::cases::Geom;
     use exact_collision::engines::parry::case_from_query;

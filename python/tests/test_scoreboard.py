@@ -281,6 +281,19 @@ def test_svg_of_a_ccd_line_shows_the_configurations():
     assert s.count("<polygon") == 4 and s.count("<circle") == 4
 
 
+def test_svg_of_a_box_ccd_line_shows_both_boxes_four_times():
+    from exact_collision.scoreboard import ccd_cases
+
+    a, b = box([0, 0, 0], [1, 1, 1], I), box([6, 0, 0], [1, 1, 1], I)
+    q = dict(ccd_cases.box_ccd_query(a, b, np.zeros(3), np.array([-8.0, 0, 0])),
+             claim={"hit": True, "t_enter_f64": 5 / 9})
+    ans = json.loads(ec.answer(json.dumps({k: v for k, v in q.items() if k != "claim"})))
+    assert ans["t_enter"]["lo"] == "1/2"
+    s = report.svg(q, ans)
+    # t = 0, t = 1, the exact time, the claimed time: 12 edges of each box
+    assert s.count("<line") == 4 * 2 * 12 and s.count('stroke="#c00"') == 24
+
+
 def _png_pixels(data):
     """The decompressed (still filtered) scanlines of a PNG."""
     import struct
@@ -598,11 +611,12 @@ def test_contact_claims_shrink_and_still_disagree_the_same_way():
 
 # --- time of impact (ipctk) --------------------------------------------------------
 
-def toi_verdict(op, t0, t1):
-    mod, ver = adapters.load("ipctk")
+def toi_verdict(op, t0, t1, engine="ipctk"):
+    mod, ver = adapters.load(engine)
     assert mod is not None, ver
-    lines, failed = judge.ccd_claim_lines("ipctk", mod, [("hand", None, op, np.array(t0, float),
-                                                           np.array(t1, float), 0)])
+    if op != "ccd":
+        t0, t1 = np.array(t0, float), np.array(t1, float)
+    lines, failed = judge.ccd_claim_lines(engine, mod, [("hand", None, op, t0, t1, 0)])
     assert not failed
     [(line, q, ans)] = judge.judge(lines)
     return q["claim"], ans, judge.toi_kind(q, ans)
@@ -690,6 +704,127 @@ def test_ccd_disagreements_shrink_and_still_disagree():
     assert res["line"] is not None and res["size_after"] < res["size_before"]
     q2, ans2 = json.loads(res["line"]), json.loads(ec.answer(res["line"]))
     assert shrink.kind(q2, ans2) == want
+
+
+# --- time of impact (FCL's continuousCollide; coal has none) --------------------------
+
+def test_fcl_falling_vertex_and_crossing_edges_agree():
+    # the vertex (1/4, 1/4, 1 - 2t) meets the triangle z = 0 at t = 1/2; the
+    # edge (±1, 0, 1 - 2t) meets the edge (0, ±1, 0) at t = 1/2 (at the
+    # origin). FCL's polynomial solver, on one-triangle models (the vertex as
+    # (v, v, v), an edge as (p, q, q)), answers 1/2
+    tri = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    claim, ans, kind = toi_verdict("ccd_vf", [[0.25, 0.25, 1], *tri], [[0.25, 0.25, -1], *tri], "fcl")
+    assert ans["toi"]["lo"] == ans["toi"]["hi"] == "1/2" and claim["toi_f64"] == 0.5
+    assert ans["verdict"] == "agree" and kind is None
+    claim, ans, kind = toi_verdict("ccd_ee", [[-1, 0, 1], [1, 0, 1], [0, -1, 0], [0, 1, 0]],
+                                   [[-1, 0, -1], [1, 0, -1], [0, -1, 0], [0, 1, 0]], "fcl")
+    assert ans["toi"]["lo"] == ans["toi"]["hi"] == "1/2" and ans["verdict"] == "agree"
+
+
+def test_fcl_grazing_vertex_is_a_known_miss():
+    # the vertex slides in the triangle's plane z = 0 from (-2, 0, 0) to
+    # (-1, 0, 0), the midpoint of the edge x = -1 from (-1, -1) to (-1, 1):
+    # it reaches the closed triangle exactly at t = 1. FCL 0.7's polynomial
+    # solver answers no contact: a miss, the unsafe kind
+    tri = [[-1, -1, 0], [1, -1, 0], [-1, 1, 0]]
+    claim, ans, kind = toi_verdict("ccd_vf", [[-2, 0, 0], *tri], [[-1, 0, 0], *tri], "fcl")
+    assert ans["hit"] is True and ans["toi"]["lo"] == ans["toi"]["hi"] == "1"
+    assert claim == {"hit": False} and ans["verdict"] == "disagree" and kind == "miss"
+
+
+def test_fcl_boxes_are_sampled_late_by_its_naive_solver():
+    # cubes of half side 1, a at the origin, b from x = 6 to x = -2: b's face
+    # x = 5 - 8t meets a's face x = 1 at t = 1/2. FCL's only solver for two
+    # boxes samples t = i/9 and answers the first sample in collision: 5/9,
+    # late (its convention)
+    a, b = box([0, 0, 0], [1, 1, 1], I), box([6, 0, 0], [1, 1, 1], I)
+    claim, ans, kind = toi_verdict("ccd", (a, b), (np.zeros(3), np.array([-8.0, 0, 0])), "fcl")
+    assert ans["hit"] is True and ans["t_enter"]["lo"] == ans["t_enter"]["hi"] == "1/2"
+    assert claim["t_enter_f64"] == 5 / 9 and ans["verdict"] == "disagree" and kind == "late"
+
+
+def test_fcl_fast_box_tunnels_through_a_thin_wall():
+    # a wall of half thickness 2^-20 (x), b a cube of half side 1/8 flying
+    # from x = -2^20 at speed 2^21: it meets the wall when -2^20 + 1/8 + 2^21 t
+    # = -2^-20, at t = (2^20 - 1/8 - 2^-20) / 2^21, just before 1/2. No sample
+    # t = i/9 finds b within 1/8 + 2^-20 of the wall: FCL misses
+    a, b = box([0, 0, 0], [2.0 ** -20, 2, 2], I), box([-2.0 ** 20, 0, 0], [0.125] * 3, I)
+    claim, ans, kind = toi_verdict("ccd", (a, b), (np.zeros(3), np.array([2.0 ** 21, 0, 0])), "fcl")
+    t = (Fraction(2 ** 20) - Fraction(1, 8) - Fraction(1, 2 ** 20)) / 2 ** 21
+    assert ans["hit"] is True and Fraction(ans["t_enter"]["lo"]) <= t <= Fraction(ans["t_enter"]["hi"])
+    assert claim == {"hit": False} and kind == "miss"
+
+
+def test_fcl_boxes_touching_at_the_start_agree_and_one_ulp_apart_stay_apart():
+    # unit cubes (half side 1/2) face to face at t = 0, b sliding along y:
+    # first contact at t = 0. One ulp further (x = 1 + 2^-52) they never touch
+    a, b = box([0, 0, 0], [0.5] * 3, I), box([1, 0, 0], [0.5] * 3, I)
+    claim, ans, kind = toi_verdict("ccd", (a, b), (np.zeros(3), np.array([0, 1.0, 0])), "fcl")
+    assert ans["t_enter"]["kind"] == "start" and claim["t_enter_f64"] == 0 and ans["verdict"] == "agree"
+    b = box([np.nextafter(1, 2), 0, 0], [0.5] * 3, I)
+    claim, ans, kind = toi_verdict("ccd", (a, b), (np.zeros(3), np.array([0, 1.0, 0])), "fcl")
+    assert ans["hit"] is False and claim == {"hit": False} and ans["verdict"] == "agree"
+
+
+def test_fcl_asks_only_motions_it_can_hold():
+    # FCL moves a model rigidly: a triangle whose corners move differently
+    # is not asked, nor a box whose end position c + d is not a double
+    mod, _ = adapters.load("fcl")
+    tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float)
+    t0 = np.vstack([[0.25, 0.25, 1], tri])
+    assert mod.accepts_ccd("ccd_vf", t0, np.vstack([[0.25, 0.25, -1], tri]))
+    assert not mod.accepts_ccd("ccd_vf", t0, np.vstack([[0.25, 0.25, -1], tri + [[0, 0, 1], [0, 0, 0], [0, 0, 0]]]))
+    a, b = box([0, 0, 0], [1, 1, 1], I), box([1.0, 0, 0], [1, 1, 1], I)
+    assert mod.accepts_ccd("ccd", (a, b), (np.zeros(3), np.array([0.5, 0, 0])))
+    assert not mod.accepts_ccd("ccd", (a, b), (np.zeros(3), np.array([2.0 ** -60, 0, 0])))
+
+
+def test_box_ccd_families_are_what_they_say():
+    # every hard row's exact answer is the one built: touch and overlap hit
+    # (touch at the time built), apart misses
+    from exact_collision.scoreboard import ccd_cases
+
+    rows = ccd_cases.generate_boxes(6, 3)
+    lines = [json.dumps(dict(json.loads(judge.ccd_line(op, t0, t1, {"hit": True}, {})), tolerance="1e-40"))
+             for _, _, op, t0, t1, _ in rows]
+    built = {"box touching at t=0": "0", "box faces parallel": "1", "box sliding": "1/2",
+             "box edges grazing": "1", "box corners": "1"}
+    for (fam, exp, *_), a in zip(rows, ec.answer_lines(lines)):
+        a = json.loads(a)
+        assert "error" not in a, a
+        if exp is None:
+            continue
+        assert a["hit"] == (exp != "apart"), (fam, exp, a)
+        if exp == "touch" and fam in built:
+            assert a["t_enter"]["lo"] == a["t_enter"]["hi"] == built[fam], (fam, a)
+        if exp == "overlap" and built.get(fam) == "1":
+            assert Fraction(a["t_enter"]["hi"]) < 1, (fam, a)
+
+
+def test_box_ccd_disagreements_shrink_and_still_disagree():
+    from exact_collision.scoreboard import shrink
+
+    # the late cube of test_fcl_boxes_are_sampled_late_by_its_naive_solver,
+    # at scale 2^-20 and moved off the origin
+    s = 2.0 ** -20
+    a, b = box(np.array([3, -5, 7.0]) * s, [s] * 3, I), box(np.array([9, -5, 7.0]) * s, [s] * 3, I)
+    mod, _ = adapters.load("fcl")
+    d = (np.zeros(3), np.array([-8 * s, 0, 0]))
+    [line], _ = judge.ccd_claim_lines("fcl", mod, [("hand", None, "ccd", (a, b), d, 0)])
+    want = shrink.kind(json.loads(line), json.loads(ec.answer(line)))
+    assert want == ("toi", "late")
+    res = shrink.shrink_box_ccd("fcl", mod, (a, b), d, want, seconds=10)
+    assert res["line"] is not None and res["size_after"] < res["size_before"]
+    q2, ans2 = json.loads(res["line"]), json.loads(ec.answer(res["line"]))
+    assert shrink.kind(q2, ans2) == want
+
+
+def test_coal_has_no_continuous_collision():
+    # coal 3 dropped FCL's continuous collision: nothing to adapt (docs/scoreboard.md)
+    import coal
+
+    assert not [n for n in dir(coal) if "continuous" in n.lower() or n.startswith("CCD")]
 
 
 # --- parry through check-parry -------------------------------------------------------

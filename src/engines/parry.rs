@@ -143,9 +143,20 @@ pub struct Options {
     pub tol: Tolerances,
     /// Shrink each disagreement.
     pub shrink: bool,
+    /// With [`Options::shrink`]: shrink only the first K disagreements of
+    /// each (engine, check, family); the others are reported as found.
+    /// `None`: every one.
+    pub shrink_per_family: Option<usize>,
     /// Keep every judged static and contact line, agreeing ones too, in
     /// [`Report::lines`].
     pub keep_lines: bool,
+}
+
+impl Options {
+    /// Whether the `n`-th disagreement (from 1) of a family is shrunk.
+    fn shrinks(&self, n: usize) -> bool {
+        self.shrink && self.shrink_per_family.is_none_or(|k| n <= k)
+    }
 }
 
 /// parry's `Contact`, widened to f64 (world space).
@@ -880,7 +891,7 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
             }
             entry.disagree += 1;
             let sig = signature(&line, &v);
-            let shrunk = if o.shrink {
+            let shrunk = if o.shrinks(entry.disagree) {
                 let small = shrink_case::<E>(&c, &|c2| {
                     make(c2)
                         .is_ok_and(|l| judge(&l, &tol).is_some_and(|v2| signature(&l, &v2) == sig))
@@ -929,7 +940,7 @@ fn run_engine<E: Engine>(cases: &[Case], spins: &[Spin], o: &Options, r: &mut Re
             Some(None) => {}
             Some(Some((t, line))) => {
                 entry.disagree += 1;
-                let shrunk = if o.shrink {
+                let shrunk = if o.shrinks(entry.disagree) {
                     let small = shrink_spin::<E>(&s, t);
                     let a = held_box::<E>(&small.a);
                     let toi = E::cast_nonlinear(&small).flatten();

@@ -40,7 +40,7 @@ def main(argv=None):
         p.error(f"unknown engine {unknown[0]!r}; known: {', '.join(adapters.ADAPTERS)}")
     fams = args.families.split(",") if args.families else None
     if fams is not None:
-        known = list(cases.FAMILIES) + list(ccd_cases.FAMILIES)
+        known = list(cases.FAMILIES) + list(ccd_cases.FAMILIES) + list(ccd_cases.BOX_FAMILIES)
         bad = [f for f in fams if f not in known]
         if bad:
             p.error(f"unknown family {bad[0]!r}; known: {', '.join(known)}")

@@ -65,7 +65,21 @@ def claim_lines(name, mod, rows):
     return lines, failed
 
 
+CCD_OPS = ("ccd_vf", "ccd_ee", "ccd")
+
+
+def time_keys(op):
+    """(the answer's time field, the claim's time shorthand) of a ccd op."""
+    return ("t_enter", "t_enter_f64") if op == "ccd" else ("toi", "toi_f64")
+
+
 def ccd_line(op, t0, t1, claim, meta):
+    """A ccd row as a protocol line: points (``ccd_vf``, ``ccd_ee``: t0, t1
+    the 4×3 frames) or boxes (``ccd``: t0 the boxes (a, b) at t = 0, t1
+    their displacements (da, db); ``ccd_cases.box_ccd_query``)."""
+    if op == "ccd":
+        q = ccd_cases.box_ccd_query(*t0, *t1)
+        return json.dumps(dict(q, claim=claim, meta=meta))
     pts = lambda x: [[float(c) for c in p] for p in x]  # noqa: E731
     return json.dumps({"op": op, "t0": pts(t0), "t1": pts(t1), "claim": claim, "meta": meta})
 
@@ -74,8 +88,9 @@ def ccd_claim_lines(name, mod, rows):
     """The time-of-impact claims of a continuous-collision engine on the
     ``ccd_cases`` rows it takes, and the records of the rows it raised on."""
     lines, failed = [], []
+    accepts = getattr(mod, "accepts_ccd", None)
     for fam, expected, op, t0, t1, row in rows:
-        if op not in mod.CCD_OPS:
+        if op not in mod.CCD_OPS or (accepts is not None and not accepts(op, t0, t1)):
             continue
         meta = {"engine": name, "family": fam, "case": expected or "random", "row": row}
         try:
@@ -100,8 +115,9 @@ def toi_kind(q, ans):
         return "miss"
     if c.get("hit") and not hit:
         return "false hit"
-    if "toi_f64" in c and isinstance(ans.get("toi"), dict):
-        return "early" if Fraction(c["toi_f64"]) < Fraction(ans["toi"]["lo"]) else "late"
+    tk, ck = time_keys(q["op"])
+    if ck in c and isinstance(ans.get(tk), dict):
+        return "early" if Fraction(c[ck]) < Fraction(ans[tk]["lo"]) else "late"
     return "other"
 
 
@@ -146,8 +162,9 @@ def error_of(q, ans):
     """(relative error, absolute error) of a distance claim, or of a contact
     claim's depth, or (None, the distance to the exact interval) of a time of
     impact; the relative one is inf when the exact value is 0."""
-    if q["op"] in ("ccd_vf", "ccd_ee"):
-        c, t = q["claim"].get("toi_f64"), ans.get("toi")
+    if q["op"] in CCD_OPS:
+        tk, ck = time_keys(q["op"])
+        c, t = q["claim"].get(ck), ans.get(tk)
         if c is None or not isinstance(t, dict):
             return None, None
         c, lo, hi = Fraction(c), Fraction(t["lo"]), Fraction(t["hi"])
@@ -176,7 +193,7 @@ def _record(name, line, q, ans):
     m = q["meta"]
     v = ans.get("verdict", "error")
     rel, ab = error_of(q, ans)
-    op = "toi" if q["op"] in ("ccd_vf", "ccd_ee") else q["op"]
+    op = "toi" if q["op"] in CCD_OPS else q["op"]
     r = {"engine": name, "op": op, "family": m["family"], "verdict": v,
          "detail": ans.get("detail", ans.get("error")), "line": line, "answer": ans,
          "rel_error": rel, "abs_error": ab, "meta": m}
@@ -191,11 +208,12 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
     in all (0: none is)."""
     fams = [f for f in cases.FAMILIES if families is None or f in families]
     ccd_fams = [f for f in ccd_cases.FAMILIES if families is None or f in families]
+    box_fams = [f for f in ccd_cases.BOX_FAMILIES if families is None or f in families]
     n_each = -(-n_cases // max(len(fams), 1))
     rows = cases.generate(n_each, seed, fams)
     t0 = time.perf_counter()
     result = {"seed": seed, "cases_per_family": n_each, "families": fams, "engines": {}, "records": [],
-              "ccd_families": ccd_fams}
+              "ccd_families": ccd_fams + box_fams}
     mods = {}
     shapes_of = {(f, i): (a, b) for f, _, a, b, i in rows}
     ccd_rows = None
@@ -222,21 +240,27 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
             continue
         mods[name] = mod
         s = time.perf_counter()
+        lines, failed = [], []
+        if mod.KINDS:
+            lines, failed = claim_lines(name, mod, rows)
+            for f in failed:
+                f.setdefault("ops", ["intersect", "distance", "contact"])
         if getattr(mod, "CCD_OPS", None):
             if ccd_rows is None:
                 result["ccd_cases_per_family"] = -(-n_cases // max(len(ccd_fams), 1))
-                ccd_rows = ccd_cases.generate(result["ccd_cases_per_family"], seed, ccd_fams)
+                ccd_rows = ccd_cases.generate(result["ccd_cases_per_family"], seed, ccd_fams) if ccd_fams else []
+                if box_fams:
+                    result["box_ccd_cases_per_family"] = -(-n_cases // len(box_fams))
+                    ccd_rows += ccd_cases.generate_boxes(result["box_ccd_cases_per_family"], seed, box_fams)
                 for f, _, op, p0, p1, i in ccd_rows:
                     shapes_of[(f, i)] = (op, p0, p1)
-            lines, failed = ccd_claim_lines(name, mod, ccd_rows)
-            ops = ("toi",)
-        else:
-            lines, failed = claim_lines(name, mod, rows)
-            ops = ("intersect", "distance", "contact")
+            more, more_failed = ccd_claim_lines(name, mod, ccd_rows)
+            lines += more
+            failed += [dict(f, ops=["toi"]) for f in more_failed]
         engine_s = time.perf_counter() - s
         judged = judge(lines)
         for f in failed:
-            for op in f.get("ops", ops):
+            for op in f["ops"]:
                 result["records"].append({"engine": name, "op": op, "family": f["family"], "verdict": "error",
                                           "detail": f["error"], "line": None, "meta": f})
         recs = [_record(name, line, q, ans) for line, q, ans in judged]
@@ -245,7 +269,8 @@ def run(engines=adapters.ADAPTERS, n_cases=2000, seed=20261128, families=None, l
             r["wrong_fields"] = fs
         result["records"].extend(recs)
         result["engines"][name] = {"version": str(ver), "rel_tol": mod.REL_TOL, "engine_seconds": engine_s,
-                                   "doc": (mod.__doc__ or "").strip()}
+                                   "doc": (mod.__doc__ or "").strip(),
+                                   "toi_convention": list(getattr(mod, "TOI_CONVENTION", ()))}
         log(f"{name} {ver}: {len(lines)} claims, {len(failed)} exceptions, {engine_s:.1f} s in the engine")
     s = time.perf_counter()
     stats = shrink_all(result, mods, shapes_of, shrink_seconds)
@@ -287,7 +312,11 @@ def shrink_all(result, mods, shapes, seconds, first_seconds=0.25, max_calls=120)
         share = min(first_seconds, left if k < len(first) else left / (len(order) - k))
         m = r["meta"]
         want = shrink.kind(json.loads(r["line"]), r["answer"], r.get("wrong_fields"))
-        if r["op"] == "toi":
+        if r["op"] == "toi" and shapes[(m["family"], m["row"])][0] == "ccd":
+            _, ab, d = shapes[(m["family"], m["row"])]
+            res = shrink.shrink_box_ccd(r["engine"], mods[r["engine"]], ab, d, want, max_calls=max_calls,
+                                        seconds=share)
+        elif r["op"] == "toi":
             op, t0, t1 = shapes[(m["family"], m["row"])]
             res = shrink.shrink_ccd(r["engine"], mods[r["engine"]], op, t0, t1, want, max_calls=max_calls,
                                     seconds=share)

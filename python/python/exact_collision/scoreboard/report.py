@@ -119,6 +119,50 @@ def _svg_ccd(q, ans, size):
     return "".join(out)
 
 
+def _box_at(side, t):
+    """The 8 corners of a moving box of a ``ccd`` line (translation-only
+    matrix motions, ``ccd_cases.box_ccd_query``) at time t."""
+    _, corners, _ = _items(side["shape"])
+    m = side.get("motion")
+    if m:
+        corners = corners + t * np.array([_num(row[1]) for row in m["matrix"][3]])
+    return corners
+
+
+def _svg_box_ccd(q, ans, size):
+    """Both boxes at t = 0 (dotted) and t = 1 (blue), at the exact first
+    contact (black) and at the engine's time (red)."""
+    items = [("ccd0", 0.0), ("ccd1", 1.0)]
+    te = ans.get("t_enter")
+    if isinstance(te, dict) and te.get("f64") is not None:
+        items.append(("exact", float(te["f64"])))
+    c = q.get("claim", {}).get("t_enter_f64")
+    if c is not None:
+        items.append(("engine", float(c)))
+    drawn = [(who, [_box_at(q[k], t) @ VIEW.T for k in ("a", "b")]) for who, t in items]
+    allp = np.vstack([p for _, ps in drawn for p in ps])
+    lo, hi = allp.min(axis=0), allp.max(axis=0)
+    span = float(max(hi - lo)) or 1.0
+    mid, k = (lo + hi) / 2, 90.0 / span
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="-50 -50 100 100">',
+           '<rect x="-50" y="-50" width="100" height="100" fill="#fbfbfb" stroke="#ccc" stroke-width="0.3"/>']
+    style = {"ccd0": ('#3b6fd8', '0.3', '1,1'), "ccd1": ('#3b6fd8', '0.5', ''), "exact": ('#111', '0.6', ''),
+             "engine": ('#c00', '0.5', '2,1')}
+    for who, ps in drawn:
+        col, w, dash = style[who]
+        da = f' stroke-dasharray="{dash}"' if dash else ""
+        for p in ps:
+            q2 = (p - mid) * k
+            for i in range(8):  # the 12 edges: corners differing in one sign
+                for j in (1, 2, 4):
+                    if i & j == 0:
+                        a, b = q2[i], q2[i | j]
+                        out.append(f'<line x1="{a[0]:.4f}" y1="{a[1]:.4f}" x2="{b[0]:.4f}" y2="{b[1]:.4f}" '
+                                   f'stroke="{col}" stroke-width="{w}"{da}/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
 def _normal_marks(q, ans):
     """Contact lines: the exact region and normal, the claimed points and
     normal (as arrows of a fixed screen length from the points' mean)."""
@@ -151,6 +195,8 @@ def svg(q, ans, size=260):
     op = q.get("op")
     if op in ("ccd_vf", "ccd_ee"):
         return _svg_ccd(q, ans, size)
+    if op == "ccd":
+        return _svg_box_ccd(q, ans, size)
     items = [_items(q["a"]), _items(q["b"])]
     marks, arrows = [], []
     if op == "contact" and ans.get("intersect"):
@@ -258,17 +304,28 @@ def _jsonable(x):
 
 def counterexamples(result, per_op=2):
     """Per engine, wrong answers from as many families as possible, up to
-    ``per_op`` of each op, the largest error first."""
+    ``per_op`` of each op (twice that for time of impact, one of each kind
+    of wrong answer first), the largest error first; for time of impact the
+    kinds that are not the engine's stated convention (``TOI_CONVENTION`` of
+    its adapter: ipctk's early times, FCL's late samples) first."""
     out = {}
-    for name in result["engines"]:
+    for name, info in result["engines"].items():
+        conv = set(info.get("toi_convention", ()))
         wrong = [r for r in result["records"] if r["engine"] == name and r["verdict"] == "disagree"]
-        wrong.sort(key=lambda r: -(r["rel_error"] if r["rel_error"] is not None else
-                                   (r["abs_error"] or 0.0)))
+        wrong.sort(key=lambda r: (r.get("toi_kind") in conv,
+                                  -(r["rel_error"] if r["rel_error"] is not None else (r["abs_error"] or 0.0))))
         ops = [op for op in OPS if any(r["op"] == op for r in wrong)]
-        per_engine = per_op * max(len(ops), 1)
+        per_engine = sum(per_op * (2 if op == "toi" else 1) for op in ops) or per_op
         pick, seen = [], set()
         for op in ops:
-            quota = per_op
+            quota = per_op * (2 if op == "toi" else 1)
+            kinds = set()
+            for r in wrong:  # one of each kind of wrong time of impact first
+                if r["op"] == op == "toi" and r["toi_kind"] not in kinds and r["family"] not in seen:
+                    kinds.add(r["toi_kind"])
+                    seen.add(r["family"])
+                    pick.append(r)
+                    quota -= 1
             for r in wrong:
                 if r["op"] == op and r["family"] not in seen and quota > 0:
                     seen.add(r["family"])
@@ -296,7 +353,8 @@ def write(result, out_dir):
             (out / f"disagreements-{name}.jsonl").write_text("".join(s + "\n" for s in lines))
     summary = {
         "seed": result["seed"], "cases_per_family": result["cases_per_family"],
-        "ccd_cases_per_family": result.get("ccd_cases_per_family"), "seconds": result["seconds"],
+        "ccd_cases_per_family": result.get("ccd_cases_per_family"), "box_ccd_cases_per_family": result.get("box_ccd_cases_per_family"),
+        "seconds": result["seconds"],
         "external": {k: {kk: v[kk] for kk in ("command", "seconds", "summary_line")}
                      for k, v in result.get("external", {}).items()},
         "engines": {k: {kk: vv for kk, vv in v.items() if kk != "doc"} for k, v in result["engines"].items()},
@@ -348,6 +406,8 @@ def _exact_of(q, ans):
         return {k: ans[k] for k in keep if k in ans}
     if q["op"] in ("ccd_vf", "ccd_ee"):
         return {k: ans[k] for k in ("hit", "toi") if k in ans}
+    if q["op"] == "ccd":
+        return {k: ans[k] for k in ("hit", "t_enter", "feature") if k in ans}
     return None
 
 
@@ -404,7 +464,7 @@ def _html(result, table, examples):
              "one oblique direction; black dots: the exact closest points (of the cores for rounded shapes); "
              "red crosses: the engine's points where it gives them. Contact: black dots the exact contact region, "
              "black arrow the exact normal (from a to b); red crosses and red arrow the claimed points and normal "
-             "(arrows of a fixed length). Time of impact: the points at t = 0 (thin blue) and t = 1 (blue), at "
+             "(arrows of a fixed length). Time of impact: the points (or boxes) at t = 0 (thin blue) and t = 1 (blue), at "
              "the exact first contact (black) and at the engine's time (red, dashed). Each case is shown shrunk "
              "(a simpler case, asked of the engine again and judged again, on which it is still wrong in the same "
              "way) with the case as found below it. Each line reruns with "

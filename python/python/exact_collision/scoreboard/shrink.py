@@ -88,7 +88,7 @@ def kind(q, ans, wrong_fields=None):
     c = q["claim"]
     if q["op"] == "intersect":
         return ("intersect", bool(c["intersect"]))
-    if q["op"] in ("ccd_vf", "ccd_ee"):
+    if q["op"] in ("ccd_vf", "ccd_ee", "ccd"):
         return ("toi", toi_kind(q, ans))
     if q["op"] == "contact":
         if wrong_fields is None:
@@ -506,3 +506,96 @@ def shrink_ccd(name, mod, op, t0, t1, want, max_calls=120, seconds=0.5):
     return {"a": t0, "b": t1, "line": None if best is None else best[0], "answer": None if best is None else best[1],
             "size_before": size0, "size_after": size, "steps": steps, "calls": calls, "exceptions": exc,
             "seconds": time.perf_counter() - tstart}
+
+
+# --- time of impact of boxes (the ``ccd`` op) ---------------------------------
+
+def box_ccd_size(a, b, da, db) -> int:
+    """``case_size`` of the boxes plus the bits of both displacements."""
+    return case_size(a, b) + sum(map(bits, np.ravel(da).tolist())) + sum(map(bits, np.ravel(db).tolist()))
+
+
+def box_ccd_candidates(a, b, da, db):
+    """Simpler box ccd cases than (a, b, da, db), the largest changes first:
+    the scene (boxes and displacements) scaled by a power of two toward size
+    1 (exact), moved by a's center or a coarser rounding of it, turned so a's
+    signed-permutation pose is the identity (exact), then each box made
+    simpler (``_shape_candidates``: rotation, rounded numbers), then each
+    displacement's numbers rounded at once to 1 … 32 significant bits and
+    alone made simpler. Candidates that were not exact maps are left out."""
+    da, db = np.asarray(da, dtype=float), np.asarray(db, dtype=float)
+    allv = [abs(float(x)) for s in (a, b) for arr in (s.center, s.half) for x in np.ravel(arr)]
+    allv += [abs(float(x)) for x in np.concatenate([da, db])]
+    big = max([x for x in allv if x > 0] or [1.0])
+    e = math.frexp(big)[1] - 1
+    if e != 0:
+        f = 2.0 ** -e
+
+        def sc(p, f=f):
+            return np.asarray(p, dtype=float) * f
+
+        yield _exact_map(a, sc, scale=f), _exact_map(b, sc, scale=f), da * f, db * f
+    for what, ca, cb in _scene_candidates(a, b):
+        if what == "translate":
+            yield ca, cb, da, db
+        elif what == "turn":
+            yield ca, cb, a.R.T @ da, a.R.T @ db
+    for ca in _shape_candidates(a):
+        yield ca, b, da, db
+    for cb in _shape_candidates(b):
+        yield a, cb, da, db
+    for which in (0, 1):
+        d = (da, db)[which]
+        if not np.any(d):
+            continue
+        outs = [np.array([_fewer_bits(float(x), k) for x in d]) for k in (1, 2, 4, 8, 16, 32)]
+        for idx in range(3):
+            for y in simpler_numbers(float(d[idx])):
+                new = d.copy()
+                new[idx] = y
+                outs.append(new)
+        for new in outs:
+            yield (a, b, new, db) if which == 0 else (a, b, da, new)
+
+
+def shrink_box_ccd(name, mod, ab, d, want, max_calls=120, seconds=0.5):
+    """Greedy shrinking of a box time-of-impact disagreement of kind ``want``
+    (``kind``), as ``shrink_ccd``: each candidate asked of the engine again
+    (through its ``accepts_ccd`` and ``query_ccd``) and judged exactly, kept
+    only when strictly smaller and still wrong the same way. Returns the same
+    dict as ``shrink``."""
+    tstart = time.perf_counter()
+    (a, b), (da, db) = ab, d
+    size0 = size = box_ccd_size(a, b, da, db)
+    best = None
+    steps = calls = exc = 0
+    improved = True
+    while improved and calls < max_calls and time.perf_counter() - tstart < seconds:
+        improved = False
+        for ca, cb, cda, cdb in box_ccd_candidates(a, b, da, db):
+            if calls >= max_calls or time.perf_counter() - tstart >= seconds:
+                break
+            if ca is None or cb is None or not (valid(ca) and valid(cb)):
+                continue
+            if not (np.all(np.isfinite(cda)) and np.all(np.isfinite(cdb))):
+                continue
+            if box_ccd_size(ca, cb, cda, cdb) >= size:
+                continue
+            calls += 1
+            lines, failed = ccd_claim_lines(name, mod, [("shrink", None, "ccd", (ca, cb), (cda, cdb), 0)])
+            exc += len(failed)
+            if not lines or not could_be(json.loads(lines[0])["claim"], want):
+                continue
+            try:
+                ln, q, ans = judged((lines[0], json.loads(lines[0]), None))
+            except Exception:  # the judge refused the line: drop the candidate
+                continue
+            if kind(q, ans) == want:
+                a, b, da, db, best = ca, cb, cda, cdb, (ln, ans)
+                size = box_ccd_size(a, b, da, db)
+                steps += 1
+                improved = True
+                break
+    return {"a": (a, da), "b": (b, db), "line": None if best is None else best[0],
+            "answer": None if best is None else best[1], "size_before": size0, "size_after": size,
+            "steps": steps, "calls": calls, "exceptions": exc, "seconds": time.perf_counter() - tstart}

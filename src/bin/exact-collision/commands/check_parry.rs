@@ -31,6 +31,10 @@ pub struct Args {
     /// Do not shrink the disagreements.
     #[arg(long)]
     no_shrink: bool,
+    /// Shrink only the first K disagreements of each engine, check and
+    /// family (the others are written as found).
+    #[arg(long, value_name = "K", conflicts_with = "no_shrink")]
+    shrink_per_family: Option<usize>,
     /// Write every disagreement (shrunk when shrinking) as a protocol line
     /// with parry's claim to FILE, ready for `exact-collision verify`.
     #[arg(long, value_name = "FILE")]
@@ -46,6 +50,7 @@ pub fn run(args: &Args) -> io::Result<bool> {
             rel: args.rel.clone(),
         },
         shrink: !args.no_shrink,
+        shrink_per_family: args.shrink_per_family,
         keep_lines: false,
     };
     let r: Report = match (&args.file, args.random) {

@@ -17,10 +17,15 @@ An adapter module defines:
 - ``accepts(a, b)``, optional: False for a pair the adapter cannot state the
   engine's set for (the pair is not judged and not counted).
 
-An engine of continuous collision (ipctk) has ``KINDS = ()`` and instead
-``CCD_OPS`` (of ``ccd_vf``, ``ccd_ee``) and ``query_ccd(op, t0, t1) -> claim``
-(a protocol claim ``{"hit": …, "toi_f64": …}``) for the cases of
-``ccd_cases``. An engine checked by the program itself (parry, through
+An engine of continuous collision has ``CCD_OPS`` (of ``ccd_vf``, ``ccd_ee``,
+``ccd``) and ``query_ccd(op, t0, t1) -> claim`` (a protocol claim ``{"hit": …,
+"toi_f64": …}``, ``t_enter_f64`` on ``ccd``) for the cases of ``ccd_cases``
+(on ``ccd`` rows ``t0`` is the boxes (a, b) at t = 0 and ``t1`` their
+displacements (da, db)); ``KINDS = ()`` when it has no static queries (ipctk;
+FCL has both). Optional: ``accepts_ccd(op, t0, t1)``, False for a row whose
+motion the engine cannot hold exactly (not judged, not counted), and
+``TOI_CONVENTION``, the wrong kinds (``early``, ``late``) that are the engine's
+design (the report shows the others first). An engine checked by the program itself (parry, through
 ``exact-collision check-parry``) has ``KINDS = ()`` and ``external(n_cases,
 seed)`` returning its tables (see ``parry_adapter``).
 

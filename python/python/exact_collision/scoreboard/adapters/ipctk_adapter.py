@@ -34,6 +34,7 @@ KINDS = ()  # no static shape pairs
 CCD_OPS = ("ccd_vf", "ccd_ee")
 REL_TOL = 0.0  # no distance claims
 ABS_TOL = 1e-9  # verify's default for times
+TOI_CONVENTION = ("early",)  # conservative times, by design
 _ccd = None
 
 
