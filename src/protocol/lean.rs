@@ -904,14 +904,35 @@ fn contact_rationals(
 /// `contact` of a pair as the general path answers it: two boxes (or cubes)
 /// whose numbers are doubles go straight to the float-guided box contact
 /// (the general path finds the same doubles in its rational boxes,
-/// `scale::double_boxes`); every other pair is read in rationals and
-/// answered by the general path's calls ([`contact_rationals`]). `None`
-/// where the general path reports an error while reading.
+/// `scale::double_boxes`); two boxes by pose in doubles that
+/// `box_box::pose::closest` proves apart take its exact closest pair (the
+/// general path's answer for apart shapes is the `distance` answer, and
+/// that is the pose path's `distance` answer, [`pose_distance`]), counted
+/// as fast in [`stats::BOX_CONTACT`], the others (meeting, touching,
+/// undecided) the general path's calls on their exact boxes, counted as
+/// fallbacks unless they are boxes of doubles; every other pair is read in
+/// rationals and answered by the general path's calls
+/// ([`contact_rationals`]). `None` where the general path reports an error
+/// while reading. Boxes by pose on `f64`/`f32` lines are read in rationals
+/// too, as [`pose_distance`] leaves those lines' distances to the general
+/// path.
 fn contact(
     a: &ShapeText,
     b: &ShapeText,
     kind: ScalarKind,
 ) -> Option<Result<ContactAnswer, QueryError>> {
+    if is_pose(a) && is_pose(b) && kind == ScalarKind::Exact {
+        let (pa, pb) = (pose_box(a, kind)?, pose_box(b, kind)?);
+        if let Some(c) = pose::closest(&pa, &pb) {
+            stats::BOX_CONTACT.fast();
+            return Some(Ok(ContactAnswer::Apart(Box::new(c))));
+        }
+        let (x, y) = (Shape::Box(pa.to_obb().ok()?), Shape::Box(pb.to_obb().ok()?));
+        if super::scale::double_boxes(&x, &y).is_none() {
+            stats::BOX_CONTACT.fallback();
+        }
+        return Some(contact_rationals(&x, &y));
+    }
     if !is_pose(a) && !is_pose(b) {
         if let (Some(x), Some(y)) = (spec::<f64>(a, kind), spec::<f64>(b, kind)) {
             let (x, y) = (x.build()?, y.build()?);
