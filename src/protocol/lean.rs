@@ -928,10 +928,27 @@ fn contact(
             return Some(Ok(ContactAnswer::Apart(Box::new(c))));
         }
         let (x, y) = (Shape::Box(pa.to_obb().ok()?), Shape::Box(pb.to_obb().ok()?));
-        if super::scale::double_boxes(&x, &y).is_none() {
-            stats::BOX_CONTACT.fallback();
+        if super::scale::double_boxes(&x, &y).is_some() {
+            return Some(contact_rationals(&x, &y));
         }
-        return Some(contact_rationals(&x, &y));
+        stats::BOX_CONTACT.fallback();
+        // A pair the pose filter proves to meet (any decision but a
+        // separating axis: each names the exact path's witness) skips the
+        // reference's own intersect test.
+        let meeting = matches!(
+            pose::decide(&pa, &pb),
+            Some(PoseDecision::CenterOf(_) | PoseDecision::VertexOf(..) | PoseDecision::Crossing)
+        );
+        let p = if meeting {
+            super::scale::contact_of_meeting(&x, &y)
+        } else {
+            super::scale::contact(&x, &y)
+        };
+        return Some(match p {
+            Ok(Some(p)) => Ok(ContactAnswer::Meeting(Box::new(p))),
+            Ok(None) => super::scale::distance(&x, &y).map(|c| ContactAnswer::Apart(Box::new(c))),
+            Err(e) => Err(e),
+        });
     }
     if !is_pose(a) && !is_pose(b) {
         if let (Some(x), Some(y)) = (spec::<f64>(a, kind), spec::<f64>(b, kind)) {
