@@ -539,7 +539,10 @@ fn lean_path_answers_contact_lines_as_the_general_path() {
     }
     assert!(lean > n / 4, "{lean} lean answers, {general} general");
     assert!(general > n / 20, "{lean} lean answers, {general} general");
-    assert!(meeting > n / 10 && apart > n / 10, "{meeting} meeting, {apart} apart");
+    assert!(
+        meeting > n / 10 && apart > n / 10,
+        "{meeting} meeting, {apart} apart"
+    );
 }
 
 /// The forms engines send, and the rarer ones the lean path still reads
@@ -591,7 +594,11 @@ fn lean_path_takes_every_number_form_scalar_and_plain_id() {
                 ("contact", boxed("0"), boxed("3")),
                 ("contact", axes_box.to_string(), boxed("1")),
                 ("contact", pose.to_string(), boxed("0.5")),
-                ("contact", pose.to_string(), pose.replace("[0.25,0,0.5]", "[3,0,0.5]")),
+                (
+                    "contact",
+                    pose.to_string(),
+                    pose.replace("[0.25,0,0.5]", "[3,0,0.5]"),
+                ),
                 ("contact", cube.to_string(), boxed("1.25")),
                 ("contact", prism.to_string(), cube.to_string()),
                 ("contact", tri("0"), tilted.to_string()),

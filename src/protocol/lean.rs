@@ -45,8 +45,8 @@ use crate::num::sign::Sign;
 use crate::num::sqrt::sqrt_nearest_f64;
 use crate::protocol::number::{exact_double_at, json_number, parse_exact};
 use crate::query::box_box::pose::{self, PoseBox, PoseDecision, PoseRotation};
-use crate::query::triangle_triangle::{self, Contact};
 use crate::query::polytope::contact::Penetration;
+use crate::query::triangle_triangle::{self, Contact};
 use crate::query::{self, box_box, Closest, ContactAnswer, Intersection, QueryError};
 use crate::shape::{Cube, Obb, Prism, Shape, Triangle};
 use crate::stats;
@@ -1499,7 +1499,9 @@ fn write_penetration(out: &mut Vec<u8>, p: &Penetration, kind: ScalarKind) {
     out.extend_from_slice(b",\"contact\":");
     write_region(out, &p.region, |out, c| write_value(out, c, kind));
     out.extend_from_slice(b",\"contact_f64\":");
-    write_region(out, &p.region, |out, c| write_float(out, f64::from_rational(c)));
+    write_region(out, &p.region, |out, c| {
+        write_float(out, f64::from_rational(c))
+    });
 }
 
 #[cfg(test)]

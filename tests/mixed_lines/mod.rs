@@ -266,7 +266,11 @@ fn contact_query(r: &mut Rng) -> String {
     };
     let (ka, kb) = (kind(r), kind(r));
     let spread = if r.below(4) == 0 { 2.0 } else { 0.5 };
-    let gap = [r.double() * spread, r.double() * spread, r.double() * spread];
+    let gap = [
+        r.double() * spread,
+        r.double() * spread,
+        r.double() * spread,
+    ];
     let (a, b) = (shape(r, ka, [0.0; 3]), shape(r, kb, gap));
     format!(r#"{{{id}"op":"contact"{scalar},"a":{a},"b":{b}}}"#)
 }
