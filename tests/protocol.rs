@@ -511,6 +511,40 @@ fn lean_path_answers_generated_lines_as_the_general_path() {
     let _ = lean_errors;
 }
 
+/// Generated `contact` lines (boxes of every form, cubes, prisms,
+/// triangles; meeting and apart; every `scalar`, ids of every JSON kind)
+/// and spoiled ones: byte for byte the same answers on both paths, and the
+/// lean path answers most of them.
+#[test]
+fn lean_path_answers_contact_lines_as_the_general_path() {
+    let n = if std::env::var_os("EXACT_HEAVY").is_some() {
+        6_000
+    } else {
+        400
+    };
+    let lines = mixed_lines::contact_lines(3, n);
+    let (mut lean, mut general, mut meeting, mut apart) = (0, 0, 0, 0);
+    for (i, l) in lines.iter().enumerate() {
+        let o = same_on_both_paths(l, i + 1);
+        if o.lean {
+            lean += 1;
+        } else {
+            general += 1;
+        }
+        let mut out = Vec::new();
+        answer_bytes(l, 1, &mut out);
+        let text = String::from_utf8_lossy(&out);
+        meeting += text.contains(r#""intersect":true,"depth_squared""#) as usize;
+        apart += text.contains(r#""intersect":false,"distance_squared""#) as usize;
+    }
+    assert!(lean > n / 4, "{lean} lean answers, {general} general");
+    assert!(general > n / 20, "{lean} lean answers, {general} general");
+    assert!(
+        meeting > n / 10 && apart > n / 10,
+        "{meeting} meeting, {apart} apart"
+    );
+}
+
 /// The forms engines send, and the rarer ones the lean path still reads
 /// (`intersect`, `distance`, `ccd_vf`, `ccd_ee`): all answered on the lean
 /// path, as the general path answers them.
@@ -526,6 +560,7 @@ fn lean_path_takes_every_number_form_scalar_and_plain_id() {
     let axes_box = r#"{"type":"box","center":[0,0,0],"axes":[[1,1,0],[-1,1,0],[0,0,1]],"half_extents":["1/3",0.1,2]}"#;
     let prism = r#"{"type":"prism","base":[[0,0],[1,0],[1,1],[0,1]],"z":[-1,"1/2"]}"#;
     let cube = r#"{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]}"#;
+    let pose = r#"{"type":"box","half_extents":[0.5,0.25,1],"rotation":{"quaternion":[0.9238795325112867,0,0,0.3826834323650898]},"translation":[0.25,0,0.5]}"#;
     let mut lines = Vec::new();
     for id in [
         "",
@@ -554,6 +589,19 @@ fn lean_path_takes_every_number_form_scalar_and_plain_id() {
                 ("intersect", axes_box.to_string(), boxed("2")),
                 ("intersect", prism.to_string(), cube.to_string()),
                 ("distance", tri("5"), tri("0.5")),
+                ("contact", boxed("0"), boxed("0.75")),
+                ("contact", boxed("\"1/3\""), boxed("0.5")),
+                ("contact", boxed("0"), boxed("3")),
+                ("contact", axes_box.to_string(), boxed("1")),
+                ("contact", pose.to_string(), boxed("0.5")),
+                (
+                    "contact",
+                    pose.to_string(),
+                    pose.replace("[0.25,0,0.5]", "[3,0,0.5]"),
+                ),
+                ("contact", cube.to_string(), boxed("1.25")),
+                ("contact", prism.to_string(), cube.to_string()),
+                ("contact", tri("0"), tilted.to_string()),
             ] {
                 lines.push(format!(r#"{{{id}{scalar}"op":"{op}","a":{a},"b":{b}}}"#));
             }
@@ -644,6 +692,11 @@ fn lean_path_leaves_the_rest_to_the_general_path() {
         format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[[[1]],0,0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#),
         format!(r#"{{"op":"ccd","a":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[1,0,0,0],"translation":[{}1{},0,0]}}}},"b":{{"shape":{UNIT_BOX}}}}}"#, "[".repeat(130), "]".repeat(130)),
         r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,0]]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
+        r#"{"op":"contact","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,0]]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
+        format!(r#"{{"op":"contact","a":{t},"b":{t},"claim":{{"depth_f64":0}}}}"#),
+        format!(r#"{{"op":"contact","tolerance":1,"a":{UNIT_BOX},"b":{UNIT_BOX}}}"#),
+        format!(r#"{{"op":"contact","a":{{"type":"box","half_extents":[1,1,1],"rotation":{{"quaternion":[1,"1/3",0,0]}}}},"b":{UNIT_BOX}}}"#),
+        format!(r#"{{"op":"contact","a":{{"type":"box","half_extents":[1,1,1],"rotation":{{"quaternion":[0,0,0,0]}}}},"b":{UNIT_BOX}}}"#),
         r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"axes":[[1,0,0],[0,1,0],[0,0,1]],"half_extents":[1,-1,1]},"b":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}}"#.to_string(),
     ] {
         let o = same_on_both_paths(l.as_bytes(), 1);
@@ -696,6 +749,8 @@ fn lean_scanner_agrees_on_spoiled_lines() {
         r#"{"op":"ccd_vf","t0":[["1/4","1/4","1/1"],["0/1","0/1","0/1"],["1","0","0"],["0","1","0"]],"t1":[["1/4","1/4","-3/2"],[0,0,0],[1,0,0],[0,1,0]],"tolerance":"1/1024"}"#.to_string(),
         r#"{"id":-7,"op":"ccd_ee","t0":[[0,0,1],[1,0,1],[0.5,-1,0],[0.5,1,0]],"t1":[[0,0,-1],[1,0,-1],[0.5,-1,0],[0.5,1,0]]}"#.to_string(),
         format!(r#"{{"op":"ccd","t_range":[0,"1/2"],"a":{{"shape":{UNIT_BOX}}},"b":{{"shape":{UNIT_BOX},"motion":{{"quaternion":[1,0,0,["0","1"]],"translation":[[3,-6],0,0]}}}}}}"#),
+        r#"{"id":2,"op":"contact","scalar":"f64","a":{"type":"box","center":[0.5,-0.25,1e-3],"half_axes":[[0.5,0.5,0],[-0.5,0.5,0],[0,0,0.75]]},"b":{"type":"box","half_extents":[0.5,1,"1/4"],"rotation":{"quaternion":[1,0,0,0]},"translation":[1,0,0.5]}}"#.to_string(),
+        r#"{"op":"contact","a":{"type":"cube","vertices":[[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,1],[0,1,1]]},"b":{"type":"box","center":[0.5,0.5,1.25],"axes":[[1,1,0],[-1,1,0],[0,0,1]],"half_extents":[0.5,"1/4",0.5]}}"#.to_string(),
     ];
     let inserts: [&[u8]; 22] = [
         b" ",

@@ -1,5 +1,5 @@
-//! The lean line path: a line of any op (`intersect`, `distance`, `ccd`,
-//! `ccd_vf`, `ccd_ee`) scanned by hand into typed values ([`Scan`], borrowing
+//! The lean line path: a line of any op (`intersect`, `distance`, `contact`,
+//! `ccd`, `ccd_vf`, `ccd_ee`) scanned by hand into typed values ([`Scan`], borrowing
 //! the line's text; no `serde_json::Value` tree), answered, and written
 //! straight to bytes.
 //!
@@ -45,8 +45,9 @@ use crate::num::sign::Sign;
 use crate::num::sqrt::sqrt_nearest_f64;
 use crate::protocol::number::{exact_double_at, json_number, parse_exact};
 use crate::query::box_box::pose::{self, PoseBox, PoseDecision, PoseRotation};
+use crate::query::polytope::contact::Penetration;
 use crate::query::triangle_triangle::{self, Contact};
-use crate::query::{self, Closest, Intersection, QueryError};
+use crate::query::{self, box_box, Closest, ContactAnswer, Intersection, QueryError};
 use crate::shape::{Cube, Obb, Prism, Shape, Triangle};
 use crate::stats;
 use crate::vector::{Vec2, Vec3};
@@ -818,6 +819,7 @@ fn pose_distance(
 enum Answered {
     Intersect(Intersection<BigRational>, Option<Contact<BigRational>>),
     Distance(Closest<BigRational>),
+    Contact(ContactAnswer),
     Points(PointCcdAnswer),
     Boxes(CcdAnswer),
 }
@@ -872,6 +874,94 @@ fn answer(
     Some(answer_rationals(intersect, &x, &y))
 }
 
+/// A shape in rationals as the general path's `parse_shape` builds it (a
+/// box by pose as its exact box, [`PoseBox::to_obb`]), or nothing where the
+/// general path reports an error or the lean path does not read the form.
+fn rational_shape(t: &ShapeText, kind: ScalarKind) -> Option<Shape<BigRational>> {
+    if is_pose(t) {
+        return Some(Shape::Box(pose_box(t, kind)?.to_obb().ok()?));
+    }
+    spec::<BigRational>(t, kind)?.build()
+}
+
+/// `contact` on two shapes of rationals with the general path's own calls:
+/// two boxes (or cubes) of doubles take the float-guided box contact
+/// (`box_box::contact`), the rest the exact reference (`scale::contact`)
+/// and, apart, the exact distance.
+fn contact_rationals(
+    a: &Shape<BigRational>,
+    b: &Shape<BigRational>,
+) -> Result<ContactAnswer, QueryError> {
+    if let Some((x, y)) = super::scale::double_boxes(a, b) {
+        return box_box::contact::contact(&x, &y);
+    }
+    match super::scale::contact(a, b)? {
+        Some(p) => Ok(ContactAnswer::Meeting(Box::new(p))),
+        None => super::scale::distance(a, b).map(|c| ContactAnswer::Apart(Box::new(c))),
+    }
+}
+
+/// `contact` of a pair as the general path answers it: two boxes (or cubes)
+/// whose numbers are doubles go straight to the float-guided box contact
+/// (the general path finds the same doubles in its rational boxes,
+/// `scale::double_boxes`); two boxes by pose in doubles that
+/// `box_box::pose::closest` proves apart take its exact closest pair (the
+/// general path's answer for apart shapes is the `distance` answer, and
+/// that is the pose path's `distance` answer, [`pose_distance`]), counted
+/// as fast in [`stats::BOX_CONTACT`], the others (meeting, touching,
+/// undecided) the general path's calls on their exact boxes, counted as
+/// fallbacks unless they are boxes of doubles; every other pair is read in
+/// rationals and answered by the general path's calls
+/// ([`contact_rationals`]). `None` where the general path reports an error
+/// while reading. Boxes by pose on `f64`/`f32` lines are read in rationals
+/// too, as [`pose_distance`] leaves those lines' distances to the general
+/// path.
+fn contact(
+    a: &ShapeText,
+    b: &ShapeText,
+    kind: ScalarKind,
+) -> Option<Result<ContactAnswer, QueryError>> {
+    if is_pose(a) && is_pose(b) && kind == ScalarKind::Exact {
+        let (pa, pb) = (pose_box(a, kind)?, pose_box(b, kind)?);
+        if let Some(c) = pose::closest(&pa, &pb) {
+            stats::BOX_CONTACT.fast();
+            return Some(Ok(ContactAnswer::Apart(Box::new(c))));
+        }
+        let (x, y) = (Shape::Box(pa.to_obb().ok()?), Shape::Box(pb.to_obb().ok()?));
+        if super::scale::double_boxes(&x, &y).is_some() {
+            return Some(contact_rationals(&x, &y));
+        }
+        stats::BOX_CONTACT.fallback();
+        // A pair the pose filter proves to meet (any decision but a
+        // separating axis: each names the exact path's witness) skips the
+        // reference's own intersect test.
+        let meeting = matches!(
+            pose::decide(&pa, &pb),
+            Some(PoseDecision::CenterOf(_) | PoseDecision::VertexOf(..) | PoseDecision::Crossing)
+        );
+        let p = if meeting {
+            super::scale::contact_of_meeting(&x, &y)
+        } else {
+            super::scale::contact(&x, &y)
+        };
+        return Some(match p {
+            Ok(Some(p)) => Ok(ContactAnswer::Meeting(Box::new(p))),
+            Ok(None) => super::scale::distance(&x, &y).map(|c| ContactAnswer::Apart(Box::new(c))),
+            Err(e) => Err(e),
+        });
+    }
+    if !is_pose(a) && !is_pose(b) {
+        if let (Some(x), Some(y)) = (spec::<f64>(a, kind), spec::<f64>(b, kind)) {
+            let (x, y) = (x.build()?, y.build()?);
+            if let (Some(p), Some(q)) = (x.as_box(), y.as_box()) {
+                return Some(box_box::contact::contact(p, q));
+            }
+        }
+    }
+    let (x, y) = (rational_shape(a, kind)?, rational_shape(b, kind)?);
+    Some(contact_rationals(&x, &y))
+}
+
 /// Answer `line` (UTF-8, without its line break and byte-order mark) on the
 /// lean path, appending the answer (no newline) to `out`; `None` (and `out`
 /// untouched) when the line is for the general path. `Some(ok)` says whether
@@ -896,13 +986,14 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
     let boxes = t.t0.is_none() && t.t1.is_none();
     let op = t.op?;
     let result = match op {
-        "intersect" | "distance" if !statics => return None,
+        "intersect" | "distance" | "contact" if !statics => return None,
         "ccd" if !boxes => return None,
         "ccd_vf" | "ccd_ee" if !points => return None,
         "intersect" | "distance" => {
             let (a, b) = (t.a.as_ref()?, t.b.as_ref()?);
             answer(op == "intersect", a, b, kind)?
         }
+        "contact" => contact(t.a.as_ref()?, t.b.as_ref()?, kind)?.map(Answered::Contact),
         "ccd" => ccd::ccd_with_limits(&box_ccd(t, kind)?, &super::limits::ccd_limits())
             .map(Answered::Boxes),
         "ccd_vf" | "ccd_ee" => {
@@ -940,6 +1031,16 @@ pub(super) fn answer_line(line: &str, out: &mut Vec<u8>) -> Option<bool> {
             true
         }
         Ok(Answered::Distance(c)) => {
+            write_distance(out, &c, kind);
+            true
+        }
+        Ok(Answered::Contact(ContactAnswer::Meeting(p))) => {
+            out.extend_from_slice(b"\"intersect\":true,");
+            write_penetration(out, &p, kind);
+            true
+        }
+        Ok(Answered::Contact(ContactAnswer::Apart(c))) => {
+            out.extend_from_slice(b"\"intersect\":false,");
             write_distance(out, &c, kind);
             true
         }
@@ -1321,16 +1422,8 @@ fn write_intersect(
             out.extend_from_slice(b"\"intersect\":true,\"witness\":");
             write_point(out, witness, kind);
             if let Some(c) = contact {
-                let (name, pts): (&[u8], Vec<&Vec3<BigRational>>) = match c {
-                    Contact::Point(p) => (b"point", vec![p]),
-                    Contact::Segment(p, q) => (b"segment", vec![p, q]),
-                    Contact::Polygon(v) => (b"polygon", v.iter().collect()),
-                };
-                out.extend_from_slice(b",\"contact\":{\"kind\":\"");
-                out.extend_from_slice(name);
-                out.extend_from_slice(b"\",\"points\":");
-                write_points(out, pts, kind);
-                out.push(b'}');
+                out.extend_from_slice(b",\"contact\":");
+                write_region(out, c, |out, x| write_value(out, x, kind));
             }
         }
         Intersection::Separated { axis } => {
@@ -1356,6 +1449,59 @@ fn write_distance(out: &mut Vec<u8>, c: &Closest<BigRational>, kind: ScalarKind)
     write_float(out, sqrt_nearest_f64(d2));
     out.extend_from_slice(b",\"closest\":");
     write_points(out, [&c.a, &c.b], kind);
+}
+
+/// A contact region as the general path's `contact_value` writes it:
+/// `{"kind":…,"points":[…]}`, each coordinate written by `coord`.
+fn write_region(
+    out: &mut Vec<u8>,
+    region: &Contact<BigRational>,
+    coord: impl Fn(&mut Vec<u8>, &BigRational),
+) {
+    let (name, pts): (&[u8], Vec<&Vec3<BigRational>>) = match region {
+        Contact::Point(p) => (b"point", vec![p]),
+        Contact::Segment(p, q) => (b"segment", vec![p, q]),
+        Contact::Polygon(v) => (b"polygon", v.iter().collect()),
+    };
+    out.extend_from_slice(b"{\"kind\":\"");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"\",\"points\":[");
+    for (i, p) in pts.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        for (j, c) in [&p.x, &p.y, &p.z].into_iter().enumerate() {
+            out.push(if j == 0 { b'[' } else { b',' });
+            coord(out, c);
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b"]}");
+}
+
+/// The fields of a `contact` answer for meeting shapes after `intersect`
+/// (as the general path's `contact_fields` and `round_answer` make them):
+/// δ² and the translation and region rounded to the query's type, the
+/// normals always exact (primitive integers), `depth_f64` and
+/// `contact_f64` the nearest doubles.
+fn write_penetration(out: &mut Vec<u8>, p: &Penetration, kind: ScalarKind) {
+    let d2 = &p.depth_squared;
+    out.extend_from_slice(b"\"depth_squared\":");
+    write_value(out, d2, kind);
+    out.extend_from_slice(b",\"depth_f64\":");
+    write_float(out, sqrt_nearest_f64(d2));
+    out.extend_from_slice(b",\"normal\":");
+    write_point(out, p.normal(), ScalarKind::Exact);
+    out.extend_from_slice(b",\"normals\":");
+    write_points(out, &p.normals, ScalarKind::Exact);
+    out.extend_from_slice(b",\"translation\":");
+    write_point(out, &p.translation, kind);
+    out.extend_from_slice(b",\"contact\":");
+    write_region(out, &p.region, |out, c| write_value(out, c, kind));
+    out.extend_from_slice(b",\"contact_f64\":");
+    write_region(out, &p.region, |out, c| {
+        write_float(out, f64::from_rational(c))
+    });
 }
 
 #[cfg(test)]

@@ -375,8 +375,25 @@ pub(super) fn contact(
     a: &Shape<BigRational>,
     b: &Shape<BigRational>,
 ) -> Result<Option<Penetration>, QueryError> {
+    contact_with(a, b, false)
+}
+
+/// [`contact`] of shapes already proved to meet (as `intersect` decides
+/// it): the same answer without deciding that again.
+pub(super) fn contact_of_meeting(
+    a: &Shape<BigRational>,
+    b: &Shape<BigRational>,
+) -> Result<Option<Penetration>, QueryError> {
+    contact_with(a, b, true)
+}
+
+fn contact_with(
+    a: &Shape<BigRational>,
+    b: &Shape<BigRational>,
+    meeting: bool,
+) -> Result<Option<Penetration>, QueryError> {
     let answer = |a: &Shape<BigRational>, b: &Shape<BigRational>| {
-        if !query::intersect_exact(a, b)?.intersects() {
+        if !meeting && !query::intersect_exact(a, b)?.intersects() {
             return Ok(None);
         }
         penetration_of_meeting(&Polytope::new(a), &Polytope::new(b)).map(Some)

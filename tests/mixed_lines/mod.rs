@@ -242,6 +242,51 @@ fn query(r: &mut Rng) -> String {
     format!(r#"{{{id}"op":"{op}"{scalar},"a":{a},"b":{b}}}"#)
 }
 
+/// A well-formed `contact` line: mostly boxes of every form and cubes near
+/// each other (most meet: the float-guided box contact), now and then a
+/// triangle or a prism (the exact reference), apart pairs too.
+fn contact_query(r: &mut Rng) -> String {
+    let id = match r.below(5) {
+        0 => String::new(),
+        _ => format!(r#""id":{},"#, r.pick(IDS)),
+    };
+    let scalar = match r.below(6) {
+        0 => r#","scalar":"exact""#,
+        1 => r#","scalar":"f64""#,
+        2 => r#","scalar":"f32""#,
+        _ => "",
+    };
+    let kind = |r: &mut Rng| match r.below(10) {
+        0 => 0,
+        1 => 3,
+        2 | 3 => 2,
+        4 => 4,
+        5 | 6 => 5,
+        _ => 1,
+    };
+    let (ka, kb) = (kind(r), kind(r));
+    let spread = if r.below(4) == 0 { 2.0 } else { 0.5 };
+    let gap = [
+        r.double() * spread,
+        r.double() * spread,
+        r.double() * spread,
+    ];
+    let (a, b) = (shape(r, ka, [0.0; 3]), shape(r, kb, gap));
+    format!(r#"{{{id}"op":"contact"{scalar},"a":{a},"b":{b}}}"#)
+}
+
+/// `n` `contact` lines (without line breaks), spoiled as [`mixed_lines`]'
+/// queries are.
+pub fn contact_lines(seed: u64, n: usize) -> Vec<Vec<u8>> {
+    let mut r = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let q = contact_query(&mut r);
+            spoil(&mut r, q)
+        })
+        .collect()
+}
+
 /// One of many ways to spoil a line (or keep it), as bytes.
 fn spoil(r: &mut Rng, line: String) -> Vec<u8> {
     let mut s = line;
