@@ -934,7 +934,6 @@ impl Int {
         }
     }
     /// `±mag` (`neg`: negative; zero is never negative).
-    #[cfg(test)]
     pub(crate) fn from_nat(neg: bool, mag: Nat) -> Int {
         Int::norm(neg, mag)
     }
@@ -1008,6 +1007,19 @@ impl Int {
 
 /// `x / g` for a divisor `g` of `x`.
 pub(crate) fn div_exact(x: &Nat, g: &Nat) -> Nat {
+    if g.is_one() {
+        return *x;
+    }
+    // The power of two by a shift (gcds of integers in units of a power of
+    // two carry many), the rest by a word when it fits one.
+    let z = g.trailing_zeros();
+    let (xs, gs);
+    let (x, g) = if z > 0 {
+        (xs, gs) = (x.shr(z), g.shr(z));
+        (&xs, &gs)
+    } else {
+        (x, g)
+    };
     if g.is_one() {
         *x
     } else if let Some(s) = g.to_u64() {
