@@ -487,7 +487,10 @@ impl Zi for Int {
         }
     }
     fn zdiv(&self, d: &Self) -> Self {
-        Int::from_nat(self.is_neg() != d.is_neg(), fixed::div_exact(self.mag(), d.mag()))
+        Int::from_nat(
+            self.is_neg() != d.is_neg(),
+            fixed::div_exact(self.mag(), d.mag()),
+        )
     }
     fn zgcd(&self, o: &Self) -> Self {
         Int::from_nat(false, fixed::gcd(self.mag(), o.mag()))
@@ -554,7 +557,7 @@ struct Built<T> {
     overlap: T,
     norm_squared: T,
     /// Homogeneous `[x, y, z, w]`, `w > 0`, and where each came from.
-    region: Vec<([T; 4], Src<T>)>,
+    region: Vec<Vertex<T>>,
 }
 
 /// Where a region vertex came from, for the reduction: a vertex of a
@@ -567,6 +570,9 @@ enum Src<T> {
     B,
     Cross(T, [T; 3]),
 }
+
+/// A region vertex in space (homogeneous, `w > 0`) and where it came from.
+type Vertex<T> = ([T; 4], Src<T>);
 
 impl<T: Zi> Frame<T> {
     fn new(a: &Obb<f64>, b: &Obb<f64>, e0: i64) -> Frame<T> {
@@ -757,7 +763,11 @@ fn lowest(x: &Int, d: &Int, p: i64) -> Q {
 /// [`fixed::Over`] for the denominator `d > 0` and the factors `xs` (the
 /// zero ones left out).
 fn over(d: &Int, xs: &[&Int]) -> fixed::Over {
-    let xs: Vec<Nat> = xs.iter().filter(|x| x.signum() != 0).map(|x| *x.mag()).collect();
+    let xs: Vec<Nat> = xs
+        .iter()
+        .filter(|x| x.signum() != 0)
+        .map(|x| *x.mag())
+        .collect();
     fixed::Over::new(d.mag(), &xs)
 }
 
@@ -778,7 +788,7 @@ impl Built<Int> {
             on_n2.value(&x, x.mag(), e0)
         });
         let one = Nat::from_u128(1);
-        let mut point = |(p, src): &([Int; 4], Src<Int>)| -> Vec3<Q> {
+        let mut point = |(p, src): &Vertex<Int>| -> Vec3<Q> {
             match src {
                 Src::A => {
                     let f = |x: &Int| fixed::finish(x, &one, &one, e0);
@@ -828,7 +838,7 @@ struct H<T> {
 /// same order (counter-clockwise from the lexicographically least point,
 /// without collinear points).
 mod plane {
-    use super::{Src, Zi, H, Z};
+    use super::{Src, Vertex, Zi, H, Z};
     use std::cmp::Ordering;
 
     fn cmp<T: Zi>(p: &H<T>, q: &H<T>) -> Ordering {
@@ -840,7 +850,11 @@ mod plane {
     /// `(p − o) × (q − o)` of three points.
     fn cross<T: Zi>(o: &H<T>, p: &H<T>, q: &H<T>) -> T {
         if o.w == T::z1() && p.w == T::z1() && q.w == T::z1() {
-            return p.x.zsub(&o.x).zmul(&q.y.zsub(&o.y)).zsub(&p.y.zsub(&o.y).zmul(&q.x.zsub(&o.x)));
+            return p
+                .x
+                .zsub(&o.x)
+                .zmul(&q.y.zsub(&o.y))
+                .zsub(&p.y.zsub(&o.y).zmul(&q.x.zsub(&o.x)));
         }
         // det[[o],[p],[q]] (each row x, y, w) is the cross product times
         // o.w·p.w·q.w > 0: the same sign.
@@ -863,7 +877,8 @@ mod plane {
             let mut out: Vec<usize> = Vec::new();
             for &p in it {
                 while out.len() >= 2
-                    && cross(&pts[out[out.len() - 2]], &pts[out[out.len() - 1]], &pts[p]).zsign() <= 0
+                    && cross(&pts[out[out.len() - 2]], &pts[out[out.len() - 1]], &pts[p]).zsign()
+                        <= 0
                 {
                     out.pop();
                 }
@@ -884,7 +899,7 @@ mod plane {
     pub(super) struct Feature<T> {
         pub(super) at: Vec<H<T>>,
         pub(super) dir: Vec<H<T>>,
-        pub(super) space: Vec<([T; 4], Src<T>)>,
+        pub(super) space: Vec<Vertex<T>>,
     }
 
     impl<T: Zi> Feature<T> {
@@ -931,7 +946,7 @@ mod plane {
         q: &Feature<T>,
         f: (usize, usize),
         n2: &T,
-    ) -> Option<(H<T>, ([T; 4], Src<T>))> {
+    ) -> Option<(H<T>, Vertex<T>)> {
         let (dp, dq) = (&p.dir, &q.dir);
         let r = (dp[e.1].x.zsub(&dp[e.0].x), dp[e.1].y.zsub(&dp[e.0].y));
         let s = (dq[f.1].x.zsub(&dq[f.0].x), dq[f.1].y.zsub(&dq[f.0].y));
@@ -973,8 +988,8 @@ mod plane {
 
     /// `meet2`: the intersection of two features, as points in space in
     /// the reference's order.
-    pub(super) fn meet<T: Zi>(p: &Feature<T>, q: &Feature<T>, n2: &T) -> Vec<([T; 4], Src<T>)> {
-        let mut pts: Vec<(H<T>, ([T; 4], Src<T>))> = Vec::new();
+    pub(super) fn meet<T: Zi>(p: &Feature<T>, q: &Feature<T>, n2: &T) -> Vec<Vertex<T>> {
+        let mut pts: Vec<(H<T>, Vertex<T>)> = Vec::new();
         for (x, s) in p.at.iter().zip(&p.space) {
             if q.contains(x, n2) {
                 pts.push((x.clone(), s.clone()));
