@@ -35,8 +35,12 @@
 //!    vertices where `n·x` is largest, chosen by the signs of `n·a_i`; b's
 //!    where `n·y` is least, moved), projected and met by the reference's
 //!    plane steps (monotone-chain hulls, vertices inside the other hull,
-//!    edge crossings, here in homogeneous integers), lifted, and each output
-//!    number reduced to lowest terms once.
+//!    edge crossings, here in homogeneous integers), each crossing placed
+//!    in space on a's edge. All of it in the 768-bit stack `num::fixed::Int`
+//!    when the inputs span at most 72 bits (else `BigInt`, counted in
+//!    [`crate::stats::BOX_CONTACT_FIXED`]);
+//! 6. each output number reduced to lowest terms once, the gcds of the
+//!    values sharing a denominator through one gcd (`num::fixed::Over`).
 //!
 //! Every decision is exact, so the answer equals the reference's: the same
 //! δ², the same normals in the same order, the same translation and region.
