@@ -84,9 +84,14 @@ pub static HULL_F64: Counter = Counter::new("hull distance_f64 (double-word)");
 /// the optimal normals proved on the float-guided path (`fast`), or answered
 /// by the exact reference `polytope::contact` (`fallback`).
 pub static BOX_CONTACT: Counter = Counter::new("box-box contact");
+/// The exact build of a float-guided box-box contact (`query/box_box/contact.rs`):
+/// in fixed-width integers (`fast`: every input within 2^72 units of the
+/// least one's), or in `BigInt` (`fallback`: inputs whose exponents lie
+/// further apart).
+pub static BOX_CONTACT_FIXED: Counter = Counter::new("box-box contact fixed width");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 10] {
+pub fn all() -> [&'static Counter; 11] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -98,6 +103,7 @@ pub fn all() -> [&'static Counter; 10] {
         &HULL,
         &HULL_F64,
         &BOX_CONTACT,
+        &BOX_CONTACT_FIXED,
     ]
 }
 

@@ -35,14 +35,19 @@
 //!    vertices where `n·x` is largest, chosen by the signs of `n·a_i`; b's
 //!    where `n·y` is least, moved), projected and met by the reference's
 //!    plane steps (monotone-chain hulls, vertices inside the other hull,
-//!    edge crossings, here in homogeneous integers), lifted, and each output
-//!    number reduced to lowest terms once.
+//!    edge crossings, here in homogeneous integers), each crossing placed
+//!    in space on a's edge. All of it in the 768-bit stack `num::fixed::Int`
+//!    when the inputs span at most 72 bits (else `BigInt`, counted in
+//!    [`crate::stats::BOX_CONTACT_FIXED`]);
+//! 6. each output number reduced to lowest terms once, the gcds of the
+//!    values sharing a denominator through one gcd (`num::fixed::Over`).
 //!
 //! Every decision is exact, so the answer equals the reference's: the same
 //! δ², the same normals in the same order, the same translation and region.
 
 use super::{axis_pair, overlaps};
 use crate::num::bounded::Fx;
+use crate::num::fixed::{self, Int, Nat};
 use crate::num::gcd::{gcd_lehmer, ratio};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
@@ -56,7 +61,8 @@ use crate::stats;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Zero};
+use std::cmp::Ordering;
 
 type Q = BigRational;
 type Z = BigInt;
@@ -137,15 +143,43 @@ fn axis_is_zero(a: &Obb<f64>, b: &Obb<f64>, k: usize) -> bool {
 /// guess of the least candidate was wrong ([`contact`] then asks the
 /// reference).
 pub fn penetration(a: &Obb<f64>, b: &Obb<f64>) -> Option<Penetration> {
-    penetration_unreduced(a, b).map(|p| p.reduce())
+    match fast(a, b)? {
+        Fast::Fixed(e0, p) => Some(p.reduce(e0)),
+        Fast::Big(e0, p) => Some(p.unreduced(e0).reduce()),
+    }
 }
 
 /// [`penetration`] before any reduction to lowest terms: the same values as
 /// integers over common denominators ([`PenetrationUnreduced`]).
 pub fn penetration_unreduced(a: &Obb<f64>, b: &Obb<f64>) -> Option<PenetrationUnreduced> {
+    match fast(a, b)? {
+        Fast::Fixed(e0, p) => Some(p.unreduced(e0)),
+        Fast::Big(e0, p) => Some(p.unreduced(e0)),
+    }
+}
+
+/// The float-guided answer, built in the fixed-width [`Int`] when the
+/// inputs' bit bound allows ([`FIXED_BITS`]), else in `BigInt` (counted in
+/// [`stats::BOX_CONTACT_FIXED`]).
+enum Fast {
+    Fixed(i64, Built<Int>),
+    Big(i64, Built<Z>),
+}
+
+fn fast(a: &Obb<f64>, b: &Obb<f64>) -> Option<Fast> {
     let tied = optimal(a, b)?;
-    let f = Frame::new(a, b)?;
-    f.build(f.normals(&tied)?)
+    let (e0, bits) = units(a, b)?;
+    if bits <= FIXED_BITS {
+        let f = Frame::<Int>::new(a, b, e0);
+        let p = f.build(f.normals(&tied)?)?;
+        stats::BOX_CONTACT_FIXED.fast();
+        Some(Fast::Fixed(e0, p))
+    } else {
+        let f = Frame::<Z>::new(a, b, e0);
+        let p = f.build(f.normals(&tied)?)?;
+        stats::BOX_CONTACT_FIXED.fallback();
+        Some(Fast::Big(e0, p))
+    }
 }
 
 /// The penetration of two boxes of doubles as integers, before any
@@ -256,12 +290,29 @@ impl ContactUnreduced {
 /// the translation and the region; `None` where [`penetration`] gives up.
 pub fn depth_and_normals(a: &Obb<f64>, b: &Obb<f64>) -> Option<(Q, Vec<Vec3<Q>>)> {
     let tied = optimal(a, b)?;
-    let f = Frame::new(a, b)?;
-    let normals = f.normals(&tied)?;
-    let n = normals.first()?;
-    let (o, n2) = f.overlap(n);
-    let depth_squared = f.out(&o * &o, &n2, 2);
-    Some((depth_squared, normals.iter().map(integers).collect()))
+    let (e0, bits) = units(a, b)?;
+    if bits <= FIXED_BITS {
+        let f = Frame::<Int>::new(a, b, e0);
+        let normals = f.normals(&tied)?;
+        let (o, n2) = f.overlap(normals.first()?);
+        let integers = |v: &Vec3<Int>| v.map(|c| Q::from_integer(c.to_bigint()));
+        Some((
+            lowest(&o.mul(&o), &n2, 2 * e0),
+            normals.iter().map(integers).collect(),
+        ))
+    } else {
+        let f = Frame::<Z>::new(a, b, e0);
+        let normals = f.normals(&tied)?;
+        let (o, n2) = f.overlap(normals.first()?);
+        let p = PenetrationUnreduced {
+            e0,
+            normals: Vec::new(),
+            overlap: o,
+            norm_squared: n2,
+            region: Vec::new(),
+        };
+        Some((p.depth_squared(), normals.iter().map(integers).collect()))
+    }
 }
 
 fn integers(v: &Vec3<Z>) -> Vec3<Q> {
@@ -312,36 +363,229 @@ fn optimal(a: &Obb<f64>, b: &Obb<f64>) -> Option<Vec<usize>> {
     Some(tied)
 }
 
+/// The bit bound of the fixed-width build: when every input, as an integer
+/// in units of 2^e0, is below 2^72 in magnitude (B ≤ 72 bits), every value
+/// the build forms fits the 768-bit [`Int`]. With inputs below 2^B: the
+/// normals below 2^(2B+1), their dot products below 2^(3B+3), the overlap
+/// below 2^(3B+6), |n|² below 2^(4B+4), the scaled plane points below
+/// 2^(5B+8), the cross products of three of them below 2^(10B+19) (the
+/// largest value: 739 bits for B = 72), a crossing's parameters below
+/// 2^(6B+11), its plane coordinates below 2^(7B+13) over a denominator below
+/// 2^(2B+3) (compared crosswise: below 2^(9B+16)), its space coordinates
+/// below 2^(7B+14). Only the orientation of three points of which one is a
+/// crossing would need more (degree 16): that hull runs in `BigInt`. Wider
+/// inputs (exponents more than about 2^19 apart) build in `BigInt`
+/// throughout (counted as fallbacks in [`stats::BOX_CONTACT_FIXED`]).
+const FIXED_BITS: i64 = 72;
+
+/// The integers the build runs in: the 768-bit stack [`Int`] (within
+/// [`FIXED_BITS`]) or `BigInt` (any size). Method names carry a `z` so that
+/// they do not meet `BigInt`'s operator traits.
+trait Zi: Clone + PartialEq + std::fmt::Debug {
+    /// Whether values are bounded (see [`FIXED_BITS`]).
+    const FIXED: bool;
+    fn z0() -> Self;
+    fn z1() -> Self;
+    /// `m·2^s`.
+    fn shifted(m: i64, s: u64) -> Self;
+    fn zadd(&self, o: &Self) -> Self;
+    fn zsub(&self, o: &Self) -> Self;
+    fn zmul(&self, o: &Self) -> Self;
+    fn zneg(&self) -> Self;
+    fn zsign(&self) -> i32;
+    fn zcmp(&self, o: &Self) -> Ordering;
+    /// `self / d` for a divisor `d ≠ 0` of `self`.
+    fn zdiv(&self, d: &Self) -> Self;
+    /// The gcd of the magnitudes.
+    fn zgcd(&self, o: &Self) -> Self;
+    fn big(&self) -> Z;
+    fn zabs(&self) -> Self {
+        if self.zsign() < 0 {
+            self.zneg()
+        } else {
+            self.clone()
+        }
+    }
+    fn is_zero_(&self) -> bool {
+        self.zsign() == 0
+    }
+}
+
+impl Zi for Z {
+    const FIXED: bool = false;
+    fn z0() -> Self {
+        <Z as Zero>::zero()
+    }
+    fn z1() -> Self {
+        <Z as One>::one()
+    }
+    fn shifted(m: i64, s: u64) -> Self {
+        Z::from(m) << s as usize
+    }
+    fn zadd(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn zsub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn zmul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn zneg(&self) -> Self {
+        -self
+    }
+    fn zsign(&self) -> i32 {
+        match self.sign() {
+            num_bigint::Sign::Minus => -1,
+            num_bigint::Sign::NoSign => 0,
+            num_bigint::Sign::Plus => 1,
+        }
+    }
+    fn zcmp(&self, o: &Self) -> Ordering {
+        self.cmp(o)
+    }
+    fn zdiv(&self, d: &Self) -> Self {
+        self / d
+    }
+    fn zgcd(&self, o: &Self) -> Self {
+        Z::from(gcd_lehmer(self.magnitude(), o.magnitude()))
+    }
+    fn big(&self) -> Z {
+        self.clone()
+    }
+}
+
+impl Zi for Int {
+    const FIXED: bool = true;
+    fn z0() -> Self {
+        Int::ZERO
+    }
+    fn z1() -> Self {
+        Int::from_i128(1)
+    }
+    fn shifted(m: i64, s: u64) -> Self {
+        Int::from_i128(m as i128).shl(s)
+    }
+    fn zadd(&self, o: &Self) -> Self {
+        self.add(o)
+    }
+    fn zsub(&self, o: &Self) -> Self {
+        self.sub(o)
+    }
+    fn zmul(&self, o: &Self) -> Self {
+        self.mul(o)
+    }
+    fn zneg(&self) -> Self {
+        self.neg()
+    }
+    fn zsign(&self) -> i32 {
+        self.signum()
+    }
+    fn zcmp(&self, o: &Self) -> Ordering {
+        // Zero is never negative.
+        match (self.is_neg(), o.is_neg()) {
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, false) => self.mag().cmp(o.mag()),
+            (true, true) => o.mag().cmp(self.mag()),
+        }
+    }
+    fn zdiv(&self, d: &Self) -> Self {
+        Int::from_nat(
+            self.is_neg() != d.is_neg(),
+            fixed::div_exact(self.mag(), d.mag()),
+        )
+    }
+    fn zgcd(&self, o: &Self) -> Self {
+        Int::from_nat(false, fixed::gcd(self.mag(), o.mag()))
+    }
+    fn big(&self) -> Z {
+        self.to_bigint()
+    }
+}
+
+/// Integer vectors.
+fn vadd<T: Zi>(a: &Vec3<T>, b: &Vec3<T>) -> Vec3<T> {
+    Vec3::new(a.x.zadd(&b.x), a.y.zadd(&b.y), a.z.zadd(&b.z))
+}
+fn vsub<T: Zi>(a: &Vec3<T>, b: &Vec3<T>) -> Vec3<T> {
+    Vec3::new(a.x.zsub(&b.x), a.y.zsub(&b.y), a.z.zsub(&b.z))
+}
+fn vneg<T: Zi>(a: &Vec3<T>) -> Vec3<T> {
+    a.map(|c| c.zneg())
+}
+fn vdot<T: Zi>(a: &Vec3<T>, b: &Vec3<T>) -> T {
+    a.x.zmul(&b.x).zadd(&a.y.zmul(&b.y)).zadd(&a.z.zmul(&b.z))
+}
+fn vcross<T: Zi>(a: &Vec3<T>, b: &Vec3<T>) -> Vec3<T> {
+    Vec3::new(
+        a.y.zmul(&b.z).zsub(&a.z.zmul(&b.y)),
+        a.z.zmul(&b.x).zsub(&a.x.zmul(&b.z)),
+        a.x.zmul(&b.y).zsub(&a.y.zmul(&b.x)),
+    )
+}
+
+/// The unit exponent e0 (the least exponent of the inputs' odd-mantissa
+/// forms: every input double is an integer multiple of 2^e0) and the bit
+/// bound B: every input is below 2^B in units of 2^e0. `None` when every
+/// input is 0.
+fn units(a: &Obb<f64>, b: &Obb<f64>) -> Option<(i64, i64)> {
+    let parts = [a, b].into_iter().flat_map(|o| {
+        std::iter::once(&o.center)
+            .chain(o.half_axes.iter())
+            .flat_map(|v| [v.x, v.y, v.z])
+            .map(crate::num::dyadic::f64_parts)
+            .filter(|&(m, _)| m != 0)
+    });
+    let (mut e0, mut top) = (i64::MAX, i64::MIN);
+    for (m, e) in parts {
+        e0 = e0.min(e);
+        top = top.max(e + (64 - m.unsigned_abs().leading_zeros()) as i64);
+    }
+    (e0 != i64::MAX).then_some((e0, top - e0))
+}
+
 /// The boxes in integers: every input double is an integer multiple of
 /// 2^e0 (e0 the least exponent of them), so the boxes are integer vectors
 /// in units of 2^e0, and every value below is an integer until the one
 /// reduction of each output number.
-struct Frame {
-    e0: i64,
-    za: Lifted<Z>,
-    zb: Lifted<Z>,
+struct Frame<T> {
+    za: Lifted<T>,
+    zb: Lifted<T>,
 }
 
-impl Frame {
-    fn new(a: &Obb<f64>, b: &Obb<f64>) -> Option<Frame> {
-        let all = || {
-            [a, b].into_iter().flat_map(|o| {
-                std::iter::once(&o.center)
-                    .chain(o.half_axes.iter())
-                    .flat_map(|v| [v.x, v.y, v.z])
-            })
-        };
-        let e0 = all()
-            .map(crate::num::dyadic::f64_parts)
-            .filter(|&(m, _)| m != 0)
-            .map(|(_, e)| e)
-            .min()?;
-        let int = |x: &f64| -> Z {
+/// The exact answer for the first normal, as integers in units of 2^e0
+/// ([`PenetrationUnreduced`]'s fields in the build's integers).
+struct Built<T> {
+    normals: Vec<Vec3<T>>,
+    overlap: T,
+    norm_squared: T,
+    /// Homogeneous `[x, y, z, w]`, `w > 0`, and where each came from.
+    region: Vec<Vertex<T>>,
+}
+
+/// Where a region vertex came from, for the reduction: a vertex of a
+/// (`w = 1`), a moved vertex of b (`w = |n|²`, each numerator ≡ o·n_c modulo
+/// it), or a crossing on a's edge `a0 → a1` (`w = ±|n|²·den`, each numerator
+/// ≡ ±t·(a1 − a0)_c modulo it).
+#[derive(Clone, Debug, PartialEq)]
+enum Src<T> {
+    A,
+    B,
+    Cross(T, [T; 3]),
+}
+
+/// A region vertex in space (homogeneous, `w > 0`) and where it came from.
+type Vertex<T> = ([T; 4], Src<T>);
+
+impl<T: Zi> Frame<T> {
+    fn new(a: &Obb<f64>, b: &Obb<f64>, e0: i64) -> Frame<T> {
+        let int = |x: &f64| -> T {
             let (m, e) = crate::num::dyadic::f64_parts(*x);
             if m == 0 {
-                Z::zero()
+                T::z0()
             } else {
-                Z::from(m) << (e - e0) as usize
+                T::shifted(m, (e - e0) as u64)
             }
         };
         let zlift = |o: &Obb<f64>| {
@@ -351,142 +595,141 @@ impl Frame {
                 h: [h[0].map(int), h[1].map(int), h[2].map(int)],
             }
         };
-        Some(Frame {
-            e0,
+        Frame {
             za: zlift(a),
             zb: zlift(b),
-        })
+        }
     }
 
     /// The reference's `normals` from the optimal candidates `tied` (in
     /// candidate order): primitive, canonical sign, the direction(s) with the
     /// least overlap, repeats dropped.
-    fn normals(&self, tied: &[usize]) -> Option<Vec<Vec3<Z>>> {
+    fn normals(&self, tied: &[usize]) -> Option<Vec<Vec3<T>>> {
         let (za, zb) = (&self.za, &self.zb);
-        let d = z::sub(&za.c, &zb.c);
-        let mut normals: Vec<Vec3<Z>> = Vec::with_capacity(2);
+        let d = vsub(&za.c, &zb.c);
+        let mut normals: Vec<Vec3<T>> = Vec::with_capacity(2);
         for &k in tied {
             let (u, v) = axis_pair(&za.h, &zb.h, k);
-            let w = z::cross(u, v);
-            let g = gcd_lehmer(w.x.magnitude(), w.y.magnitude());
-            let g = Z::from(gcd_lehmer(&g, w.z.magnitude()));
-            if g.is_zero() {
+            let w = vcross(u, v);
+            let g = w.x.zgcd(&w.y).zgcd(&w.z);
+            if g.is_zero_() {
                 return None;
             }
-            let n = w.map(|c| c / &g);
+            let n = w.map(|c| c.zdiv(&g));
             // The reference's canonical sign: the first nonzero component positive.
-            let first = [&n.x, &n.y, &n.z].into_iter().find(|c| !c.is_zero())?;
-            let n = if first.is_negative() { z::neg(&n) } else { n };
-            let back = z::neg(&n);
+            let first = [&n.x, &n.y, &n.z].into_iter().find(|c| !c.is_zero_())?;
+            let n = if first.zsign() < 0 { vneg(&n) } else { n };
+            let back = vneg(&n);
             if normals.contains(&n) || normals.contains(&back) {
                 continue; // parallel to an earlier candidate: one candidate
             }
             // o(+n) = n·(c_a − c_b) + S(n): the sign with the smaller overlap.
-            match z::dot(&n, &d).sign() {
-                num_bigint::Sign::Minus => normals.push(n),
-                num_bigint::Sign::Plus => normals.push(back),
-                num_bigint::Sign::NoSign => normals.extend([n, back]),
+            match vdot(&n, &d).zsign() {
+                -1 => normals.push(n),
+                1 => normals.push(back),
+                _ => normals.extend([n, back]),
             }
         }
         Some(normals)
     }
 
     /// `n·x` over a's vertices at most, and over b's at least.
-    fn extremes(&self, n: &Vec3<Z>) -> ([Z; 3], [Z; 3], Z, Z) {
+    fn extremes(&self, n: &Vec3<T>) -> ([T; 3], [T; 3], T, T) {
         let (za, zb) = (&self.za, &self.zb);
-        let da = za.h.each_ref().map(|h| z::dot(n, h));
-        let db = zb.h.each_ref().map(|h| z::dot(n, h));
-        let amax = da.iter().fold(z::dot(n, &za.c), |s, x| s + x.abs());
-        let bmin = db.iter().fold(z::dot(n, &zb.c), |s, x| s - x.abs());
+        let da = za.h.each_ref().map(|h| vdot(n, h));
+        let db = zb.h.each_ref().map(|h| vdot(n, h));
+        let amax = da.iter().fold(vdot(n, &za.c), |s, x| s.zadd(&x.zabs()));
+        let bmin = db.iter().fold(vdot(n, &zb.c), |s, x| s.zsub(&x.zabs()));
         (da, db, amax, bmin)
     }
 
     /// The overlap along `n` (units 2^e0) and |n|².
-    fn overlap(&self, n: &Vec3<Z>) -> (Z, Z) {
+    fn overlap(&self, n: &Vec3<T>) -> (T, T) {
         let (_, _, amax, bmin) = self.extremes(n);
-        (amax - bmin, z::dot(n, n))
+        (amax.zsub(&bmin), vdot(n, n))
     }
 
-    /// A value v·2^(p·e0)/den as a rational in lowest terms.
-    fn out(&self, v: Z, den: &Z, p: i64) -> Q {
-        let s = p * self.e0;
-        if s >= 0 {
-            ratio(v << s as usize, den.clone())
-        } else {
-            ratio(v, den << (-s) as usize)
-        }
-    }
-
-    /// The exact answer for the normals (the first is reported): δ², the
-    /// translation and the region.
-    fn build(&self, normals: Vec<Vec3<Z>>) -> Option<PenetrationUnreduced> {
+    /// The exact answer for the normals (the first is reported): the
+    /// overlap, |n|² and the region.
+    fn build(&self, normals: Vec<Vec3<T>>) -> Option<Built<T>> {
         let (za, zb) = (&self.za, &self.zb);
         let n = normals.first()?.clone();
         let (da, db, amax, bmin) = self.extremes(&n);
-        let o = &amax - &bmin;
-        let n2 = z::dot(&n, &n);
+        let o = amax.zsub(&bmin);
+        let n2 = vdot(&n, &n);
         // Vertex i (Obb::vertex order) lies on the supporting plane when each
         // of its signs agrees with a nonzero n·h_k (+ for the largest n·x).
-        let on = |dots: &[Z; 3], i: usize, up: bool| {
-            (0..3).all(|k| dots[k].is_zero() || (i >> k & 1 == 1) == (dots[k].is_positive() == up))
+        let on = |dots: &[T; 3], i: usize, up: bool| {
+            (0..3).all(|k| dots[k].is_zero_() || (i >> k & 1 == 1) == ((dots[k].zsign() > 0) == up))
         };
-        let vertex = |l: &Lifted<Z>, i: usize| {
+        let vertex = |l: &Lifted<T>, i: usize| {
             (0..3).fold(l.c.clone(), |p, k| {
                 if i >> k & 1 == 1 {
-                    z::add(&p, &l.h[k])
+                    vadd(&p, &l.h[k])
                 } else {
-                    z::sub(&p, &l.h[k])
+                    vsub(&p, &l.h[k])
                 }
             })
         };
-        // The region in the frame scaled by |n|² (units 2^e0/|n|²), where b's
-        // moved vertices n2·y + o·n are integers too.
-        let shift = n.map(|c| c * &o);
-        let fa: Vec<Vec3<Z>> = (0..8)
-            .filter(|&i| on(&da, i, true))
-            .map(|i| vertex(za, i).map(|c| c * &n2))
-            .collect();
-        let fb: Vec<Vec3<Z>> = (0..8)
-            .filter(|&i| on(&db, i, false))
-            .map(|i| z::add(&vertex(zb, i).map(|c| c * &n2), &shift))
-            .collect();
-        let af = &amax * &n2;
         let c = [&n.x, &n.y, &n.z];
         // The reference's projection: drop the last coordinate of largest |n_k|.
-        let k = (0..3).max_by(|&i, &j| c[i].abs().cmp(&c[j].abs()))?;
+        let k = (0..3).max_by(|&i, &j| c[i].zabs().zcmp(&c[j].zabs()))?;
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let to2 = |p: &Vec3<Z>| {
+        let to2 = |p: &Vec3<T>| {
             let q = [&p.x, &p.y, &p.z];
             H {
                 x: q[i].clone(),
                 y: q[j].clone(),
-                w: Z::one(),
+                w: T::z1(),
             }
         };
-        let m = plane::meet(
-            &plane::hull(fa.iter().map(to2).collect()),
-            &plane::hull(fb.iter().map(to2).collect()),
-            &n2,
-        );
-        // Lifted: x_k = (af − c_i·x_i − c_j·x_j)/c_k over the plane point's
-        // w·|n|²; the common denominator w·|n|²·|c_k| > 0.
-        let ck = c[k].abs();
-        let flip = c[k].is_negative();
-        let lift3 = |p: &H| {
-            let mut q: [Z; 4] = Default::default();
-            q[i] = &p.x * &ck;
-            q[j] = &p.y * &ck;
-            let xk = &af * &p.w - c[i] * &p.x - c[j] * &p.y;
-            q[k] = if flip { -xk } else { xk };
-            q[3] = &p.w * &n2 * &ck;
-            q
+        // The supporting features, unscaled (b's not moved), and their hulls
+        // (a positive scale and a translation keep the plane steps' orders
+        // and orientations, so the same hulls as the scaled points').
+        let va: Vec<Vec3<T>> = (0..8)
+            .filter(|&i| on(&da, i, true))
+            .map(|i| vertex(za, i))
+            .collect();
+        let vb: Vec<Vec3<T>> = (0..8)
+            .filter(|&i| on(&db, i, false))
+            .map(|i| vertex(zb, i))
+            .collect();
+        let hull_of = |v: &[Vec3<T>]| -> Vec<Vec3<T>> {
+            let pts: Vec<H<T>> = v.iter().map(to2).collect();
+            plane::hull_order(&pts)
+                .into_iter()
+                .map(|x| v[x].clone())
+                .collect()
         };
-        if m.is_empty() {
+        let (ha, hb) = (hull_of(&va), hull_of(&vb));
+        // The region in the frame scaled by |n|² (units 2^e0/|n|²), where b's
+        // moved vertices n2·y + o·n are integers too.
+        let shift = n.map(|c| c.zmul(&o));
+        let fa = plane::Feature {
+            at: ha.iter().map(|p| to2(&p.map(|c| c.zmul(&n2)))).collect(),
+            dir: ha.iter().map(to2).collect(),
+            space: ha
+                .iter()
+                .map(|p| ([p.x.clone(), p.y.clone(), p.z.clone(), T::z1()], Src::A))
+                .collect(),
+        };
+        let moved: Vec<Vec3<T>> = hb
+            .iter()
+            .map(|p| vadd(&p.map(|c| c.zmul(&n2)), &shift))
+            .collect();
+        let fb = plane::Feature {
+            at: moved.iter().map(to2).collect(),
+            dir: hb.iter().map(to2).collect(),
+            space: moved
+                .iter()
+                .map(|p| ([p.x.clone(), p.y.clone(), p.z.clone(), n2.clone()], Src::B))
+                .collect(),
+        };
+        let region = plane::meet(&fa, &fb, &n2);
+        if region.is_empty() {
             return None;
         }
-        let region = m.iter().map(lift3).collect();
-        Some(PenetrationUnreduced {
-            e0: self.e0,
+        Some(Built {
             normals,
             overlap: o,
             norm_squared: n2,
@@ -495,38 +738,102 @@ impl Frame {
     }
 }
 
-/// Integer vectors.
-mod z {
-    use super::Z;
-    use crate::vector::Vec3;
+impl<T: Zi> Built<T> {
+    fn unreduced(&self, e0: i64) -> PenetrationUnreduced {
+        PenetrationUnreduced {
+            e0,
+            normals: self.normals.iter().map(|v| v.map(Zi::big)).collect(),
+            overlap: self.overlap.big(),
+            norm_squared: self.norm_squared.big(),
+            region: self
+                .region
+                .iter()
+                .map(|(p, _)| p.each_ref().map(Zi::big))
+                .collect(),
+        }
+    }
+}
 
-    pub(super) fn add(a: &Vec3<Z>, b: &Vec3<Z>) -> Vec3<Z> {
-        Vec3::new(&a.x + &b.x, &a.y + &b.y, &a.z + &b.z)
-    }
-    pub(super) fn sub(a: &Vec3<Z>, b: &Vec3<Z>) -> Vec3<Z> {
-        Vec3::new(&a.x - &b.x, &a.y - &b.y, &a.z - &b.z)
-    }
-    pub(super) fn neg(a: &Vec3<Z>) -> Vec3<Z> {
-        a.map(|c| -c)
-    }
-    pub(super) fn dot(a: &Vec3<Z>, b: &Vec3<Z>) -> Z {
-        &a.x * &b.x + &a.y * &b.y + &a.z * &b.z
-    }
-    pub(super) fn cross(a: &Vec3<Z>, b: &Vec3<Z>) -> Vec3<Z> {
-        Vec3::new(
-            &a.y * &b.z - &a.z * &b.y,
-            &a.z * &b.x - &a.x * &b.z,
-            &a.x * &b.y - &a.y * &b.x,
-        )
+/// `x/d·2^p` in lowest terms (`d > 0`), one fixed-width gcd.
+fn lowest(x: &Int, d: &Int, p: i64) -> Q {
+    let g = if d.mag().is_one() {
+        *d.mag()
+    } else {
+        fixed::gcd(x.mag(), d.mag())
+    };
+    fixed::finish(x, d.mag(), &g, p)
+}
+
+/// [`fixed::Over`] for the denominator `d > 0` and the factors `xs` (the
+/// zero ones left out).
+fn over(d: &Int, xs: &[&Int]) -> fixed::Over {
+    let xs: Vec<Nat> = xs
+        .iter()
+        .filter(|x| x.signum() != 0)
+        .map(|x| *x.mag())
+        .collect();
+    fixed::Over::new(d.mag(), &xs)
+}
+
+impl Built<Int> {
+    /// The answer with every number in lowest terms (the reference's
+    /// [`Penetration`]). The values over |n|² (δ², the translation, b's
+    /// moved vertices) have numerators dividing `o·n_x·n_y·n_z` or
+    /// congruent to such modulo |n|², so one gcd of |n|² with that product
+    /// ([`fixed::Over`]) serves them all; each crossing's coordinates
+    /// likewise share one gcd with `t·Π(a1 − a0)_c`. a's vertices are
+    /// dyadic (`w = 1`).
+    fn reduce(&self, e0: i64) -> Penetration {
+        let (o, n2) = (&self.overlap, &self.norm_squared);
+        let n = &self.normals[0];
+        let mut on_n2 = over(n2, &[o, &n.x, &n.y, &n.z]);
+        let translation = n.map(|c| {
+            let x = c.mul(o);
+            on_n2.value(&x, x.mag(), e0)
+        });
+        let one = Nat::from_u128(1);
+        let mut point = |(p, src): &Vertex<Int>| -> Vec3<Q> {
+            match src {
+                Src::A => {
+                    let f = |x: &Int| fixed::finish(x, &one, &one, e0);
+                    Vec3::new(f(&p[0]), f(&p[1]), f(&p[2]))
+                }
+                Src::B => {
+                    let mut f = |x: &Int, c: &Int| on_n2.value(x, c.mul(o).mag(), e0);
+                    Vec3::new(f(&p[0], &n.x), f(&p[1], &n.y), f(&p[2], &n.z))
+                }
+                Src::Cross(t, d) => {
+                    let mut ov = over(&p[3], &[t, &d[0], &d[1], &d[2]]);
+                    let mut f = |c: usize| ov.value(&p[c], t.mul(&d[c]).mag(), e0);
+                    Vec3::new(f(0), f(1), f(2))
+                }
+            }
+        };
+        let r = &self.region;
+        let region = match r.len() {
+            1 => Region::Point(point(&r[0])),
+            2 => Region::Segment(point(&r[0]), point(&r[1])),
+            _ => Region::Polygon(r.iter().map(point).collect()),
+        };
+        Penetration {
+            depth_squared: on_n2.square(o, 2 * e0),
+            normals: self
+                .normals
+                .iter()
+                .map(|v| v.map(|c| Q::from_integer(c.to_bigint())))
+                .collect(),
+            translation,
+            region,
+        }
     }
 }
 
 /// A point of the plane in homogeneous integers: (x/w, y/w), w > 0.
 #[derive(Clone, Debug, PartialEq)]
-struct H {
-    x: Z,
-    y: Z,
-    w: Z,
+struct H<T> {
+    x: T,
+    y: T,
+    w: T,
 }
 
 /// The reference's plane steps (`polytope::contact`: monotone-chain hull,
@@ -535,129 +842,191 @@ struct H {
 /// same order (counter-clockwise from the lexicographically least point,
 /// without collinear points).
 mod plane {
-    use super::{H, Z};
-    use num_traits::{One, Signed, Zero};
+    use super::{Src, Vertex, Zi, H, Z};
     use std::cmp::Ordering;
 
-    fn cmp(p: &H, q: &H) -> Ordering {
-        (&p.x * &q.w)
-            .cmp(&(&q.x * &p.w))
-            .then_with(|| (&p.y * &q.w).cmp(&(&q.y * &p.w)))
+    fn cmp<T: Zi>(p: &H<T>, q: &H<T>) -> Ordering {
+        p.x.zmul(&q.w)
+            .zcmp(&q.x.zmul(&p.w))
+            .then_with(|| p.y.zmul(&q.w).zcmp(&q.y.zmul(&p.w)))
     }
 
-    /// The sign of the reference's `cross2(o, p, q)`: det[[o],[p],[q]]
-    /// (each row x, y, w) is it times o.w·p.w·q.w > 0.
-    fn cross(o: &H, p: &H, q: &H) -> Z {
-        if o.w.is_one() && p.w.is_one() && q.w.is_one() {
-            // Integer points: (p − o) × (q − o).
-            return (&p.x - &o.x) * (&q.y - &o.y) - (&p.y - &o.y) * (&q.x - &o.x);
+    /// `(p − o) × (q − o)` of three points.
+    fn cross<T: Zi>(o: &H<T>, p: &H<T>, q: &H<T>) -> T {
+        if o.w == T::z1() && p.w == T::z1() && q.w == T::z1() {
+            return p
+                .x
+                .zsub(&o.x)
+                .zmul(&q.y.zsub(&o.y))
+                .zsub(&p.y.zsub(&o.y).zmul(&q.x.zsub(&o.x)));
         }
-        &o.x * (&p.y * &q.w - &q.y * &p.w) - &o.y * (&p.x * &q.w - &q.x * &p.w)
-            + &o.w * (&p.x * &q.y - &q.x * &p.y)
+        // det[[o],[p],[q]] (each row x, y, w) is the cross product times
+        // o.w·p.w·q.w > 0: the same sign.
+        let t1 = p.y.zmul(&q.w).zsub(&q.y.zmul(&p.w));
+        let t2 = p.x.zmul(&q.w).zsub(&q.x.zmul(&p.w));
+        let t3 = p.x.zmul(&q.y).zsub(&q.x.zmul(&p.y));
+        o.x.zmul(&t1).zsub(&o.y.zmul(&t2)).zadd(&o.w.zmul(&t3))
     }
 
-    /// `hull2`: the convex hull, counter-clockwise, without collinear points.
-    pub(super) fn hull(mut pts: Vec<H>) -> Vec<H> {
-        pts.sort_by(cmp);
-        pts.dedup_by(|p, q| cmp(p, q) == Ordering::Equal);
-        if pts.len() < 3 {
-            return pts;
+    /// `hull2`: the convex hull, counter-clockwise, without collinear
+    /// points, as indices into `pts`.
+    pub(super) fn hull_order<T: Zi>(pts: &[H<T>]) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..pts.len()).collect();
+        idx.sort_by(|&i, &j| cmp(&pts[i], &pts[j]));
+        idx.dedup_by(|i, j| cmp(&pts[*i], &pts[*j]) == Ordering::Equal);
+        if idx.len() < 3 {
+            return idx;
         }
-        let chain = |it: &mut dyn Iterator<Item = &H>| {
-            let mut out: Vec<H> = Vec::new();
-            for p in it {
+        let chain = |it: &mut dyn Iterator<Item = &usize>| {
+            let mut out: Vec<usize> = Vec::new();
+            for &p in it {
                 while out.len() >= 2
-                    && !cross(&out[out.len() - 2], &out[out.len() - 1], p).is_positive()
+                    && cross(&pts[out[out.len() - 2]], &pts[out[out.len() - 1]], &pts[p]).zsign()
+                        <= 0
                 {
                     out.pop();
                 }
-                out.push(p.clone());
+                out.push(p);
             }
             out.pop();
             out
         };
-        let mut lower = chain(&mut pts.iter());
-        lower.extend(chain(&mut pts.iter().rev()));
+        let mut lower = chain(&mut idx.iter());
+        lower.extend(chain(&mut idx.iter().rev()));
         lower
     }
 
-    /// `inside2` for an integer point and a hull of integer points.
-    fn inside(p: &H, h: &[H]) -> bool {
-        match h.len() {
-            0 => false,
-            1 => cmp(p, &h[0]) == Ordering::Equal,
-            2 => {
-                cross(&h[0], &h[1], p).is_zero() && {
-                    let (dx, dy) = (&h[1].x - &h[0].x, &h[1].y - &h[0].y);
-                    let t = (&p.x - &h[0].x) * &dx + (&p.y - &h[0].y) * &dy;
-                    !t.is_negative() && t <= &dx * &dx + &dy * &dy
-                }
+    /// A supporting feature's hull (in `hull_order`): its vertices in the
+    /// plane scaled by |n|² (`at`, integers), unscaled (`dir`: their
+    /// differences are the edges' directions divided by |n|²), and in space
+    /// (homogeneous, units 2^e0).
+    pub(super) struct Feature<T> {
+        pub(super) at: Vec<H<T>>,
+        pub(super) dir: Vec<H<T>>,
+        pub(super) space: Vec<Vertex<T>>,
+    }
+
+    impl<T: Zi> Feature<T> {
+        fn edges(&self) -> Vec<(usize, usize)> {
+            match self.at.len() {
+                0 | 1 => Vec::new(),
+                2 => vec![(0, 1)],
+                n => (0..n).map(|i| (i, (i + 1) % n)).collect(),
             }
-            n => (0..n).all(|i| !cross(&h[i], &h[(i + 1) % n], p).is_negative()),
+        }
+
+        /// `inside2` for a scaled integer point: the orientations taken
+        /// with the unscaled edge directions (the scaled ones are |n|²
+        /// times them).
+        fn contains(&self, p: &H<T>, n2: &T) -> bool {
+            let (h, d) = (&self.at, &self.dir);
+            // (p − h_i) × (d_k − d_i).
+            let side = |i: usize, k: usize| {
+                let (ex, ey) = (d[k].x.zsub(&d[i].x), d[k].y.zsub(&d[i].y));
+                let (px, py) = (p.x.zsub(&h[i].x), p.y.zsub(&h[i].y));
+                (ex.zmul(&py).zsub(&ey.zmul(&px)), ex, ey, px, py)
+            };
+            match h.len() {
+                0 => false,
+                1 => cmp(p, &h[0]) == Ordering::Equal,
+                2 => {
+                    let (s, ex, ey, px, py) = side(0, 1);
+                    // t = (p − h0)·(h1 − h0) = |n|²·(p − h0)·e, in [0, |h1 − h0|²].
+                    let t = px.zmul(&ex).zadd(&py.zmul(&ey));
+                    s.is_zero_()
+                        && t.zsign() >= 0
+                        && t.zcmp(&n2.zmul(&ex.zmul(&ex).zadd(&ey.zmul(&ey)))) != Ordering::Greater
+                }
+                n => (0..n).all(|i| side(i, (i + 1) % n).0.zsign() >= 0),
+            }
         }
     }
 
-    fn edges(h: &[H]) -> Vec<(&H, &H)> {
-        match h.len() {
-            0 | 1 => Vec::new(),
-            2 => vec![(&h[0], &h[1])],
-            n => (0..n).map(|i| (&h[i], &h[(i + 1) % n])).collect(),
-        }
-    }
-
-    /// `crossing2` of two segments with integer end points, each segment's
-    /// direction a multiple of `scale` > 0 (the frame's |n|²: the crossing
-    /// is found from the directions divided by it, smaller integers for the
-    /// same point).
-    fn crossing(p: (&H, &H), q: (&H, &H), scale: &Z) -> Option<H> {
-        let r = ((&p.1.x - &p.0.x) / scale, (&p.1.y - &p.0.y) / scale);
-        let s = ((&q.1.x - &q.0.x) / scale, (&q.1.y - &q.0.y) / scale);
-        let den = &r.0 * &s.1 - &r.1 * &s.0;
-        if den.is_zero() {
+    /// `crossing2` of edge `e` of `p` (a's feature) and edge `f` of `q`:
+    /// the crossing in the scaled plane and in space (on a's edge).
+    fn crossing<T: Zi>(
+        p: &Feature<T>,
+        e: (usize, usize),
+        q: &Feature<T>,
+        f: (usize, usize),
+        n2: &T,
+    ) -> Option<(H<T>, Vertex<T>)> {
+        let (dp, dq) = (&p.dir, &q.dir);
+        let r = (dp[e.1].x.zsub(&dp[e.0].x), dp[e.1].y.zsub(&dp[e.0].y));
+        let s = (dq[f.1].x.zsub(&dq[f.0].x), dq[f.1].y.zsub(&dq[f.0].y));
+        let den = r.0.zmul(&s.1).zsub(&r.1.zmul(&s.0));
+        if den.is_zero_() {
             return None;
         }
-        let w = (&q.0.x - &p.0.x, &q.0.y - &p.0.y);
-        // The parameters along p and q are t/(scale·den) and u/(scale·den).
-        let t = &w.0 * &s.1 - &w.1 * &s.0;
-        let u = &w.0 * &r.1 - &w.1 * &r.0;
-        let full = scale * &den;
-        let unit = |x: &Z| {
-            if full.is_positive() {
-                !x.is_negative() && *x <= full
+        let (p0, q0) = (&p.at[e.0], &q.at[f.0]);
+        let w = (q0.x.zsub(&p0.x), q0.y.zsub(&p0.y));
+        // The parameters along p and q are t/(|n|²·den) and u/(|n|²·den).
+        let t = w.0.zmul(&s.1).zsub(&w.1.zmul(&s.0));
+        let u = w.0.zmul(&r.1).zsub(&w.1.zmul(&r.0));
+        let full = n2.zmul(&den);
+        let unit = |x: &T| {
+            if full.zsign() > 0 {
+                x.zsign() >= 0 && x.zcmp(&full) != Ordering::Greater
             } else {
-                !x.is_positive() && *x >= full
+                x.zsign() <= 0 && x.zcmp(&full) != Ordering::Less
             }
         };
         if !(unit(&t) && unit(&u)) {
             return None;
         }
-        // p.0 + t/(scale·den)·(scale·r) = (p.0·den + t·r)/den.
+        // p0 + t/(|n|²·den)·(|n|²·r) = (p0·den + t·r)/den in the plane; in
+        // space a0 + t/full·(a1 − a0) on a's edge (a's points have w = 1).
+        let flip = den.zsign() < 0;
+        let sg = |x: T| if flip { x.zneg() } else { x };
         let h = H {
-            x: &p.0.x * &den + &t * &r.0,
-            y: &p.0.y * &den + &t * &r.1,
-            w: den,
+            x: sg(p0.x.zmul(&den).zadd(&t.zmul(&r.0))),
+            y: sg(p0.y.zmul(&den).zadd(&t.zmul(&r.1))),
+            w: sg(den.clone()),
         };
-        Some(if h.w.is_negative() {
-            H {
-                x: -h.x,
-                y: -h.y,
-                w: -h.w,
-            }
-        } else {
-            h
-        })
+        let (a0, a1) = (&p.space[e.0].0, &p.space[e.1].0);
+        let d = [0, 1, 2].map(|c| a1[c].zsub(&a0[c]));
+        let at = |c: usize| sg(a0[c].zmul(&full).zadd(&t.zmul(&d[c])));
+        let space = [at(0), at(1), at(2), sg(full.clone())];
+        Some((h, (space, Src::Cross(t, d))))
     }
 
-    /// `meet2`: the intersection of two hulls of integer points.
-    pub(super) fn meet(p: &[H], q: &[H], scale: &Z) -> Vec<H> {
-        let mut pts: Vec<H> = p.iter().filter(|x| inside(x, q)).cloned().collect();
-        pts.extend(q.iter().filter(|x| inside(x, p)).cloned());
-        for e in edges(p) {
-            for f in edges(q) {
-                pts.extend(crossing(e, f, scale));
+    /// `meet2`: the intersection of two features, as points in space in
+    /// the reference's order.
+    pub(super) fn meet<T: Zi>(p: &Feature<T>, q: &Feature<T>, n2: &T) -> Vec<Vertex<T>> {
+        let mut pts: Vec<(H<T>, Vertex<T>)> = Vec::new();
+        for (x, s) in p.at.iter().zip(&p.space) {
+            if q.contains(x, n2) {
+                pts.push((x.clone(), s.clone()));
             }
         }
-        hull(pts)
+        for (x, s) in q.at.iter().zip(&q.space) {
+            if p.contains(x, n2) {
+                pts.push((x.clone(), s.clone()));
+            }
+        }
+        let corners = pts.len();
+        for e in p.edges() {
+            for f in q.edges() {
+                pts.extend(crossing(p, e, q, f, n2));
+            }
+        }
+        let plane: Vec<H<T>> = pts.iter().map(|(h, _)| h.clone()).collect();
+        // The orientation of three points with a crossing among them is
+        // beyond the fixed width's bound: that hull runs in BigInt.
+        let order = if T::FIXED && plane.len() >= 3 && plane.len() > corners {
+            let big: Vec<H<Z>> = plane
+                .iter()
+                .map(|h| H {
+                    x: h.x.big(),
+                    y: h.y.big(),
+                    w: h.w.big(),
+                })
+                .collect();
+            hull_order(&big)
+        } else {
+            hull_order(&plane)
+        };
+        order.into_iter().map(|i| pts[i].1.clone()).collect()
     }
 }
 
@@ -682,7 +1051,16 @@ mod plane {
 /// }
 /// ```
 pub fn contact(a: &Obb<f64>, b: &Obb<f64>) -> Result<ContactAnswer, QueryError> {
-    contact_unreduced(a, b).map(ContactUnreduced::into_reduced)
+    if !overlaps(a, b) {
+        return distance_exact_unreduced(&Shape::Box(a.clone()), &Shape::Box(b.clone()))
+            .map(|c| ContactAnswer::Apart(Box::new(c.into_reduced())));
+    }
+    if let Some(p) = penetration(a, b) {
+        stats::BOX_CONTACT.fast();
+        return Ok(ContactAnswer::Meeting(Box::new(p)));
+    }
+    stats::BOX_CONTACT.fallback();
+    reference_penetration(a, b).map(|p| ContactAnswer::Meeting(Box::new(p)))
 }
 
 /// [`contact`]'s answer before any reduction to lowest terms: the same
