@@ -84,9 +84,13 @@ pub static HULL_F64: Counter = Counter::new("hull distance_f64 (double-word)");
 /// the optimal normals proved on the float-guided path (`fast`), or answered
 /// by the exact reference `polytope::contact` (`fallback`).
 pub static BOX_CONTACT: Counter = Counter::new("box-box contact");
+/// Coordinates of irrational closest points of rounded shapes rounded to the
+/// nearest double (`num/sqrt_affine.rs`): proved by stepping from the float
+/// guess (`fast`), or found by bisection on the doubles (`fallback`).
+pub static ROUNDED_CLOSEST_F64: Counter = Counter::new("rounded closest_f64 coordinates");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 10] {
+pub fn all() -> [&'static Counter; 11] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -98,6 +102,7 @@ pub fn all() -> [&'static Counter; 10] {
         &HULL,
         &HULL_F64,
         &BOX_CONTACT,
+        &ROUNDED_CLOSEST_F64,
     ]
 }
 

@@ -48,6 +48,7 @@ use super::polytope::Polytope;
 use super::{Closest, QueryError};
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
+use crate::num::sqrt_affine::AffineSqrt;
 use crate::num::sqrt_offset::SqrtOffset;
 use crate::shape::{Core, Cube, Obb, Rounded, Shape, Triangle};
 use crate::vector::Vec3;
@@ -123,6 +124,48 @@ impl RoundedClosest {
             Vec3::new(&p.x + &t * &d.x, &p.y + &t * &d.y, &p.z + &t * &d.z)
         };
         Some((at(pa, &ta, 1), at(pb, &tb, -1)))
+    }
+}
+
+impl RoundedClosest {
+    /// The closest points of apart shapes, `p_a + (r_a/√q)(p_b − p_a)` and
+    /// `p_b − (r_b/√q)(p_b − p_a)`, each coordinate the nearest double (ties
+    /// to even), decided exactly ([`AffineSqrt`]: a float guess proved by
+    /// comparisons of integers, no square root evaluated in floats). Rational
+    /// or not. `None` when the shapes meet.
+    ///
+    /// ```
+    /// use exact_collision::query::rounded;
+    /// use exact_collision::shape::Rounded;
+    /// use exact_collision::num::scalar::Scalar;
+    /// use exact_collision::Vec3;
+    /// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+    /// let a = Rounded::sphere(v(0.0, 0.0, 0.0), 1.0).unwrap();
+    /// let b = Rounded::sphere(v(1.0, 1.0, 0.0), 0.0).unwrap();
+    /// let c = rounded::distance_exact(&a, &b).unwrap();
+    /// let (ra, rb) = (a.radius.to_rational(), b.radius.to_rational());
+    /// assert!(c.exact_points(&ra, &rb).is_none()); // (1/√2, 1/√2, 0): irrational
+    /// let s = 0.7071067811865476; // the double nearest 1/√2
+    /// assert_eq!(c.points_f64(&ra, &rb), Some([[s, s, 0.0], [1.0, 1.0, 0.0]]));
+    /// ```
+    pub fn points_f64(&self, ra: &Q, rb: &Q) -> Option<[[f64; 3]; 2]> {
+        if self.intersects() {
+            return None;
+        }
+        let q = &self.core.distance_squared;
+        let (pa, pb) = (&self.core.a, &self.core.b);
+        let (ca, cb) = ([&pa.x, &pa.y, &pa.z], [&pb.x, &pb.y, &pb.z]);
+        let mut out = [[0.0; 3]; 2];
+        let nb = -rb;
+        for i in 0..3 {
+            let d = cb[i] - ca[i];
+            for (k, (base, r)) in [(ca[i], ra), (cb[i], &nb)].into_iter().enumerate() {
+                out[k][i] = AffineSqrt::new(base, &(r * &d), q)
+                    .expect("apart shapes have q > R² ≥ 0")
+                    .nearest_f64();
+            }
+        }
+        Some(out)
     }
 }
 
