@@ -55,14 +55,15 @@
 //! assert_eq!(y.nearest_f64(), 0.2928932188134525);
 //! ```
 
+use crate::num::double_word::Dx;
+use crate::num::ring::Ring;
 use crate::num::sign::Sign;
-use crate::num::sqrt_offset::{
-    ef, ef_add, ef_div, ef_sqrt, ldexp, normal, round_nonneg, Ef,
-};
+use crate::num::sqrt_offset::{ef_add, ef_div, ef_sqrt, ldexp, normal, round_nonneg, Ef};
 use crate::stats::ROUNDED_CLOSEST_F64;
-use num_bigint::{BigInt, Sign as BigSign};
+use num_bigint::{BigInt, BigUint, Sign as BigSign};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
+use std::cell::{Cell, OnceCell};
 use std::cmp::Ordering;
 
 /// The exact real number `a + s/√q` (`q > 0`), held as integers.
@@ -74,32 +75,82 @@ pub struct AffineSqrt {
     sd: BigInt,
     qn: BigInt,
     qd: BigInt,
-    /// `q_n·s_d²`.
-    qs: BigInt,
-    /// `s_n²·q_d·a_d²`.
-    rb: BigInt,
+    /// Double-word enclosures of `|s_n|`, `s_d`, `q_n`, `q_d`, `a_d` with
+    /// their scales (`|n| ∈ 2^k·(x ± e)`).
+    dsn: (Dx, i64),
+    dsd: (Dx, i64),
+    dqn: (Dx, i64),
+    dqd: (Dx, i64),
+    dad: (Dx, i64),
+    /// `q_n·s_d²` and `s_n²·q_d·a_d²` likewise (each below 2^384 and
+    /// 2^640 in its scale, and at least 1/2).
+    dqs: (Dx, i64),
+    drb: (Dx, i64),
+    /// `(q_n·s_d², s_n²·q_d·a_d²)`, exactly, built on first need.
+    exact: OnceCell<(BigInt, BigInt)>,
+    /// Whether a comparison needed the exact products.
+    used_exact: Cell<bool>,
 }
 
 impl AffineSqrt {
     /// `a + s/√q`; `None` when `q ≤ 0`.
     pub fn new(a: &BigRational, s: &BigRational, q: &BigRational) -> Option<AffineSqrt> {
-        if !q.is_positive() {
+        Self::from_integers(
+            [a.numer().clone(), a.denom().clone()],
+            [s.numer().clone(), s.denom().clone()],
+            [q.numer().clone(), q.denom().clone()],
+        )
+    }
+
+    /// `a + s/√q` from `[numerator, denominator]` pairs, not necessarily in
+    /// lowest terms (no gcd is taken); `None` when a denominator is not
+    /// positive or `q ≤ 0`.
+    pub fn from_integers(a: [BigInt; 2], s: [BigInt; 2], q: [BigInt; 2]) -> Option<AffineSqrt> {
+        let [an, ad] = a;
+        let [sn, sd] = s;
+        let [qn, qd] = q;
+        if !(ad.is_positive() && sd.is_positive() && qd.is_positive() && qn.is_positive()) {
             return None;
         }
-        let (an, ad) = (a.numer().clone(), a.denom().clone());
-        let (sn, sd) = (s.numer().clone(), s.denom().clone());
-        let (qn, qd) = (q.numer().clone(), q.denom().clone());
-        let qs = &qn * &sd * &sd;
-        let rb = &sn * &sn * &qd * &ad * &ad;
+        let dsn = dx_mag(sn.magnitude());
+        let dsd = dx_mag(sd.magnitude());
+        let dqn = dx_mag(qn.magnitude());
+        let dqd = dx_mag(qd.magnitude());
+        let dad = dx_mag(ad.magnitude());
+        let dqs = (
+            dqn.0.mul_ref(&dsd.0.sq()),
+            dqn.1 + 2 * dsd.1,
+        );
+        let drb = (
+            dsn.0.sq().mul_ref(&dqd.0).mul_ref(&dad.0.sq()),
+            2 * dsn.1 + dqd.1 + 2 * dad.1,
+        );
         Some(AffineSqrt {
+            dsn,
+            dsd,
+            dqn,
+            dqd,
+            dad,
+            dqs,
+            drb,
             an,
             ad,
             sn,
             sd,
             qn,
             qd,
-            qs,
-            rb,
+            exact: OnceCell::new(),
+            used_exact: Cell::new(false),
+        })
+    }
+
+    /// `(q_n·s_d², s_n²·q_d·a_d²)`.
+    fn exact(&self) -> &(BigInt, BigInt) {
+        self.exact.get_or_init(|| {
+            (
+                &self.qn * &self.sd * &self.sd,
+                &self.sn * &self.sn * &self.qd * &self.ad * &self.ad,
+            )
         })
     }
 
@@ -112,16 +163,54 @@ impl AffineSqrt {
         } else {
             &self.ad * m
         };
-        let un = if k > 0 { &self.an << k } else { self.an.clone() } - mt;
-        let (su, ss) = (un.sign(), self.sn.sign());
+        let mut un = if k > 0 { &self.an << k } else { self.an.clone() };
+        un -= mt;
         use BigSign::{Minus, NoSign, Plus};
-        match (su, ss) {
-            (NoSign, NoSign) => Ordering::Equal,
-            (Plus | NoSign, Plus | NoSign) => Ordering::Greater,
-            (Minus | NoSign, Minus | NoSign) => Ordering::Less,
-            (Plus, Minus) => (&un * &un * &self.qs).cmp(&(&self.rb << (2 * k))),
-            (Minus, Plus) => (&self.rb << (2 * k)).cmp(&(&un * &un * &self.qs)),
+        // u > 0 > s: sign(u²q − s²); u < 0 < s: its opposite.
+        let flip = match (un.sign(), self.sn.sign()) {
+            (NoSign, NoSign) => return Ordering::Equal,
+            (Plus | NoSign, Plus | NoSign) => return Ordering::Greater,
+            (Minus | NoSign, Minus | NoSign) => return Ordering::Less,
+            (Plus, Minus) => false,
+            (Minus, Plus) => true,
+        };
+        // sign(u²q − s²) = sign(u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k): first in
+        // double-word arithmetic with its bound, exactly where it does not
+        // decide.
+        let x = match self.diff(&un, k).0.sign() {
+            Some(s) => s.to_ordering(),
+            None => {
+                self.used_exact.set(true);
+                let (qs, rb) = self.exact();
+                (&un * &un * qs).cmp(&(rb << (2 * k)))
+            }
+        };
+        if flip {
+            x.reverse()
+        } else {
+            x
         }
+    }
+
+    /// `u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k` as `2^scale·(h + l ± e)`.
+    fn diff(&self, un: &BigInt, k: usize) -> (Dx, i64) {
+        let du = dx_mag(un.magnitude());
+        let x = du.0.sq().mul_ref(&self.dqs.0);
+        let ex = 2 * du.1 + self.dqs.1;
+        let y = self.drb.0;
+        let ey = self.drb.1 + 2 * k as i64;
+        // Each factor is below 2^128 (with its bound), so x, y < 2^641; each
+        // is an integer ≥ 1 up to its bound, so both are ≥ 1/2.
+        let de = ex - ey;
+        if de > 660 {
+            // y·2^−de < 2^−19: inside the bound.
+            return (widen(x, ldexp(1.0, -19)), ex);
+        }
+        if de < -660 {
+            return (widen(y.neg_ref(), ldexp(1.0, -19)), ey);
+        }
+        let p = de / 2;
+        (scale(x, de - p).sub_ref(&scale(y, -p)), ey + p)
     }
 
     /// The exact sign of `a + s/√q`.
@@ -132,9 +221,17 @@ impl AffineSqrt {
     /// The double nearest to `a + s/√q` (ties to even; `±∞` past the double
     /// range), decided exactly (see the [module docs](self)). Zero is `+0.0`;
     /// a negative value that rounds to zero is `−0.0`.
+    ///
+    /// Counted in [`ROUNDED_CLOSEST_F64`]: `fast` when every comparison was
+    /// decided by the double-word bound and the stepping from the guess,
+    /// `fallback` when one needed exact products or the bisection.
     pub fn nearest_f64(&self) -> f64 {
+        self.used_exact.set(false);
         let neg = match self.sign() {
-            Sign::Zero => return 0.0,
+            Sign::Zero => {
+                ROUNDED_CLOSEST_F64.fast();
+                return 0.0;
+            }
             Sign::Negative => true,
             Sign::Positive => false,
         };
@@ -148,7 +245,7 @@ impl AffineSqrt {
             }
         };
         let (v, bisected) = round_nonneg(cmp, self.guess());
-        if bisected {
+        if bisected || self.used_exact.get() {
             ROUNDED_CLOSEST_F64.fallback();
         } else {
             ROUNDED_CLOSEST_F64.fast();
@@ -162,9 +259,11 @@ impl AffineSqrt {
 
     /// A float guess of `|x|` (finite, ≥ 0).
     fn guess(&self) -> f64 {
-        let a = ef_div(ef(&self.an), ef(&self.ad));
-        let sabs = ef_div(ef(&self.sn), ef(&self.sd));
-        let q = ef_div(ef(&self.qn), ef(&self.qd));
+        let ef = |d: &(Dx, i64)| normal((d.0.h + d.0.l, d.1));
+        let da = dx_mag(self.an.magnitude());
+        let a = ef_div(ef(&da), ef(&self.dad));
+        let sabs = ef_div(ef(&self.dsn), ef(&self.dsd));
+        let q = ef_div(ef(&self.dqn), ef(&self.dqd));
         let rq = ef_sqrt(q);
         let t = ef_div(sabs, rq);
         let (sa, ss) = (self.an.sign(), self.sn.sign());
@@ -175,13 +274,18 @@ impl AffineSqrt {
         } else if ef_cmp(t, ef_add(a, a)) == Ordering::Greater {
             ef_sub(t, a)
         } else {
-            // Cancellation: |x| = |a²q − s²| / (|a|·q + |s|·√q), the
-            // numerator exact: (a_n²·q_n·s_d² − s_n²·q_d·a_d²) / (a_d²·q_d·s_d²).
-            let num = (&self.an * &self.an * &self.qs - &self.rb).abs();
-            let den = &self.ad * &self.ad * &self.qd * &self.sd * &self.sd;
-            let n = ef_div(ef(&num), ef(&den));
+            // Cancellation: |x| = |a²q − s²| / (|a|·q + |s|·√q) with
+            // a²q − s² = (a_n²·q_n·s_d² − s_n²·q_d·a_d²) / (a_d²·q_d·s_d²),
+            // the numerator in double-word arithmetic (no cancellation of
+            // leading digits left in the guess).
+            let (nd, kn) = self.diff(&self.an, 0);
+            let n = normal(((nd.h + nd.l).abs(), kn));
+            let den = ef_mul(ef_mul(ef_mul(ef(&self.dad), ef(&self.dad)), ef(&self.dqd)), {
+                let sd = ef(&self.dsd);
+                ef_mul(sd, sd)
+            });
             let d = ef_add(ef_mul(a, q), ef_mul(sabs, rq));
-            ef_div(n, d)
+            ef_div(ef_div(n, den), d)
         };
         let v = ldexp(g.0, g.1);
         if v.is_finite() {
@@ -190,6 +294,56 @@ impl AffineSqrt {
             f64::MAX
         }
     }
+}
+
+/// `|n| ∈ 2^k·(h + l ± e)`: `t`, the top 128 bits of `n` (truncated when
+/// `n` is longer, an error below 1 in units of `2^k`), split into `h`, its
+/// leading 53 bits (exact), and `l`, the `b` bits below them rounded to a
+/// double (an error of at most 2^(b−54)); exact for `n` below 2^106.
+fn dx_mag(n: &BigUint) -> (Dx, i64) {
+    let bits = n.bits();
+    if bits <= 53 {
+        let v = n.iter_u64_digits().next().unwrap_or(0);
+        return (Dx::exact(v as f64), 0);
+    }
+    let (t, tb, k, trunc): (u128, u64, i64, f64) = if bits <= 128 {
+        let mut it = n.iter_u64_digits();
+        let lo = it.next().unwrap_or(0) as u128;
+        let hi = it.next().unwrap_or(0) as u128;
+        ((hi << 64) | lo, bits, 0, 0.0)
+    } else {
+        let mut it = n.iter_u64_digits().rev();
+        let (d2, d1, d0) = (
+            it.next().unwrap_or(0),
+            it.next().unwrap_or(0),
+            it.next().unwrap_or(0),
+        );
+        let lz = d2.leading_zeros();
+        let low = if lz > 0 { (d0 >> (64 - lz)) as u128 } else { 0 };
+        let t = ((d2 as u128) << (64 + lz)) | ((d1 as u128) << lz) | low;
+        (t, 128, bits as i64 - 128, 1.0)
+    };
+    let b = (tb - 53) as i64;
+    let h = ((t >> b) as u64 as f64) * ldexp(1.0, b);
+    let l = (t & ((1u128 << b) - 1)) as f64;
+    let round = if b > 53 { ldexp(1.0, b - 53) } else { 0.0 };
+    (Dx { h, l, e: round + trunc }, k)
+}
+
+/// `x·2^j` (exact scaling of the parts; `2^−1000` added to the bound for
+/// any underflow of a part).
+fn scale(x: Dx, j: i64) -> Dx {
+    let f = ldexp(1.0, j);
+    Dx {
+        h: x.h * f,
+        l: x.l * f,
+        e: x.e * f + ldexp(1.0, -1000),
+    }
+}
+
+/// `x` with `w` added to its bound.
+fn widen(x: Dx, w: f64) -> Dx {
+    Dx { e: x.e + w, ..x }
 }
 
 /// `x·y` of two nonnegative [`Ef`]s.

@@ -388,7 +388,14 @@ pub(crate) fn normal(x: Ef) -> Ef {
     if x.0 == 0.0 || !x.0.is_finite() {
         return x;
     }
-    let e = x.0.log2().floor() as i64;
+    // The exponent from the bits for a normal double (log2 for the others).
+    let bits = x.0.abs().to_bits();
+    let ef = (bits >> 52) as i64;
+    let e = if ef > 0 {
+        ef - 1023
+    } else {
+        x.0.abs().log2().floor() as i64
+    };
     (ldexp(x.0, -e), x.1 + e)
 }
 
@@ -429,14 +436,19 @@ pub(crate) fn ef_add(x: Ef, y: Ef) -> Ef {
 pub(crate) fn ldexp(mut x: f64, mut k: i64) -> f64 {
     k = k.clamp(-5000, 5000);
     while k > 1000 {
-        x *= 2f64.powi(1000);
+        x *= pow2(1000);
         k -= 1000;
     }
     while k < -1000 {
-        x *= 2f64.powi(-1000);
+        x *= pow2(-1000);
         k += 1000;
     }
-    x * 2f64.powi(k as i32)
+    x * pow2(k)
+}
+
+/// `2^k` for `−1022 ≤ k ≤ 1023`, from its bits (exact).
+fn pow2(k: i64) -> f64 {
+    f64::from_bits(((k + 1023) as u64) << 52)
 }
 
 #[cfg(test)]

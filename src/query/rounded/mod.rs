@@ -152,15 +152,23 @@ impl RoundedClosest {
         if self.intersects() {
             return None;
         }
+        // Integer numerators over positive denominators, unreduced: the
+        // comparisons need no lowest terms (and no gcd is taken).
         let q = &self.core.distance_squared;
         let (pa, pb) = (&self.core.a, &self.core.b);
         let (ca, cb) = ([&pa.x, &pa.y, &pa.z], [&pb.x, &pb.y, &pb.z]);
+        let nd = |x: &Q| [x.numer().clone(), x.denom().clone()];
         let mut out = [[0.0; 3]; 2];
-        let nb = -rb;
         for i in 0..3 {
-            let d = cb[i] - ca[i];
-            for (k, (base, r)) in [(ca[i], ra), (cb[i], &nb)].into_iter().enumerate() {
-                out[k][i] = AffineSqrt::new(base, &(r * &d), q)
+            // d = cb − ca = dn / dd.
+            let (a, b) = (ca[i], cb[i]);
+            let dn = b.numer() * a.denom() - a.numer() * b.denom();
+            let dd = a.denom() * b.denom();
+            // s = r_a·d on a's side, −r_b·d on b's.
+            let sa = [ra.numer() * &dn, ra.denom() * &dd];
+            let sb = [-(rb.numer() * &dn), rb.denom() * &dd];
+            for (k, (base, s)) in [(a, sa), (b, sb)].into_iter().enumerate() {
+                out[k][i] = AffineSqrt::from_integers(nd(base), s, nd(q))
                     .expect("apart shapes have q > R² ≥ 0")
                     .nearest_f64();
             }
