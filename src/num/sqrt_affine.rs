@@ -55,6 +55,7 @@
 //! assert_eq!(y.nearest_f64(), 0.2928932188134525);
 //! ```
 
+use crate::num::bounded::U;
 use crate::num::double_word::Dx;
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
@@ -82,6 +83,8 @@ pub struct AffineSqrt {
     dqn: (Dx, i64),
     dqd: (Dx, i64),
     dad: (Dx, i64),
+    /// `a_n` (signed) likewise.
+    da: (Dx, i64),
     /// `q_n·s_d²` and `s_n²·q_d·a_d²` likewise (each below 2^384 and
     /// 2^640 in its scale, and at least 1/2).
     dqs: (Dx, i64),
@@ -117,6 +120,10 @@ impl AffineSqrt {
         let dqn = dx_mag(qn.magnitude());
         let dqd = dx_mag(qd.magnitude());
         let dad = dx_mag(ad.magnitude());
+        let mut da = dx_mag(an.magnitude());
+        if an.is_negative() {
+            da.0 = da.0.neg_ref();
+        }
         let dqs = (
             dqn.0.mul_ref(&dsd.0.sq()),
             dqn.1 + 2 * dsd.1,
@@ -126,6 +133,7 @@ impl AffineSqrt {
             2 * dsn.1 + dqd.1 + 2 * dad.1,
         );
         Some(AffineSqrt {
+            da,
             dsn,
             dsd,
             dqn,
@@ -154,10 +162,21 @@ impl AffineSqrt {
         })
     }
 
-    /// `a + s/√q` compared with `M·2^E`, exactly (see the module docs).
+    /// `a + s/√q` compared with `M·2^E`, exactly (see the module docs):
+    /// first with double-word values and their bounds (no big integer
+    /// arithmetic), exactly where the bounds do not decide.
     pub fn cmp_dyadic(&self, m: &BigInt, e: i64) -> Ordering {
-        // u = a − M·2^E = u_n / (a_d·2^k).
         let k = (-e).max(0) as usize;
+        if let Some(o) = self.cmp_filtered(m, e, k) {
+            return o;
+        }
+        self.used_exact.set(true);
+        self.cmp_exact(m, e, k)
+    }
+
+    /// [`cmp_dyadic`](Self::cmp_dyadic) in integers: `u = a − M·2^E =
+    /// u_n / (a_d·2^k)`, then the sign rules of the module docs.
+    fn cmp_exact(&self, m: &BigInt, e: i64, k: usize) -> Ordering {
         let mt = if e > 0 {
             (&self.ad * m) << e as usize
         } else {
@@ -174,17 +193,9 @@ impl AffineSqrt {
             (Plus, Minus) => false,
             (Minus, Plus) => true,
         };
-        // sign(u²q − s²) = sign(u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k): first in
-        // double-word arithmetic with its bound, exactly where it does not
-        // decide.
-        let x = match self.diff(&un, k).0.sign() {
-            Some(s) => s.to_ordering(),
-            None => {
-                self.used_exact.set(true);
-                let (qs, rb) = self.exact();
-                (&un * &un * qs).cmp(&(rb << (2 * k)))
-            }
-        };
+        // sign(u²q − s²) = sign(u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k).
+        let (qs, rb) = self.exact();
+        let x = (&un * &un * qs).cmp(&(rb << (2 * k)));
         if flip {
             x.reverse()
         } else {
@@ -192,25 +203,44 @@ impl AffineSqrt {
         }
     }
 
-    /// `u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k` as `2^scale·(h + l ± e)`.
-    fn diff(&self, un: &BigInt, k: usize) -> (Dx, i64) {
-        let du = dx_mag(un.magnitude());
-        let x = du.0.sq().mul_ref(&self.dqs.0);
-        let ex = 2 * du.1 + self.dqs.1;
-        let y = self.drb.0;
-        let ey = self.drb.1 + 2 * k as i64;
-        // Each factor is below 2^128 (with its bound), so x, y < 2^641; each
-        // is an integer ≥ 1 up to its bound, so both are ≥ 1/2.
-        let de = ex - ey;
-        if de > 660 {
-            // y·2^−de < 2^−19: inside the bound.
-            return (widen(x, ldexp(1.0, -19)), ex);
-        }
-        if de < -660 {
-            return (widen(y.neg_ref(), ldexp(1.0, -19)), ey);
-        }
-        let p = de / 2;
-        (scale(x, de - p).sub_ref(&scale(y, -p)), ey + p)
+    /// [`cmp_dyadic`](Self::cmp_dyadic) from the double-word enclosures:
+    /// `u_n = a_n·2^k − a_d·M·2^max(0, E)` with its bound, its sign, then the
+    /// sign of `u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k`; `None` where a bound
+    /// leaves a sign open (a zero `u_n` or a tie among them).
+    fn cmp_filtered(&self, m: &BigInt, e: i64, k: usize) -> Option<Ordering> {
+        let u = if m.is_zero() {
+            (self.da.0, self.da.1 + k as i64)
+        } else {
+            let mut dm = dx_mag(m.magnitude());
+            if m.is_negative() {
+                dm.0 = dm.0.neg_ref();
+            }
+            let t2 = self.dad.0.mul_ref(&dm.0);
+            sub_scaled(
+                (self.da.0, self.da.1 + k as i64),
+                (t2, self.dad.1 + dm.1 + e.max(0)),
+            )
+        };
+        let su = u.0.sign()?;
+        let ss = Sign::from_ordering(self.sn.sign().cmp(&BigSign::NoSign));
+        use Sign::{Negative, Positive, Zero};
+        let flip = match (su, ss) {
+            (Zero, Zero) => return Some(Ordering::Equal),
+            (Positive | Zero, Positive | Zero) => return Some(Ordering::Greater),
+            (Negative | Zero, Negative | Zero) => return Some(Ordering::Less),
+            (Positive, Negative) => false,
+            (Negative, Positive) => true,
+        };
+        let x = self.diff((u.0.abs_ref(), u.1), k).0.sign()?.to_ordering();
+        Some(if flip { x.reverse() } else { x })
+    }
+
+    /// `u_n²·q_n·s_d² − s_n²·q_d·a_d²·4^k` as `2^scale·(h + l ± e)`, from
+    /// `|u_n| ∈ 2^scale·(h + l ± e)`.
+    fn diff(&self, u: (Dx, i64), k: usize) -> (Dx, i64) {
+        let x = u.0.sq().mul_ref(&self.dqs.0);
+        let ex = 2 * u.1 + self.dqs.1;
+        sub_scaled((x, ex), (self.drb.0, self.drb.1 + 2 * k as i64))
     }
 
     /// The exact sign of `a + s/√q`.
@@ -260,7 +290,7 @@ impl AffineSqrt {
     /// A float guess of `|x|` (finite, ≥ 0).
     fn guess(&self) -> f64 {
         let ef = |d: &(Dx, i64)| normal((d.0.h + d.0.l, d.1));
-        let da = dx_mag(self.an.magnitude());
+        let da = (self.da.0.abs_ref(), self.da.1);
         let a = ef_div(ef(&da), ef(&self.dad));
         let sabs = ef_div(ef(&self.dsn), ef(&self.dsd));
         let q = ef_div(ef(&self.dqn), ef(&self.dqd));
@@ -278,7 +308,7 @@ impl AffineSqrt {
             // a²q − s² = (a_n²·q_n·s_d² − s_n²·q_d·a_d²) / (a_d²·q_d·s_d²),
             // the numerator in double-word arithmetic (no cancellation of
             // leading digits left in the guess).
-            let (nd, kn) = self.diff(&self.an, 0);
+            let (nd, kn) = self.diff((self.da.0.abs_ref(), self.da.1), 0);
             let n = normal(((nd.h + nd.l).abs(), kn));
             let den = ef_mul(ef_mul(ef_mul(ef(&self.dad), ef(&self.dad)), ef(&self.dqd)), {
                 let sd = ef(&self.dsd);
@@ -331,19 +361,31 @@ fn dx_mag(n: &BigUint) -> (Dx, i64) {
 }
 
 /// `x·2^j` (exact scaling of the parts; `2^−1000` added to the bound for
-/// any underflow of a part).
+/// any underflow of a part, and the bound rounded up).
 fn scale(x: Dx, j: i64) -> Dx {
+    if x.h == 0.0 && x.l == 0.0 && x.e == 0.0 {
+        return x;
+    }
     let f = ldexp(1.0, j);
     Dx {
         h: x.h * f,
         l: x.l * f,
-        e: x.e * f + ldexp(1.0, -1000),
+        // Rounded up: the sum's own rounding is covered by the factor.
+        e: (x.e * f + ldexp(1.0, -1000)) * (1.0 + 4.0 * U),
     }
 }
 
-/// `x` with `w` added to its bound.
-fn widen(x: Dx, w: f64) -> Dx {
-    Dx { e: x.e + w, ..x }
+/// `x·2^i − y·2^j` as `2^b·(h + l ± e)`: both scaled exactly so that the
+/// larger leading part is below 2 (the smaller may underflow; [`scale`]'s
+/// bound covers it), then subtracted with the double-word bound.
+fn sub_scaled(x: (Dx, i64), y: (Dx, i64)) -> (Dx, i64) {
+    let b = (x.1 + expo(x.0.h)).max(y.1 + expo(y.0.h));
+    (scale(x.0, x.1 - b).sub_ref(&scale(y.0, y.1 - b)), b)
+}
+
+/// The exponent of a double's leading bit (`−1023` for zero and subnormals).
+fn expo(v: f64) -> i64 {
+    ((v.to_bits() >> 52) & 0x7ff) as i64 - 1023
 }
 
 /// `x·y` of two nonnegative [`Ef`]s.
@@ -382,6 +424,115 @@ mod tests {
 
     fn r(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
+    }
+
+    fn big(rng: &mut u64, bits: u32) -> BigInt {
+        let mut n = BigInt::zero();
+        for _ in 0..bits.div_ceil(32) {
+            *rng ^= *rng << 13;
+            *rng ^= *rng >> 7;
+            *rng ^= *rng << 17;
+            n = (n << 32usize) + BigInt::from(*rng as u32);
+        }
+        if *rng % 3 == 0 {
+            -n
+        } else {
+            n
+        }
+    }
+
+    /// `dx_mag` encloses the magnitude: `| |n| − 2^k·(h + l) | ≤ 2^k·e`,
+    /// checked in exact rationals.
+    #[test]
+    fn dx_mag_encloses() {
+        let mut rng = 0x9e3779b97f4a7c15u64;
+        for i in 0..400 {
+            let n = big(&mut rng, 1 + (i % 300) as u32);
+            let (d, k) = dx_mag(n.magnitude());
+            let p2 = |k: i64| {
+                if k >= 0 {
+                    BigRational::from_integer(BigInt::from(1) << k as usize)
+                } else {
+                    BigRational::new(1.into(), BigInt::from(1) << (-k) as usize)
+                }
+            };
+            let f = |v: f64| BigRational::from_float(v).expect("finite");
+            let approx = (f(d.h) + f(d.l)) * p2(k);
+            let err = (BigRational::from_integer(n.abs()) - approx).abs();
+            assert!(err <= f(d.e) * p2(k), "{n}");
+        }
+    }
+
+    /// The filtered comparisons agree with the exact ones wherever they
+    /// decide, on random rationals and on midpoints of their nearest
+    /// doubles (the comparisons `nearest_f64` makes), including offsets of
+    /// 2^−60 to 2^−300 from a midpoint and coordinates with cancellation.
+    #[test]
+    fn filter_agrees_with_exact() {
+        let mut rng = 0x2545f4914f6cdd1du64;
+        let mut decided = 0;
+        for i in 0..300 {
+            let b = 20 + (i % 7) * 40;
+            let nz = |r: &mut u64, b| {
+                let n = big(r, b);
+                if n.is_zero() {
+                    BigInt::from(1)
+                } else {
+                    n
+                }
+            };
+            let a = BigRational::new(big(&mut rng, b), nz(&mut rng, b).abs());
+            let s = BigRational::new(big(&mut rng, b), nz(&mut rng, b).abs());
+            let q = BigRational::new(nz(&mut rng, 2 * b).abs(), nz(&mut rng, 2 * b).abs());
+            let x = AffineSqrt::new(&a, &s, &q).unwrap();
+            let g = x.nearest_f64();
+            let mut checks: Vec<(BigInt, i64)> = vec![(BigInt::zero(), 0)];
+            for v in [g, g.next_up(), g.next_down()] {
+                if v.is_finite() && v != 0.0 {
+                    let (m, e) = crate::num::sqrt_offset::parts(v.abs());
+                    let m = BigInt::from(2 * m + 1);
+                    checks.push((if v < 0.0 { -&m } else { m.clone() }, e - 1));
+                    // 2^-60·ulp above the midpoint.
+                    let m2: BigInt = (m << 60usize) + BigInt::from(1);
+                    checks.push((if v < 0.0 { -m2 } else { m2 }, e - 61));
+                }
+            }
+            for (m, e) in checks {
+                let k = (-e).max(0) as usize;
+                let want = x.cmp_exact(&m, e, k);
+                if let Some(o) = x.cmp_filtered(&m, e, k) {
+                    assert_eq!(o, want, "{a} {s} {q} {m} {e}");
+                    decided += 1;
+                }
+            }
+        }
+        assert!(decided > 1000, "{decided}");
+    }
+
+    /// The stepping from a bad guess (0 or `f64::MAX`: bisection) gives the
+    /// same double as `nearest_f64`.
+    #[test]
+    fn bisection_agrees() {
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        for _ in 0..40 {
+            let a = BigRational::new(big(&mut rng, 64), BigInt::from(1) << 40usize);
+            let s = BigRational::new(big(&mut rng, 64), BigInt::from(1) << 50usize);
+            let q = BigRational::new(big(&mut rng, 90).abs() + BigInt::from(1), BigInt::from(1) << 60usize);
+            let x = AffineSqrt::new(&a, &s, &q).unwrap();
+            let v = x.nearest_f64();
+            let neg = x.sign() == Sign::Negative;
+            let cmp = |m: &BigInt, e: i64| {
+                if neg {
+                    x.cmp_dyadic(&-m, e).reverse()
+                } else {
+                    x.cmp_dyadic(m, e)
+                }
+            };
+            for g in [0.0, f64::MAX] {
+                let (w, _) = round_nonneg(cmp, g);
+                assert_eq!(if neg { -w } else { w }, v);
+            }
+        }
     }
 
     #[test]
