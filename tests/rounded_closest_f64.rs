@@ -88,7 +88,12 @@ fn absent_where_rational() {
 fn scales_two_to_the_40() {
     for e in [40, -40] {
         let s = 2f64.powi(e);
-        let line = spheres("[0,0,0]", &format!("{s:e}"), &format!("[{s:e},{s:e},0]"), "0");
+        let line = spheres(
+            "[0,0,0]",
+            &format!("{s:e}"),
+            &format!("[{s:e},{s:e},0]"),
+            "0",
+        );
         let v = answer(&line);
         assert_eq!(
             closest_f64(&v),
@@ -105,12 +110,22 @@ fn scales_two_to_the_40() {
 fn ties_and_near_ties() {
     let m1 = "\"9007199254740993/9007199254740992\""; // 1 + 2^-53: between 1 and 1 + 2^-52
     let m3 = "\"9007199254740995/9007199254740992\""; // 1 + 3·2^-53: between 1 + 2^-52 and 1 + 2^-51
-    let v = answer(&spheres(&format!("[{m1},0,0]"), "1", &format!("[{m1},1,1]"), "0"));
+    let v = answer(&spheres(
+        &format!("[{m1},0,0]"),
+        "1",
+        &format!("[{m1},1,1]"),
+        "0",
+    ));
     assert_eq!(
         closest_f64(&v),
         Some([[1.0, INV_SQRT2, INV_SQRT2], [1.0, 1.0, 1.0]])
     );
-    let v = answer(&spheres(&format!("[{m3},0,0]"), "1", &format!("[{m3},1,1]"), "0"));
+    let v = answer(&spheres(
+        &format!("[{m3},0,0]"),
+        "1",
+        &format!("[{m3},1,1]"),
+        "0",
+    ));
     let up = 1.0 + 2f64.powi(-51);
     assert_eq!(
         closest_f64(&v),

@@ -20,8 +20,18 @@
 //! order). With `a = a_n/a_d`, `s = s_n/s_d`, `q = q_n/q_d` (positive
 //! denominators) and `t = M·2^E`, `u = u_n/(a_d·2^k)` with `k = max(0, −E)`
 //! and `u²q ≷ s²` is the integer comparison
-//! `u_n²·(q_n·s_d²) ≷ (s_n²·q_d·a_d²)·2^(2k)`: no gcd, no rational reduction,
-//! and no float decides anything.
+//! `u_n²·(q_n·s_d²) ≷ (s_n²·q_d·a_d²)·2^(2k)`: no gcd, no rational reduction.
+//!
+//! Both signs (of `u_n` and of that difference) are first taken in
+//! double-word arithmetic ([`Dx`]: error-free TwoSum and Dekker's product,
+//! T. J. Dekker, "A floating-point technique for extending the available
+//! precision", Numerische Mathematik 18, 1971, with the other roundings
+//! bounded at run time): every integer enters as its top 128 bits, two
+//! doubles and a bound, times a power of two kept apart (no overflow at any
+//! scale). A sign the bound decides is the exact sign; the others (a zero,
+//! that is an exact tie, or a value within about 2⁻¹⁰⁰ relative of a
+//! midpoint) are decided by the integer products above. No float decides
+//! anything unproved.
 //!
 //! # The nearest double
 //!
@@ -124,10 +134,7 @@ impl AffineSqrt {
         if an.is_negative() {
             da.0 = da.0.neg_ref();
         }
-        let dqs = (
-            dqn.0.mul_ref(&dsd.0.sq()),
-            dqn.1 + 2 * dsd.1,
-        );
+        let dqs = (dqn.0.mul_ref(&dsd.0.sq()), dqn.1 + 2 * dsd.1);
         let drb = (
             dsn.0.sq().mul_ref(&dqd.0).mul_ref(&dad.0.sq()),
             2 * dsn.1 + dqd.1 + 2 * dad.1,
@@ -182,7 +189,11 @@ impl AffineSqrt {
         } else {
             &self.ad * m
         };
-        let mut un = if k > 0 { &self.an << k } else { self.an.clone() };
+        let mut un = if k > 0 {
+            &self.an << k
+        } else {
+            self.an.clone()
+        };
         un -= mt;
         use BigSign::{Minus, NoSign, Plus};
         // u > 0 > s: sign(u²q − s²); u < 0 < s: its opposite.
@@ -310,10 +321,13 @@ impl AffineSqrt {
             // leading digits left in the guess).
             let (nd, kn) = self.diff((self.da.0.abs_ref(), self.da.1), 0);
             let n = normal(((nd.h + nd.l).abs(), kn));
-            let den = ef_mul(ef_mul(ef_mul(ef(&self.dad), ef(&self.dad)), ef(&self.dqd)), {
-                let sd = ef(&self.dsd);
-                ef_mul(sd, sd)
-            });
+            let den = ef_mul(
+                ef_mul(ef_mul(ef(&self.dad), ef(&self.dad)), ef(&self.dqd)),
+                {
+                    let sd = ef(&self.dsd);
+                    ef_mul(sd, sd)
+                },
+            );
             let d = ef_add(ef_mul(a, q), ef_mul(sabs, rq));
             ef_div(ef_div(n, den), d)
         };
@@ -357,7 +371,14 @@ fn dx_mag(n: &BigUint) -> (Dx, i64) {
     let h = ((t >> b) as u64 as f64) * ldexp(1.0, b);
     let l = (t & ((1u128 << b) - 1)) as f64;
     let round = if b > 53 { ldexp(1.0, b - 53) } else { 0.0 };
-    (Dx { h, l, e: round + trunc }, k)
+    (
+        Dx {
+            h,
+            l,
+            e: round + trunc,
+        },
+        k,
+    )
 }
 
 /// `x·2^j` (exact scaling of the parts; `2^−1000` added to the bound for
@@ -517,7 +538,10 @@ mod tests {
         for _ in 0..40 {
             let a = BigRational::new(big(&mut rng, 64), BigInt::from(1) << 40usize);
             let s = BigRational::new(big(&mut rng, 64), BigInt::from(1) << 50usize);
-            let q = BigRational::new(big(&mut rng, 90).abs() + BigInt::from(1), BigInt::from(1) << 60usize);
+            let q = BigRational::new(
+                big(&mut rng, 90).abs() + BigInt::from(1),
+                BigInt::from(1) << 60usize,
+            );
             let x = AffineSqrt::new(&a, &s, &q).unwrap();
             let v = x.nearest_f64();
             let neg = x.sign() == Sign::Negative;
@@ -545,7 +569,11 @@ mod tests {
     /// 1 − 2/√4 = 0, −3 + 3/√1 = 0.
     #[test]
     fn signs() {
-        let x = |a, s, q| AffineSqrt::new(&r(a, 1), &r(s, 1), &r(q, 1)).unwrap().sign();
+        let x = |a, s, q| {
+            AffineSqrt::new(&r(a, 1), &r(s, 1), &r(q, 1))
+                .unwrap()
+                .sign()
+        };
         assert_eq!(x(1, -1, 2), Sign::Positive);
         assert_eq!(x(1, -2, 2), Sign::Negative);
         assert_eq!(x(1, -2, 4), Sign::Zero);

@@ -480,10 +480,7 @@ fn rounded_distance_fields(
         None => {
             if let Some(ps) = c.points_f64(&a.radius, &b.radius) {
                 let p = |v: [f64; 3]| Value::Array(v.into_iter().map(float_value).collect());
-                m.insert(
-                    "closest_f64".into(),
-                    Value::Array(vec![p(ps[0]), p(ps[1])]),
-                );
+                m.insert("closest_f64".into(), Value::Array(vec![p(ps[0]), p(ps[1])]));
             }
         }
     }
