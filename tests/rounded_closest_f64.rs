@@ -41,6 +41,7 @@ fn spheres(ca: &str, ra: &str, cb: &str, rb: &str) -> String {
 /// 1/√2 = 0.70710678118654752440…; its neighbouring doubles are
 /// 0.70710678118654746171… and 0.70710678118654757274… (4.8e-17 away,
 /// against 6.3e-17 for the lower one).
+#[allow(clippy::approx_constant)] // worked by hand, not taken from std
 const INV_SQRT2: f64 = 0.7071067811865476;
 
 /// The unit ball at the origin and the point (1, 1, 0): q = 2, so the
