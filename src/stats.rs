@@ -89,9 +89,13 @@ pub static BOX_CONTACT: Counter = Counter::new("box-box contact");
 /// least one's), or in `BigInt` (`fallback`: inputs whose exponents lie
 /// further apart).
 pub static BOX_CONTACT_FIXED: Counter = Counter::new("box-box contact fixed width");
+/// Coordinates of irrational closest points of rounded shapes rounded to the
+/// nearest double (`num/sqrt_affine.rs`): proved by stepping from the float
+/// guess (`fast`), or found by bisection on the doubles (`fallback`).
+pub static ROUNDED_CLOSEST_F64: Counter = Counter::new("rounded closest_f64 coordinates");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 11] {
+pub fn all() -> [&'static Counter; 12] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -104,6 +108,7 @@ pub fn all() -> [&'static Counter; 11] {
         &HULL_F64,
         &BOX_CONTACT,
         &BOX_CONTACT_FIXED,
+        &ROUNDED_CLOSEST_F64,
     ]
 }
 

@@ -26,5 +26,6 @@ pub mod ring;
 pub mod scalar;
 pub mod sign;
 pub mod sqrt;
+pub mod sqrt_affine;
 pub mod sqrt_offset;
 pub(crate) mod wide;

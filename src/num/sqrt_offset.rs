@@ -199,7 +199,7 @@ struct Abs<'a> {
 
 /// A nonnegative double as `(M, E)` with value `M·2^E`, `M` its full
 /// significand and `2^E` its ulp.
-fn parts(v: f64) -> (u64, i64) {
+pub(crate) fn parts(v: f64) -> (u64, i64) {
     let bits = v.to_bits();
     let ef = ((bits >> 52) & 0x7ff) as i64;
     let frac = bits & ((1u64 << 52) - 1);
@@ -246,6 +246,7 @@ impl<'a> Abs<'a> {
         }
     }
 
+    #[cfg(test)]
     fn cmp_f64(&self, v: f64) -> Ordering {
         let (m, e) = parts(v);
         self.cmp(&BigInt::from(m), e)
@@ -269,69 +270,94 @@ impl<'a> Abs<'a> {
     }
 
     fn nearest(&self) -> f64 {
-        // Prove that |x| lies in the guess's rounding interval: two comparisons
-        // with the midpoints to its neighbours; step to a neighbour when one
-        // fails (a few times), then bisect.
-        let mut g = self.guess();
-        for _ in 0..8 {
-            let (m, e) = parts(g);
-            let odd = m % 2 == 1;
-            // Above the midpoint to next_up(g) (2^1024 past f64::MAX)?
-            match self.cmp(&BigInt::from(2 * m + 1), e - 1) {
-                Ordering::Greater => {
-                    if g == f64::MAX {
-                        return f64::INFINITY;
-                    }
-                    g = g.next_up();
-                    continue;
-                }
-                Ordering::Equal if odd => return up(g),
-                Ordering::Equal => return g,
-                Ordering::Less => {}
-            }
-            if g == 0.0 {
-                return 0.0;
-            }
-            let p = g.next_down();
-            let (mp, ep) = parts(p);
-            match self.cmp(&BigInt::from(2 * mp + 1), ep - 1) {
-                Ordering::Less => g = p,
-                Ordering::Equal if odd => return p,
-                _ => return g,
-            }
+        let (v, bisected) = round_nonneg(|m, e| self.cmp(m, e), self.guess());
+        if bisected {
+            BISECTIONS.fetch_add(1, AtomicOrdering::Relaxed);
         }
-        BISECTIONS.fetch_add(1, AtomicOrdering::Relaxed);
-        self.nearest_by_bisection()
+        v
     }
 
     /// The nearest double by bisection alone (the fallback; tested against
     /// the stepping path).
+    #[cfg(test)]
     fn nearest_by_bisection(&self) -> f64 {
-        let lo = self.floor_by_bisection();
-        let (m, e) = parts(lo);
-        match self.cmp(&BigInt::from(2 * m + 1), e - 1) {
-            Ordering::Less => lo,
-            Ordering::Greater => up(lo),
-            Ordering::Equal if m % 2 == 0 => lo,
-            Ordering::Equal => up(lo),
-        }
+        nearest_by_bisection(|m, e| self.cmp(m, e))
     }
 
-    /// The largest nonnegative finite double ≤ |x|, by bisection on bit patterns
-    /// (ordered like the values for nonnegative doubles).
+    /// The largest nonnegative finite double ≤ |x| (bisection).
+    #[cfg(test)]
     fn floor_by_bisection(&self) -> f64 {
-        let (mut lo, mut hi) = (0u64, f64::MAX.to_bits() + 1);
-        // Invariant: value(lo) ≤ |x|; hi is past the range or value(hi) > |x|.
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if self.cmp_f64(f64::from_bits(mid)) == Ordering::Less {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        f64::from_bits(lo)
+        floor_by_bisection(|m, e| self.cmp(m, e))
     }
+}
+
+/// The double nearest to a nonnegative real `x` (ties to even, `∞` past
+/// `f64::MAX + ulp/2`), given `cmp(M, E)`, the exact comparison of `x` with
+/// `M·2^E` (`M ≥ 0`), and a finite nonnegative float guess.
+///
+/// Proves that `x` lies in the guess's rounding interval by two comparisons
+/// with the midpoints to its neighbours; steps to a neighbour when one fails
+/// (up to eight times), then bisects on the bit patterns (at most 64
+/// comparisons). The flag says whether it bisected.
+pub(crate) fn round_nonneg(cmp: impl Fn(&BigInt, i64) -> Ordering, guess: f64) -> (f64, bool) {
+    let mut g = guess;
+    for _ in 0..8 {
+        let (m, e) = parts(g);
+        let odd = m % 2 == 1;
+        // Above the midpoint to next_up(g) (2^1024 past f64::MAX)?
+        match cmp(&BigInt::from(2 * m + 1), e - 1) {
+            Ordering::Greater => {
+                if g == f64::MAX {
+                    return (f64::INFINITY, false);
+                }
+                g = g.next_up();
+                continue;
+            }
+            Ordering::Equal if odd => return (up(g), false),
+            Ordering::Equal => return (g, false),
+            Ordering::Less => {}
+        }
+        if g == 0.0 {
+            return (0.0, false);
+        }
+        let p = g.next_down();
+        let (mp, ep) = parts(p);
+        match cmp(&BigInt::from(2 * mp + 1), ep - 1) {
+            Ordering::Less => g = p,
+            Ordering::Equal if odd => return (p, false),
+            _ => return (g, false),
+        }
+    }
+    (nearest_by_bisection(cmp), true)
+}
+
+/// [`round_nonneg`] by bisection alone.
+fn nearest_by_bisection(cmp: impl Fn(&BigInt, i64) -> Ordering) -> f64 {
+    let lo = floor_by_bisection(&cmp);
+    let (m, e) = parts(lo);
+    match cmp(&BigInt::from(2 * m + 1), e - 1) {
+        Ordering::Less => lo,
+        Ordering::Greater => up(lo),
+        Ordering::Equal if m % 2 == 0 => lo,
+        Ordering::Equal => up(lo),
+    }
+}
+
+/// The largest nonnegative finite double ≤ x, by bisection on bit patterns
+/// (ordered like the values for nonnegative doubles).
+fn floor_by_bisection(cmp: impl Fn(&BigInt, i64) -> Ordering) -> f64 {
+    let (mut lo, mut hi) = (0u64, f64::MAX.to_bits() + 1);
+    // Invariant: value(lo) ≤ x; hi is past the range or value(hi) > x.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let (m, e) = parts(f64::from_bits(mid));
+        if cmp(&BigInt::from(m), e) == Ordering::Less {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    f64::from_bits(lo)
 }
 
 /// The next double up, `∞` after `f64::MAX`.
@@ -344,9 +370,9 @@ fn up(v: f64) -> f64 {
 }
 
 /// A positive number as `(v, k)`, value about `v·2^k`, `v` a double in [1, 2^64).
-type Ef = (f64, i64);
+pub(crate) type Ef = (f64, i64);
 
-fn ef(n: &BigInt) -> Ef {
+pub(crate) fn ef(n: &BigInt) -> Ef {
     let bits = n.bits() as i64;
     let k = (bits - 64).max(0);
     let top = n.magnitude() >> k as usize;
@@ -358,22 +384,29 @@ fn ef(n: &BigInt) -> Ef {
     }
 }
 
-fn normal(x: Ef) -> Ef {
+pub(crate) fn normal(x: Ef) -> Ef {
     if x.0 == 0.0 || !x.0.is_finite() {
         return x;
     }
-    let e = x.0.log2().floor() as i64;
+    // The exponent from the bits for a normal double (log2 for the others).
+    let bits = x.0.abs().to_bits();
+    let ef = (bits >> 52) as i64;
+    let e = if ef > 0 {
+        ef - 1023
+    } else {
+        x.0.abs().log2().floor() as i64
+    };
     (ldexp(x.0, -e), x.1 + e)
 }
 
-fn ef_div(x: Ef, y: Ef) -> Ef {
+pub(crate) fn ef_div(x: Ef, y: Ef) -> Ef {
     if y.0 == 0.0 {
         return (f64::INFINITY, 0);
     }
     normal((x.0 / y.0, x.1 - y.1))
 }
 
-fn ef_sqrt(x: Ef) -> Ef {
+pub(crate) fn ef_sqrt(x: Ef) -> Ef {
     let x = normal(x);
     if x.1 % 2 == 0 {
         (x.0.sqrt(), x.1 / 2)
@@ -382,7 +415,7 @@ fn ef_sqrt(x: Ef) -> Ef {
     }
 }
 
-fn ef_add(x: Ef, y: Ef) -> Ef {
+pub(crate) fn ef_add(x: Ef, y: Ef) -> Ef {
     let (x, y) = (normal(x), normal(y));
     if x.0 == 0.0 {
         return y;
@@ -400,17 +433,22 @@ fn ef_add(x: Ef, y: Ef) -> Ef {
 
 /// `x · 2^k` without intermediate overflow (one more rounding in the subnormal
 /// range at most; the exact comparisons correct it).
-fn ldexp(mut x: f64, mut k: i64) -> f64 {
+pub(crate) fn ldexp(mut x: f64, mut k: i64) -> f64 {
     k = k.clamp(-5000, 5000);
     while k > 1000 {
-        x *= 2f64.powi(1000);
+        x *= pow2(1000);
         k -= 1000;
     }
     while k < -1000 {
-        x *= 2f64.powi(-1000);
+        x *= pow2(-1000);
         k += 1000;
     }
-    x * 2f64.powi(k as i32)
+    x * pow2(k)
+}
+
+/// `2^k` for `−1022 ≤ k ≤ 1023`, from its bits (exact).
+fn pow2(k: i64) -> f64 {
+    f64::from_bits(((k + 1023) as u64) << 52)
 }
 
 #[cfg(test)]

@@ -472,8 +472,17 @@ fn rounded_distance_fields(
         Some(w) => Some((w.clone(), w)),
         None => c.exact_points(&a.radius, &b.radius),
     };
-    if let Some((pa, pb)) = points {
-        m.insert("closest".into(), Value::Array(vec![point(&pa), point(&pb)]));
+    match points {
+        Some((pa, pb)) => {
+            m.insert("closest".into(), Value::Array(vec![point(&pa), point(&pb)]));
+        }
+        // Irrational closest points: their nearest doubles, decided exactly.
+        None => {
+            if let Some(ps) = c.points_f64(&a.radius, &b.radius) {
+                let p = |v: [f64; 3]| Value::Array(v.into_iter().map(float_value).collect());
+                m.insert("closest_f64".into(), Value::Array(vec![p(ps[0]), p(ps[1])]));
+            }
+        }
     }
     rounded_core(m, &c);
     Ok(())

@@ -48,6 +48,7 @@ use super::polytope::Polytope;
 use super::{Closest, QueryError};
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
+use crate::num::sqrt_affine::AffineSqrt;
 use crate::num::sqrt_offset::SqrtOffset;
 use crate::shape::{Core, Cube, Obb, Rounded, Shape, Triangle};
 use crate::vector::Vec3;
@@ -123,6 +124,56 @@ impl RoundedClosest {
             Vec3::new(&p.x + &t * &d.x, &p.y + &t * &d.y, &p.z + &t * &d.z)
         };
         Some((at(pa, &ta, 1), at(pb, &tb, -1)))
+    }
+}
+
+impl RoundedClosest {
+    /// The closest points of apart shapes, `p_a + (r_a/√q)(p_b − p_a)` and
+    /// `p_b − (r_b/√q)(p_b − p_a)`, each coordinate the nearest double (ties
+    /// to even), decided exactly ([`AffineSqrt`]: a float guess proved by
+    /// comparisons of integers, no square root evaluated in floats). Rational
+    /// or not. `None` when the shapes meet.
+    ///
+    /// ```
+    /// use exact_collision::query::rounded;
+    /// use exact_collision::shape::Rounded;
+    /// use exact_collision::num::scalar::Scalar;
+    /// use exact_collision::Vec3;
+    /// let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+    /// let a = Rounded::sphere(v(0.0, 0.0, 0.0), 1.0).unwrap();
+    /// let b = Rounded::sphere(v(1.0, 1.0, 0.0), 0.0).unwrap();
+    /// let c = rounded::distance_exact(&a, &b).unwrap();
+    /// let (ra, rb) = (a.radius.to_rational(), b.radius.to_rational());
+    /// assert!(c.exact_points(&ra, &rb).is_none()); // (1/√2, 1/√2, 0): irrational
+    /// let s = 0.7071067811865476; // the double nearest 1/√2
+    /// assert_eq!(c.points_f64(&ra, &rb), Some([[s, s, 0.0], [1.0, 1.0, 0.0]]));
+    /// ```
+    pub fn points_f64(&self, ra: &Q, rb: &Q) -> Option<[[f64; 3]; 2]> {
+        if self.intersects() {
+            return None;
+        }
+        // Integer numerators over positive denominators, unreduced: the
+        // comparisons need no lowest terms (and no gcd is taken).
+        let q = &self.core.distance_squared;
+        let (pa, pb) = (&self.core.a, &self.core.b);
+        let (ca, cb) = ([&pa.x, &pa.y, &pa.z], [&pb.x, &pb.y, &pb.z]);
+        let nd = |x: &Q| [x.numer().clone(), x.denom().clone()];
+        let mut out = [[0.0; 3]; 2];
+        for i in 0..3 {
+            // d = cb − ca = dn / dd.
+            let (a, b) = (ca[i], cb[i]);
+            let dn = b.numer() * a.denom() - a.numer() * b.denom();
+            let dd = a.denom() * b.denom();
+            // s = r_a·d on a's side, −r_b·d on b's.
+            let sa = [ra.numer() * &dn, ra.denom() * &dd];
+            let sb = [-(rb.numer() * &dn), rb.denom() * &dd];
+            for (k, (base, s)) in [(a, sa), (b, sb)].into_iter().enumerate() {
+                out[k][i] = AffineSqrt::from_integers(nd(base), s, nd(q))
+                    .expect("apart shapes have q > R² ≥ 0")
+                    .nearest_f64();
+            }
+        }
+        Some(out)
     }
 }
 
