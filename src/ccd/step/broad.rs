@@ -17,7 +17,7 @@
 //! shapes the tree) is traversed in pairs of nodes; a pair is dropped only when
 //! separated, so every pair of elements that touches at some time is reported.
 
-use super::{Candidates, StepMesh};
+use super::{Candidates, PhaseTimes, StepMesh};
 use crate::num::interval::Interval;
 use crate::num::ring::Ring;
 use rayon::prelude::*;
@@ -306,64 +306,81 @@ impl Fine {
 /// assert_eq!(c.ee.len(), 9); // each edge against the other triangle's three
 /// ```
 pub fn broad_phase(m: &StepMesh) -> Candidates {
-    let vt: Vec<Track> =
-        m.t0.par_iter()
-            .zip(&m.t1)
-            .map(|(a, b)| vertex_samples(a, b))
-            .collect();
-    let of = |ids: &[u32]| {
-        ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
-            track_union(&acc, &vt[v as usize])
-        })
-    };
-    let fine = Fine::new(m);
-    let vtree = Tree::new(vt.iter().copied().zip(0u32..).collect());
-    let ftree = Tree::new(
-        m.faces
+    broad_phase_timed(m, &mut PhaseTimes::default())
+}
+
+/// [`broad_phase`], recording the wall time of its parts in `times`.
+pub fn broad_phase_timed(m: &StepMesh, times: &mut PhaseTimes) -> Candidates {
+    let (vt, fine, fitems, eitems) = times.time("samples", false, || {
+        let vt: Vec<Track> =
+            m.t0.par_iter()
+                .zip(&m.t1)
+                .map(|(a, b)| vertex_samples(a, b))
+                .collect();
+        let of = |ids: &[u32]| {
+            ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
+                track_union(&acc, &vt[v as usize])
+            })
+        };
+        let fine = Fine::new(m);
+        let fitems: Vec<(Track, u32)> = m
+            .faces
             .par_iter()
             .enumerate()
             .map(|(i, f)| (of(f), i as u32))
-            .collect(),
-    );
-    let etree = Tree::new(
-        m.edges
+            .collect();
+        let eitems: Vec<(Track, u32)> = m
+            .edges
             .par_iter()
             .enumerate()
             .map(|(i, e)| (of(e), i as u32))
-            .collect(),
-    );
+            .collect();
+        (vt, fine, fitems, eitems)
+    });
+    let (vtree, ftree, etree) = times.time("build", true, || {
+        (
+            Tree::new(vt.iter().copied().zip(0u32..).collect()),
+            Tree::new(fitems),
+            Tree::new(eitems),
+        )
+    });
     let faces = &m.faces;
     let edges = &m.edges;
-    let mut vf = if vtree.nodes.is_empty() || ftree.nodes.is_empty() {
-        Vec::new()
-    } else {
-        pairs(
-            &vtree,
-            0,
-            &ftree,
-            0,
-            &|v, f| {
-                let fv = &faces[f as usize];
-                (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
-            },
-            0,
-        )
-    };
-    let mut ee = if etree.nodes.is_empty() {
-        Vec::new()
-    } else {
-        self_pairs(
-            &etree,
-            0,
-            &|a, b| {
-                let (ea, eb) = (edges[a as usize], edges[b as usize]);
-                let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
-                keep.then_some((a.min(b), a.max(b)))
-            },
-            0,
-        )
-    };
-    vf.par_sort_unstable();
-    ee.par_sort_unstable();
+    let (mut vf, mut ee) = times.time("traverse", false, || {
+        let vf = if vtree.nodes.is_empty() || ftree.nodes.is_empty() {
+            Vec::new()
+        } else {
+            pairs(
+                &vtree,
+                0,
+                &ftree,
+                0,
+                &|v, f| {
+                    let fv = &faces[f as usize];
+                    (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
+                },
+                0,
+            )
+        };
+        let ee = if etree.nodes.is_empty() {
+            Vec::new()
+        } else {
+            self_pairs(
+                &etree,
+                0,
+                &|a, b| {
+                    let (ea, eb) = (edges[a as usize], edges[b as usize]);
+                    let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
+                    keep.then_some((a.min(b), a.max(b)))
+                },
+                0,
+            )
+        };
+        (vf, ee)
+    });
+    times.time("sort", false, || {
+        vf.par_sort_unstable();
+        ee.par_sort_unstable();
+    });
     Candidates { vf, ee }
 }

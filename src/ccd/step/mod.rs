@@ -51,7 +51,7 @@ mod broad;
 mod min_sep;
 pub mod read;
 
-pub use broad::{broad_phase, SLABS};
+pub use broad::{broad_phase, broad_phase_timed, SLABS};
 pub use min_sep::{broad_phase_min_distance, step_min_distance};
 
 use super::points::{first_contact_f64, Kind};
@@ -212,6 +212,34 @@ pub struct Candidates {
     pub ee: Vec<(u32, u32)>,
 }
 
+/// The wall time of a phase's parts, in order, each marked whether it runs on
+/// one thread (serial) or on every core.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// (name, wall time, runs on one thread).
+    pub parts: Vec<(&'static str, std::time::Duration, bool)>,
+}
+
+impl PhaseTimes {
+    /// The sum of the parts that run on one thread.
+    pub fn serial(&self) -> std::time::Duration {
+        self.parts.iter().filter(|p| p.2).map(|p| p.1).sum()
+    }
+
+    /// The sum of all parts.
+    pub fn total(&self) -> std::time::Duration {
+        self.parts.iter().map(|p| p.1).sum()
+    }
+
+    /// Runs `f` as the part `name`.
+    pub(crate) fn time<R>(&mut self, name: &'static str, serial: bool, f: impl FnOnce() -> R) -> R {
+        let start = std::time::Instant::now();
+        let r = f();
+        self.parts.push((name, start.elapsed(), serial));
+        r
+    }
+}
+
 /// Which two elements a colliding pair names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PairKind {
@@ -264,7 +292,13 @@ pub fn narrow_phase(
     tolerance: &BigRational,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Collision>, QueryError> {
-    narrow_phase_by(m, c, progress, &|k, p| first_contact_f64(k, p, tolerance))
+    narrow_phase_by(
+        m,
+        c,
+        progress,
+        &|k, p| first_contact_f64(k, p, tolerance),
+        &mut PhaseTimes::default(),
+    )
 }
 
 /// What decides one candidate of the narrow phase: its kind and the eight
@@ -280,30 +314,34 @@ pub(crate) fn narrow_phase_by(
     c: &Candidates,
     progress: &(dyn Fn(u64) + Sync),
     answer: &PairAnswer<'_>,
+    times: &mut PhaseTimes,
 ) -> Result<Vec<Collision>, QueryError> {
-    let all: Vec<(PairKind, u32, u32)> =
+    let all: Vec<(PairKind, u32, u32)> = times.time("gather", true, || {
         c.vf.iter()
             .map(|&(a, b)| (PairKind::VertexFace, a, b))
             .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
-            .collect();
-    let hits: Result<Vec<Vec<Collision>>, QueryError> = all
-        .par_chunks(256)
-        .map(|chunk| {
-            let mut out = Vec::new();
-            for &(kind, a, b) in chunk {
-                let k = match kind {
-                    PairKind::VertexFace => Kind::VertexFace,
-                    PairKind::EdgeEdge => Kind::EdgeEdge,
-                };
-                if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
-                    out.push(Collision { kind, a, b, toi });
+            .collect()
+    });
+    let hits: Result<Vec<Vec<Collision>>, QueryError> = times.time("candidates", false, || {
+        all.par_chunks(256)
+            .map(|chunk| {
+                let mut out = Vec::new();
+                for &(kind, a, b) in chunk {
+                    let k = match kind {
+                        PairKind::VertexFace => Kind::VertexFace,
+                        PairKind::EdgeEdge => Kind::EdgeEdge,
+                    };
+                    if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
+                        out.push(Collision { kind, a, b, toi });
+                    }
                 }
-            }
-            progress(chunk.len() as u64);
-            Ok(out)
-        })
-        .collect();
-    Ok(hits?.into_iter().flatten().collect())
+                progress(chunk.len() as u64);
+                Ok(out)
+            })
+            .collect()
+    });
+    let hits = hits?;
+    Ok(times.time("concat", true, || hits.into_iter().flatten().collect()))
 }
 
 /// Exact order of two certified times: disjoint enclosures decide at once;
@@ -413,13 +451,32 @@ pub fn answer(
     tolerance: &BigRational,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<StepAnswer, QueryError> {
-    let collisions = narrow_phase(m, c, tolerance, progress)?;
-    let earliest = earliest(&collisions)?.map(|e| {
-        collisions
-            .iter()
-            .position(|c| std::ptr::eq(c, e))
-            .expect("from the same slice")
-    });
+    answer_timed(m, c, tolerance, progress, &mut PhaseTimes::default())
+}
+
+/// [`answer`], recording the wall time of its parts in `times`.
+pub fn answer_timed(
+    m: &StepMesh,
+    c: &Candidates,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+    times: &mut PhaseTimes,
+) -> Result<StepAnswer, QueryError> {
+    let collisions = narrow_phase_by(
+        m,
+        c,
+        progress,
+        &|k, p| first_contact_f64(k, p, tolerance),
+        times,
+    )?;
+    let earliest = times
+        .time("earliest", true, || earliest(&collisions))?
+        .map(|e| {
+            collisions
+                .iter()
+                .position(|c| std::ptr::eq(c, e))
+                .expect("from the same slice")
+        });
     Ok(StepAnswer {
         candidates_vf: c.vf.len(),
         candidates_ee: c.ee.len(),
