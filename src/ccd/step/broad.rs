@@ -21,6 +21,7 @@ use super::{Candidates, PhaseTimes, StepMesh};
 use crate::num::interval::Interval;
 use crate::num::ring::Ring;
 use rayon::prelude::*;
+use std::time::{Duration, Instant};
 
 /// Number of time slabs of the separation test.
 pub const SLABS: usize = 4;
@@ -95,28 +96,98 @@ fn element<const M: usize>(at: &[[Box3; M]], ids: &[u32], j: usize) -> Box3 {
     })
 }
 
+#[derive(Clone, Copy)]
 struct Node {
     track: Track,
-    /// Leaf: `items[start..end]`; inner: children `left`, `left + 1`... stored as indices.
+    /// Leaf: `items[start..end]`; inner: the children's indices in `nodes`
+    /// (`left == u32::MAX` marks a leaf).
     start: u32,
     end: u32,
     left: u32,
     right: u32,
 }
 
-/// A hierarchy over elements (each a track and an id).
+impl Node {
+    const UNSET: Node = Node {
+        track: [Box3::EMPTY; SLABS + 1],
+        start: 0,
+        end: 0,
+        left: u32::MAX,
+        right: u32::MAX,
+    };
+}
+
+/// A subtree with at least this many elements builds its two halves on two
+/// tasks (`rayon::join`); smaller ones on one thread.
+const PAR_BUILD: usize = 2048;
+/// A node with at least this many elements scans its centres on every core.
+const PAR_SCAN: usize = 32 * 1024;
+
+/// `(L(n), L(n + 1))`, L(n) the number of leaves of a tree over n ≥ 1
+/// elements (halves ⌊n/2⌋ and ⌈n/2⌉, leaves of at most [`LEAF`]): the sizes
+/// at one depth take two neighbouring values, so this takes O(log n) steps.
+fn leaf_counts(n: usize) -> (usize, usize) {
+    if n < LEAF {
+        return (1, 1);
+    }
+    if n == LEAF {
+        return (1, 2);
+    }
+    let (a, b) = leaf_counts(n / 2);
+    if n % 2 == 0 {
+        (2 * a, a + b)
+    } else {
+        (a + b, 2 * b)
+    }
+}
+
+/// Number of nodes of a tree over `n` elements.
+fn node_count(n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        2 * leaf_counts(n).0 - 1
+    }
+}
+
+/// An element during the build: the centre of its box over the step (a float
+/// guess that only shapes the tree) and its id.
+#[derive(Clone, Copy)]
+struct Key {
+    c: [f64; 3],
+    id: u32,
+}
+
+/// A hierarchy over elements (each a track and an id), nodes in preorder.
 struct Tree {
     nodes: Vec<Node>,
     items: Vec<(Track, u32)>,
 }
 
 impl Tree {
-    fn new(mut items: Vec<(Track, u32)>) -> Tree {
-        let mut nodes = Vec::with_capacity(2 * items.len() / LEAF + 1);
-        if !items.is_empty() {
-            let n = items.len();
-            build(&mut nodes, &mut items, 0, n);
+    /// The hierarchy over elements `0..tracks.len()`, built on every core;
+    /// `serial` gets the time the root's split runs alone.
+    fn new(tracks: &[Track], serial: &mut Duration) -> Tree {
+        let n = tracks.len();
+        let mut keys: Vec<Key> = tracks
+            .par_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let s = t[0].union(t[SLABS]);
+                Key {
+                    c: [0, 1, 2].map(|k| 0.5 * s.lo[k] + 0.5 * s.hi[k]),
+                    id: i as u32,
+                }
+            })
+            .collect();
+        let mut nodes = vec![Node::UNSET; node_count(n)];
+        if n > 0 {
+            build(&mut nodes, 0, &mut keys, 0, tracks, Some(serial));
         }
+        let items = keys
+            .par_iter()
+            .map(|k| (tracks[k.id as usize], k.id))
+            .collect();
         Tree { nodes, items }
     }
 
@@ -131,60 +202,119 @@ impl Tree {
     }
 }
 
-fn build(nodes: &mut Vec<Node>, items: &mut [(Track, u32)], start: usize, end: usize) -> u32 {
-    let slice = &mut items[start..end];
-    let track = slice
-        .iter()
-        .fold([Box3::EMPTY; SLABS + 1], |acc, (t, _)| track_union(&acc, t));
-    let me = nodes.len();
-    nodes.push(Node {
-        track,
-        start: start as u32,
-        end: end as u32,
-        left: u32::MAX,
-        right: u32::MAX,
-    });
-    if end - start <= LEAF {
-        return me as u32;
+/// Builds the subtree over `keys` (the elements `start..start + keys.len()`
+/// of the final order) into `nodes` (exactly [`node_count`] of them, the
+/// first at index `base`), in preorder: a node, its left subtree, its right
+/// subtree. Splits at the median of the centres along their widest axis;
+/// a node's boxes are the union of its children's (min/max: exact).
+fn build(
+    nodes: &mut [Node],
+    base: u32,
+    keys: &mut [Key],
+    start: u32,
+    tracks: &[Track],
+    serial: Option<&mut Duration>,
+) {
+    let n = keys.len();
+    debug_assert_eq!(nodes.len(), node_count(n));
+    if n <= LEAF {
+        let track = keys[1..]
+            .iter()
+            .fold(tracks[keys[0].id as usize], |acc, k| {
+                track_union(&acc, &tracks[k.id as usize])
+            });
+        nodes[0] = Node {
+            track,
+            start,
+            end: start + n as u32,
+            left: u32::MAX,
+            right: u32::MAX,
+        };
+        return;
     }
-    // Split at the median of the centres along the widest axis of the centres.
-    let centre = |t: &Track, k: usize| {
-        let s = t[0].union(t[SLABS]);
-        0.5 * s.lo[k] + 0.5 * s.hi[k]
+    let bounds = |acc: ([f64; 3], [f64; 3]), k: &Key| {
+        (
+            [0, 1, 2].map(|i| acc.0[i].min(k.c[i])),
+            [0, 1, 2].map(|i| acc.1[i].max(k.c[i])),
+        )
     };
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for (t, _) in slice.iter() {
-        for k in 0..3 {
-            lo[k] = lo[k].min(centre(t, k));
-            hi[k] = hi[k].max(centre(t, k));
-        }
-    }
+    let none = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    let (lo, hi) = if n >= PAR_SCAN {
+        keys.par_iter().fold(|| none, bounds).reduce(
+            || none,
+            |a, b| {
+                (
+                    [0, 1, 2].map(|i| a.0[i].min(b.0[i])),
+                    [0, 1, 2].map(|i| a.1[i].max(b.1[i])),
+                )
+            },
+        )
+    } else {
+        keys.iter().fold(none, bounds)
+    };
     let axis = (0..3)
         .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
         .unwrap_or(0);
-    let mid = slice.len() / 2;
-    slice.select_nth_unstable_by(mid, |a, b| {
-        centre(&a.0, axis).total_cmp(&centre(&b.0, axis))
-    });
-    let l = build(nodes, items, start, start + mid);
-    let r = build(nodes, items, start + mid, end);
-    nodes[me].left = l;
-    nodes[me].right = r;
-    me as u32
+    let mid = n / 2;
+    let timer = Instant::now();
+    keys.select_nth_unstable_by(mid, |a, b| a.c[axis].total_cmp(&b.c[axis]));
+    if let Some(s) = serial {
+        *s += timer.elapsed();
+    }
+    let (kl, kr) = keys.split_at_mut(mid);
+    let (me, rest) = nodes.split_at_mut(1);
+    let (nl, nr) = rest.split_at_mut(node_count(mid));
+    let (l, r) = (base + 1, base + 1 + nl.len() as u32);
+    let rstart = start + mid as u32;
+    if n >= PAR_BUILD {
+        rayon::join(
+            || build(nl, l, kl, start, tracks, None),
+            || build(nr, r, kr, rstart, tracks, None),
+        );
+    } else {
+        build(nl, l, kl, start, tracks, None);
+        build(nr, r, kr, rstart, tracks, None);
+    }
+    me[0] = Node {
+        track: track_union(&nl[0].track, &nr[0].track),
+        start,
+        end: start + n as u32,
+        left: l,
+        right: r,
+    };
 }
 
-/// Pairs of `a`'s and `b`'s elements not separated, passed through `keep`.
-fn pairs<F>(a: &Tree, na: usize, b: &Tree, nb: usize, keep: &F, depth: u32) -> Vec<(u32, u32)>
+/// A unit of traversal work: a pair of nodes (of trees `a` and `b`), or all
+/// pairs of distinct elements below one node (of a self-traversal).
+#[derive(Clone, Copy, Debug)]
+enum Task {
+    Pair(u32, u32),
+    Within(u32),
+}
+
+/// The two halves of a pair of nodes that are not both leaves: the larger
+/// node (by extent) is split.
+fn split_pair(a: &Tree, na: usize, b: &Tree, nb: usize) -> [(usize, usize); 2] {
+    let (la, lb) = (a.is_leaf(na), b.is_leaf(nb));
+    if !la && (lb || a.extent(na) >= b.extent(nb)) {
+        let n = &a.nodes[na];
+        [(n.left as usize, nb), (n.right as usize, nb)]
+    } else {
+        let n = &b.nodes[nb];
+        [(na, n.left as usize), (na, n.right as usize)]
+    }
+}
+
+/// Pairs of `a`'s and `b`'s elements below `na`, `nb` not separated, passed
+/// through `keep`, appended to `out` (one thread).
+fn pairs<F>(a: &Tree, na: usize, b: &Tree, nb: usize, keep: &F, out: &mut Vec<(u32, u32)>)
 where
-    F: Fn(u32, u32) -> Option<(u32, u32)> + Sync,
+    F: Fn(u32, u32) -> Option<(u32, u32)>,
 {
     if separated(&a.nodes[na].track, &b.nodes[nb].track) {
-        return Vec::new();
+        return;
     }
-    let (la, lb) = (a.is_leaf(na), b.is_leaf(nb));
-    if la && lb {
-        let mut out = Vec::new();
+    if a.is_leaf(na) && b.is_leaf(nb) {
         let (x, y) = (&a.nodes[na], &b.nodes[nb]);
         for (ta, ia) in &a.items[x.start as usize..x.end as usize] {
             for (tb, ib) in &b.items[y.start as usize..y.end as usize] {
@@ -195,37 +325,22 @@ where
                 }
             }
         }
-        return out;
+        return;
     }
-    let split_a = !la && (lb || a.extent(na) >= b.extent(nb));
-    let (c1, c2) = if split_a {
-        let n = &a.nodes[na];
-        ((n.left as usize, nb), (n.right as usize, nb))
-    } else {
-        let n = &b.nodes[nb];
-        ((na, n.left as usize), (na, n.right as usize))
-    };
-    let go = |(x, y): (usize, usize)| pairs(a, x, b, y, keep, depth + 1);
-    if depth < 12 {
-        let (mut p, q) = rayon::join(|| go(c1), || go(c2));
-        p.extend(q);
-        p
-    } else {
-        let mut p = go(c1);
-        p.extend(go(c2));
-        p
+    for (x, y) in split_pair(a, na, b, nb) {
+        pairs(a, x, b, y, keep, out);
     }
 }
 
-/// Pairs of distinct elements of `t` under node `n` not separated.
-fn self_pairs<F>(t: &Tree, n: usize, keep: &F, depth: u32) -> Vec<(u32, u32)>
+/// Pairs of distinct elements of `t` below node `n` not separated, passed
+/// through `keep`, appended to `out` (one thread).
+fn within<F>(t: &Tree, n: usize, keep: &F, out: &mut Vec<(u32, u32)>)
 where
-    F: Fn(u32, u32) -> Option<(u32, u32)> + Sync,
+    F: Fn(u32, u32) -> Option<(u32, u32)>,
 {
     let node = &t.nodes[n];
     if t.is_leaf(n) {
         let items = &t.items[node.start as usize..node.end as usize];
-        let mut out = Vec::new();
         for (i, (ta, ia)) in items.iter().enumerate() {
             for (tb, ib) in &items[i + 1..] {
                 if !separated(ta, tb) {
@@ -235,21 +350,104 @@ where
                 }
             }
         }
-        return out;
+        return;
     }
     let (l, r) = (node.left as usize, node.right as usize);
-    let (mut p, (q, s)) = rayon::join(
-        || self_pairs(t, l, keep, depth + 1),
-        || {
-            rayon::join(
-                || self_pairs(t, r, keep, depth + 1),
-                || pairs(t, l, t, r, keep, depth + 1),
-            )
-        },
-    );
-    p.extend(q);
-    p.extend(s);
-    p
+    within(t, l, keep, out);
+    within(t, r, keep, out);
+    pairs(t, l, t, r, keep, out);
+}
+
+/// Tasks per thread of the traversal: enough that work stealing evens out
+/// tasks of very different sizes.
+const TASKS_PER_THREAD: usize = 256;
+
+/// Expands `root` breadth-first (dropping separated pairs of nodes) until
+/// there are at least `want` tasks or only pairs of leaves are left. One
+/// thread; O(tasks) work.
+fn frontier(a: &Tree, b: &Tree, root: Task, want: usize) -> Vec<Task> {
+    let mut cur = vec![root];
+    loop {
+        if cur.len() >= want {
+            return cur;
+        }
+        let mut next = Vec::with_capacity(3 * cur.len());
+        let mut grew = false;
+        for task in cur {
+            match task {
+                Task::Pair(x, y) => {
+                    let (x, y) = (x as usize, y as usize);
+                    if separated(&a.nodes[x].track, &b.nodes[y].track) {
+                        grew = true;
+                    } else if a.is_leaf(x) && b.is_leaf(y) {
+                        next.push(task);
+                    } else {
+                        grew = true;
+                        for (p, q) in split_pair(a, x, b, y) {
+                            next.push(Task::Pair(p as u32, q as u32));
+                        }
+                    }
+                }
+                Task::Within(n) => {
+                    let node = &a.nodes[n as usize];
+                    if node.left == u32::MAX {
+                        next.push(task);
+                    } else {
+                        grew = true;
+                        next.push(Task::Within(node.left));
+                        next.push(Task::Within(node.right));
+                        next.push(Task::Pair(node.left, node.right));
+                    }
+                }
+            }
+        }
+        if !grew {
+            return next;
+        }
+        cur = next;
+    }
+}
+
+/// The traversal from `root` on every core: the top levels expanded into
+/// tasks ([`frontier`], one thread), each task traversed on one thread, the
+/// per-task candidate vectors concatenated in task order (a parallel copy).
+/// `serial` gets the time of the expansion.
+fn traverse<F>(a: &Tree, b: &Tree, root: Task, keep: &F, serial: &mut Duration) -> Vec<(u32, u32)>
+where
+    F: Fn(u32, u32) -> Option<(u32, u32)> + Sync,
+{
+    if a.nodes.is_empty() || b.nodes.is_empty() {
+        return Vec::new();
+    }
+    let timer = Instant::now();
+    let tasks = frontier(a, b, root, TASKS_PER_THREAD * rayon::current_num_threads());
+    *serial += timer.elapsed();
+    let parts: Vec<Vec<(u32, u32)>> = tasks
+        .par_iter()
+        .with_max_len(1)
+        .map(|task| {
+            let mut out = Vec::new();
+            match *task {
+                Task::Pair(x, y) => pairs(a, x as usize, b, y as usize, keep, &mut out),
+                Task::Within(n) => within(a, n as usize, keep, &mut out),
+            }
+            out
+        })
+        .collect();
+    let total = parts.iter().map(Vec::len).sum();
+    let mut all = vec![(0u32, 0u32); total];
+    let mut slots = Vec::with_capacity(parts.len());
+    let mut rest = &mut all[..];
+    for p in &parts {
+        let (head, tail) = rest.split_at_mut(p.len());
+        slots.push(head);
+        rest = tail;
+    }
+    slots
+        .into_par_iter()
+        .zip(parts.par_iter())
+        .for_each(|(d, s)| d.copy_from_slice(s));
+    all
 }
 
 /// Number of time slabs of the per-pair test at the leaves.
@@ -311,73 +509,64 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
 
 /// [`broad_phase`], recording the wall time of its parts in `times`.
 pub fn broad_phase_timed(m: &StepMesh, times: &mut PhaseTimes) -> Candidates {
-    let (vt, fine, fitems, eitems) = times.time("samples", false, || {
-        let vt: Vec<Track> =
-            m.t0.par_iter()
-                .zip(&m.t1)
-                .map(|(a, b)| vertex_samples(a, b))
-                .collect();
+    let (fine, vt, ft, et) = times.time("samples", false, || {
+        let fine = Fine::new(m);
+        // The 4-slab boxes are every fourth of the 16-slab ones: t = j/4 is
+        // (4j)/16, the same exact dyadic, so the same enclosure.
+        let vt: Vec<Track> = fine
+            .at
+            .par_iter()
+            .map(|a| std::array::from_fn(|j| a[j * (FINE_SLABS / SLABS)]))
+            .collect();
         let of = |ids: &[u32]| {
             ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
                 track_union(&acc, &vt[v as usize])
             })
         };
-        let fine = Fine::new(m);
-        let fitems: Vec<(Track, u32)> = m
-            .faces
-            .par_iter()
-            .enumerate()
-            .map(|(i, f)| (of(f), i as u32))
-            .collect();
-        let eitems: Vec<(Track, u32)> = m
-            .edges
-            .par_iter()
-            .enumerate()
-            .map(|(i, e)| (of(e), i as u32))
-            .collect();
-        (vt, fine, fitems, eitems)
+        let ft: Vec<Track> = m.faces.par_iter().map(|f| of(f)).collect();
+        let et: Vec<Track> = m.edges.par_iter().map(|e| of(e)).collect();
+        (fine, vt, ft, et)
     });
-    let (vtree, ftree, etree) = times.time("build", true, || {
-        (
-            Tree::new(vt.iter().copied().zip(0u32..).collect()),
-            Tree::new(fitems),
-            Tree::new(eitems),
-        )
-    });
+    // The three trees are built side by side; the split of the largest
+    // tree's root is the longest stretch of one thread's work that nothing
+    // else can overlap (an upper bound of the build's serial time).
+    let mut roots = [Duration::ZERO; 3];
+    let [rv, rf, re] = &mut roots;
+    let timer = Instant::now();
+    let (vtree, (ftree, etree)) = rayon::join(
+        || Tree::new(&vt, rv),
+        || rayon::join(|| Tree::new(&ft, rf), || Tree::new(&et, re)),
+    );
+    times.parts.push(("build", timer.elapsed(), false));
+    let root = roots.into_iter().max().unwrap_or_default();
+    times.parts.push(("build_root", root, true));
     let faces = &m.faces;
     let edges = &m.edges;
-    let (mut vf, mut ee) = times.time("traverse", false, || {
-        let vf = if vtree.nodes.is_empty() || ftree.nodes.is_empty() {
-            Vec::new()
-        } else {
-            pairs(
-                &vtree,
-                0,
-                &ftree,
-                0,
-                &|v, f| {
-                    let fv = &faces[f as usize];
-                    (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
-                },
-                0,
-            )
-        };
-        let ee = if etree.nodes.is_empty() {
-            Vec::new()
-        } else {
-            self_pairs(
-                &etree,
-                0,
-                &|a, b| {
-                    let (ea, eb) = (edges[a as usize], edges[b as usize]);
-                    let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
-                    keep.then_some((a.min(b), a.max(b)))
-                },
-                0,
-            )
-        };
-        (vf, ee)
-    });
+    let mut expand = Duration::ZERO;
+    let timer = Instant::now();
+    let mut vf = traverse(
+        &vtree,
+        &ftree,
+        Task::Pair(0, 0),
+        &|v, f| {
+            let fv = &faces[f as usize];
+            (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
+        },
+        &mut expand,
+    );
+    let mut ee = traverse(
+        &etree,
+        &etree,
+        Task::Within(0),
+        &|a, b| {
+            let (ea, eb) = (edges[a as usize], edges[b as usize]);
+            let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
+            keep.then_some((a.min(b), a.max(b)))
+        },
+        &mut expand,
+    );
+    times.parts.push(("traverse", timer.elapsed(), false));
+    times.parts.push(("traverse_expand", expand, true));
     times.time("sort", false, || {
         vf.par_sort_unstable();
         ee.par_sort_unstable();

@@ -306,6 +306,9 @@ pub fn narrow_phase(
 pub(crate) type PairAnswer<'a> =
     dyn Fn(Kind, &[[f64; 3]; 8]) -> Result<PointCcdAnswer, QueryError> + Sync + 'a;
 
+/// Candidates per task of the narrow phase.
+const NARROW_CHUNK: usize = 16;
+
 /// The narrow phase with `answer` deciding each candidate (the point CCD,
 /// or its minimum-separation form): on all cores, the colliding pairs
 /// sorted by (kind, a, b).
@@ -316,28 +319,30 @@ pub(crate) fn narrow_phase_by(
     answer: &PairAnswer<'_>,
     times: &mut PhaseTimes,
 ) -> Result<Vec<Collision>, QueryError> {
-    let all: Vec<(PairKind, u32, u32)> = times.time("gather", true, || {
-        c.vf.iter()
-            .map(|&(a, b)| (PairKind::VertexFace, a, b))
-            .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
-            .collect()
-    });
+    // Small tasks, so that work stealing spreads the few candidates that take
+    // the exact method (~5 M instructions each, against ~6 k for the filter)
+    // instead of one task holding many of them at the end of the phase.
+    let decide = |kind: PairKind, chunk: &[(u32, u32)]| {
+        let mut out = Vec::new();
+        let k = match kind {
+            PairKind::VertexFace => Kind::VertexFace,
+            PairKind::EdgeEdge => Kind::EdgeEdge,
+        };
+        for &(a, b) in chunk {
+            if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
+                out.push(Collision { kind, a, b, toi });
+            }
+        }
+        progress(chunk.len() as u64);
+        Ok(out)
+    };
     let hits: Result<Vec<Vec<Collision>>, QueryError> = times.time("candidates", false, || {
-        all.par_chunks(256)
-            .map(|chunk| {
-                let mut out = Vec::new();
-                for &(kind, a, b) in chunk {
-                    let k = match kind {
-                        PairKind::VertexFace => Kind::VertexFace,
-                        PairKind::EdgeEdge => Kind::EdgeEdge,
-                    };
-                    if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
-                        out.push(Collision { kind, a, b, toi });
-                    }
-                }
-                progress(chunk.len() as u64);
-                Ok(out)
-            })
+        c.vf.par_chunks(NARROW_CHUNK)
+            .map(|ch| decide(PairKind::VertexFace, ch))
+            .chain(
+                c.ee.par_chunks(NARROW_CHUNK)
+                    .map(|ch| decide(PairKind::EdgeEdge, ch)),
+            )
             .collect()
     });
     let hits = hits?;
