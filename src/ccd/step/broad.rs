@@ -119,9 +119,9 @@ impl Node {
 
 /// A subtree with at least this many elements builds its two halves on two
 /// tasks (`rayon::join`); smaller ones on one thread.
-const PAR_BUILD: usize = 2048;
+const PAR_BUILD: usize = if cfg!(test) { 16 } else { 2048 };
 /// A node with at least this many elements scans its centres on every core.
-const PAR_SCAN: usize = 32 * 1024;
+const PAR_SCAN: usize = if cfg!(test) { 64 } else { 32 * 1024 };
 
 /// `(L(n), L(n + 1))`, L(n) the number of leaves of a tree over n ≥ 1
 /// elements (halves ⌊n/2⌋ and ⌈n/2⌉, leaves of at most [`LEAF`]): the sizes
@@ -507,26 +507,58 @@ pub fn broad_phase(m: &StepMesh) -> Candidates {
     broad_phase_timed(m, &mut PhaseTimes::default())
 }
 
+/// The boxes of the broad phase: every vertex's 16-slab samples, and the
+/// 4-slab tracks of the vertices, the faces and the edges (unions of their
+/// vertices').
+fn samples(m: &StepMesh) -> (Fine, Vec<Track>, Vec<Track>, Vec<Track>) {
+    let fine = Fine::new(m);
+    // The 4-slab boxes are every fourth of the 16-slab ones: t = j/4 is
+    // (4j)/16, the same exact dyadic, so the same enclosure.
+    let vt: Vec<Track> = fine
+        .at
+        .par_iter()
+        .map(|a| std::array::from_fn(|j| a[j * (FINE_SLABS / SLABS)]))
+        .collect();
+    let of = |ids: &[u32]| {
+        ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
+            track_union(&acc, &vt[v as usize])
+        })
+    };
+    let ft: Vec<Track> = m.faces.par_iter().map(|f| of(f)).collect();
+    let et: Vec<Track> = m.edges.par_iter().map(|e| of(e)).collect();
+    (fine, vt, ft, et)
+}
+
+/// The leaf test of a vertex–face pair whose 4-slab tracks are not
+/// separated: kept unless the vertex is one of the face's or the 16-slab
+/// test separates them.
+fn keep_vf<'a>(
+    m: &'a StepMesh,
+    fine: &'a Fine,
+) -> impl Fn(u32, u32) -> Option<(u32, u32)> + Sync + 'a {
+    move |v, f| {
+        let fv = &m.faces[f as usize];
+        (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
+    }
+}
+
+/// The leaf test of an edge–edge pair whose 4-slab tracks are not
+/// separated: kept (as (smaller id, larger id)) unless they share an end
+/// point or the 16-slab test separates them.
+fn keep_ee<'a>(
+    m: &'a StepMesh,
+    fine: &'a Fine,
+) -> impl Fn(u32, u32) -> Option<(u32, u32)> + Sync + 'a {
+    move |a, b| {
+        let (ea, eb) = (m.edges[a as usize], m.edges[b as usize]);
+        let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
+        keep.then_some((a.min(b), a.max(b)))
+    }
+}
+
 /// [`broad_phase`], recording the wall time of its parts in `times`.
 pub fn broad_phase_timed(m: &StepMesh, times: &mut PhaseTimes) -> Candidates {
-    let (fine, vt, ft, et) = times.time("samples", false, || {
-        let fine = Fine::new(m);
-        // The 4-slab boxes are every fourth of the 16-slab ones: t = j/4 is
-        // (4j)/16, the same exact dyadic, so the same enclosure.
-        let vt: Vec<Track> = fine
-            .at
-            .par_iter()
-            .map(|a| std::array::from_fn(|j| a[j * (FINE_SLABS / SLABS)]))
-            .collect();
-        let of = |ids: &[u32]| {
-            ids[1..].iter().fold(vt[ids[0] as usize], |acc, &v| {
-                track_union(&acc, &vt[v as usize])
-            })
-        };
-        let ft: Vec<Track> = m.faces.par_iter().map(|f| of(f)).collect();
-        let et: Vec<Track> = m.edges.par_iter().map(|e| of(e)).collect();
-        (fine, vt, ft, et)
-    });
+    let (fine, vt, ft, et) = times.time("samples", false, || samples(m));
     // The three trees are built side by side; the split of the largest
     // tree's root is the longest stretch of one thread's work that nothing
     // else can overlap (an upper bound of the build's serial time).
@@ -540,29 +572,20 @@ pub fn broad_phase_timed(m: &StepMesh, times: &mut PhaseTimes) -> Candidates {
     times.parts.push(("build", timer.elapsed(), false));
     let root = roots.into_iter().max().unwrap_or_default();
     times.parts.push(("build_root", root, true));
-    let faces = &m.faces;
-    let edges = &m.edges;
     let mut expand = Duration::ZERO;
     let timer = Instant::now();
     let mut vf = traverse(
         &vtree,
         &ftree,
         Task::Pair(0, 0),
-        &|v, f| {
-            let fv = &faces[f as usize];
-            (!fv.contains(&v) && !fine.separated(&[v], fv)).then_some((v, f))
-        },
+        &keep_vf(m, &fine),
         &mut expand,
     );
     let mut ee = traverse(
         &etree,
         &etree,
         Task::Within(0),
-        &|a, b| {
-            let (ea, eb) = (edges[a as usize], edges[b as usize]);
-            let keep = !ea.iter().any(|v| eb.contains(v)) && !fine.separated(&ea, &eb);
-            keep.then_some((a.min(b), a.max(b)))
-        },
+        &keep_ee(m, &fine),
         &mut expand,
     );
     times.parts.push(("traverse", timer.elapsed(), false));
@@ -572,4 +595,223 @@ pub fn broad_phase_timed(m: &StepMesh, times: &mut PhaseTimes) -> Candidates {
         ee.par_sort_unstable();
     });
     Candidates { vf, ee }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sequential broad phase: one thread, the plain recursion from the
+    /// roots (no task list).
+    fn sequential(m: &StepMesh) -> Candidates {
+        pool(1).install(|| {
+            let (fine, vt, ft, et) = samples(m);
+            let mut d = Duration::ZERO;
+            let (vtree, ftree, etree) = (
+                Tree::new(&vt, &mut d),
+                Tree::new(&ft, &mut d),
+                Tree::new(&et, &mut d),
+            );
+            let (mut vf, mut ee) = (Vec::new(), Vec::new());
+            if !vtree.nodes.is_empty() && !ftree.nodes.is_empty() {
+                pairs(&vtree, 0, &ftree, 0, &keep_vf(m, &fine), &mut vf);
+            }
+            if !etree.nodes.is_empty() {
+                within(&etree, 0, &keep_ee(m, &fine), &mut ee);
+            }
+            vf.sort_unstable();
+            ee.sort_unstable();
+            Candidates { vf, ee }
+        })
+    }
+
+    /// Every pair through the leaf tests, no hierarchy: what the trees must
+    /// reproduce (a node's boxes contain its elements', so a separated pair
+    /// of nodes holds only separated pairs of elements).
+    fn brute_force(m: &StepMesh) -> Candidates {
+        let (fine, vt, ft, et) = samples(m);
+        let (kvf, kee) = (keep_vf(m, &fine), keep_ee(m, &fine));
+        let mut vf = Vec::new();
+        for (v, a) in vt.iter().enumerate() {
+            for (f, b) in ft.iter().enumerate() {
+                if !separated(a, b) {
+                    vf.extend(kvf(v as u32, f as u32));
+                }
+            }
+        }
+        let mut ee = Vec::new();
+        for (i, a) in et.iter().enumerate() {
+            for (j, b) in et.iter().enumerate().skip(i + 1) {
+                if !separated(a, b) {
+                    ee.extend(kee(i as u32, j as u32));
+                }
+            }
+        }
+        Candidates { vf, ee }
+    }
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+    }
+
+    /// splitmix64: a small deterministic generator for the test meshes.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// A random step: `nv` vertices on a coarse grid (so that boxes touch
+    /// exactly and coordinates repeat), moving by a few grid steps, and `nf`
+    /// random triangles.
+    fn random_soup(seed: u64, nv: usize, nf: usize, span: u64) -> StepMesh {
+        let mut r = Rng(seed);
+        let g = |r: &mut Rng| r.below(span) as f64 * 0.25;
+        let t0: Vec<[f64; 3]> = (0..nv).map(|_| [g(&mut r), g(&mut r), g(&mut r)]).collect();
+        let t1: Vec<[f64; 3]> = t0
+            .iter()
+            .map(|p| p.map(|c| c + (r.below(9) as f64 - 4.0) * 0.25))
+            .collect();
+        let faces = (0..nf)
+            .map(|_| loop {
+                let f = [0; 3].map(|_| r.below(nv as u64) as u32);
+                if f[0] != f[1] && f[1] != f[2] && f[0] != f[2] {
+                    break f;
+                }
+            })
+            .collect();
+        StepMesh::new(t0, t1, faces).expect("a valid mesh")
+    }
+
+    /// A random cloth: an n × n grid of vertices, two triangles per cell,
+    /// every vertex moved by a random (irrational-looking) step.
+    fn random_cloth(seed: u64, n: u32) -> StepMesh {
+        let mut r = Rng(seed);
+        let u = |r: &mut Rng| (r.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut t0 = Vec::new();
+        let mut t1 = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let p = [i as f64 / n as f64, j as f64 / n as f64, 0.05 * u(&mut r)];
+                t1.push([p[0] + 0.02 * u(&mut r), p[1], p[2] - 0.1 * u(&mut r)]);
+                t0.push(p);
+            }
+        }
+        let mut faces = Vec::new();
+        for i in 0..n - 1 {
+            for j in 0..n - 1 {
+                let v = i * n + j;
+                faces.push([v, v + 1, v + n]);
+                faces.push([v + 1, v + n + 1, v + n]);
+            }
+        }
+        StepMesh::new(t0, t1, faces).expect("a valid mesh")
+    }
+
+    /// The broad phase on `threads` threads.
+    fn parallel(m: &StepMesh, threads: usize) -> Candidates {
+        pool(threads).install(|| broad_phase(m))
+    }
+
+    #[test]
+    fn node_counts_match_the_build() {
+        // Worked by hand: 4 elements are one leaf; 5 split 2 + 3 (3 nodes);
+        // 9 split 4 + 5 → 1 + 1 + 3 = 5; 17 split 8 + 9 → 1 + 3 + 5 = 9.
+        assert_eq!(
+            [0, 1, 4, 5, 8, 9, 17].map(node_count),
+            [0, 1, 1, 3, 3, 5, 9]
+        );
+        for n in 1..2000 {
+            let brute = |n: usize| {
+                fn go(n: usize) -> usize {
+                    if n <= LEAF {
+                        1
+                    } else {
+                        1 + go(n / 2) + go(n - n / 2)
+                    }
+                }
+                go(n)
+            };
+            assert_eq!(node_count(n), brute(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn parallel_candidates_equal_sequential_and_brute_force_on_random_meshes() {
+        for seed in 0..12 {
+            let (nv, nf, span) = [(8, 6, 8), (40, 60, 16), (120, 200, 24)][seed as usize % 3];
+            let m = random_soup(seed, nv, nf, span);
+            let mut brute = brute_force(&m);
+            brute.vf.sort_unstable();
+            brute.ee.sort_unstable();
+            assert_eq!(sequential(&m), brute, "seed {seed}");
+            assert!(!brute.vf.is_empty() && !brute.ee.is_empty(), "seed {seed}");
+            for threads in [1, 2, 3, 16] {
+                assert_eq!(
+                    parallel(&m, threads),
+                    brute,
+                    "seed {seed}, {threads} threads"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_candidates_equal_sequential_on_a_random_cloth() {
+        // 1,600 vertices, 3,042 faces, 4,641 edges: above the (test) thresholds of
+        // the parallel build and scan at the top levels.
+        let m = random_cloth(7, 40);
+        let seq = sequential(&m);
+        assert!(seq.vf.len() > 1000 && seq.ee.len() > 1000);
+        for threads in [2, 16] {
+            assert_eq!(parallel(&m, threads), seq, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn parallel_candidates_equal_sequential_on_the_shared_steps() {
+        let dir = std::env::var_os("EXACT_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+            .join("ccd-simulation");
+        let steps = [
+            ("cloth-funnel", "227", "228"),
+            ("rod-twist", "3036", "3037"),
+            ("armadillo-rollers", "326", "327"),
+            ("n-body-simulation", "balls16_18", "balls16_19"),
+        ];
+        for (scene, a, b) in steps {
+            let frames = dir.join(scene).join("frames");
+            let (a, b) = (
+                frames.join(format!("{a}.ply")),
+                frames.join(format!("{b}.ply")),
+            );
+            if !a.exists() || !b.exists() {
+                eprintln!(
+                    "skipped {scene}: {} is absent (../shared is not in CI)",
+                    a.display()
+                );
+                continue;
+            }
+            let m = super::super::read::read_step(&a, &b).expect("the shared step reads");
+            let seq = sequential(&m);
+            for threads in [2, 16] {
+                let par = parallel(&m, threads);
+                assert_eq!(par.vf.len(), seq.vf.len(), "{scene}, {threads} threads");
+                assert!(par == seq, "{scene}, {threads} threads: the sets differ");
+            }
+        }
+    }
 }
