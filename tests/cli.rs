@@ -236,7 +236,10 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     for jobs in ["3", "16"] {
         let (c, out, _) = run_raw(&["query", "--jobs", jobs, "-"], &text);
         assert_eq!(c, code);
-        assert!(out == one, "standard input, --jobs {jobs}: the answers differ");
+        assert!(
+            out == one,
+            "standard input, --jobs {jobs}: the answers differ"
+        );
     }
 
     let (c1, out1, err1) = run_raw(&["verify", "--jobs", "1", f], b"");

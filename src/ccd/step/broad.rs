@@ -99,7 +99,7 @@ fn element<const M: usize>(at: &[[Box3; M]], ids: &[u32], j: usize) -> Box3 {
 #[derive(Clone, Copy)]
 struct Node {
     track: Track,
-    /// Leaf: `items[start..end]`; inner: the children's indices in `nodes`
+    /// Leaf: `ids[start..end]`; inner: the children's indices in `nodes`
     /// (`left == u32::MAX` marks a leaf).
     start: u32,
     end: u32,
@@ -158,16 +158,18 @@ struct Key {
     id: u32,
 }
 
-/// A hierarchy over elements (each a track and an id), nodes in preorder.
-struct Tree {
+/// A hierarchy over elements, nodes in preorder; a leaf holds
+/// `ids[start..end]`, whose boxes are `tracks[id]` (held once, by the caller).
+struct Tree<'a> {
     nodes: Vec<Node>,
-    items: Vec<(Track, u32)>,
+    ids: Vec<u32>,
+    tracks: &'a [Track],
 }
 
-impl Tree {
+impl<'a> Tree<'a> {
     /// The hierarchy over elements `0..tracks.len()`, built on every core;
     /// `serial` gets the time the root's split runs alone.
-    fn new(tracks: &[Track], serial: &mut Duration) -> Tree {
+    fn new(tracks: &'a [Track], serial: &mut Duration) -> Tree<'a> {
         let n = tracks.len();
         let mut keys: Vec<Key> = tracks
             .par_iter()
@@ -184,11 +186,8 @@ impl Tree {
         if n > 0 {
             build(&mut nodes, 0, &mut keys, 0, tracks, Some(serial));
         }
-        let items = keys
-            .par_iter()
-            .map(|k| (tracks[k.id as usize], k.id))
-            .collect();
-        Tree { nodes, items }
+        let ids = keys.par_iter().map(|k| k.id).collect();
+        Tree { nodes, ids, tracks }
     }
 
     fn is_leaf(&self, n: usize) -> bool {
@@ -316,9 +315,10 @@ where
     }
     if a.is_leaf(na) && b.is_leaf(nb) {
         let (x, y) = (&a.nodes[na], &b.nodes[nb]);
-        for (ta, ia) in &a.items[x.start as usize..x.end as usize] {
-            for (tb, ib) in &b.items[y.start as usize..y.end as usize] {
-                if !separated(ta, tb) {
+        for ia in &a.ids[x.start as usize..x.end as usize] {
+            let ta = &a.tracks[*ia as usize];
+            for ib in &b.ids[y.start as usize..y.end as usize] {
+                if !separated(ta, &b.tracks[*ib as usize]) {
                     if let Some(p) = keep(*ia, *ib) {
                         out.push(p);
                     }
@@ -340,10 +340,11 @@ where
 {
     let node = &t.nodes[n];
     if t.is_leaf(n) {
-        let items = &t.items[node.start as usize..node.end as usize];
-        for (i, (ta, ia)) in items.iter().enumerate() {
-            for (tb, ib) in &items[i + 1..] {
-                if !separated(ta, tb) {
+        let ids = &t.ids[node.start as usize..node.end as usize];
+        for (i, ia) in ids.iter().enumerate() {
+            let ta = &t.tracks[*ia as usize];
+            for ib in &ids[i + 1..] {
+                if !separated(ta, &t.tracks[*ib as usize]) {
                     if let Some(p) = keep(*ia, *ib) {
                         out.push(p);
                     }
