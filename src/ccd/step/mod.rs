@@ -346,7 +346,7 @@ pub(crate) fn narrow_phase_by(
             .collect()
     });
     let hits = hits?;
-    Ok(times.time("concat", true, || hits.into_iter().flatten().collect()))
+    Ok(times.time("concat", false, || hits.into_par_iter().flatten().collect()))
 }
 
 /// Exact order of two certified times: disjoint enclosures decide at once;
@@ -393,24 +393,24 @@ pub fn cmp_time(a: &ContactTime, b: &ContactTime) -> Option<Ordering> {
 /// [`cmp_time`]; ties (the same exact time) to vertex–face before edge–edge,
 /// then to the smaller (a, b). An error names a pair whose time certificate
 /// does not verify (never for the narrow phase's answers).
+///
+/// A parallel reduction: the order (exact time, kind, a, b) is total, so its
+/// least element does not depend on how the threads pair the collisions up.
 pub fn earliest(collisions: &[Collision]) -> Result<Option<&Collision>, QueryError> {
-    let mut best: Option<&Collision> = None;
-    for c in collisions {
-        let Some(b) = best else {
-            best = Some(c);
-            continue;
-        };
+    let pick = |b: &'_ Collision, c: &'_ Collision| -> Result<bool, QueryError> {
         let o = cmp_time(&c.toi, &b.toi).ok_or_else(|| {
             QueryError::Unsupported(format!(
                 "the time certificate of {:?} ({}, {}) or of {:?} ({}, {}) does not verify",
                 c.kind, c.a, c.b, b.kind, b.a, b.b
             ))
         })?;
-        if o.then_with(|| (c.kind, c.a, c.b).cmp(&(b.kind, b.a, b.b))) == Ordering::Less {
-            best = Some(c);
-        }
-    }
-    Ok(best)
+        Ok(o.then_with(|| (c.kind, c.a, c.b).cmp(&(b.kind, b.a, b.b))) == Ordering::Less)
+    };
+    collisions
+        .par_iter()
+        .map(Ok)
+        .try_reduce_with(|b, c| Ok(if pick(b, c)? { c } else { b }))
+        .transpose()
 }
 
 /// The answer for a whole step.
