@@ -475,7 +475,7 @@ pub fn answer_timed(
         times,
     )?;
     let earliest = times
-        .time("earliest", true, || earliest(&collisions))?
+        .time("earliest", false, || earliest(&collisions))?
         .map(|e| {
             collisions
                 .iter()
