@@ -184,7 +184,21 @@ fn run_raw(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
 /// standard error when it is not a terminal (no progress bar).
 #[test]
 fn parallel_answers_equal_sequential_ones_byte_for_byte() {
-    let lines = mixed_lines::mixed_lines(2, 4_500);
+    let mut lines = mixed_lines::mixed_lines(2, 4_500);
+    // Over-long lines (longer than the default limit of 1 MiB,
+    // docs/protocol.md "Bounded lines"): first, in the middle, and last
+    // (without a final line break), one byte over and 2.5 MiB.
+    let limit = 1usize << 20;
+    let long = |len: usize| {
+        let mut l = br#"{"op":"intersect","a":"#.to_vec();
+        l.resize(len, b' ');
+        l
+    };
+    let over = [(0, limit + 1), (2_000, 5 * limit / 2), (4_502, limit + 1)];
+    for &(at, len) in &over {
+        lines.insert(at, long(len));
+    }
+    assert_eq!(lines.len(), 4_503);
     let text = lines.join(&b'\n');
     let dir = std::env::temp_dir().join(format!("exact-collision-jobs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -195,9 +209,23 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     assert_eq!(code, 1, "the file has bad lines");
     assert_eq!(err, "");
     assert_eq!(one.iter().filter(|&&c| c == b'\n').count(), lines.len());
+    let answers: Vec<&[u8]> = one.split(|&c| c == b'\n').collect();
+    for &(at, _) in &over {
+        let want = format!(
+            r#"{{"line":{},"error":"line longer than the limit of {limit} bytes"#,
+            at + 1
+        );
+        assert!(
+            answers[at].starts_with(want.as_bytes()),
+            "line {}: {}",
+            at + 1,
+            String::from_utf8_lossy(answers[at])
+        );
+    }
     for args in [
         &["query", "--jobs", "2", f][..],
         &["query", "-j", "5", f],
+        &["query", "--jobs", "16", f],
         &["query", f],
     ] {
         let (c, out, err) = run_raw(args, b"");
@@ -205,15 +233,20 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
         assert!(out == one, "{args:?}: the answers differ from --jobs 1");
         assert_eq!(err, "", "{args:?}");
     }
-    let (c, out, _) = run_raw(&["query", "--jobs", "3", "-"], &text);
-    assert_eq!(c, code);
-    assert!(out == one, "standard input: the answers differ");
+    for jobs in ["3", "16"] {
+        let (c, out, _) = run_raw(&["query", "--jobs", jobs, "-"], &text);
+        assert_eq!(c, code);
+        assert!(
+            out == one,
+            "standard input, --jobs {jobs}: the answers differ"
+        );
+    }
 
     let (c1, out1, err1) = run_raw(&["verify", "--jobs", "1", f], b"");
     let (c3, out3, err3) = run_raw(&["verify", "--jobs", "3", f], b"");
     assert_eq!((c1, &err1), (c3, &err3));
     assert!(out1 == out3, "verify: the answers differ");
-    assert!(err1.starts_with("summary: 4500 queries"), "{err1}");
+    assert!(err1.starts_with("summary: 4503 queries"), "{err1}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

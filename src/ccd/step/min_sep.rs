@@ -132,9 +132,13 @@ pub fn step_min_distance(
         return super::step(m, tolerance, progress);
     }
     let c = broad_phase_min_distance(m, min_distance);
-    let collisions = super::narrow_phase_by(m, &c, progress, &|k, p| {
-        first_contact_min_distance_f64(k, p, tolerance, min_distance)
-    })?;
+    let collisions = super::narrow_phase_by(
+        m,
+        &c,
+        progress,
+        &|k, p| first_contact_min_distance_f64(k, p, tolerance, min_distance),
+        &mut super::PhaseTimes::default(),
+    )?;
     let first = earliest(&collisions)?.map(|e| (e.kind, e.a, e.b));
     let earliest = first.and_then(|key| collisions.iter().position(|c| (c.kind, c.a, c.b) == key));
     Ok(StepAnswer {

@@ -51,7 +51,7 @@ mod broad;
 mod min_sep;
 pub mod read;
 
-pub use broad::{broad_phase, SLABS};
+pub use broad::{broad_phase, broad_phase_timed, SLABS};
 pub use min_sep::{broad_phase_min_distance, step_min_distance};
 
 use super::points::{first_contact_f64, Kind};
@@ -212,6 +212,34 @@ pub struct Candidates {
     pub ee: Vec<(u32, u32)>,
 }
 
+/// The wall time of a phase's parts, in order, each marked whether it runs on
+/// one thread (serial) or on every core.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// (name, wall time, runs on one thread).
+    pub parts: Vec<(&'static str, std::time::Duration, bool)>,
+}
+
+impl PhaseTimes {
+    /// The sum of the parts that run on one thread.
+    pub fn serial(&self) -> std::time::Duration {
+        self.parts.iter().filter(|p| p.2).map(|p| p.1).sum()
+    }
+
+    /// The sum of all parts.
+    pub fn total(&self) -> std::time::Duration {
+        self.parts.iter().map(|p| p.1).sum()
+    }
+
+    /// Runs `f` as the part `name`.
+    pub(crate) fn time<R>(&mut self, name: &'static str, serial: bool, f: impl FnOnce() -> R) -> R {
+        let start = std::time::Instant::now();
+        let r = f();
+        self.parts.push((name, start.elapsed(), serial));
+        r
+    }
+}
+
 /// Which two elements a colliding pair names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PairKind {
@@ -264,13 +292,22 @@ pub fn narrow_phase(
     tolerance: &BigRational,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Collision>, QueryError> {
-    narrow_phase_by(m, c, progress, &|k, p| first_contact_f64(k, p, tolerance))
+    narrow_phase_by(
+        m,
+        c,
+        progress,
+        &|k, p| first_contact_f64(k, p, tolerance),
+        &mut PhaseTimes::default(),
+    )
 }
 
 /// What decides one candidate of the narrow phase: its kind and the eight
 /// points (four at t = 0, four at t = 1) to the point CCD's answer.
 pub(crate) type PairAnswer<'a> =
     dyn Fn(Kind, &[[f64; 3]; 8]) -> Result<PointCcdAnswer, QueryError> + Sync + 'a;
+
+/// Candidates per task of the narrow phase.
+const NARROW_CHUNK: usize = 16;
 
 /// The narrow phase with `answer` deciding each candidate (the point CCD,
 /// or its minimum-separation form): on all cores, the colliding pairs
@@ -280,30 +317,36 @@ pub(crate) fn narrow_phase_by(
     c: &Candidates,
     progress: &(dyn Fn(u64) + Sync),
     answer: &PairAnswer<'_>,
+    times: &mut PhaseTimes,
 ) -> Result<Vec<Collision>, QueryError> {
-    let all: Vec<(PairKind, u32, u32)> =
-        c.vf.iter()
-            .map(|&(a, b)| (PairKind::VertexFace, a, b))
-            .chain(c.ee.iter().map(|&(a, b)| (PairKind::EdgeEdge, a, b)))
-            .collect();
-    let hits: Result<Vec<Vec<Collision>>, QueryError> = all
-        .par_chunks(256)
-        .map(|chunk| {
-            let mut out = Vec::new();
-            for &(kind, a, b) in chunk {
-                let k = match kind {
-                    PairKind::VertexFace => Kind::VertexFace,
-                    PairKind::EdgeEdge => Kind::EdgeEdge,
-                };
-                if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
-                    out.push(Collision { kind, a, b, toi });
-                }
+    // Small tasks, so that work stealing spreads the few candidates that take
+    // the exact method (~5 M instructions each, against ~6 k for the filter)
+    // instead of one task holding many of them at the end of the phase.
+    let decide = |kind: PairKind, chunk: &[(u32, u32)]| {
+        let mut out = Vec::new();
+        let k = match kind {
+            PairKind::VertexFace => Kind::VertexFace,
+            PairKind::EdgeEdge => Kind::EdgeEdge,
+        };
+        for &(a, b) in chunk {
+            if let PointCcdAnswer::Hit(toi) = answer(k, &pair_points(m, kind, a, b))? {
+                out.push(Collision { kind, a, b, toi });
             }
-            progress(chunk.len() as u64);
-            Ok(out)
-        })
-        .collect();
-    Ok(hits?.into_iter().flatten().collect())
+        }
+        progress(chunk.len() as u64);
+        Ok(out)
+    };
+    let hits: Result<Vec<Vec<Collision>>, QueryError> = times.time("candidates", false, || {
+        c.vf.par_chunks(NARROW_CHUNK)
+            .map(|ch| decide(PairKind::VertexFace, ch))
+            .chain(
+                c.ee.par_chunks(NARROW_CHUNK)
+                    .map(|ch| decide(PairKind::EdgeEdge, ch)),
+            )
+            .collect()
+    });
+    let hits = hits?;
+    Ok(times.time("concat", false, || hits.into_par_iter().flatten().collect()))
 }
 
 /// Exact order of two certified times: disjoint enclosures decide at once;
@@ -350,24 +393,24 @@ pub fn cmp_time(a: &ContactTime, b: &ContactTime) -> Option<Ordering> {
 /// [`cmp_time`]; ties (the same exact time) to vertex–face before edge–edge,
 /// then to the smaller (a, b). An error names a pair whose time certificate
 /// does not verify (never for the narrow phase's answers).
+///
+/// A parallel reduction: the order (exact time, kind, a, b) is total, so its
+/// least element does not depend on how the threads pair the collisions up.
 pub fn earliest(collisions: &[Collision]) -> Result<Option<&Collision>, QueryError> {
-    let mut best: Option<&Collision> = None;
-    for c in collisions {
-        let Some(b) = best else {
-            best = Some(c);
-            continue;
-        };
+    let pick = |b: &'_ Collision, c: &'_ Collision| -> Result<bool, QueryError> {
         let o = cmp_time(&c.toi, &b.toi).ok_or_else(|| {
             QueryError::Unsupported(format!(
                 "the time certificate of {:?} ({}, {}) or of {:?} ({}, {}) does not verify",
                 c.kind, c.a, c.b, b.kind, b.a, b.b
             ))
         })?;
-        if o.then_with(|| (c.kind, c.a, c.b).cmp(&(b.kind, b.a, b.b))) == Ordering::Less {
-            best = Some(c);
-        }
-    }
-    Ok(best)
+        Ok(o.then_with(|| (c.kind, c.a, c.b).cmp(&(b.kind, b.a, b.b))) == Ordering::Less)
+    };
+    collisions
+        .par_iter()
+        .map(Ok)
+        .try_reduce_with(|b, c| Ok(if pick(b, c)? { c } else { b }))
+        .transpose()
 }
 
 /// The answer for a whole step.
@@ -413,13 +456,32 @@ pub fn answer(
     tolerance: &BigRational,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<StepAnswer, QueryError> {
-    let collisions = narrow_phase(m, c, tolerance, progress)?;
-    let earliest = earliest(&collisions)?.map(|e| {
-        collisions
-            .iter()
-            .position(|c| std::ptr::eq(c, e))
-            .expect("from the same slice")
-    });
+    answer_timed(m, c, tolerance, progress, &mut PhaseTimes::default())
+}
+
+/// [`answer`], recording the wall time of its parts in `times`.
+pub fn answer_timed(
+    m: &StepMesh,
+    c: &Candidates,
+    tolerance: &BigRational,
+    progress: &(dyn Fn(u64) + Sync),
+    times: &mut PhaseTimes,
+) -> Result<StepAnswer, QueryError> {
+    let collisions = narrow_phase_by(
+        m,
+        c,
+        progress,
+        &|k, p| first_contact_f64(k, p, tolerance),
+        times,
+    )?;
+    let earliest = times
+        .time("earliest", false, || earliest(&collisions))?
+        .map(|e| {
+            collisions
+                .iter()
+                .position(|c| std::ptr::eq(c, e))
+                .expect("from the same slice")
+        });
     Ok(StepAnswer {
         candidates_vf: c.vf.len(),
         candidates_ee: c.ee.len(),

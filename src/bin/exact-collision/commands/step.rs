@@ -2,8 +2,8 @@
 //! simulation step (docs/step.md).
 
 use exact_collision::ccd::step::{
-    answer, broad_phase, broad_phase_min_distance, read::read_step, step_min_distance, Collision,
-    PairKind, StepMesh,
+    answer_timed, broad_phase_min_distance, broad_phase_timed, read::read_step, step_min_distance,
+    Collision, PairKind, PhaseTimes, StepMesh,
 };
 use exact_collision::protocol::time_value;
 use exact_collision::stats::CCD_POINTS;
@@ -114,10 +114,11 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     let start = Instant::now();
     let mesh = read_step(&args.a, &args.b).map_err(|e| invalid(e.to_string()))?;
     let read_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (mut broad_times, mut narrow_times) = (PhaseTimes::default(), PhaseTimes::default());
     let start = Instant::now();
     let cands = match &delta {
         Some(d) => broad_phase_min_distance(&mesh, d),
-        None => broad_phase(&mesh),
+        None => broad_phase_timed(&mesh, &mut broad_times),
     };
     let broad_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
@@ -125,7 +126,7 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     let pb = progress((cands.vf.len() + cands.ee.len()) as u64);
     let ans = match &delta {
         Some(d) => step_min_distance(&mesh, &tolerance, d, &|n| pb.inc(n)),
-        None => answer(&mesh, &cands, &tolerance, &|n| pb.inc(n)),
+        None => answer_timed(&mesh, &cands, &tolerance, &|n| pb.inc(n), &mut narrow_times),
     }
     .map_err(|e| invalid(e.to_string()))?;
     pb.finish_and_clear();
@@ -153,10 +154,24 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
         m.insert("colliding_ee".into(), json!(cee));
         m.insert("filter_decided".into(), json!(filter));
         m.insert("exact".into(), json!(exact));
-        m.insert(
-            "time_ms".into(),
-            json!({"read": r3(read_ms), "broad": r3(broad_ms), "narrow": r3(narrow_ms)}),
-        );
+        let mut t = Map::new();
+        t.insert("read".into(), json!(r3(read_ms)));
+        t.insert("broad".into(), json!(r3(broad_ms)));
+        t.insert("narrow".into(), json!(r3(narrow_ms)));
+        let ms = |d: std::time::Duration| json!(r3(d.as_secs_f64() * 1e3));
+        for (phase, times) in [("broad", &broad_times), ("narrow", &narrow_times)] {
+            if times.parts.is_empty() {
+                continue;
+            }
+            t.insert(format!("{phase}_serial"), ms(times.serial()));
+            let parts: Map<String, Value> = times
+                .parts
+                .iter()
+                .map(|(name, d, _)| (name.to_string(), ms(*d)))
+                .collect();
+            t.insert(format!("{phase}_parts"), Value::Object(parts));
+        }
+        m.insert("time_ms".into(), Value::Object(t));
         if args.all {
             let pairs: Vec<Value> = ans
                 .collisions
