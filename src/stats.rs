@@ -70,6 +70,11 @@ pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 roundi
 /// answered on the dedicated path (`query/rounded/point_box.rs`, `fast`), or
 /// left to the generic float-guided path and the exact one (`fallback`).
 pub static ROUNDED_POINT_BOX: Counter = Counter::new("rounded distance_f64 point-box");
+/// The correct rounding of `√(A/B) − R` on the point–box path
+/// (`num::double_word::nearest_sqrt_ratio_minus`): decided by Ziv's test on
+/// the Newton value with its proven error bound (`fast`), or by the signs of
+/// `A − B(m + R)²` at the rounding midpoints (`fallback`).
+pub static SQRT_RATIO_ZIV: Counter = Counter::new("point-box rounding Ziv test");
 
 /// `distance` of rounded shapes with a convex hull core, from float inputs
 /// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
@@ -86,7 +91,7 @@ pub static HULL_F64: Counter = Counter::new("hull distance_f64 (double-word)");
 pub static BOX_CONTACT: Counter = Counter::new("box-box contact");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 10] {
+pub fn all() -> [&'static Counter; 11] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -95,6 +100,7 @@ pub fn all() -> [&'static Counter; 10] {
         &ROUNDED,
         &ROUNDED_ROUNDING,
         &ROUNDED_POINT_BOX,
+        &SQRT_RATIO_ZIV,
         &HULL,
         &HULL_F64,
         &BOX_CONTACT,
