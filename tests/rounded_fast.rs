@@ -513,7 +513,10 @@ fn point_box_edge_on_a_midpoint_by_hand() {
     )
     .unwrap();
     let (up, down) = ((c + 1) as f64, (c - 1) as f64);
-    assert_eq!(((c + 1) as f64 as i128, (c - 1) as f64 as i128), (c + 1, c - 1));
+    assert_eq!(
+        ((c + 1) as f64 as i128, (c - 1) as f64 as i128),
+        (c + 1, c - 1)
+    );
     for (ra, want) in [(0.0, up), (2f64.powi(-60), down), (0.5, down)] {
         let s = Rounded::sphere(v(0.0, 0.0, 0.0), ra).unwrap();
         let exact = rounded::distance_exact(&s, &bx).unwrap().distance_f64();

@@ -821,7 +821,10 @@ mod tests {
             }
         }
         assert!(random > 1500, "{random}");
-        assert!(random_decided * 1000 >= random * 999, "{random_decided} of {random}");
+        assert!(
+            random_decided * 1000 >= random * 999,
+            "{random_decided} of {random}"
+        );
         assert!(off_deferred * 10 >= off * 9, "{off_deferred} of {off}");
         assert!(off_by_midpoints > 0, "{off_by_midpoints} of {off_deferred}");
     }

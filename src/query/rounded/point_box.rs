@@ -194,7 +194,13 @@ fn cross_fx<R: Num>(a: &P, b: &[R; 3]) -> [R; 3] {
 /// double; a zero term may be −0, which changes no sum's value).
 #[inline(always)]
 fn terms(p: &P, c: &P, h: &[P; 3], sf: &[f64; 3], j: usize) -> [f64; 5] {
-    [c[j], sf[0] * h[0][j], sf[1] * h[1][j], sf[2] * h[2][j], -p[j]]
+    [
+        c[j],
+        sf[0] * h[0][j],
+        sf[1] * h[1][j],
+        sf[2] * h[2][j],
+        -p[j],
+    ]
 }
 
 /// `x ≥ 0`, proved.
