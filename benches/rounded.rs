@@ -118,7 +118,7 @@ fn bench_pair(c: &mut Criterion, name: &str, cases: &[(Both, Both)]) {
     let (p1, q1) = stats::ROUNDED_POINT_BOX.get();
     let (z1, m1) = stats::SQRT_RATIO_ZIV.get();
     println!(
-        "{name}: point-box path {} answered, {} passed on (its roundings {} by Ziv's test, {} by midpoint signs); cores {} fast, {} exact fallback of {}; apart roundings {} certified in double-word, {} exact",
+        "{name}: point-box path {} answered, {} passed on (its roundings {} by Ziv's test, {} left to the midpoint signs); cores {} fast, {} exact fallback of {}; apart roundings {} certified in double-word, {} exact",
         p1 - p0,
         q1 - q0,
         z1 - z0,

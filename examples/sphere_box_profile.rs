@@ -133,7 +133,7 @@ fn main() {
         let (fast, fallback) = stats::ROUNDED_POINT_BOX.get();
         let (ziv, mid) = stats::SQRT_RATIO_ZIV.get();
         println!(
-            "{} pairs: {differ} differ from the exact rounding; point-box {fast} fast, {fallback} fallback; rounding {ziv} by Ziv's test, {mid} by midpoint signs",
+            "{} pairs: {differ} differ from the exact rounding; point-box {fast} fast, {fallback} fallback; rounding {ziv} by Ziv's test, {mid} left to the midpoint signs",
             pairs.len()
         );
         return;
@@ -158,7 +158,7 @@ fn main() {
     let (fast, fallback) = stats::ROUNDED_POINT_BOX.get();
     let (ziv, mid) = stats::SQRT_RATIO_ZIV.get();
     println!(
-        "{} pairs x {reps}: sum {sum:e}; point-box {fast} fast, {fallback} fallback; rounding {ziv} by Ziv's test, {mid} by midpoint signs",
+        "{} pairs x {reps}: sum {sum:e}; point-box {fast} fast, {fallback} fallback; rounding {ziv} by Ziv's test, {mid} left to the midpoint signs",
         pairs.len()
     );
 }
