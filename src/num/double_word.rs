@@ -492,7 +492,9 @@ fn ziv(nw: &Newton, b: Option<Dx>) -> Option<f64> {
     const TWO_M54: f64 = TWO_M53 / 2.0; // 2⁻⁵⁴
     const EXP: u64 = 0x7ff0_0000_0000_0000;
     if let Some(b) = b {
-        if !((b.l.abs() + b.e) * TWO_45 <= b.h) {
+        // False for a NaN or infinite side too.
+        let close = (b.l.abs() + b.e) * TWO_45 <= b.h;
+        if !close {
             return None;
         }
     }
