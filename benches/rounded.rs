@@ -109,16 +109,20 @@ fn bench_pair(c: &mut Criterion, name: &str, cases: &[(Both, Both)]) {
     let (f0, b0) = stats::ROUNDED.get();
     let (g0, h0) = stats::ROUNDED_ROUNDING.get();
     let (p0, q0) = stats::ROUNDED_POINT_BOX.get();
+    let (z0, m0) = stats::SQRT_RATIO_ZIV.get();
     for (a, b) in cases {
         black_box(rounded::distance_f64(&a.ours, &b.ours).unwrap());
     }
     let (f1, b1) = stats::ROUNDED.get();
     let (g1, h1) = stats::ROUNDED_ROUNDING.get();
     let (p1, q1) = stats::ROUNDED_POINT_BOX.get();
+    let (z1, m1) = stats::SQRT_RATIO_ZIV.get();
     println!(
-        "{name}: point-box path {} answered, {} passed on; cores {} fast, {} exact fallback of {}; apart roundings {} certified in double-word, {} exact",
+        "{name}: point-box path {} answered, {} passed on (its roundings {} by Ziv's test, {} left to the midpoint signs); cores {} fast, {} exact fallback of {}; apart roundings {} certified in double-word, {} exact",
         p1 - p0,
         q1 - q0,
+        z1 - z0,
+        m1 - m0,
         f1 - f0,
         b1 - b0,
         cases.len(),

@@ -131,8 +131,9 @@ fn main() {
             }
         }
         let (fast, fallback) = stats::ROUNDED_POINT_BOX.get();
+        let (ziv, mid) = stats::SQRT_RATIO_ZIV.get();
         println!(
-            "{} pairs: {differ} differ from the exact rounding; point-box {fast} fast, {fallback} fallback",
+            "{} pairs: {differ} differ from the exact rounding; point-box {fast} fast, {fallback} fallback; rounding {ziv} by Ziv's test, {mid} left to the midpoint signs",
             pairs.len()
         );
         return;
@@ -155,8 +156,9 @@ fn main() {
         }
     }
     let (fast, fallback) = stats::ROUNDED_POINT_BOX.get();
+    let (ziv, mid) = stats::SQRT_RATIO_ZIV.get();
     println!(
-        "{} pairs x {reps}: sum {sum:e}; point-box {fast} fast, {fallback} fallback",
+        "{} pairs x {reps}: sum {sum:e}; point-box {fast} fast, {fallback} fallback; rounding {ziv} by Ziv's test, {mid} left to the midpoint signs",
         pairs.len()
     );
 }

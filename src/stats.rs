@@ -70,6 +70,11 @@ pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 roundi
 /// answered on the dedicated path (`query/rounded/point_box.rs`, `fast`), or
 /// left to the generic float-guided path and the exact one (`fallback`).
 pub static ROUNDED_POINT_BOX: Counter = Counter::new("rounded distance_f64 point-box");
+/// The correct rounding of `√(A/B) − R` on the point–box path
+/// (`num::double_word::nearest_sqrt_ratio_minus`): decided by Ziv's test on
+/// the Newton value with its proven error bound (`fast`), or by the signs of
+/// `A − B(m + R)²` at the rounding midpoints (`fallback`).
+pub static SQRT_RATIO_ZIV: Counter = Counter::new("point-box rounding Ziv test");
 
 /// `distance` of rounded shapes with a convex hull core, from float inputs
 /// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
@@ -95,7 +100,7 @@ pub static BOX_CONTACT_FIXED: Counter = Counter::new("box-box contact fixed widt
 pub static ROUNDED_CLOSEST_F64: Counter = Counter::new("rounded closest_f64 coordinates");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 12] {
+pub fn all() -> [&'static Counter; 13] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -104,6 +109,7 @@ pub fn all() -> [&'static Counter; 12] {
         &ROUNDED,
         &ROUNDED_ROUNDING,
         &ROUNDED_POINT_BOX,
+        &SQRT_RATIO_ZIV,
         &HULL,
         &HULL_F64,
         &BOX_CONTACT,

@@ -482,3 +482,46 @@ fn point_box_midpoints_by_hand() {
         );
     }
 }
+
+/// An edge distance exactly on a rounding midpoint, worked by hand, which
+/// Ziv's rounding test cannot decide: the Pythagorean triple
+/// `(a, b, c) = 3·(2q + 1, 2q(q + 1), 2q² + 2q + 1)` with `q = 38745321`,
+/// `a = 232471929`, `b = 9007199628830172`, `c = 9007199628830175` (odd, in
+/// (2⁵³, 2⁵⁴) where doubles are 2 apart: a midpoint), checked here in
+/// integers. The box `c₀ ± 2` per axis with `c₀ = (a + 2, b + 2, 2)` has its
+/// edge `{(a, b, z) : 0 ≤ z ≤ 4}` closest to the sphere's center at the
+/// origin (which lies in the plane of the face `z = 0`: an edge region, with
+/// `B = |u|² = 4`), at `(a, b, 0)`, so the distance is `c − R`. `R = 0`: a tie, to the even `c + 1`
+/// (`(c + 1)/2` even); `R = 2⁻⁶⁰`: just below the midpoint, `c − 1`; `R = 2⁻¹`:
+/// far from it (a quarter of the spacing), `c − 1` again.
+#[test]
+fn point_box_edge_on_a_midpoint_by_hand() {
+    let (a, b, c): (i128, i128, i128) = (232_471_929, 9_007_199_628_830_172, 9_007_199_628_830_175);
+    assert_eq!(a * a + b * b, c * c);
+    assert!(c > 1 << 53 && c < 1 << 54 && c % 2 == 1 && ((c + 1) / 2) % 2 == 0);
+    let (af, bf) = (a as f64, b as f64);
+    assert_eq!((af as i128, bf as i128), (a, b));
+    let bx = Rounded::new(
+        Shape::Box(
+            Obb::new(
+                v(af + 2.0, bf + 2.0, 2.0),
+                [v(2.0, 0.0, 0.0), v(0.0, 2.0, 0.0), v(0.0, 0.0, 2.0)],
+            )
+            .unwrap(),
+        ),
+        0.0,
+    )
+    .unwrap();
+    let (up, down) = ((c + 1) as f64, (c - 1) as f64);
+    assert_eq!(
+        ((c + 1) as f64 as i128, (c - 1) as f64 as i128),
+        (c + 1, c - 1)
+    );
+    for (ra, want) in [(0.0, up), (2f64.powi(-60), down), (0.5, down)] {
+        let s = Rounded::sphere(v(0.0, 0.0, 0.0), ra).unwrap();
+        let exact = rounded::distance_exact(&s, &bx).unwrap().distance_f64();
+        assert_eq!(exact, want, "exact {ra:e}");
+        assert_eq!(rounded::distance_f64(&s, &bx).unwrap(), want, "{ra:e}");
+        assert_eq!(rounded::distance_f64(&bx, &s).unwrap(), want, "{ra:e}");
+    }
+}

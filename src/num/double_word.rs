@@ -29,6 +29,7 @@
 use crate::num::bounded::{Fx, ETA, U};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
+use crate::stats::SQRT_RATIO_ZIV;
 
 const K: f64 = 1.0 + 32.0 * U;
 
@@ -286,47 +287,101 @@ pub(crate) fn nearest_sqrt_quot_minus(s: Dx, d: Dx, ra: f64, rb: f64) -> Option<
 
 /// The double nearest to `x = √(A/B) − (r_a + r_b)` for exact `A ≥ 0` and
 /// `B > 0` enclosed by `a` and `b` (`None`: `B = 1` exactly), and radii
-/// `r_a, r_b ≥ 0`, when the caller knows `x > 0`.
+/// `r_a, r_b ≥ 0`; `None` when the rounding is not certified here (then the
+/// caller decides exactly). A certified answer `g` comes with `x > 0`.
 ///
-/// [`nearest_sqrt_quot_minus`] with `f(m) = A − B(m + R)²`, which has the
-/// sign of `x − m` for `m > 0` (`√(A/B) > m + R ⟺ A > B(m + R)²`), evaluated
-/// once at the guess `g₀ = √(a_h/b_h) − R` in double-word arithmetic and
-/// elsewhere by the identity
+/// `f(m) = A − B(m + R)²` has the sign of `x − m` for `m > 0`
+/// (`√(A/B) > m + R ⟺ A > B(m + R)²`); it is evaluated once, at the guess
+/// `g₀ = √(a_h/b_h) − R`, in double-word arithmetic, and one Newton step
+/// gives `g₀ + δ̃`. Ziv's test ([`ziv`]) decides the rounding from that value
+/// and its proven error bound when it is not within the bound of a rounding
+/// midpoint (almost always); otherwise ([`crate::stats::SQRT_RATIO_ZIV`]
+/// counts both) the signs of `f` at the midpoints around the guess decide,
+/// each by the bound of [`Fx`], with `f` elsewhere than `g₀` from the
+/// identity
 ///
 /// ```text
 /// f(m) = f(g₀) − B·(m − g₀)·(m + g₀ + 2R)
 /// ```
 ///
-/// in [`Fx`]: one Newton step, then the signs of `f` at the midpoints around
-/// the guess, each decided by the bound, a few steps to a neighbour when a
-/// midpoint is passed. `None` when a sign is undecided or the guess leaves
-/// the normal range: the caller decides exactly then.
+/// and a few steps to a neighbour when a midpoint is passed. `None` when a
+/// sign is undecided or the guess leaves the normal range.
 #[inline(always)]
 pub(crate) fn nearest_sqrt_ratio_minus(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
-    let rf = ra + rb;
-    let inside = |g: f64| g.is_finite() && g > f64::MIN_POSITIVE * 1e10 && g < f64::MAX / 1e10;
-    let bh = b.map_or(1.0, |b| b.h);
-    let g0 = (a.h / bh).sqrt() - rf;
-    if !inside(g0) {
-        return None;
+    let n = Newton::new(a, b, ra, rb)?;
+    if let Some(x) = ziv(&n, b) {
+        SQRT_RATIO_ZIV.fast();
+        return Some(x);
     }
-    let r = Dx::exact(ra).add_ref(&Dx::exact(rb));
-    let t2 = Dx::exact(g0).add_ref(&r).sq();
-    let f0 = a.sub_ref(&match b {
-        Some(b) => b.mul_ref(&t2),
-        None => t2,
-    });
+    SQRT_RATIO_ZIV.fallback();
+    by_midpoints(&n, b, ra, rb)
+}
+
+/// The normal range [`nearest_sqrt_ratio_minus`] answers in.
+#[inline(always)]
+fn in_range(g: f64) -> bool {
+    g.is_finite() && g > f64::MIN_POSITIVE * 1e10 && g < f64::MAX / 1e10
+}
+
+/// [`nearest_sqrt_ratio_minus`]'s guess and Newton step.
+#[derive(Clone, Copy, Debug)]
+struct Newton {
+    /// Encloses `F = A − BT²`, `T = g₀ + r_a + r_b` exactly.
+    f0: Dx,
+    /// `g₀ = fl(√(a_h/b_h) − fl(r_a + r_b))`, in the normal range.
+    g0: f64,
+    /// `t = fl(g₀ + fl(r_a + r_b))`.
+    t: f64,
+    /// `den = fl(fl(2b_h)·t)`.
+    den: f64,
+    /// `δ̃ = fl(fl(f0.h + f0.l)/den)`.
+    delta: f64,
+}
+
+impl Newton {
+    /// `None` when `g₀` leaves the normal range.
+    #[inline(always)]
+    fn new(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<Newton> {
+        let rf = ra + rb;
+        let bh = b.map_or(1.0, |b| b.h);
+        let g0 = (a.h / bh).sqrt() - rf;
+        if !in_range(g0) {
+            return None;
+        }
+        let r = Dx::exact(ra).add_ref(&Dx::exact(rb));
+        let t2 = Dx::exact(g0).add_ref(&r).sq();
+        let f0 = a.sub_ref(&match b {
+            Some(b) => b.mul_ref(&t2),
+            None => t2,
+        });
+        // Newton on f, f' = −2B(g + R).
+        let t = g0 + rf;
+        let den = 2.0 * bh * t;
+        let delta = (f0.h + f0.l) / den;
+        Some(Newton {
+            f0,
+            g0,
+            t,
+            den,
+            delta,
+        })
+    }
+}
+
+/// The rounding by the signs of `f` at the midpoints around the Newton
+/// value ([`nearest_sqrt_ratio_minus`], the fallback of Ziv's test).
+#[inline(always)]
+fn by_midpoints(n: &Newton, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
     let rx = Fx::exact(ra).add_ref(&Fx::exact(rb));
     let mid = Midpoints {
-        f0: f0.to_fx(),
+        f0: n.f0.to_fx(),
         b: b.map(Dx::to_fx),
-        g0: Fx::exact(g0),
-        g0_2r: Fx::exact(g0).add_ref(&rx).add_ref(&rx),
+        g0: Fx::exact(n.g0),
+        g0_2r: Fx::exact(n.g0).add_ref(&rx).add_ref(&rx),
     };
-    // Newton on f, f' = −2B(g + R).
-    let mut g = g0 + (f0.h + f0.l) / (2.0 * bh * (g0 + rf));
+    let mut g = n.g0 + n.delta;
     for _ in 0..4 {
-        if !inside(g) {
+        if !in_range(g) {
             return None;
         }
         let (up, dn) = (g.next_up(), g.next_down());
@@ -345,6 +400,126 @@ pub(crate) fn nearest_sqrt_ratio_minus(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -
         }
     }
     None
+}
+
+/// Ziv's rounding test for [`nearest_sqrt_ratio_minus`]: the nearest double
+/// to `x = √(A/B) − R` when the Newton value `g₀ + δ̃` is provably closer to
+/// `x` than to either rounding midpoint around `g = fl(g₀ + δ̃)`; `None`
+/// otherwise (the caller then decides by the midpoint signs). The idea of
+/// deciding a correct rounding from an approximation with a proven error
+/// bound, and falling back to a more precise method only when the bound
+/// straddles a midpoint, is A. Ziv's ("Fast evaluation of elementary
+/// mathematical functions with correctly rounded last bit", ACM TOMS 17(3),
+/// 1991).
+///
+/// Inputs ([`Newton`]): `f0` encloses `F = A − BT²`
+/// (`|f0.h + f0.l − F| ≤ f0.e`) with `T = g₀ + r_a + r_b` exact; `b`
+/// encloses `B > 0` (`None`: `B = 1` exactly); `g₀ > 0` a normal double (the
+/// range test); `t = fl(g₀ + fl(r_a + r_b))`, `den = fl(fl(2b_h)·t)` and
+/// `δ̃ = fl(fl(f0.h + f0.l)/den)`.
+///
+/// # Why it is exact
+///
+/// With `S = √(A/B) = x + R ≥ 0` and `δ = S − T = x − g₀`,
+/// `F = B(S² − T²) = Bδ(2T + δ)`, so the exact Newton step
+/// `δ_N = F/(2BT)` (`T ≥ g₀ > 0`) is
+///
+/// ```text
+/// δ_N = δ + δ²/(2T),   so   0 ≤ δ_N − δ = δ²/(2T) ≤ 2δ_N²/T
+/// ```
+///
+/// the last since `|δ| ≤ 2|δ_N|` (for `δ ≥ 0`, `δ ≤ δ_N`; for `δ < 0`,
+/// `δ ≥ −T` as `S ≥ 0`, so `δ_N = δ(1 + δ/(2T))` with
+/// `1 + δ/(2T) ≥ 1/2`). The floating-point `δ̃` is then compared with
+/// `δ_N`, operation by operation (`u = 2⁻⁵³`; each rounding `ρ` is
+/// `fl(z) = z(1 + θ)`, `|θ| ≤ u`, plus at most 2⁻¹⁰⁷⁵ when `z` is
+/// subnormal; sums never round in the subnormal range):
+///
+/// - `n = fl(f0.h + f0.l)`: `|n − F| ≤ f0.e + u|n|/(1 − u) ≤ Φ = f0.e + 2u|n| + η`
+///   (`η = 2⁻¹⁰⁶⁰`; added so that an underflow of `2u|n|`, 2⁻¹⁰⁷⁵ at most,
+///   is a relative error of the computed `Φ`, not an absolute one that the
+///   division by `den` could magnify).
+/// - `b_h = B(1 + β)`: the test `fl(|b_l| + e_b)·2⁴⁵ ≤ b_h` (the scaling
+///   exact, an overflow failing it) gives `|b_h − B| ≤ |b_l| + e_b ≤
+///   2⁻⁴⁵b_h/(1 − u)`, so `|β| < 2⁻⁴⁴` (`β = 0` for `B = 1`).
+/// - `t = fl(g₀ + fl(r_a + r_b)) = T(1 + θ₅)`, `|θ₅| ≤ 2u + u²`: the inner
+///   sum is `R(1 + θ₄)`, so `g₀ + R(1 + θ₄) = T(1 + θ₄R/T)` with
+///   `R/T ≤ 1` (`g₀ > 0`).
+/// - `den = fl(2b_h·t) = 2BT·P` (`2b_h` exact; `den` required normal and
+///   finite, so its rounding is relative) with `P = (1 + β)(1 + θ₅)(1 + θ₂)`,
+///   `|P − 1| < 2⁻⁴⁴ + 4u < 2⁻⁴³`.
+/// - `δ̃ = fl(n/den) = (δ_N + φ/(2BT))(1 + θ₁)/P + τ`, `|φ| ≤ Φ`,
+///   `|τ| ≤ 2⁻¹⁰⁷⁵`, with `|(1 + θ₁)/P − 1| < 2⁻⁴²` and
+///   `|φ|/(2BT) = |φ|P/den ≤ (1 + 2⁻⁴³)Φ/den`. Hence
+///   `|δ̃ − δ_N| ≤ 2⁻⁴²|δ_N| + (1 + 2⁻⁴¹)Φ/den + 2⁻¹⁰⁷⁵`, and solving for
+///   `|δ_N|`:
+///
+/// ```text
+/// |δ_N| ≤ Δ = 2(|δ̃| + Φ/den) + 2⁻¹⁰⁷²
+/// |δ̃ − δ_N| ≤ 2⁻⁴⁰|δ̃| + 2Φ/den + 2⁻¹⁰⁷⁴
+/// |x − (g₀ + δ̃)| ≤ |δ̃ − δ_N| + δ_N − δ
+///               ≤ 2⁻⁴⁰|δ̃| + 2Φ/den + 2⁻¹⁰⁷⁴ + 2Δ²(1 + 3u)/t  ≤  E
+/// E = 2⁻⁴⁰|δ̃| + 2·(Φ/den) + 4·Δ·(Δ/t) + 64η          (in doubles)
+/// ```
+///
+/// (`T ≥ t/(1 + 3u)`). `E` is computed from nonnegative terms, each with a
+/// factor to spare (2⁻⁴⁰ for 2⁻⁴¹·⁹, 2 for `1 + 2⁻⁴⁰`, 4 for `2(1 + 3u)`)
+/// that covers its few roundings (`(1 − u)⁻⁶`). The absolute errors of
+/// underflows are covered by `64η = 2⁻¹⁰⁵⁴`: fewer than eight roundings
+/// below 2⁻¹⁰²² lose 2⁻¹⁰⁷⁵ each, and `Δ/t` underflows only when
+/// `Δ < 2⁻¹⁰²²t < 2²`, so its loss times `4Δ` is below 2⁻¹⁰⁷¹. An
+/// infinite or NaN part makes `E` infinite or NaN, and the test below
+/// fails.
+///
+/// # The rounding
+///
+/// `(g, l) = TwoSum(g₀, δ̃)` is exact: `g + l = g₀ + δ̃`, `g = fl(g₀ + δ̃)`.
+/// For a normal `g > 0` with `2ᵏ ≤ g < 2ᵏ⁺¹` (`g` positive and finite, so
+/// its sign bit is 0 and `g`'s bits with the significand cleared are `2ᵏ`),
+/// the midpoints to its neighbours are `2ᵏ⁻⁵³` away, except the one below a
+/// power of two `g = 2ᵏ` (significand bits all 0), which is `2ᵏ⁻⁵⁴` away;
+/// `h` is the smaller of the two distances (`2ᵏ⁻⁵⁴` for a power of two,
+/// `2ᵏ⁻⁵³` otherwise), a double (`k ≥ −989` in the caller's range), computed
+/// exactly (a product of powers of two in the range). If `fl(|l| + E) < h`,
+/// then `|l| + E < h` (rounding is monotone and `h` is a double), so `x`
+/// lies strictly between the two midpoints: `g` is the nearest double to
+/// `x`, no tie is possible, and `x > 0`.
+#[inline(always)]
+fn ziv(nw: &Newton, b: Option<Dx>) -> Option<f64> {
+    const TWO_M40: f64 = 1.0 / 1_099_511_627_776.0; // 2⁻⁴⁰
+    const TWO_45: f64 = 35_184_372_088_832.0; // 2⁴⁵
+    const TWO_M53: f64 = 1.0 / 9_007_199_254_740_992.0; // 2⁻⁵³
+    const TWO_M54: f64 = TWO_M53 / 2.0; // 2⁻⁵⁴
+    const EXP: u64 = 0x7ff0_0000_0000_0000;
+    if let Some(b) = b {
+        // False for a NaN or infinite side too.
+        let close = (b.l.abs() + b.e) * TWO_45 <= b.h;
+        if !close {
+            return None;
+        }
+    }
+    let Newton {
+        f0,
+        g0,
+        t,
+        den,
+        delta,
+    } = *nw;
+    if !(f64::MIN_POSITIVE..=f64::MAX).contains(&den) {
+        return None;
+    }
+    let (g, l) = two_sum(g0, delta);
+    if !in_range(g) {
+        return None;
+    }
+    let n = f0.h + f0.l;
+    let phi = (f0.e + 2.0 * U * n.abs() + ETA) / den;
+    let big = 2.0 * (delta.abs() + phi) + 4.0 * f64::from_bits(1); // Δ ≥ … + 2⁻¹⁰⁷²
+    let e = TWO_M40 * delta.abs() + 2.0 * phi + 4.0 * (big * (big / t)) + 64.0 * ETA;
+    let bits = g.to_bits();
+    let half = if bits & !EXP == 0 { TWO_M54 } else { TWO_M53 };
+    let h = f64::from_bits(bits & EXP) * half;
+    (l.abs() + e < h).then_some(g)
 }
 
 /// [`nearest_sqrt_ratio_minus`]'s `f` at the midpoints: `f(g₀)`, `B`
@@ -375,21 +550,34 @@ impl Midpoints {
 }
 
 /// The sum of a few doubles in double-word, with a proven bound: each
-/// `TwoSum` is exact, `Σxᵢ = s + Σσᵢ`, and only the accumulation of the
-/// `σᵢ` rounds (each by at most `u·|computed|` + η).
+/// `TwoSum` is exact, `Σxᵢ = s + Σσᵢ`, and only the accumulation
+/// `t ← fl(t + σᵢ)` of the `σᵢ` rounds, each time by at most `u·|t|` for the
+/// new `t` (sums are exact in the subnormal range), so the error is at most
+/// `u·Σ|t|` over the `n − 1` accumulations (`n` the number of doubles).
+/// That sum is accumulated (`a ← fl(a + |t|)`) and scaled once:
+/// `(u·a + n·η)·K` covers the at most `n` roundings of nonnegative values
+/// on the way (`n − 2` in `a`, the sum with `n·η`, the product by `K`; `u·a`
+/// is exact but for underflow), a factor `(1 − u)^{−n}` below
+/// `K = 1 + 32u` for `n ≤ 31`, and an underflow of `u·a` (2⁻¹⁰⁷⁵, far below
+/// the `n·η` added, which nothing else needs).
 #[inline(always)]
-pub(crate) fn sum(xs: &[f64]) -> Dx {
+pub(crate) fn sum<const N: usize>(xs: &[f64; N]) -> Dx {
+    debug_assert!((1..=31).contains(&N));
     let mut s = xs[0];
     let mut t = 0.0f64;
-    let mut bound = 0.0f64;
+    let mut a = 0.0f64;
     for &x in &xs[1..] {
         let (h, sig) = two_sum(s, x);
         s = h;
         t += sig;
-        bound += U * t.abs() + ETA;
+        a += t.abs();
     }
     let (h, l) = two_sum(s, t);
-    Dx { h, l, e: bound * K }
+    Dx {
+        h,
+        l,
+        e: (U * a + N as f64 * ETA) * K,
+    }
 }
 
 #[cfg(test)]
@@ -561,6 +749,135 @@ mod tests {
             }
         }
         assert!(answered > 1000, "{answered} of 3000");
+    }
+
+    /// Ziv's test alone against the exact rounding of `SqrtOffset`: random
+    /// `√(A/B) − R` at 2^0, 2^±30 and 2^±200 (with `B = 1` exactly and
+    /// not) are decided by it, each answer the exact rounding; values planted
+    /// exactly on a rounding midpoint are never decided by it (the fallback
+    /// branch), and those 2⁻¹⁰⁰ relative off a midpoint (inside its error
+    /// bound, about 2⁻⁹³ relative) are left to the midpoint signs, which
+    /// decide some of them (their bound is about 2⁻¹⁰⁴ relative), exactly.
+    #[test]
+    fn ziv_test_decides_or_defers_to_the_midpoints() {
+        use crate::num::sqrt_offset::SqrtOffset;
+        let mut s = 2_468_013_579u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        let mut unit = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
+        let (mut random, mut random_decided) = (0, 0);
+        let (mut off, mut off_deferred, mut off_by_midpoints) = (0, 0, 0);
+        for round in 0..4000 {
+            let k = [0, 30, -30, 200, -200][round % 5];
+            let sc = crate::num::fixed::ldexp(1.0, k);
+            let exact_one = round % 8 < 4;
+            let b = if exact_one {
+                q(1.0)
+            } else {
+                q(unit() + 0.01) * q(unit() + 0.5)
+            };
+            let ra = unit() * sc;
+            let rb = if round % 3 == 0 { 0.0 } else { unit() * sc };
+            let r = q(ra) + q(rb);
+            let kind = round % 4;
+            let a = if kind < 2 {
+                let t = &r + q(unit() * 4.0 * sc + f64::MIN_POSITIVE);
+                &b * &t * &t + q(unit() * sc * sc)
+            } else {
+                let g = (unit() * 4.0 + 0.01) * sc;
+                let m = (q(g) + q(g.next_up())) / BigRational::from_integer(2.into());
+                let m = if kind == 3 {
+                    &m * (q(1.0) + q(crate::num::fixed::ldexp(1.0, -100)))
+                } else {
+                    m
+                };
+                let t = &m + &r;
+                &b * &t * &t
+            };
+            let want = SqrtOffset::new(&a / &b, r.clone())
+                .unwrap()
+                .clamped_nearest_f64();
+            let bx = (!exact_one).then(|| enclose(&b));
+            let Some(n) = Newton::new(enclose(&a), bx, ra, rb) else {
+                continue;
+            };
+            let got = ziv(&n, bx);
+            if let Some(g) = got {
+                assert_eq!(g.to_bits(), want.to_bits(), "{a} {b} {ra} {rb}");
+            }
+            match kind {
+                0 | 1 => {
+                    random += 1;
+                    random_decided += usize::from(got.is_some());
+                }
+                2 => assert_eq!(got, None, "on a midpoint: {a} {b} {ra} {rb}"),
+                _ => {
+                    off += 1;
+                    if got.is_none() {
+                        off_deferred += 1;
+                        if let Some(g) = by_midpoints(&n, bx, ra, rb) {
+                            assert_eq!(g.to_bits(), want.to_bits(), "{a} {b} {ra} {rb}");
+                            off_by_midpoints += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(random > 1500, "{random}");
+        assert!(
+            random_decided * 1000 >= random * 999,
+            "{random_decided} of {random}"
+        );
+        assert!(off_deferred * 10 >= off * 9, "{off_deferred} of {off}");
+        assert!(off_by_midpoints > 0, "{off_by_midpoints} of {off_deferred}");
+    }
+
+    /// Ziv's test on values worked by hand: `√25 = 5`, `√2 − 1` (nearest
+    /// double 0.41421356237309503, `√2 − 1 = 0.414213562373095048…`) with
+    /// `B = 1` and as `√(6/3) − 1`, are decided by it; `c = √(c²)` with
+    /// `c = 9007199628830175` (odd, in (2⁵³, 2⁵⁴): a midpoint between the
+    /// doubles `c ± 1`) is not, and neither is `c − 2⁻⁶⁰`, within its error
+    /// bound (about 2⁻⁵² here) of that midpoint.
+    #[test]
+    fn ziv_test_by_hand() {
+        let ex = |x: f64| Dx::exact(x);
+        let n = Newton::new(ex(25.0), None, 0.0, 0.0).unwrap();
+        assert_eq!(ziv(&n, None), Some(5.0));
+        let n = Newton::new(ex(2.0), None, 0.5, 0.5).unwrap();
+        assert_eq!(ziv(&n, None), Some(0.414_213_562_373_095_03));
+        let n = Newton::new(ex(6.0), Some(ex(3.0)), 1.0, 0.0).unwrap();
+        assert_eq!(ziv(&n, Some(ex(3.0))), Some(0.414_213_562_373_095_03));
+        let c: i128 = 9_007_199_628_830_175;
+        let a = enclose(&BigRational::from_integer((c * c).into()));
+        let n = Newton::new(a, None, 0.0, 0.0).unwrap();
+        assert_eq!(ziv(&n, None), None);
+        assert_eq!(by_midpoints(&n, None, 0.0, 0.0), None);
+        let tiny = crate::num::fixed::ldexp(1.0, -60);
+        let n = Newton::new(a, None, tiny, 0.0).unwrap();
+        assert_eq!(ziv(&n, None), None);
+    }
+
+    /// `sum` of five doubles against exact rationals: the bound holds on
+    /// random signs and scales (2^±500, subnormal, heavy cancellation).
+    #[test]
+    fn sum_bound_holds() {
+        let mut s = 13_579_246u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        for round in 0..20000 {
+            let scale = [0, -500, 500, -1070, 60][round % 5];
+            let mut xs = [0.0f64; 5];
+            for x in xs.iter_mut() {
+                let m = (next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                *x = crate::num::fixed::ldexp(m, scale - (next() % 60) as i64);
+            }
+            if round % 3 == 0 {
+                // Cancellation: the last term undoes most of the others.
+                xs[4] = -(xs[0] + xs[1] + xs[2] + xs[3]);
+            }
+            let d = sum(&xs);
+            let exact = xs.iter().fold(q(0.0), |acc, x| acc + q(*x));
+            let err = (q(d.h) + q(d.l) - &exact).abs();
+            assert!(err <= q(d.e), "{xs:?} {d:?}");
+        }
     }
 
     /// The bound is tight enough to matter: a product of sums of doubles

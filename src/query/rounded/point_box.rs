@@ -189,15 +189,18 @@ fn cross_fx<R: Num>(a: &P, b: &[R; 3]) -> [R; 3] {
     ]
 }
 
-/// The five doubles whose sum is `wⱼ = oⱼ − pⱼ`.
+/// The five doubles whose sum is `wⱼ = oⱼ − pⱼ`, with `sf` the region's
+/// signs as doubles (`sᵢhᵢⱼ` is exact: a product by ±1 or 0 of a finite
+/// double; a zero term may be −0, which changes no sum's value).
 #[inline(always)]
-fn terms(p: &P, c: &P, h: &[P; 3], s: &[i8; 3], j: usize) -> [f64; 5] {
-    let f = |i: usize| match s[i] {
-        1 => h[i][j],
-        -1 => -h[i][j],
-        _ => 0.0,
-    };
-    [c[j], f(0), f(1), f(2), -p[j]]
+fn terms(p: &P, c: &P, h: &[P; 3], sf: &[f64; 3], j: usize) -> [f64; 5] {
+    [
+        c[j],
+        sf[0] * h[0][j],
+        sf[1] * h[1][j],
+        sf[2] * h[2][j],
+        -p[j],
+    ]
 }
 
 /// `x ≥ 0`, proved.
@@ -551,10 +554,11 @@ fn proved(p: &P, c: &P, h: &[P; 3], s: &[i8; 3], ra: f64, rb: f64) -> Option<f64
     if k == 3 {
         return inside(p, c, h).then_some(0.0);
     }
+    let sf = s.map(f64::from);
     let w = [
-        sum(&terms(p, c, h, &s, 0)),
-        sum(&terms(p, c, h, &s, 1)),
-        sum(&terms(p, c, h, &s, 2)),
+        sum(&terms(p, c, h, &sf, 0)),
+        sum(&terms(p, c, h, &sf, 1)),
+        sum(&terms(p, c, h, &sf, 2)),
     ];
     let wx = [w[0].to_fx(), w[1].to_fx(), w[2].to_fx()];
     match k {
