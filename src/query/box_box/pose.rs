@@ -396,7 +396,7 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
 }
 
 mod distance;
-pub(crate) use distance::int_rotation;
+pub(crate) use distance::{int_rotation, int_rotation_small};
 pub use distance::{closest, crossing_witness};
 
 #[cfg(test)]

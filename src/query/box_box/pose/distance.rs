@@ -436,33 +436,62 @@ fn int(x: f64, e: i64) -> BigInt {
     }
 }
 
+/// [`int_rotation`] in `i128` when it fits, else `None`: a quaternion whose
+/// components, brought to integers by one power of two, are below 2⁶²
+/// (products below 2¹²⁴, every entry a sum of four: below 2¹²⁷; d = 0 for
+/// the zero quaternion), or a matrix whose entries, brought to integers by
+/// one power of two, are below 2¹²⁵ with that power at most 2¹²⁶.
+pub(crate) fn int_rotation_small(r: &PoseRotation) -> Option<([[i128; 3]; 3], i128)> {
+    /// x·2^(−e) as an integer below 2^limit, or `None`.
+    fn fit(x: f64, e: i64, limit: i64) -> Option<i128> {
+        let (m, f) = parts(x);
+        if m == 0 {
+            return Some(0);
+        }
+        let bits = 64 - m.unsigned_abs().leading_zeros() as i64;
+        (bits + f - e <= limit).then(|| (m as i128) << (f - e))
+    }
+    match r {
+        PoseRotation::Quaternion(q) => {
+            let e = least_exponent(q.iter());
+            let [w, x, y, z] = [fit(q[0], e, 62)?, fit(q[1], e, 62)?, fit(q[2], e, 62)?, fit(q[3], e, 62)?];
+            let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+            let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+            let m = [
+                [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
+                [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
+                [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
+            ];
+            Some((m, ww + xx + yy + zz))
+        }
+        PoseRotation::Matrix(m) => {
+            let e = least_exponent(m.iter().flatten()).min(0);
+            if -e > 126 {
+                return None;
+            }
+            let mut out = [[0i128; 3]; 3];
+            for (o, row) in out.iter_mut().zip(m) {
+                for (o, x) in o.iter_mut().zip(row) {
+                    *o = fit(*x, e, 125)?;
+                }
+            }
+            Some((out, 1i128 << (-e)))
+        }
+    }
+}
+
 /// The rotation as (M, d), R = M/d with M integer and d > 0: a
 /// quaternion's components brought to integers Q by one power of two
 /// (R(q)/|q|² is homogeneous of degree 0), M = R(Q) and d = |Q|² (in `i128`
 /// when the components are below 2⁶², else `BigInt`); a matrix's entries
 /// by one power of two. `None` for the zero quaternion.
 pub(crate) fn int_rotation(r: &PoseRotation) -> Option<([[BigInt; 3]; 3], BigInt)> {
+    if let Some((m, d)) = int_rotation_small(r) {
+        return (d != 0).then(|| (m.map(|r| r.map(BigInt::from)), BigInt::from(d)));
+    }
     match r {
         PoseRotation::Quaternion(q) => {
             let e = least_exponent(q.iter());
-            let small = q.map(|c| {
-                let (m, f) = parts(c);
-                let bits = 64 - m.unsigned_abs().leading_zeros() as i64;
-                (m == 0 || bits + f - e <= 62)
-                    .then(|| if m == 0 { 0 } else { (m as i128) << (f - e) })
-            });
-            if let [Some(w), Some(x), Some(y), Some(z)] = small {
-                // |products| < 2¹²⁴, every entry a sum of four: below 2¹²⁷.
-                let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
-                let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
-                let m = [
-                    [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
-                    [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
-                    [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
-                ];
-                let d = ww + xx + yy + zz;
-                return (d != 0).then(|| (m.map(|r| r.map(BigInt::from)), BigInt::from(d)));
-            }
             let [w, x, y, z] = q.map(|c| int(c, e));
             let (ww, xx, yy, zz) = (&w * &w, &x * &x, &y * &y, &z * &z);
             let (xy, xz, yz, wx, wy, wz) = (&x * &y, &x * &z, &y * &z, &w * &x, &w * &y, &w * &z);
