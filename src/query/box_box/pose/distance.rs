@@ -39,6 +39,7 @@
 //! the exact path.
 
 use super::{PoseBox, PoseRotation};
+use crate::num::fixed::{gcd, Nat};
 use crate::num::gcd::gcd_lehmer;
 use crate::query::polytope::filtered::gjk::{self, Hull};
 use crate::query::Closest;
@@ -691,8 +692,15 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
         n >>= t as usize;
         den <<= ((-z) as u64 - t) as usize;
     }
+    // The factor before, when n was coprime to it (n is then unchanged, and
+    // coprime to it again).
+    let mut coprime_to: Option<&BigInt> = None;
     for f in factors {
         if f.is_one() {
+            continue;
+        }
+        if coprime_to == Some(*f) {
+            den *= *f;
             continue;
         }
         let r = n.magnitude() % f.magnitude();
@@ -702,8 +710,10 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
             gcd_lehmer(f.magnitude(), &r)
         };
         if g.is_one() {
+            coprime_to = Some(*f);
             den *= *f;
         } else {
+            coprime_to = None;
             let g = BigInt::from(g);
             n /= &g;
             den *= *f / &g;
@@ -716,16 +726,97 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
 /// n·2^z/(d·D) of the originals, a squared distance n/d is n·2^(2z)/(d·D²),
 /// D = d_a·d_b.
 fn finish(s: Sol<BigInt>, (da, db): (&BigInt, &BigInt), z: i64) -> Closest<BigRational> {
-    let point = |n: V<BigInt>, d: BigInt| {
-        let [x, y, w] = n.map(|c| reduce(c, &[&d, da, db], z));
+    debug_assert!(s.d2.is_positive() && s.da.is_positive() && s.db.is_positive());
+    let (pa, pb) = ([&s.da, da, db], [&s.db, da, db]);
+    let d2 = [&s.d2, da, da, db, db];
+    let point = |n: &V<BigInt>, fs: &[&BigInt]| {
+        let [x, y, w] = [0, 1, 2].map(|i| reduce_fixed(&n[i], fs, z));
         Vec3::new(x, y, w)
     };
-    debug_assert!(s.d2.is_positive() && s.da.is_positive() && s.db.is_positive());
     Closest {
-        distance_squared: reduce(s.n2, &[&s.d2, da, da, db, db], 2 * z),
-        a: point(s.na, s.da),
-        b: point(s.nb, s.db),
+        distance_squared: reduce_fixed(&s.n2, &d2, 2 * z),
+        a: point(&s.na, &pa),
+        b: point(&s.nb, &pb),
     }
+}
+
+/// The bits a value of the fixed-width integers may have here (below the
+/// 768 of [`Nat`], with room for one more limb of product).
+const FIXED_BITS: u64 = 700;
+
+/// `n·2^z / Π factors` (every factor positive) in lowest terms, equal to
+/// [`reduce`]'s, in the fixed-width integers of [`crate::num::fixed`] when
+/// n and the factors fit [`FIXED_BITS`] (else [`reduce`] itself): the same
+/// steps, factor by factor, on the odd parts (`n mod f` by long division,
+/// one gcd of f's size, no allocation), the powers of two by shifts.
+fn reduce_fixed(n: &BigInt, factors: &[&BigInt], z: i64) -> BigRational {
+    use crate::num::fixed::{big, div_exact};
+    let fits = |x: &BigInt| x.bits() <= FIXED_BITS;
+    if !fits(n) || !factors.iter().all(|f| fits(f)) {
+        return reduce(n.clone(), factors, z);
+    }
+    if n.is_zero() {
+        return BigRational::zero();
+    }
+    let mut x = Nat::from_biguint(n.magnitude());
+    // The odd parts the denominator keeps, and its power of two.
+    let mut kept: Vec<Nat> = Vec::with_capacity(factors.len());
+    let mut twos = 0u64;
+    // The factor before, when x was coprime to its odd part (x is then
+    // unchanged, and coprime to it again).
+    let mut coprime_to: Option<&BigInt> = None;
+    for f in factors {
+        let m = Nat::from_biguint(f.magnitude());
+        let t = m.trailing_zeros();
+        twos += t;
+        let odd = m.shr(t);
+        if odd.is_one() {
+            continue;
+        }
+        if coprime_to == Some(*f) {
+            kept.push(odd);
+            continue;
+        }
+        let r = match odd.to_u64() {
+            Some(w) => Nat::from_u128(x.divrem_small(w).1 as u128),
+            None => x.rem(&odd),
+        };
+        let g = if r.is_zero() { odd } else { gcd(&odd, &r) };
+        if g.is_one() {
+            coprime_to = Some(*f);
+            kept.push(odd);
+        } else {
+            coprime_to = None;
+            x = div_exact(&x, &g);
+            kept.push(div_exact(&odd, &g));
+        }
+    }
+    // x·2^(z − twos) over the kept odd parts: the power of two cancels
+    // against x's trailing zeros (x is coprime to the odd parts kept).
+    let q = z - twos as i64;
+    let (num, shift) = if q >= 0 {
+        (big(&x, q), 0)
+    } else {
+        let t = x.trailing_zeros().min((-q) as u64);
+        (big(&x, -(t as i64)), (-q) as u64 - t)
+    };
+    let mut den = num_bigint::BigUint::one();
+    let mut acc = Nat::from_u128(1);
+    for k in &kept {
+        if acc.bits() + k.bits() > FIXED_BITS {
+            den *= acc.to_biguint();
+            acc = *k;
+        } else {
+            acc = acc.mul(k);
+        }
+    }
+    den *= big(&acc, shift as i64);
+    let sign = if n.is_negative() {
+        num_bigint::Sign::Minus
+    } else {
+        num_bigint::Sign::Plus
+    };
+    BigRational::new_raw(BigInt::from_biguint(sign, num), BigInt::from(den))
 }
 
 /// The exact path's witness of two overlapping boxes by pose when it is an
@@ -754,26 +845,33 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
         let width: Vec<BigInt> = (0..3)
             .map(|i| (&q.alpha[i] * dot(&q.dir[i], &q.nrm[i])).abs())
             .collect();
+        // Face f's plane: nrm·(x − c) = ±width along axis f/2; nrm_j·h_j
+        // has the sign of ±, so with `width` = |nrm_j·h_j| the + face is at
+        // the value sign(nrm_j·h_j)·width. Each vertex's value less the
+        // face's, once per (face, vertex).
+        let offset: Vec<BigInt> = (0..6)
+            .map(|f| {
+                let j = f / 2;
+                let off = if f % 2 == 0 {
+                    width[j].clone()
+                } else {
+                    -&width[j]
+                };
+                if dot(&q.dir[j], &q.nrm[j]).is_negative() {
+                    -off
+                } else {
+                    off
+                }
+            })
+            .collect();
+        let rel: Vec<Vec<BigInt>> = (0..6)
+            .map(|f| at[f / 2].iter().map(|x| x - &offset[f]).collect())
+            .collect();
         for k in 0..3 {
             for i in (0..8usize).filter(|i| i >> k & 1 == 0) {
                 let (s, e) = (i, i | 1 << k);
-                for f in 0..6 {
-                    // The face's plane: nrm·(x − c) = ±width along axis f/2.
-                    let j = f / 2;
-                    let off = if f % 2 == 0 {
-                        width[j].clone()
-                    } else {
-                        -&width[j]
-                    };
-                    // nrm_j·h_j has the sign of ±: with `width` = |nrm_j·h_j|
-                    // the + face is at the value sign(nrm_j·h_j)·width.
-                    let off = if dot(&q.dir[j], &q.nrm[j]).is_negative() {
-                        -off
-                    } else {
-                        off
-                    };
-                    let ds = &at[j][s] - &off;
-                    let de = &at[j][e] - &off;
+                for r in &rel {
+                    let (ds, de) = (&r[s], &r[e]);
                     if ds.is_zero() && de.is_zero() {
                         continue;
                     }
@@ -782,20 +880,20 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
                     }
                     // x = (ds·e − de·s)/(ds − de); in q when each axis's
                     // value |ds·E − de·S| ≤ |ds − de|·width.
-                    let den = &ds - &de;
+                    let den = ds - de;
                     let inside = (0..3).all(|i| {
-                        let v = &ds * &at[i][e] - &de * &at[i][s];
+                        let v = ds * &at[i][e] - de * &at[i][s];
                         v.magnitude() <= (&den * &width[i]).magnitude()
                     });
                     if inside {
-                        let num = comb(&ds, &vs[e], &de.neg(), &vs[s]);
+                        let num = comb(ds, &vs[e], &de.neg(), &vs[s]);
                         // A positive denominator: the sign goes to the numerator.
                         let (num, den) = if den.is_negative() {
                             (num.map(|c| -c), -den)
                         } else {
                             (num, den)
                         };
-                        let [x, y, w] = num.map(|c| reduce(c, &[&den, &da, &db], z));
+                        let [x, y, w] = num.map(|c| reduce_fixed(&c, &[&den, &da, &db], z));
                         return Some(Vec3::new(x, y, w));
                     }
                 }
