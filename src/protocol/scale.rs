@@ -249,7 +249,8 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
     }
     // The integer rotation, and whether every half-axis coordinate
     // eᵢ·M[j][i]/d is dyadic: the odd part of d divides nᵢ·M[j][i].
-    let rot = |p: &PoseBox| -> Option<Option<([[i128; 3]; 3], bool)>> {
+    let dyadic_a = std::cell::Cell::new(true);
+    let rot = |p: &PoseBox, first: bool| -> Option<Option<([[i128; 3]; 3], bool)>> {
         let (m, d) = int_rotation_small(&p.rotation)?;
         if d <= 0 {
             return Some(None);
@@ -265,16 +266,20 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
             }
         };
         let dyadic = odd == 1
-            || (0..3).all(|i| {
+            || (first || dyadic_a.get())
+                && (0..3).all(|i| {
                 let n = crate::num::dyadic::f64_parts(p.half_extents[i]).0 as u64;
                 (0..3).all(|j| divides(m[j][i], n))
             });
+        if first {
+            dyadic_a.set(dyadic);
+        }
         Some(Some((m, dyadic)))
     };
-    let (Some(ra), Some(rb)) = (rot(a)?, rot(b)?) else {
+    // b's dyadic test only matters when a's box is dyadic.
+    let (Some((ma, ya)), Some((mb, yb))) = (rot(a, true)?, rot(b, false)?) else {
         return Some(None);
     };
-    let ((ma, ya), (mb, yb)) = (ra, rb);
     if ya && yb {
         return Some(None);
     }

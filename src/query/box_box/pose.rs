@@ -246,10 +246,19 @@ fn scaled(p: &PoseBox) -> Option<Scaled> {
             let (ww, xx, yy, zz) = (w.mul_ref(&w), x.mul_ref(&x), y.mul_ref(&y), z.mul_ref(&z));
             let (xy, xz, yz) = (x.mul_ref(&y), x.mul_ref(&z), y.mul_ref(&z));
             let (wx, wy, wz) = (w.mul_ref(&x), w.mul_ref(&y), w.mul_ref(&z));
-            let two = ex(2.0);
+            // Doubling is exact, value and bound, unless it overflows (then
+            // the general product, whose bound decides nothing).
             let t = |a: Z, b: Z, plus: bool| {
                 let s = if plus { a.add_ref(&b) } else { a.sub_ref(&b) };
-                two.mul_ref(&s)
+                let d = Fx {
+                    v: 2.0 * s.0.v,
+                    e: 2.0 * s.0.e,
+                };
+                if d.v.is_finite() && d.e.is_finite() {
+                    Z(d)
+                } else {
+                    ex(2.0).mul_ref(&s)
+                }
             };
             let q = ww.add_ref(&xx).add_ref(&yy.add_ref(&zz));
             let m = [
@@ -328,6 +337,16 @@ fn contains(b: &Scaled, r: &V3, s: &Z) -> Option<bool> {
     all.then_some(true)
 }
 
+/// The half-axes whose cross product is axis `k` of [`super::axis_pair`],
+/// numbered 0–2 for a's and 3–5 for b's.
+fn axis_sources(k: usize) -> (Option<usize>, Option<usize>) {
+    match k {
+        0..=2 => (Some((k + 1) % 3), Some((k + 2) % 3)),
+        3..=5 => (Some(3 + (k - 2) % 3), Some(3 + (k - 1) % 3)),
+        _ => (Some((k - 6) / 3), Some(3 + (k - 6) % 3)),
+    }
+}
+
 /// The exact path's intersect decision for two boxes by pose, proven by
 /// filtered exact signs; `None` when a bound does not decide (or an input is
 /// no valid pose: a nonpositive half-extent, a zero quaternion, a matrix
@@ -349,13 +368,20 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
         if zero {
             continue;
         }
+        // L′ = u × v is exactly orthogonal to u and v: those two of the six
+        // products are exactly zero and left out of the sums.
+        let (iu, iv) = axis_sources(k);
         let mut pa = Z::zero();
-        for h in &sa.h {
-            pa = pa.add_ref(&dot(&l, h).abs_ref());
+        for (i, h) in sa.h.iter().enumerate() {
+            if iu != Some(i) && iv != Some(i) {
+                pa = pa.add_ref(&dot(&l, h).abs_ref());
+            }
         }
         let mut pb = Z::zero();
-        for h in &sb.h {
-            pb = pb.add_ref(&dot(&l, h).abs_ref());
+        for (i, h) in sb.h.iter().enumerate() {
+            if iu != Some(i + 3) && iv != Some(i + 3) {
+                pb = pb.add_ref(&dot(&l, h).abs_ref());
+            }
         }
         let g = qab
             .mul_ref(&dot(&l, &t).abs_ref())

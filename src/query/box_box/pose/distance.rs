@@ -781,7 +781,13 @@ fn reduce_fixed(n: &BigInt, factors: &[&BigInt], z: i64) -> BigRational {
             Some(w) => Nat::from_u128(x.divrem_small(w).1 as u128),
             None => x.rem(&odd),
         };
-        let g = if r.is_zero() { odd } else { gcd(&odd, &r) };
+        if r.is_zero() {
+            // f's odd part divides x: it cancels whole.
+            coprime_to = None;
+            x = div_exact(&x, &odd);
+            continue;
+        }
+        let g = gcd(&odd, &r);
         if g.is_one() {
             coprime_to = Some(*f);
             kept.push(odd);
