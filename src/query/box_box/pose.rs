@@ -200,7 +200,15 @@ impl Ring for Z {
             // underflow (|p| ≥ 2⁻⁹⁰⁰: the residual is then a double).
             let (a, b) = (self.0.v, o.0.v);
             let p = a * b;
-            if p.is_finite() && p.abs() >= TINY && a.mul_add(b, -p) == 0.0 {
+            // The odd parts of the two significands have `odd_bits` bits
+            // each; their product has at least their sum less one, and a
+            // double holds at most 53: past that the product is inexact
+            // and the FMA test is skipped.
+            if odd_bits(a) + odd_bits(b) <= 54
+                && p.is_finite()
+                && p.abs() >= TINY
+                && a.mul_add(b, -p) == 0.0
+            {
                 Z(Fx::exact(p))
             } else {
                 Z(self.0.mul_ref(&o.0))
@@ -215,6 +223,22 @@ impl Ring for Z {
     fn abs_ref(&self) -> Self {
         Z(self.0.abs_ref())
     }
+}
+
+/// The bit length of the odd part of a finite nonzero double's significand
+/// (of its bits, for anything else: only a bound is needed).
+fn odd_bits(x: f64) -> u32 {
+    let bits = x.to_bits();
+    let frac = bits & ((1u64 << 52) - 1);
+    let m = if (bits >> 52) & 0x7ff == 0 {
+        frac
+    } else {
+        frac | (1u64 << 52)
+    };
+    if m == 0 {
+        return 0;
+    }
+    64 - m.leading_zeros() - m.trailing_zeros()
 }
 
 type V3 = [Z; 3];

@@ -842,11 +842,30 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
         })
     };
     for (p, q) in [(&xa, &xb), (&xb, &xa)] {
-        let vs: Vec<V<BigInt>> = (0..8).map(|i| vertex(p, i)).collect();
         // Per axis of q: its normal's values at p's vertices (from q's
-        // center), and |h_i·nrm_i| (the slab's half-width along it).
+        // center), and |h_i·nrm_i| (the slab's half-width along it). By
+        // linearity, vertex v = c_p + Σ ±α_k·dir_k has the value
+        // (c_p − c_q)·n + Σ ±α_k·(dir_k·n): four products per normal.
+        let rel_c = vsub(&p.c, &q.c);
         let at: Vec<Vec<BigInt>> = (0..3)
-            .map(|i| vs.iter().map(|v| dot(&vsub(v, &q.c), &q.nrm[i])).collect())
+            .map(|i| {
+                let n = &q.nrm[i];
+                let base = dot(&rel_c, n);
+                let along: [BigInt; 3] = [0, 1, 2].map(|k| &p.alpha[k] * dot(&p.dir[k], n));
+                (0..8)
+                    .map(|v| {
+                        let mut x = base.clone();
+                        for (k, t) in along.iter().enumerate() {
+                            if v >> k & 1 == 1 {
+                                x += t;
+                            } else {
+                                x -= t;
+                            }
+                        }
+                        x
+                    })
+                    .collect()
+            })
             .collect();
         let width: Vec<BigInt> = (0..3)
             .map(|i| (&q.alpha[i] * dot(&q.dir[i], &q.nrm[i])).abs())
@@ -892,7 +911,7 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
                         v.magnitude() <= (&den * &width[i]).magnitude()
                     });
                     if inside {
-                        let num = comb(ds, &vs[e], &de.neg(), &vs[s]);
+                        let num = comb(ds, &vertex(p, e), &de.neg(), &vertex(p, s));
                         // A positive denominator: the sign goes to the numerator.
                         let (num, den) = if den.is_negative() {
                             (num.map(|c| -c), -den)
