@@ -342,16 +342,39 @@ fn sub(u: &V3, v: &V3) -> V3 {
     [0, 1, 2].map(|k| u[k].sub_ref(&v[k]))
 }
 
+/// A box's face axes `h_{i+1} × h_{i+2}` (with [`cross`]'s exact-zero flag),
+/// each computed once per pair when first needed, and its determinant
+/// `h₀·(h₁ × h₂)`.
+struct Faces<'a> {
+    h: &'a [V3; 3],
+    cross: [Option<(V3, bool)>; 3],
+    det: Z,
+}
+
+impl<'a> Faces<'a> {
+    fn new(s: &'a Scaled) -> Faces<'a> {
+        let c0 = cross(&s.h[1], &s.h[2]);
+        let det = dot(&s.h[0], &c0.0);
+        Faces {
+            h: &s.h,
+            cross: [Some(c0), None, None],
+            det,
+        }
+    }
+
+    fn axis(&mut self, i: usize) -> (V3, bool) {
+        let h = self.h;
+        *self.cross[i].get_or_insert_with(|| cross(&h[(i + 1) % 3], &h[(i + 2) % 3]))
+    }
+}
+
 /// Whether the exact box `b` contains the point p with `r` = s·(p − c_b),
 /// s > 0: `Some` when the filter decides (Q_b·|Δᵢ(r)| ≤ s·|Δ| for each i).
-fn contains(b: &Scaled, r: &V3, s: &Z) -> Option<bool> {
-    let d = dot(&b.h[0], &cross(&b.h[1], &b.h[2]).0)
-        .abs_ref()
-        .mul_ref(s);
+fn contains(b: &Scaled, f: &mut Faces, r: &V3, s: &Z) -> Option<bool> {
+    let d = f.det.abs_ref().mul_ref(s);
     let mut all = true;
     for i in 0..3 {
-        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-        let di = dot(r, &cross(&b.h[j], &b.h[k]).0).abs_ref();
+        let di = dot(r, &f.axis(i).0).abs_ref();
         match d.sub_ref(&b.q.mul_ref(&di)).sign() {
             Some(Sign::Negative) => return Some(false),
             Some(_) => {}
@@ -377,18 +400,25 @@ fn axis_sources(k: usize) -> (Option<usize>, Option<usize>) {
 /// whose box is degenerate), and the caller takes the exact path.
 pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
     let (sa, sb) = (scaled(a)?, scaled(b)?);
-    for s in [&sa, &sb] {
+    let (mut fa, mut fb) = (Faces::new(&sa), Faces::new(&sb));
+    for f in [&fa, &fb] {
         // A quaternion's box has det = e₀e₁e₂·Q³ > 0; a matrix's may be singular.
-        let det = dot(&s.h[0], &cross(&s.h[1], &s.h[2]).0);
-        if matches!(det.sign(), None | Some(Sign::Zero)) {
+        if matches!(f.det.sign(), None | Some(Sign::Zero)) {
             return None;
         }
     }
     let t = sub(&sb.c, &sa.c);
     let qab = sa.q.mul_ref(&sb.q);
     for k in 0..15 {
-        let (u, v) = super::axis_pair(&sa.h, &sb.h, k);
-        let (l, zero) = cross(u, v);
+        let (l, zero) = match k {
+            // The same cross products as `axis_pair`'s (u, v) for these k.
+            0..=2 => fa.axis(k),
+            3..=5 => fb.axis(k - 3),
+            _ => {
+                let (u, v) = super::axis_pair(&sa.h, &sb.h, k);
+                cross(u, v)
+            }
+        };
         if zero {
             continue;
         }
@@ -417,16 +447,16 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
         }
     }
     let one = Z::one();
-    if contains(&sb, &sub(&sa.c, &sb.c), &one)? {
+    if contains(&sb, &mut fb, &sub(&sa.c, &sb.c), &one)? {
         return Some(PoseDecision::CenterOf(true));
     }
-    if contains(&sa, &sub(&sb.c, &sa.c), &one)? {
+    if contains(&sa, &mut fa, &sub(&sb.c, &sa.c), &one)? {
         return Some(PoseDecision::CenterOf(false));
     }
     // The exact path's polytope witness: the first vertex of a in b, then
     // of b in a. Vertex i of p is c_p + Σ sₖHₖ/Q_p (sₖ = ±1 by bit k of i),
     // so Q_p·(vertex − c_q) = Q_p·(c_p − c_q) + Σ sₖHₖ.
-    for (of_a, p, q) in [(true, &sa, &sb), (false, &sb, &sa)] {
+    for (of_a, p, q, fq) in [(true, &sa, &sb, &mut fb), (false, &sb, &sa, &mut fa)] {
         let base = sub(&p.c, &q.c).map(|x| p.q.mul_ref(&x));
         for i in 0..8 {
             let mut r = base;
@@ -437,7 +467,7 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
                     sub(&r, h)
                 };
             }
-            if contains(q, &r, &p.q)? {
+            if contains(q, fq, &r, &p.q)? {
                 return Some(PoseDecision::VertexOf(of_a, i));
             }
         }

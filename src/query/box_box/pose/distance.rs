@@ -744,6 +744,10 @@ fn finish(s: Sol<BigInt>, (da, db): (&BigInt, &BigInt), z: i64) -> Closest<BigRa
 /// 768 of [`Nat`], with room for one more limb of product).
 const FIXED_BITS: u64 = 700;
 
+/// The bits a numerator may have here: all of [`Nat`]'s (it is only
+/// divided, never multiplied).
+const NUMERATOR_BITS: u64 = 64 * crate::num::fixed::L as u64;
+
 /// `n·2^z / Π factors` (every factor positive) in lowest terms, equal to
 /// [`reduce`]'s, in the fixed-width integers of [`crate::num::fixed`] when
 /// n and the factors fit [`FIXED_BITS`] (else [`reduce`] itself): the same
@@ -752,7 +756,7 @@ const FIXED_BITS: u64 = 700;
 fn reduce_fixed(n: &BigInt, factors: &[&BigInt], z: i64) -> BigRational {
     use crate::num::fixed::{big, div_exact};
     let fits = |x: &BigInt| x.bits() <= FIXED_BITS;
-    if !fits(n) || !factors.iter().all(|f| fits(f)) {
+    if n.bits() > NUMERATOR_BITS || !factors.iter().all(|f| fits(f)) {
         return reduce(n.clone(), factors, z);
     }
     if n.is_zero() {
