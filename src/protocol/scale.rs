@@ -268,9 +268,9 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
         let dyadic = odd == 1
             || (first || dyadic_a.get())
                 && (0..3).all(|i| {
-                let n = crate::num::dyadic::f64_parts(p.half_extents[i]).0 as u64;
-                (0..3).all(|j| divides(m[j][i], n))
-            });
+                    let n = crate::num::dyadic::f64_parts(p.half_extents[i]).0 as u64;
+                    (0..3).all(|j| divides(m[j][i], n))
+                });
         if first {
             dyadic_a.set(dyadic);
         }

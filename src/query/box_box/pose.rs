@@ -476,8 +476,8 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
 }
 
 mod distance;
-pub(crate) use distance::{int_rotation, int_rotation_small};
 pub use distance::{closest, crossing_witness};
+pub(crate) use distance::{int_rotation, int_rotation_small};
 
 #[cfg(test)]
 mod tests;

@@ -455,7 +455,12 @@ pub(crate) fn int_rotation_small(r: &PoseRotation) -> Option<([[i128; 3]; 3], i1
     match r {
         PoseRotation::Quaternion(q) => {
             let e = least_exponent(q.iter());
-            let [w, x, y, z] = [fit(q[0], e, 62)?, fit(q[1], e, 62)?, fit(q[2], e, 62)?, fit(q[3], e, 62)?];
+            let [w, x, y, z] = [
+                fit(q[0], e, 62)?,
+                fit(q[1], e, 62)?,
+                fit(q[2], e, 62)?,
+                fit(q[3], e, 62)?,
+            ];
             let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
             let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
             let m = [
@@ -930,4 +935,139 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod reduce_tests {
+    use super::*;
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    fn random_int(seed: &mut u64, bits: u64) -> BigInt {
+        let mut n = BigInt::zero();
+        let mut left = bits;
+        while left > 0 {
+            let take = left.min(64);
+            n = (n << take) + BigInt::from(xorshift(seed) >> (64 - take));
+            left -= take;
+        }
+        n
+    }
+
+    /// `reduce_fixed` is num-rational's own lowest terms of n·2^z/Π factors
+    /// (an independent gcd), on random numerators of 0 to 800 bits (past
+    /// the fixed width: the `BigInt` steps), factors that repeat, are even,
+    /// are 1 or divide the numerator, and exponents of both signs.
+    #[test]
+    fn reduce_fixed_is_lowest_terms() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for k in 0..3000u64 {
+            let pool: Vec<BigInt> = (0..3)
+                .map(|i| {
+                    let bits = 1 + xorshift(&mut seed) % (120 + 100 * i);
+                    let f = random_int(&mut seed, bits);
+                    if f.is_zero() {
+                        BigInt::from(3)
+                    } else {
+                        f << (xorshift(&mut seed) % 3) as usize
+                    }
+                })
+                .chain([BigInt::from(1), BigInt::from(15)])
+                .collect();
+            let picks: Vec<usize> = (0..1 + k % 5)
+                .map(|_| (xorshift(&mut seed) % pool.len() as u64) as usize)
+                .collect();
+            let factors: Vec<&BigInt> = picks.iter().map(|&i| &pool[i]).collect();
+            let mut n = random_int(&mut seed, k % 801);
+            if k % 4 == 0 {
+                // A numerator with factors in common.
+                n *= factors[0] * factors[factors.len() - 1];
+            }
+            if k % 2 == 1 {
+                n = -n;
+            }
+            let z = (xorshift(&mut seed) % 161) as i64 - 80;
+            let got = reduce_fixed(&n, &factors, z);
+            let den: BigInt = factors.iter().fold(BigInt::from(1), |p, f| p * *f);
+            let want = if z >= 0 {
+                BigRational::new(n.clone() << z as usize, den)
+            } else {
+                BigRational::new(n.clone(), den << (-z) as usize)
+            };
+            assert_eq!(got.numer(), want.numer(), "{n} {factors:?} {z}");
+            assert_eq!(got.denom(), want.denom(), "{n} {factors:?} {z}");
+        }
+    }
+
+    /// The `i128` rotation is R(q)/|q|² (or the matrix) exactly: M/d equals
+    /// the rotation built in rationals from the doubles' exact values, on
+    /// random quaternions, near the identity, one ulp from a quarter turn,
+    /// and on matrices; the zero quaternion has d = 0.
+    #[test]
+    fn int_rotation_small_is_the_exact_rotation() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let unit = |seed: &mut u64| (xorshift(seed) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        let mut qs: Vec<[f64; 4]> = (0..200).map(|_| [0; 4].map(|_| unit(&mut seed))).collect();
+        qs.extend([
+            [1.0, 1e-9, 0.0, -3e-12],
+            [1.0, 0.0, 0.0, 0.0],
+            [s, s.next_up(), 0.0, 0.0],
+        ]);
+        qs.extend([
+            [s.next_down(), 0.0, 0.0, s],
+            [1.0, 0.0, 1.0, 0.0],
+            [0.5, 0.5, 0.5, 0.5],
+        ]);
+        for q in qs {
+            let (m, d) = int_rotation_small(&PoseRotation::Quaternion(q)).expect("fits");
+            let [w, x, y, z] = q.map(|c| BigRational::from_float(c).unwrap());
+            let n = &w * &w + &x * &x + &y * &y + &z * &z;
+            let two = BigRational::from_integer(BigInt::from(2));
+            let r = [
+                [
+                    &w * &w + &x * &x - &y * &y - &z * &z,
+                    &two * (&x * &y - &w * &z),
+                    &two * (&x * &z + &w * &y),
+                ],
+                [
+                    &two * (&x * &y + &w * &z),
+                    &w * &w - &x * &x + &y * &y - &z * &z,
+                    &two * (&y * &z - &w * &x),
+                ],
+                [
+                    &two * (&x * &z - &w * &y),
+                    &two * (&y * &z + &w * &x),
+                    &w * &w - &x * &x - &y * &y + &z * &z,
+                ],
+            ];
+            for i in 0..3 {
+                for j in 0..3 {
+                    let got = BigRational::new(BigInt::from(m[i][j]), BigInt::from(d));
+                    assert_eq!(got, &r[i][j] / &n, "{q:?}");
+                }
+            }
+        }
+        assert_eq!(
+            int_rotation_small(&PoseRotation::Quaternion([0.0; 4])).map(|r| r.1),
+            Some(0)
+        );
+        let m = [
+            [0.5, -0.25, 3.0],
+            [1e-3, 1.0, 0.0],
+            [-7.0, 0.125, 2.0f64.powi(-60)],
+        ];
+        let (mi, d) = int_rotation_small(&PoseRotation::Matrix(m)).expect("fits");
+        for i in 0..3 {
+            for j in 0..3 {
+                let got = BigRational::new(BigInt::from(mi[i][j]), BigInt::from(d));
+                assert_eq!(got, BigRational::from_float(m[i][j]).unwrap());
+            }
+        }
+    }
 }
