@@ -1015,7 +1015,7 @@ mod reduce_tests {
         let s = std::f64::consts::FRAC_1_SQRT_2;
         let mut qs: Vec<[f64; 4]> = (0..200).map(|_| [0; 4].map(|_| unit(&mut seed))).collect();
         qs.extend([
-            [1.0, 1e-9, 0.0, -3e-12],
+            [1.0, 0.0625, 0.0, -0.375],
             [1.0, 0.0, 0.0, 0.0],
             [s, s.next_up(), 0.0, 0.0],
         ]);
@@ -1024,6 +1024,12 @@ mod reduce_tests {
             [1.0, 0.0, 1.0, 0.0],
             [0.5, 0.5, 0.5, 0.5],
         ]);
+        // Components whose integers (one common power of two) pass 62 bits
+        // do not fit (the `BigInt` steps take them); every one below does.
+        assert_eq!(
+            int_rotation_small(&PoseRotation::Quaternion([1.0, 0.0, 0.0, 1e-12])),
+            None
+        );
         for q in qs {
             let (m, d) = int_rotation_small(&PoseRotation::Quaternion(q)).expect("fits");
             let [w, x, y, z] = q.map(|c| BigRational::from_float(c).unwrap());
