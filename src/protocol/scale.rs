@@ -180,6 +180,9 @@ pub(super) fn box_axis(a: &Obb<BigRational>, b: &Obb<BigRational>, k: usize) -> 
 /// `None` when every coordinate of both boxes is dyadic (the pair is not
 /// scaled; [`box_axis`] answers), or an input is no valid pose.
 pub(super) fn pose_box_axis(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Vec3<BigRational>> {
+    if let Some(answer) = pose_box_axis_fixed(a, b, k) {
+        return answer;
+    }
     // The integer rotation, and whether every half-axis coordinate
     // eᵢ·M[j][i]/d is dyadic: the odd part of d divides nᵢ·M[j][i].
     let rot = |p: &PoseBox| -> Option<([[BigInt; 3]; 3], bool)> {
@@ -224,6 +227,89 @@ pub(super) fn pose_box_axis(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Vec3<B
         return None;
     }
     Some(w.map(|c| BigRational::from_integer(c / &g)))
+}
+
+/// [`pose_box_axis`] on the stack: the same steps with the integer rotations
+/// in `i128` ([`crate::query::box_box::pose::int_rotation_small`]) and the
+/// axis, its gcd and the divisions in the fixed-width integers of
+/// [`crate::num::fixed`] (products of two entries below 2²⁵⁴), so that no
+/// step allocates but the answer's own three integers. `None` when a
+/// rotation does not fit (the `BigInt` steps then answer); `Some(answer)`
+/// is [`pose_box_axis`]'s answer.
+#[allow(clippy::option_option)]
+fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3<BigRational>>> {
+    use crate::num::fixed::{div_exact, gcd, Int, Nat};
+    use crate::query::box_box::pose::int_rotation_small;
+    if a.half_extents
+        .iter()
+        .chain(&b.half_extents)
+        .any(|e| e.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
+    {
+        return Some(None);
+    }
+    // The integer rotation, and whether every half-axis coordinate
+    // eᵢ·M[j][i]/d is dyadic: the odd part of d divides nᵢ·M[j][i].
+    let dyadic_a = std::cell::Cell::new(true);
+    let rot = |p: &PoseBox, first: bool| -> Option<Option<([[i128; 3]; 3], bool)>> {
+        let (m, d) = int_rotation_small(&p.rotation)?;
+        if d <= 0 {
+            return Some(None);
+        }
+        let d = d as u128;
+        let odd = d >> d.trailing_zeros();
+        let divides = |x: i128, n: u64| {
+            let p = Nat::from_u128(x.unsigned_abs()).mul_word(n);
+            if odd >> 64 == 0 {
+                p.divrem_small(odd as u64).1 == 0
+            } else {
+                p.rem(&Nat::from_u128(odd)).is_zero()
+            }
+        };
+        let dyadic = odd == 1
+            || (first || dyadic_a.get())
+                && (0..3).all(|i| {
+                    let n = crate::num::dyadic::f64_parts(p.half_extents[i]).0 as u64;
+                    (0..3).all(|j| divides(m[j][i], n))
+                });
+        if first {
+            dyadic_a.set(dyadic);
+        }
+        Some(Some((m, dyadic)))
+    };
+    // b's dyadic test only matters when a's box is dyadic.
+    let (Some((ma, ya)), Some((mb, yb))) = (rot(a, true)?, rot(b, false)?) else {
+        return Some(None);
+    };
+    if ya && yb {
+        return Some(None);
+    }
+    let col = |m: &[[i128; 3]; 3], i: usize| [0, 1, 2].map(|j| Int::from_i128(m[j][i]));
+    let cross = |u: [Int; 3], v: [Int; 3]| {
+        [(1, 2), (2, 0), (0, 1)].map(|(i, j)| u[i].mul(&v[j]).sub(&u[j].mul(&v[i])))
+    };
+    let face = |p: &PoseBox, m: &[[i128; 3]; 3], i: usize| match p.rotation {
+        PoseRotation::Quaternion(_) => col(m, i),
+        PoseRotation::Matrix(_) => cross(col(m, (i + 1) % 3), col(m, (i + 2) % 3)),
+    };
+    let w = match k {
+        0..=2 => face(a, &ma, k),
+        3..=5 => face(b, &mb, k - 3),
+        _ => cross(col(&ma, (k - 6) / 3), col(&mb, (k - 6) % 3)),
+    };
+    let g = gcd(&gcd(w[0].mag(), w[1].mag()), w[2].mag());
+    if g.is_zero() {
+        return Some(None);
+    }
+    let [x, y, z] = w.map(|c| {
+        let sign = if c.is_neg() {
+            num_bigint::Sign::Minus
+        } else {
+            num_bigint::Sign::Plus
+        };
+        let q = div_exact(c.mag(), &g).to_biguint();
+        BigRational::from_integer(BigInt::from_biguint(sign, q))
+    });
+    Some(Some(Vec3::new(x, y, z)))
 }
 
 /// u × v in integers.

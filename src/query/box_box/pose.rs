@@ -200,7 +200,15 @@ impl Ring for Z {
             // underflow (|p| ≥ 2⁻⁹⁰⁰: the residual is then a double).
             let (a, b) = (self.0.v, o.0.v);
             let p = a * b;
-            if p.is_finite() && p.abs() >= TINY && a.mul_add(b, -p) == 0.0 {
+            // The odd parts of the two significands have `odd_bits` bits
+            // each; their product has at least their sum less one, and a
+            // double holds at most 53: past that the product is inexact
+            // and the FMA test is skipped.
+            if odd_bits(a) + odd_bits(b) <= 54
+                && p.is_finite()
+                && p.abs() >= TINY
+                && a.mul_add(b, -p) == 0.0
+            {
                 Z(Fx::exact(p))
             } else {
                 Z(self.0.mul_ref(&o.0))
@@ -215,6 +223,22 @@ impl Ring for Z {
     fn abs_ref(&self) -> Self {
         Z(self.0.abs_ref())
     }
+}
+
+/// The bit length of the odd part of a finite nonzero double's significand
+/// (of its bits, for anything else: only a bound is needed).
+fn odd_bits(x: f64) -> u32 {
+    let bits = x.to_bits();
+    let frac = bits & ((1u64 << 52) - 1);
+    let m = if (bits >> 52) & 0x7ff == 0 {
+        frac
+    } else {
+        frac | (1u64 << 52)
+    };
+    if m == 0 {
+        return 0;
+    }
+    64 - m.leading_zeros() - m.trailing_zeros()
 }
 
 type V3 = [Z; 3];
@@ -246,10 +270,19 @@ fn scaled(p: &PoseBox) -> Option<Scaled> {
             let (ww, xx, yy, zz) = (w.mul_ref(&w), x.mul_ref(&x), y.mul_ref(&y), z.mul_ref(&z));
             let (xy, xz, yz) = (x.mul_ref(&y), x.mul_ref(&z), y.mul_ref(&z));
             let (wx, wy, wz) = (w.mul_ref(&x), w.mul_ref(&y), w.mul_ref(&z));
-            let two = ex(2.0);
+            // Doubling is exact, value and bound, unless it overflows (then
+            // the general product, whose bound decides nothing).
             let t = |a: Z, b: Z, plus: bool| {
                 let s = if plus { a.add_ref(&b) } else { a.sub_ref(&b) };
-                two.mul_ref(&s)
+                let d = Fx {
+                    v: 2.0 * s.0.v,
+                    e: 2.0 * s.0.e,
+                };
+                if d.v.is_finite() && d.e.is_finite() {
+                    Z(d)
+                } else {
+                    ex(2.0).mul_ref(&s)
+                }
             };
             let q = ww.add_ref(&xx).add_ref(&yy.add_ref(&zz));
             let m = [
@@ -309,16 +342,39 @@ fn sub(u: &V3, v: &V3) -> V3 {
     [0, 1, 2].map(|k| u[k].sub_ref(&v[k]))
 }
 
+/// A box's face axes `h_{i+1} × h_{i+2}` (with [`cross`]'s exact-zero flag),
+/// each computed once per pair when first needed, and its determinant
+/// `h₀·(h₁ × h₂)`.
+struct Faces<'a> {
+    h: &'a [V3; 3],
+    cross: [Option<(V3, bool)>; 3],
+    det: Z,
+}
+
+impl<'a> Faces<'a> {
+    fn new(s: &'a Scaled) -> Faces<'a> {
+        let c0 = cross(&s.h[1], &s.h[2]);
+        let det = dot(&s.h[0], &c0.0);
+        Faces {
+            h: &s.h,
+            cross: [Some(c0), None, None],
+            det,
+        }
+    }
+
+    fn axis(&mut self, i: usize) -> (V3, bool) {
+        let h = self.h;
+        *self.cross[i].get_or_insert_with(|| cross(&h[(i + 1) % 3], &h[(i + 2) % 3]))
+    }
+}
+
 /// Whether the exact box `b` contains the point p with `r` = s·(p − c_b),
 /// s > 0: `Some` when the filter decides (Q_b·|Δᵢ(r)| ≤ s·|Δ| for each i).
-fn contains(b: &Scaled, r: &V3, s: &Z) -> Option<bool> {
-    let d = dot(&b.h[0], &cross(&b.h[1], &b.h[2]).0)
-        .abs_ref()
-        .mul_ref(s);
+fn contains(b: &Scaled, f: &mut Faces, r: &V3, s: &Z) -> Option<bool> {
+    let d = f.det.abs_ref().mul_ref(s);
     let mut all = true;
     for i in 0..3 {
-        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-        let di = dot(r, &cross(&b.h[j], &b.h[k]).0).abs_ref();
+        let di = dot(r, &f.axis(i).0).abs_ref();
         match d.sub_ref(&b.q.mul_ref(&di)).sign() {
             Some(Sign::Negative) => return Some(false),
             Some(_) => {}
@@ -328,34 +384,58 @@ fn contains(b: &Scaled, r: &V3, s: &Z) -> Option<bool> {
     all.then_some(true)
 }
 
+/// The half-axes whose cross product is axis `k` of [`super::axis_pair`],
+/// numbered 0–2 for a's and 3–5 for b's.
+fn axis_sources(k: usize) -> (Option<usize>, Option<usize>) {
+    match k {
+        0..=2 => (Some((k + 1) % 3), Some((k + 2) % 3)),
+        3..=5 => (Some(3 + (k - 2) % 3), Some(3 + (k - 1) % 3)),
+        _ => (Some((k - 6) / 3), Some(3 + (k - 6) % 3)),
+    }
+}
+
 /// The exact path's intersect decision for two boxes by pose, proven by
 /// filtered exact signs; `None` when a bound does not decide (or an input is
 /// no valid pose: a nonpositive half-extent, a zero quaternion, a matrix
 /// whose box is degenerate), and the caller takes the exact path.
 pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
     let (sa, sb) = (scaled(a)?, scaled(b)?);
-    for s in [&sa, &sb] {
+    let (mut fa, mut fb) = (Faces::new(&sa), Faces::new(&sb));
+    for f in [&fa, &fb] {
         // A quaternion's box has det = e₀e₁e₂·Q³ > 0; a matrix's may be singular.
-        let det = dot(&s.h[0], &cross(&s.h[1], &s.h[2]).0);
-        if matches!(det.sign(), None | Some(Sign::Zero)) {
+        if matches!(f.det.sign(), None | Some(Sign::Zero)) {
             return None;
         }
     }
     let t = sub(&sb.c, &sa.c);
     let qab = sa.q.mul_ref(&sb.q);
     for k in 0..15 {
-        let (u, v) = super::axis_pair(&sa.h, &sb.h, k);
-        let (l, zero) = cross(u, v);
+        let (l, zero) = match k {
+            // The same cross products as `axis_pair`'s (u, v) for these k.
+            0..=2 => fa.axis(k),
+            3..=5 => fb.axis(k - 3),
+            _ => {
+                let (u, v) = super::axis_pair(&sa.h, &sb.h, k);
+                cross(u, v)
+            }
+        };
         if zero {
             continue;
         }
+        // L′ = u × v is exactly orthogonal to u and v: those two of the six
+        // products are exactly zero and left out of the sums.
+        let (iu, iv) = axis_sources(k);
         let mut pa = Z::zero();
-        for h in &sa.h {
-            pa = pa.add_ref(&dot(&l, h).abs_ref());
+        for (i, h) in sa.h.iter().enumerate() {
+            if iu != Some(i) && iv != Some(i) {
+                pa = pa.add_ref(&dot(&l, h).abs_ref());
+            }
         }
         let mut pb = Z::zero();
-        for h in &sb.h {
-            pb = pb.add_ref(&dot(&l, h).abs_ref());
+        for (i, h) in sb.h.iter().enumerate() {
+            if iu != Some(i + 3) && iv != Some(i + 3) {
+                pb = pb.add_ref(&dot(&l, h).abs_ref());
+            }
         }
         let g = qab
             .mul_ref(&dot(&l, &t).abs_ref())
@@ -367,16 +447,16 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
         }
     }
     let one = Z::one();
-    if contains(&sb, &sub(&sa.c, &sb.c), &one)? {
+    if contains(&sb, &mut fb, &sub(&sa.c, &sb.c), &one)? {
         return Some(PoseDecision::CenterOf(true));
     }
-    if contains(&sa, &sub(&sb.c, &sa.c), &one)? {
+    if contains(&sa, &mut fa, &sub(&sb.c, &sa.c), &one)? {
         return Some(PoseDecision::CenterOf(false));
     }
     // The exact path's polytope witness: the first vertex of a in b, then
     // of b in a. Vertex i of p is c_p + Σ sₖHₖ/Q_p (sₖ = ±1 by bit k of i),
     // so Q_p·(vertex − c_q) = Q_p·(c_p − c_q) + Σ sₖHₖ.
-    for (of_a, p, q) in [(true, &sa, &sb), (false, &sb, &sa)] {
+    for (of_a, p, q, fq) in [(true, &sa, &sb, &mut fb), (false, &sb, &sa, &mut fa)] {
         let base = sub(&p.c, &q.c).map(|x| p.q.mul_ref(&x));
         for i in 0..8 {
             let mut r = base;
@@ -387,7 +467,7 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
                     sub(&r, h)
                 };
             }
-            if contains(q, &r, &p.q)? {
+            if contains(q, fq, &r, &p.q)? {
                 return Some(PoseDecision::VertexOf(of_a, i));
             }
         }
@@ -396,8 +476,8 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
 }
 
 mod distance;
-pub(crate) use distance::int_rotation;
 pub use distance::{closest, crossing_witness};
+pub(crate) use distance::{int_rotation, int_rotation_small};
 
 #[cfg(test)]
 mod tests;

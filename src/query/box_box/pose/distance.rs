@@ -39,6 +39,7 @@
 //! the exact path.
 
 use super::{PoseBox, PoseRotation};
+use crate::num::fixed::{gcd, Nat};
 use crate::num::gcd::gcd_lehmer;
 use crate::query::polytope::filtered::gjk::{self, Hull};
 use crate::query::Closest;
@@ -436,33 +437,67 @@ fn int(x: f64, e: i64) -> BigInt {
     }
 }
 
+/// [`int_rotation`] in `i128` when it fits, else `None`: a quaternion whose
+/// components, brought to integers by one power of two, are below 2⁶²
+/// (products below 2¹²⁴, every entry a sum of four: below 2¹²⁷; d = 0 for
+/// the zero quaternion), or a matrix whose entries, brought to integers by
+/// one power of two, are below 2¹²⁵ with that power at most 2¹²⁶.
+pub(crate) fn int_rotation_small(r: &PoseRotation) -> Option<([[i128; 3]; 3], i128)> {
+    /// x·2^(−e) as an integer below 2^limit, or `None`.
+    fn fit(x: f64, e: i64, limit: i64) -> Option<i128> {
+        let (m, f) = parts(x);
+        if m == 0 {
+            return Some(0);
+        }
+        let bits = 64 - m.unsigned_abs().leading_zeros() as i64;
+        (bits + f - e <= limit).then(|| (m as i128) << (f - e))
+    }
+    match r {
+        PoseRotation::Quaternion(q) => {
+            let e = least_exponent(q.iter());
+            let [w, x, y, z] = [
+                fit(q[0], e, 62)?,
+                fit(q[1], e, 62)?,
+                fit(q[2], e, 62)?,
+                fit(q[3], e, 62)?,
+            ];
+            let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+            let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+            let m = [
+                [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
+                [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
+                [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
+            ];
+            Some((m, ww + xx + yy + zz))
+        }
+        PoseRotation::Matrix(m) => {
+            let e = least_exponent(m.iter().flatten()).min(0);
+            if -e > 126 {
+                return None;
+            }
+            let mut out = [[0i128; 3]; 3];
+            for (o, row) in out.iter_mut().zip(m) {
+                for (o, x) in o.iter_mut().zip(row) {
+                    *o = fit(*x, e, 125)?;
+                }
+            }
+            Some((out, 1i128 << (-e)))
+        }
+    }
+}
+
 /// The rotation as (M, d), R = M/d with M integer and d > 0: a
 /// quaternion's components brought to integers Q by one power of two
 /// (R(q)/|q|² is homogeneous of degree 0), M = R(Q) and d = |Q|² (in `i128`
 /// when the components are below 2⁶², else `BigInt`); a matrix's entries
 /// by one power of two. `None` for the zero quaternion.
 pub(crate) fn int_rotation(r: &PoseRotation) -> Option<([[BigInt; 3]; 3], BigInt)> {
+    if let Some((m, d)) = int_rotation_small(r) {
+        return (d != 0).then(|| (m.map(|r| r.map(BigInt::from)), BigInt::from(d)));
+    }
     match r {
         PoseRotation::Quaternion(q) => {
             let e = least_exponent(q.iter());
-            let small = q.map(|c| {
-                let (m, f) = parts(c);
-                let bits = 64 - m.unsigned_abs().leading_zeros() as i64;
-                (m == 0 || bits + f - e <= 62)
-                    .then(|| if m == 0 { 0 } else { (m as i128) << (f - e) })
-            });
-            if let [Some(w), Some(x), Some(y), Some(z)] = small {
-                // |products| < 2¹²⁴, every entry a sum of four: below 2¹²⁷.
-                let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
-                let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
-                let m = [
-                    [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
-                    [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
-                    [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
-                ];
-                let d = ww + xx + yy + zz;
-                return (d != 0).then(|| (m.map(|r| r.map(BigInt::from)), BigInt::from(d)));
-            }
             let [w, x, y, z] = q.map(|c| int(c, e));
             let (ww, xx, yy, zz) = (&w * &w, &x * &x, &y * &y, &z * &z);
             let (xy, xz, yz, wx, wy, wz) = (&x * &y, &x * &z, &y * &z, &w * &x, &w * &y, &w * &z);
@@ -662,8 +697,15 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
         n >>= t as usize;
         den <<= ((-z) as u64 - t) as usize;
     }
+    // The factor before, when n was coprime to it (n is then unchanged, and
+    // coprime to it again).
+    let mut coprime_to: Option<&BigInt> = None;
     for f in factors {
         if f.is_one() {
+            continue;
+        }
+        if coprime_to == Some(*f) {
+            den *= *f;
             continue;
         }
         let r = n.magnitude() % f.magnitude();
@@ -673,8 +715,10 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
             gcd_lehmer(f.magnitude(), &r)
         };
         if g.is_one() {
+            coprime_to = Some(*f);
             den *= *f;
         } else {
+            coprime_to = None;
             let g = BigInt::from(g);
             n /= &g;
             den *= *f / &g;
@@ -687,16 +731,107 @@ fn reduce(n: BigInt, factors: &[&BigInt], z: i64) -> BigRational {
 /// n·2^z/(d·D) of the originals, a squared distance n/d is n·2^(2z)/(d·D²),
 /// D = d_a·d_b.
 fn finish(s: Sol<BigInt>, (da, db): (&BigInt, &BigInt), z: i64) -> Closest<BigRational> {
-    let point = |n: V<BigInt>, d: BigInt| {
-        let [x, y, w] = n.map(|c| reduce(c, &[&d, da, db], z));
+    debug_assert!(s.d2.is_positive() && s.da.is_positive() && s.db.is_positive());
+    let (pa, pb) = ([&s.da, da, db], [&s.db, da, db]);
+    let d2 = [&s.d2, da, da, db, db];
+    let point = |n: &V<BigInt>, fs: &[&BigInt]| {
+        let [x, y, w] = [0, 1, 2].map(|i| reduce_fixed(&n[i], fs, z));
         Vec3::new(x, y, w)
     };
-    debug_assert!(s.d2.is_positive() && s.da.is_positive() && s.db.is_positive());
     Closest {
-        distance_squared: reduce(s.n2, &[&s.d2, da, da, db, db], 2 * z),
-        a: point(s.na, s.da),
-        b: point(s.nb, s.db),
+        distance_squared: reduce_fixed(&s.n2, &d2, 2 * z),
+        a: point(&s.na, &pa),
+        b: point(&s.nb, &pb),
     }
+}
+
+/// The bits a value of the fixed-width integers may have here (below the
+/// 768 of [`Nat`], with room for one more limb of product).
+const FIXED_BITS: u64 = 700;
+
+/// The bits a numerator may have here: all of [`Nat`]'s (it is only
+/// divided, never multiplied).
+const NUMERATOR_BITS: u64 = 64 * crate::num::fixed::L as u64;
+
+/// `n·2^z / Π factors` (every factor positive) in lowest terms, equal to
+/// [`reduce`]'s, in the fixed-width integers of [`crate::num::fixed`] when
+/// n and the factors fit [`FIXED_BITS`] (else [`reduce`] itself): the same
+/// steps, factor by factor, on the odd parts (`n mod f` by long division,
+/// one gcd of f's size, no allocation), the powers of two by shifts.
+fn reduce_fixed(n: &BigInt, factors: &[&BigInt], z: i64) -> BigRational {
+    use crate::num::fixed::{big, div_exact};
+    let fits = |x: &BigInt| x.bits() <= FIXED_BITS;
+    if n.bits() > NUMERATOR_BITS || !factors.iter().all(|f| fits(f)) {
+        return reduce(n.clone(), factors, z);
+    }
+    if n.is_zero() {
+        return BigRational::zero();
+    }
+    let mut x = Nat::from_biguint(n.magnitude());
+    // The odd parts the denominator keeps, and its power of two.
+    let mut kept: Vec<Nat> = Vec::with_capacity(factors.len());
+    let mut twos = 0u64;
+    // The factor before, when x was coprime to its odd part (x is then
+    // unchanged, and coprime to it again).
+    let mut coprime_to: Option<&BigInt> = None;
+    for f in factors {
+        let m = Nat::from_biguint(f.magnitude());
+        let t = m.trailing_zeros();
+        twos += t;
+        let odd = m.shr(t);
+        if odd.is_one() {
+            continue;
+        }
+        if coprime_to == Some(*f) {
+            kept.push(odd);
+            continue;
+        }
+        let r = match odd.to_u64() {
+            Some(w) => Nat::from_u128(x.divrem_small(w).1 as u128),
+            None => x.rem(&odd),
+        };
+        if r.is_zero() {
+            // f's odd part divides x: it cancels whole.
+            coprime_to = None;
+            x = div_exact(&x, &odd);
+            continue;
+        }
+        let g = gcd(&odd, &r);
+        if g.is_one() {
+            coprime_to = Some(*f);
+            kept.push(odd);
+        } else {
+            coprime_to = None;
+            x = div_exact(&x, &g);
+            kept.push(div_exact(&odd, &g));
+        }
+    }
+    // x·2^(z − twos) over the kept odd parts: the power of two cancels
+    // against x's trailing zeros (x is coprime to the odd parts kept).
+    let q = z - twos as i64;
+    let (num, shift) = if q >= 0 {
+        (big(&x, q), 0)
+    } else {
+        let t = x.trailing_zeros().min((-q) as u64);
+        (big(&x, -(t as i64)), (-q) as u64 - t)
+    };
+    let mut den = num_bigint::BigUint::one();
+    let mut acc = Nat::from_u128(1);
+    for k in &kept {
+        if acc.bits() + k.bits() > FIXED_BITS {
+            den *= acc.to_biguint();
+            acc = *k;
+        } else {
+            acc = acc.mul(k);
+        }
+    }
+    den *= big(&acc, shift as i64);
+    let sign = if n.is_negative() {
+        num_bigint::Sign::Minus
+    } else {
+        num_bigint::Sign::Plus
+    };
+    BigRational::new_raw(BigInt::from_biguint(sign, num), BigInt::from(den))
 }
 
 /// The exact path's witness of two overlapping boxes by pose when it is an
@@ -716,35 +851,61 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
         })
     };
     for (p, q) in [(&xa, &xb), (&xb, &xa)] {
-        let vs: Vec<V<BigInt>> = (0..8).map(|i| vertex(p, i)).collect();
         // Per axis of q: its normal's values at p's vertices (from q's
-        // center), and |h_i·nrm_i| (the slab's half-width along it).
+        // center), and |h_i·nrm_i| (the slab's half-width along it). By
+        // linearity, vertex v = c_p + Σ ±α_k·dir_k has the value
+        // (c_p − c_q)·n + Σ ±α_k·(dir_k·n): four products per normal.
+        let rel_c = vsub(&p.c, &q.c);
         let at: Vec<Vec<BigInt>> = (0..3)
-            .map(|i| vs.iter().map(|v| dot(&vsub(v, &q.c), &q.nrm[i])).collect())
+            .map(|i| {
+                let n = &q.nrm[i];
+                let base = dot(&rel_c, n);
+                let along: [BigInt; 3] = [0, 1, 2].map(|k| &p.alpha[k] * dot(&p.dir[k], n));
+                (0..8)
+                    .map(|v| {
+                        let mut x = base.clone();
+                        for (k, t) in along.iter().enumerate() {
+                            if v >> k & 1 == 1 {
+                                x += t;
+                            } else {
+                                x -= t;
+                            }
+                        }
+                        x
+                    })
+                    .collect()
+            })
             .collect();
         let width: Vec<BigInt> = (0..3)
             .map(|i| (&q.alpha[i] * dot(&q.dir[i], &q.nrm[i])).abs())
             .collect();
+        // Face f's plane: nrm·(x − c) = ±width along axis f/2; nrm_j·h_j
+        // has the sign of ±, so with `width` = |nrm_j·h_j| the + face is at
+        // the value sign(nrm_j·h_j)·width. Each vertex's value less the
+        // face's, once per (face, vertex).
+        let offset: Vec<BigInt> = (0..6)
+            .map(|f| {
+                let j = f / 2;
+                let off = if f % 2 == 0 {
+                    width[j].clone()
+                } else {
+                    -&width[j]
+                };
+                if dot(&q.dir[j], &q.nrm[j]).is_negative() {
+                    -off
+                } else {
+                    off
+                }
+            })
+            .collect();
+        let rel: Vec<Vec<BigInt>> = (0..6)
+            .map(|f| at[f / 2].iter().map(|x| x - &offset[f]).collect())
+            .collect();
         for k in 0..3 {
             for i in (0..8usize).filter(|i| i >> k & 1 == 0) {
                 let (s, e) = (i, i | 1 << k);
-                for f in 0..6 {
-                    // The face's plane: nrm·(x − c) = ±width along axis f/2.
-                    let j = f / 2;
-                    let off = if f % 2 == 0 {
-                        width[j].clone()
-                    } else {
-                        -&width[j]
-                    };
-                    // nrm_j·h_j has the sign of ±: with `width` = |nrm_j·h_j|
-                    // the + face is at the value sign(nrm_j·h_j)·width.
-                    let off = if dot(&q.dir[j], &q.nrm[j]).is_negative() {
-                        -off
-                    } else {
-                        off
-                    };
-                    let ds = &at[j][s] - &off;
-                    let de = &at[j][e] - &off;
+                for r in &rel {
+                    let (ds, de) = (&r[s], &r[e]);
                     if ds.is_zero() && de.is_zero() {
                         continue;
                     }
@@ -753,20 +914,20 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
                     }
                     // x = (ds·e − de·s)/(ds − de); in q when each axis's
                     // value |ds·E − de·S| ≤ |ds − de|·width.
-                    let den = &ds - &de;
+                    let den = ds - de;
                     let inside = (0..3).all(|i| {
-                        let v = &ds * &at[i][e] - &de * &at[i][s];
+                        let v = ds * &at[i][e] - de * &at[i][s];
                         v.magnitude() <= (&den * &width[i]).magnitude()
                     });
                     if inside {
-                        let num = comb(&ds, &vs[e], &de.neg(), &vs[s]);
+                        let num = comb(ds, &vertex(p, e), &de.neg(), &vertex(p, s));
                         // A positive denominator: the sign goes to the numerator.
                         let (num, den) = if den.is_negative() {
                             (num.map(|c| -c), -den)
                         } else {
                             (num, den)
                         };
-                        let [x, y, w] = num.map(|c| reduce(c, &[&den, &da, &db], z));
+                        let [x, y, w] = num.map(|c| reduce_fixed(&c, &[&den, &da, &db], z));
                         return Some(Vec3::new(x, y, w));
                     }
                 }
@@ -774,4 +935,145 @@ pub fn crossing_witness(a: &PoseBox, b: &PoseBox) -> Option<Vec3<BigRational>> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod reduce_tests {
+    use super::*;
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    fn random_int(seed: &mut u64, bits: u64) -> BigInt {
+        let mut n = BigInt::zero();
+        let mut left = bits;
+        while left > 0 {
+            let take = left.min(64);
+            n = (n << take) + BigInt::from(xorshift(seed) >> (64 - take));
+            left -= take;
+        }
+        n
+    }
+
+    /// `reduce_fixed` is num-rational's own lowest terms of n·2^z/Π factors
+    /// (an independent gcd), on random numerators of 0 to 800 bits (past
+    /// the fixed width: the `BigInt` steps), factors that repeat, are even,
+    /// are 1 or divide the numerator, and exponents of both signs.
+    #[test]
+    fn reduce_fixed_is_lowest_terms() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for k in 0..3000u64 {
+            let pool: Vec<BigInt> = (0..3)
+                .map(|i| {
+                    let bits = 1 + xorshift(&mut seed) % (120 + 100 * i);
+                    let f = random_int(&mut seed, bits);
+                    if f.is_zero() {
+                        BigInt::from(3)
+                    } else {
+                        f << (xorshift(&mut seed) % 3) as usize
+                    }
+                })
+                .chain([BigInt::from(1), BigInt::from(15)])
+                .collect();
+            let picks: Vec<usize> = (0..1 + k % 5)
+                .map(|_| (xorshift(&mut seed) % pool.len() as u64) as usize)
+                .collect();
+            let factors: Vec<&BigInt> = picks.iter().map(|&i| &pool[i]).collect();
+            let mut n = random_int(&mut seed, k % 801);
+            if k % 4 == 0 {
+                // A numerator with factors in common.
+                n *= factors[0] * factors[factors.len() - 1];
+            }
+            if k % 2 == 1 {
+                n = -n;
+            }
+            let z = (xorshift(&mut seed) % 161) as i64 - 80;
+            let got = reduce_fixed(&n, &factors, z);
+            let den: BigInt = factors.iter().fold(BigInt::from(1), |p, f| p * *f);
+            let want = if z >= 0 {
+                BigRational::new(n.clone() << z as usize, den)
+            } else {
+                BigRational::new(n.clone(), den << (-z) as usize)
+            };
+            assert_eq!(got.numer(), want.numer(), "{n} {factors:?} {z}");
+            assert_eq!(got.denom(), want.denom(), "{n} {factors:?} {z}");
+        }
+    }
+
+    /// The `i128` rotation is R(q)/|q|² (or the matrix) exactly: M/d equals
+    /// the rotation built in rationals from the doubles' exact values, on
+    /// random quaternions, near the identity, one ulp from a quarter turn,
+    /// and on matrices; the zero quaternion has d = 0.
+    #[test]
+    fn int_rotation_small_is_the_exact_rotation() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let unit = |seed: &mut u64| (xorshift(seed) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        let mut qs: Vec<[f64; 4]> = (0..200).map(|_| [0; 4].map(|_| unit(&mut seed))).collect();
+        qs.extend([
+            [1.0, 0.0625, 0.0, -0.375],
+            [1.0, 0.0, 0.0, 0.0],
+            [s, s.next_up(), 0.0, 0.0],
+        ]);
+        qs.extend([
+            [s.next_down(), 0.0, 0.0, s],
+            [1.0, 0.0, 1.0, 0.0],
+            [0.5, 0.5, 0.5, 0.5],
+        ]);
+        // Components whose integers (one common power of two) pass 62 bits
+        // do not fit (the `BigInt` steps take them); every one below does.
+        assert_eq!(
+            int_rotation_small(&PoseRotation::Quaternion([1.0, 0.0, 0.0, 1e-12])),
+            None
+        );
+        for q in qs {
+            let (m, d) = int_rotation_small(&PoseRotation::Quaternion(q)).expect("fits");
+            let [w, x, y, z] = q.map(|c| BigRational::from_float(c).unwrap());
+            let n = &w * &w + &x * &x + &y * &y + &z * &z;
+            let two = BigRational::from_integer(BigInt::from(2));
+            let r = [
+                [
+                    &w * &w + &x * &x - &y * &y - &z * &z,
+                    &two * (&x * &y - &w * &z),
+                    &two * (&x * &z + &w * &y),
+                ],
+                [
+                    &two * (&x * &y + &w * &z),
+                    &w * &w - &x * &x + &y * &y - &z * &z,
+                    &two * (&y * &z - &w * &x),
+                ],
+                [
+                    &two * (&x * &z - &w * &y),
+                    &two * (&y * &z + &w * &x),
+                    &w * &w - &x * &x - &y * &y + &z * &z,
+                ],
+            ];
+            for i in 0..3 {
+                for j in 0..3 {
+                    let got = BigRational::new(BigInt::from(m[i][j]), BigInt::from(d));
+                    assert_eq!(got, &r[i][j] / &n, "{q:?}");
+                }
+            }
+        }
+        assert_eq!(
+            int_rotation_small(&PoseRotation::Quaternion([0.0; 4])).map(|r| r.1),
+            Some(0)
+        );
+        let m = [
+            [0.5, -0.25, 3.0],
+            [1e-3, 1.0, 0.0],
+            [-7.0, 0.125, 2.0f64.powi(-60)],
+        ];
+        let (mi, d) = int_rotation_small(&PoseRotation::Matrix(m)).expect("fits");
+        for i in 0..3 {
+            for j in 0..3 {
+                let got = BigRational::new(BigInt::from(mi[i][j]), BigInt::from(d));
+                assert_eq!(got, BigRational::from_float(m[i][j]).unwrap());
+            }
+        }
+    }
 }
