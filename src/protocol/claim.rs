@@ -164,6 +164,18 @@ fn error_of(err: &BigRational, c: f64) -> (f64, f64) {
     (rational_to_f64(err), rational_to_f64(&(err / ulp(c))))
 }
 
+/// The distance between a claimed double and the exact value's double, and its
+/// size in ulps of the claim (0 and 0 when they are equal); for reading only.
+pub(super) fn double_error(claimed_f: f64, exact_f: f64) -> (f64, f64) {
+    let abs_err = (claimed_f - exact_f).abs();
+    let ulps = if abs_err == 0.0 {
+        0.0
+    } else {
+        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
+    };
+    (abs_err, ulps)
+}
+
 pub(super) fn fmt_err(abs: f64, ulps: f64) -> String {
     if ulps.is_finite() {
         format!("abs error {abs:.3e} ({ulps:.3e} ulps of the claim)")
@@ -452,12 +464,7 @@ fn judge_rounded_distance(k: &str, c: &Value, d: &SqrtOffset, tol: &Tol) -> Fiel
         && cmp_clamped(d, &(&cv / (&one + &rel))) != Ordering::Less
         && (rel >= one || cmp_clamped(d, &(&cv / (&one - &rel))) != Ordering::Greater);
     let ok = nearest || in_abs || in_rel;
-    let abs_err = (claimed_f - exact_f).abs();
-    let ulps = if abs_err == 0.0 {
-        0.0
-    } else {
-        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
-    };
+    let (abs_err, ulps) = double_error(claimed_f, exact_f);
     let mut detail = format!(
         "{k}: claimed {claimed_f:e}, exact {} ≈ {exact_f:e}, {}",
         d,
@@ -499,12 +506,7 @@ fn judge_rounded_depth(k: &str, c: &Value, p: &RoundedPenetration, tol: &Tol) ->
         && p.cmp_depth(&(&cv / (&one + &rel))) != Ordering::Less
         && (rel >= one || p.cmp_depth(&(&cv / (&one - &rel))) != Ordering::Greater);
     let ok = nearest || in_abs || in_rel;
-    let abs_err = (claimed_f - exact_f).abs();
-    let ulps = if abs_err == 0.0 {
-        0.0
-    } else {
-        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
-    };
+    let (abs_err, ulps) = double_error(claimed_f, exact_f);
     let mut detail = format!(
         "{k}: claimed {claimed_f:e}, exact ≈ {exact_f:e}, {}",
         fmt_err(abs_err, ulps)

@@ -19,7 +19,7 @@
 //!   `dist²(P′, R₀) + dist²(τ, [r_a − δ, r_a])` with P′ = P projected onto
 //!   that plane (rational) and τ = (n·P − h₀)/|n| its height over it.
 
-use super::claim::{claimed, fmt_err, outside_words, point, q, ulp, verdict, Claimed};
+use super::claim::{claimed, double_error, fmt_err, outside_words, point, q, verdict, Claimed};
 use crate::num::biquadratic::{Biquad, Field};
 use crate::num::scalar::rational_to_f64;
 use crate::protocol::FieldVerdict;
@@ -308,12 +308,7 @@ pub(super) fn judge_depth_squared(
             && f.sign(&d2.scale(&(&one + rel)).sub(&Biquad::rational(cv.clone()))) >= 0;
         nearest || in_abs || in_rel
     };
-    let abs_err = (claimed_f - exact_f).abs();
-    let ulps = if abs_err == 0.0 {
-        0.0
-    } else {
-        rational_to_f64(&(q(abs_err) / ulp(claimed_f)))
-    };
+    let (abs_err, ulps) = double_error(claimed_f, exact_f);
     let mut detail = format!(
         "{k}: claimed {claimed_f:e}, exact {form} ≈ {exact_f:e}, {} (decided exactly)",
         fmt_err(abs_err, ulps)
