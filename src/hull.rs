@@ -67,6 +67,7 @@
 //! 4:387–421, 1989. A. M. Andrew, "Another efficient algorithm for convex hulls
 //! in two dimensions", Information Processing Letters 9(5):216–219, 1979.
 
+use crate::num::fixed::{self, Int};
 use crate::num::ring::Ring;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
@@ -166,6 +167,14 @@ impl Plane {
             .filter_map(|&x| lsb_exp(x))
             .min()
             .unwrap_or(0);
+        if let Some(plane) = through_fixed(&f, e) {
+            return plane;
+        }
+        Self::through_big(&f, e)
+    }
+
+    /// [`Plane::through_doubles`] in heap integers (any exponent spread).
+    fn through_big(f: &[[f64; 3]; 3], e: i64) -> Plane {
         let [ia, ib, ic] = f.map(|p| Vec3::new(to_int(p[0], e), to_int(p[1], e), to_int(p[2], e)));
         let (u, w) = (sub_int(&ib, &ia), sub_int(&ic, &ia));
         let n = [
@@ -200,6 +209,63 @@ impl Plane {
             Sign::Negative
         }
     }
+}
+
+/// `x / 2^e` as a stack integer when it has at most `bits` bits (`e` at most
+/// [`lsb_exp`]`(x)`), `None` when wider.
+fn to_fixed(x: f64, e: i64, bits: i64) -> Option<Int> {
+    if x == 0.0 {
+        return Some(Int::ZERO);
+    }
+    let (m, ex) = mantissa(x);
+    let tz = m.trailing_zeros();
+    let (odd, shift) = (m >> tz, ex + i64::from(tz) - e);
+    if shift + 64 - i64::from(odd.leading_zeros()) > bits {
+        return None;
+    }
+    let v = Int::from_i128(i128::from(odd)).shl(shift as u64);
+    Some(if x < 0.0 { v.neg() } else { v })
+}
+
+/// The plane [`Plane::through_doubles`] builds, computed in stack integers
+/// ([`crate::num::fixed`], 768 bits): the same integers over `2^e`, the same
+/// cross product, gcd and shifts, only without heap numbers until the
+/// result. Every coordinate below 2^250 over `2^e` keeps every intermediate
+/// below 2^768 (differences 2^251, the cross product 2^503, `n·a` 2^755);
+/// `None` for wider coordinates (or three collinear points), which take the
+/// heap path.
+fn through_fixed(f: &[[f64; 3]; 3], e: i64) -> Option<Plane> {
+    let mut ints = [[Int::ZERO; 3]; 3];
+    for (p, q) in f.iter().zip(ints.iter_mut()) {
+        for k in 0..3 {
+            q[k] = to_fixed(p[k], e, 250)?;
+        }
+    }
+    let [ia, ib, ic] = ints;
+    let sub = |x: &[Int; 3], y: &[Int; 3]| [x[0].sub(&y[0]), x[1].sub(&y[1]), x[2].sub(&y[2])];
+    let (u, w) = (sub(&ib, &ia), sub(&ic, &ia));
+    let n = [
+        u[1].mul(&w[2]).sub(&u[2].mul(&w[1])),
+        u[2].mul(&w[0]).sub(&u[0].mul(&w[2])),
+        u[0].mul(&w[1]).sub(&u[1].mul(&w[0])),
+    ];
+    let g = fixed::gcd(&fixed::gcd(n[0].mag(), n[1].mag()), n[2].mag());
+    if g.is_zero() {
+        return None;
+    }
+    let normal = n.map(|c| Int::from_nat(c.is_neg(), fixed::div_exact(c.mag(), &g)));
+    let num = normal[0]
+        .mul(&ia[0])
+        .add(&normal[1].mul(&ia[1]))
+        .add(&normal[2].mul(&ia[2]));
+    Some(Plane {
+        normal: Vec3::new(
+            normal[0].to_bigint(),
+            normal[1].to_bigint(),
+            normal[2].to_bigint(),
+        ),
+        offset: fixed::int_pow2_rational(&num, e),
+    })
 }
 
 /// The exponent of the lowest set bit of a nonzero finite double (`None`
@@ -1031,6 +1097,67 @@ impl<'a, S: Scalar> Quickhull<'a, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stack-integer plane is the heap-integer plane (the same
+    /// integers, so the same primitive normal and offset), and the plane is
+    /// independently right: `n·x = d` at the three points, `n` primitive and
+    /// along `(b − a) × (c − a)` (checked in rationals); on random triples at
+    /// exponent spreads from 0 to 2^±600 (past the 250 bits, the heap path),
+    /// with zeros, subnormals and collinear-free integer grids.
+    #[test]
+    fn fixed_plane_is_the_heap_plane() {
+        let mut s = 11u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        let (mut fixed_used, mut heap_used) = (0, 0);
+        for i in 0..3000 {
+            let spread = [0, 3, 40, 120, 200, 600][i % 6];
+            let f: [[f64; 3]; 3] = std::array::from_fn(|_| {
+                std::array::from_fn(|_| {
+                    let r = next();
+                    let m = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+                    match r % 13 {
+                        0 => 0.0,
+                        1 => f64::from_bits(r >> 20), // subnormal
+                        2 => (r % 9) as f64 - 4.0,
+                        _ => fixed::ldexp(m, (next() % (spread + 1)) as i64 - spread as i64 / 2),
+                    }
+                })
+            });
+            let v = |p: &[f64; 3]| Vec3::new(p[0], p[1], p[2]);
+            let (a, b, c) = (v(&f[0]), v(&f[1]), v(&f[2]));
+            if collinear(&a, &b, &c) {
+                continue;
+            }
+            let e = f
+                .iter()
+                .flatten()
+                .filter_map(|&x| lsb_exp(x))
+                .min()
+                .unwrap_or(0);
+            let heap = Plane::through_big(&f, e);
+            match through_fixed(&f, e) {
+                Some(p) => {
+                    fixed_used += 1;
+                    assert_eq!(p, heap, "{f:?}");
+                }
+                None => heap_used += 1,
+            }
+            let plane = Plane::through_doubles(&a, &b, &c);
+            assert_eq!(plane, heap);
+            let q = |p: &Vec3<f64>| p.to_rational();
+            for p in [&a, &b, &c] {
+                assert!(plane.eval(&q(p)).is_zero());
+            }
+            let n = q(&b).sub(&q(&a)).cross(&q(&c).sub(&q(&a)));
+            let ni = plane.normal.map(|x| BigRational::from_integer(x.clone()));
+            assert!(ni.cross(&n).norm_squared().is_zero() && ni.dot(&n).is_positive());
+            assert!(gcd3(&[ni.x.to_integer(), ni.y.to_integer(), ni.z.to_integer()]).is_one());
+        }
+        assert!(
+            fixed_used > 1000 && heap_used > 100,
+            "{fixed_used} {heap_used}"
+        );
+    }
 
     /// The hybrid gcd and the power-of-two reduction agree with num-bigint's
     /// `gcd` and `BigRational::new` (random operands of 1 to 5 words, with

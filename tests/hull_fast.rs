@@ -247,6 +247,46 @@ fn double_hull_is_the_rational_hull() {
     }
 }
 
+/// `x·2^k` (exact: no overflow or underflow at these scales).
+fn pow2(x: f64, k: i32) -> f64 {
+    x * 2f64.powi(k)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The double hull is the hull of the same points as rationals (the
+    /// rational construction: rational predicates and planes from a common
+    /// denominator, an independent path from the doubles' stack-integer and
+    /// heap-integer planes), on 1 to 40 points: small integer grids
+    /// (coplanar, collinear and repeated points), random doubles, and
+    /// each point scaled by its own power of two up to 2^±`spread` (a wide
+    /// spread takes the heap-integer planes), at a common scale 2^±40.
+    #[test]
+    fn double_hull_matches_rational_hull(
+        pts in prop::collection::vec((-3i32..3, -3i32..3, -3i32..3, -1.0f64..1.0, 0u32..64), 1..40),
+        spread in prop::sample::select(vec![0i32, 8, 60, 200, 400]),
+        fine in any::<bool>(),
+        scale in prop::sample::select(vec![0i32, 40, -40]),
+    ) {
+        let p: Vec<Vec3<f64>> = pts
+            .iter()
+            .map(|&(x, y, z, j, e)| {
+                let k = if spread == 0 { 0 } else { (e as i32 % (2 * spread + 1)) - spread };
+                let c = |t: i32, u: f64| pow2(t as f64 + if fine { u } else { 0.0 }, k + scale);
+                v(c(x, j), c(y, j * 0.5), c(z, -j))
+            })
+            .collect();
+        let hf = convex_hull(&p).unwrap();
+        let rat: Vec<Vec3<Q>> = p.iter().map(|x| x.to_rational()).collect();
+        let hq = convex_hull(&rat).unwrap();
+        prop_assert_eq!(hf.dim(), hq.dim());
+        prop_assert_eq!(hf.vertices(), hq.vertices());
+        prop_assert_eq!(hf.faces(), hq.faces());
+        prop_assert_eq!(hf.plane(), hq.plane());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

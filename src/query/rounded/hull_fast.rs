@@ -56,12 +56,23 @@ type Q = BigRational;
 /// The cores' exact closest pair, float-guided; `None` where this path does
 /// not apply or cannot prove its guess.
 pub(crate) fn core_distance(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Closest<Q>> {
+    core_distance_guessed(a, b, None)
+}
+
+/// [`core_distance`] with GJK's result on these cores when the caller has
+/// it ([`proved_dw`] records it): the same vertices scaled by the same
+/// power of two, exactly, so the same guess, not computed twice.
+pub(crate) fn core_distance_guessed(
+    a: &Rounded<f64>,
+    b: &Rounded<f64>,
+    guess: Option<gjk::Found>,
+) -> Option<Closest<Q>> {
     let (va, vb) = (vertices(a)?, vertices(b)?);
     let hull = |r: &Rounded<f64>| matches!(r.core, Core::Hull(_));
     if !(hull(a) || hull(b)) || (segment(a).is_some() && segment(b).is_some()) {
         return None;
     }
-    let r = attempt(a, b, &va, &vb);
+    let r = attempt(a, b, &va, &vb, guess);
     if r.is_some() {
         stats::HULL.fast();
     } else {
@@ -87,10 +98,13 @@ fn attempt(
     b: &Rounded<f64>,
     va: &[Vec3<f64>],
     vb: &[Vec3<f64>],
+    guess: Option<gjk::Found>,
 ) -> Option<Closest<Q>> {
-    let (fa, fb) = scaled(va, vb);
-    let guess = gjk::simplex(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None });
-    let Some((s, n)) = guess else {
+    let found = guess.unwrap_or_else(|| {
+        let (fa, fb) = scaled(va, vb);
+        gjk::run(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None })
+    });
+    let gjk::Found::Apart(s, n) = found else {
         return first_minimum(a, b, None);
     };
     let ia = distinct(s[..n].iter().map(|p| p.0));
@@ -802,8 +816,14 @@ impl ApartDw {
 /// GJK ends on a tetrahedron around the origin ([`holds_origin`]); `None`
 /// where this path does not apply (no hull core, both cores points or
 /// segments, cores GJK finds touching or nearly, another configuration, a
-/// coordinate that does not scale exactly) or a sign is undecided.
-pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Dw> {
+/// coordinate that does not scale exactly) or a sign is undecided. GJK's
+/// result, when it ran, goes to `found` (for [`core_distance_guessed`]: the
+/// vertices scaled here are [`scaled`]'s, exactly).
+pub(crate) fn proved_dw(
+    a: &Rounded<f64>,
+    b: &Rounded<f64>,
+    found: &mut Option<gjk::Found>,
+) -> Option<Dw> {
     let (va, vb) = (vertices(a)?, vertices(b)?);
     let hull = |r: &Rounded<f64>| matches!(r.core, Core::Hull(_));
     if !(hull(a) || hull(b)) || (segment(a).is_some() && segment(b).is_some()) {
@@ -845,7 +865,9 @@ pub(crate) fn proved_dw(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Dw> {
     };
     let (fa, fb) = (conv(&va)?, conv(&vb)?);
     let (ra, rb) = (sc(a.radius)?, sc(b.radius)?);
-    let (s, n) = match gjk::run(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None }) {
+    let guess = gjk::run(gjk::Hull { v: &fa, h: None }, gjk::Hull { v: &fb, h: None });
+    *found = Some(guess);
+    let (s, n) = match guess {
         gjk::Found::Apart(s, n) => (s, n),
         gjk::Found::Tetrahedron(t) => return holds_origin(&fa, &fb, &t).then_some(Dw::Meet),
         gjk::Found::Near => return None,
@@ -1147,7 +1169,7 @@ mod tests {
             let s = [1.0, 2f64.powi(-500), 2f64.powi(500), 3.0][i % 4];
             let a = Rounded::convex(&cloud(&mut st, 16, [0.0; 3], s), 0.0).unwrap();
             let b = Rounded::convex(&cloud(&mut st, 16, [0.1 * s; 3], s), 0.0).unwrap();
-            if let Some(Dw::Meet) = proved_dw(&a, &b) {
+            if let Some(Dw::Meet) = proved_dw(&a, &b, &mut None) {
                 meet += 1;
             }
         }
@@ -1169,7 +1191,7 @@ mod tests {
             [1.0, 0.5, 0.25],
         ] {
             assert!(
-                !matches!(proved_dw(&a, &cube(lo)), Some(Dw::Meet)),
+                !matches!(proved_dw(&a, &cube(lo), &mut None), Some(Dw::Meet)),
                 "{lo:?}"
             );
         }
@@ -1177,7 +1199,7 @@ mod tests {
         // tied supports may end on a flat simplex, left to the exact path).
         for lo in [[0.3, 0.45, 0.6], [0.5, 0.5, 0.5], [-0.25, 0.125, 0.0]] {
             assert!(
-                !matches!(proved_dw(&a, &cube(lo)), Some(Dw::Apart(_))),
+                !matches!(proved_dw(&a, &cube(lo), &mut None), Some(Dw::Apart(_))),
                 "{lo:?}"
             );
         }

@@ -210,7 +210,19 @@ pub fn distance_exact_f64(
     a: &Rounded<f64>,
     b: &Rounded<f64>,
 ) -> Result<RoundedClosest, QueryError> {
-    let core = match segment_fast::core_distance(a, b).or_else(|| hull_fast::core_distance(a, b)) {
+    distance_exact_guessed(a, b, None)
+}
+
+/// [`distance_exact_f64`] with GJK's result on the hull cores when
+/// [`hull_fast::proved_dw`] already ran it (not run twice).
+fn distance_exact_guessed(
+    a: &Rounded<f64>,
+    b: &Rounded<f64>,
+    guess: Option<crate::query::polytope::filtered::gjk::Found>,
+) -> Result<RoundedClosest, QueryError> {
+    let core = match segment_fast::core_distance(a, b)
+        .or_else(|| hull_fast::core_distance_guessed(a, b, guess))
+    {
         Some(c) => c,
         None => core_distance(a, b)?,
     };
@@ -285,7 +297,8 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
                 .clamped_nearest_f64(),
         });
     }
-    if let Some(p) = hull_fast::proved_dw(a, b) {
+    let mut guess = None;
+    if let Some(p) = hull_fast::proved_dw(a, b, &mut guess) {
         let x = match p {
             hull_fast::Dw::Meet => Some(0.0),
             hull_fast::Dw::Apart(p) => match p.meet_sign() {
@@ -302,7 +315,7 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
     if hull_core(a, b) {
         crate::stats::HULL_F64.fallback();
     }
-    Ok(distance_exact_f64(a, b)?.distance_f64())
+    Ok(distance_exact_guessed(a, b, guess)?.distance_f64())
 }
 
 /// Whether one core is a convex hull (the pairs `hull_fast.rs` takes).
@@ -361,7 +374,8 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
         };
         return Ok(s != Sign::Positive);
     }
-    let meet = hull_fast::proved_dw(a, b).and_then(|p| match p {
+    let mut guess = None;
+    let meet = hull_fast::proved_dw(a, b, &mut guess).and_then(|p| match p {
         hull_fast::Dw::Meet => Some(true),
         hull_fast::Dw::Apart(p) => p.meet_sign().map(|s| s != Sign::Positive),
     });
@@ -372,7 +386,7 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
     if hull_core(a, b) {
         crate::stats::HULL_F64.fallback();
     }
-    Ok(distance_exact_f64(a, b)?.distance().sign() != Sign::Positive)
+    Ok(distance_exact_guessed(a, b, guess)?.distance().sign() != Sign::Positive)
 }
 
 /// The same rounded shape with double coordinates and radius, when every
