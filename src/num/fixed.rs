@@ -1180,7 +1180,8 @@ pub(crate) struct Over {
 const SEEN: usize = 4;
 
 impl Over {
-    /// For `den > 0` and the nonzero factors `xs` of [`Reducer::new`].
+    /// For `den > 0` and the factors `xs` of [`Reducer::new`] (zero ones are
+    /// skipped in the product).
     pub(crate) fn new(den: &Nat, xs: &[Nat]) -> Over {
         let z = den.trailing_zeros();
         let m = den.shr(z);
