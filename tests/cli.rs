@@ -254,8 +254,8 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
 /// (13,000 lines: 7 chunks of 2,048; at most 5 are in memory): the same bytes
 /// at `--jobs` 1, 2 and 16; lines of 70,000 bytes (read across many refills of
 /// the reader's 64 KiB buffer) answered as the same line unpadded, at chunk
-/// ends and starts; with `--max-line-bytes 1000`, exactly the lines longer
-/// than 1,000 bytes (counted here) refused and every other answer unchanged;
+/// ends and starts; with `--max-line-bytes` the median line length, exactly
+/// the lines longer (counted here) refused and every other answer unchanged;
 /// a reader that leaves after 5,000 answers (mid-stream) ends the program by
 /// SIGPIPE, quietly, after printing those answers in order; a full disk fails
 /// loudly once.
@@ -306,12 +306,21 @@ fn pipeline_over_many_chunks_keeps_order_limits_and_output_errors() {
         );
     }
 
-    let limit = 1_000;
+    // The median length: about half the lines are refused, in every chunk.
+    let limit = {
+        let mut lens: Vec<usize> = lines.iter().map(Vec::len).collect();
+        lens.sort_unstable();
+        lens[lens.len() / 2]
+    };
     let long = lines.iter().filter(|l| l.len() > limit).count();
-    assert!(long > 100, "the mixed lines reach past the limit: {long}");
+    assert!(
+        long > 5_000,
+        "about half the lines are over the limit: {long}"
+    );
+    let limit_arg = limit.to_string();
     let mut first = None;
     for jobs in ["1", "2", "16"] {
-        let args = ["query", "--jobs", jobs, "--max-line-bytes", "1000", f];
+        let args = ["query", "--jobs", jobs, "--max-line-bytes", &limit_arg, f];
         let (_, out, _) = run_raw(&args, b"");
         let got: Vec<&[u8]> = out.split_inclusive(|&c| c == b'\n').collect();
         assert_eq!(got.len(), lines.len(), "--jobs {jobs}");
