@@ -177,6 +177,26 @@ fn run_raw(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
     )
 }
 
+/// `text` as the file `TAG.jsonl` in a new scratch directory; (directory, file).
+fn scratch_file(tag: &str, text: &[u8]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("exact-collision-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{tag}.jsonl"));
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
+/// Asserts that `answer` is the error for line `no` (from 1) being longer than
+/// `limit` bytes (docs/protocol.md, "Bounded lines").
+fn assert_overlong(answer: &[u8], no: usize, limit: usize, what: &str) {
+    let want = format!(r#"{{"line":{no},"error":"line longer than the limit of {limit} bytes"#);
+    assert!(
+        answer.starts_with(want.as_bytes()),
+        "{what}line {no}: {}",
+        String::from_utf8_lossy(answer)
+    );
+}
+
 /// Answered on several threads, a file mixing every op and bad lines (more
 /// lines than two of the program's chunks) prints the same bytes, in the same
 /// order, with the same exit status, as on one thread; from a file and from
@@ -200,10 +220,7 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     }
     assert_eq!(lines.len(), 4_503);
     let text = lines.join(&b'\n');
-    let dir = std::env::temp_dir().join(format!("exact-collision-jobs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("mixed.jsonl");
-    std::fs::write(&file, &text).unwrap();
+    let (dir, file) = scratch_file("jobs", &text);
     let f = file.to_str().unwrap();
     let (code, one, err) = run_raw(&["query", "--jobs", "1", f], b"");
     assert_eq!(code, 1, "the file has bad lines");
@@ -211,16 +228,7 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     assert_eq!(one.iter().filter(|&&c| c == b'\n').count(), lines.len());
     let answers: Vec<&[u8]> = one.split(|&c| c == b'\n').collect();
     for &(at, _) in &over {
-        let want = format!(
-            r#"{{"line":{},"error":"line longer than the limit of {limit} bytes"#,
-            at + 1
-        );
-        assert!(
-            answers[at].starts_with(want.as_bytes()),
-            "line {}: {}",
-            at + 1,
-            String::from_utf8_lossy(answers[at])
-        );
+        assert_overlong(answers[at], at + 1, limit, "");
     }
     for args in [
         &["query", "--jobs", "2", f][..],
@@ -275,10 +283,7 @@ fn pipeline_over_many_chunks_keeps_order_limits_and_output_errors() {
         lines[i] = padded.clone();
     }
     let text = lines.join(&b'\n');
-    let dir = std::env::temp_dir().join(format!("exact-collision-pipeline-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("long.jsonl");
-    std::fs::write(&file, &text).unwrap();
+    let (dir, file) = scratch_file("pipeline", &text);
     let f = file.to_str().unwrap();
 
     let (code, one, err) = run_raw(&["query", "--jobs", "1", f], b"");
@@ -326,15 +331,7 @@ fn pipeline_over_many_chunks_keeps_order_limits_and_output_errors() {
         assert_eq!(got.len(), lines.len(), "--jobs {jobs}");
         for (i, l) in lines.iter().enumerate() {
             if l.len() > limit {
-                let want = format!(
-                    r#"{{"line":{},"error":"line longer than the limit of {limit} bytes"#,
-                    i + 1
-                );
-                assert!(
-                    got[i].starts_with(want.as_bytes()),
-                    "--jobs {jobs}, line {}",
-                    i + 1
-                );
+                assert_overlong(got[i], i + 1, limit, &format!("--jobs {jobs}, "));
             } else {
                 assert!(
                     got[i] == answers[i],
@@ -383,19 +380,8 @@ fn pipeline_over_many_chunks_keeps_order_limits_and_output_errors() {
         );
         assert_eq!(err, "", "--jobs {jobs}: quiet");
 
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
-            .args(["query", "--jobs", jobs, f])
-            .stdin(Stdio::null())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "--jobs {jobs}: {err}");
+        let (status, err) = run_on_full_disk(&["query", "--jobs", jobs, f]);
+        assert_eq!(status.code(), Some(2), "--jobs {jobs}: {err}");
         assert_eq!(
             err.lines().count(),
             1,
@@ -523,29 +509,34 @@ fn query_piped_into_head_stops_after_the_reader_leaves() {
     }
 }
 
+/// The program with `args`, its standard output on `/dev/full` (every write
+/// fails: no space left); (exit status, standard error).
+#[cfg(target_os = "linux")]
+fn run_on_full_disk<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::ExitStatus, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn full_disk_on_standard_output_fails_loudly_once() {
     let dir = pipe_inputs();
     for args in output_commands(&dir) {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {:?} {err}",
-            out.status
-        );
+        let (status, err) = run_on_full_disk(&args);
+        assert_eq!(status.code(), Some(2), "{args:?}: {status:?} {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
         assert!(
             err.starts_with("exact-collision: ") && err.contains("No space left on device"),
