@@ -153,8 +153,8 @@ pub fn read_line_bounded(
         if avail.is_empty() {
             return Ok((consumed, over)); // The end: a last line without `\n`, or none.
         }
-        // The `memchr` crate's SIMD search: the reader's time per line is a
-        // serial share of a parallel run (docs/protocol.md, "Chunks").
+        // The `memchr` crate's SIMD search: the reader's time per line bounds
+        // a parallel run (docs/protocol.md, "Throughput on several cores").
         let (used, end) = match memchr::memchr(b'\n', avail) {
             Some(i) => (i + 1, true),
             None => (avail.len(), false),
@@ -296,7 +296,8 @@ pub type AnswerFn<'a, T> = dyn Fn(Option<&[u8]>, usize, &mut Vec<u8>) -> T + Syn
 
 /// Stream the lines of `input`, print each answer in input order, call `seen`
 /// on each. Lines are answered in chunks on `opts.jobs` threads (a reader
-/// thread reads the next chunk meanwhile), so memory stays bounded.
+/// thread reads the next chunk meanwhile, up to `IN_FLIGHT` chunks are
+/// answered at once), so memory stays bounded.
 pub fn stream(
     input: Box<dyn BufRead + Send>,
     len: Option<u64>,
