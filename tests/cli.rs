@@ -177,6 +177,26 @@ fn run_raw(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
     )
 }
 
+/// `text` as the file `TAG.jsonl` in a new scratch directory; (directory, file).
+fn scratch_file(tag: &str, text: &[u8]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("exact-collision-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{tag}.jsonl"));
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
+/// Asserts that `answer` is the error for line `no` (from 1) being longer than
+/// `limit` bytes (docs/protocol.md, "Bounded lines").
+fn assert_overlong(answer: &[u8], no: usize, limit: usize, what: &str) {
+    let want = format!(r#"{{"line":{no},"error":"line longer than the limit of {limit} bytes"#);
+    assert!(
+        answer.starts_with(want.as_bytes()),
+        "{what}line {no}: {}",
+        String::from_utf8_lossy(answer)
+    );
+}
+
 /// Answered on several threads, a file mixing every op and bad lines (more
 /// lines than two of the program's chunks) prints the same bytes, in the same
 /// order, with the same exit status, as on one thread; from a file and from
@@ -200,10 +220,7 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     }
     assert_eq!(lines.len(), 4_503);
     let text = lines.join(&b'\n');
-    let dir = std::env::temp_dir().join(format!("exact-collision-jobs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("mixed.jsonl");
-    std::fs::write(&file, &text).unwrap();
+    let (dir, file) = scratch_file("jobs", &text);
     let f = file.to_str().unwrap();
     let (code, one, err) = run_raw(&["query", "--jobs", "1", f], b"");
     assert_eq!(code, 1, "the file has bad lines");
@@ -211,16 +228,7 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     assert_eq!(one.iter().filter(|&&c| c == b'\n').count(), lines.len());
     let answers: Vec<&[u8]> = one.split(|&c| c == b'\n').collect();
     for &(at, _) in &over {
-        let want = format!(
-            r#"{{"line":{},"error":"line longer than the limit of {limit} bytes"#,
-            at + 1
-        );
-        assert!(
-            answers[at].starts_with(want.as_bytes()),
-            "line {}: {}",
-            at + 1,
-            String::from_utf8_lossy(answers[at])
-        );
+        assert_overlong(answers[at], at + 1, limit, "");
     }
     for args in [
         &["query", "--jobs", "2", f][..],
@@ -247,6 +255,140 @@ fn parallel_answers_equal_sequential_ones_byte_for_byte() {
     assert_eq!((c1, &err1), (c3, &err3));
     assert!(out1 == out3, "verify: the answers differ");
     assert!(err1.starts_with("summary: 4503 queries"), "{err1}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The answering pipeline over a file of more chunks than it holds at once
+/// (13,000 lines: 7 chunks of 2,048; at most 5 are in memory): the same bytes
+/// at `--jobs` 1, 2 and 16; lines of 70,000 bytes (read across many refills of
+/// the reader's 64 KiB buffer) answered as the same line unpadded, at chunk
+/// ends and starts; with `--max-line-bytes` the median line length, exactly
+/// the lines longer (counted here) refused and every other answer unchanged;
+/// a reader that leaves after 5,000 answers (mid-stream) ends the program by
+/// SIGPIPE, quietly, after printing those answers in order; a full disk fails
+/// loudly once.
+#[cfg(target_os = "linux")]
+#[test]
+fn pipeline_over_many_chunks_keeps_order_limits_and_output_errors() {
+    use std::io::{BufRead, Read};
+    use std::os::unix::process::ExitStatusExt;
+    let mut lines = mixed_lines::mixed_lines(3, 13_000);
+    // BOX_LINE with an id, then padded with JSON white space.
+    let pad_line = BOX_LINE.replacen('{', r#"{"id":"pad","#, 1);
+    let mut padded = pad_line.clone().into_bytes();
+    padded.resize(70_000, b' ');
+    // Last line of chunk 1, first of chunk 2, inside chunk 4, the last line.
+    let at = [2_047, 2_048, 7_000, 12_999];
+    for &i in &at {
+        lines[i] = padded.clone();
+    }
+    let text = lines.join(&b'\n');
+    let (dir, file) = scratch_file("pipeline", &text);
+    let f = file.to_str().unwrap();
+
+    let (code, one, err) = run_raw(&["query", "--jobs", "1", f], b"");
+    assert_eq!((code, err.as_str()), (1, ""), "the file has bad lines");
+    let answers: Vec<&[u8]> = one.split_inclusive(|&c| c == b'\n').collect();
+    assert_eq!(answers.len(), lines.len());
+    let (c, unpadded, _) = run_raw(&["query", "--jobs", "1", "-"], pad_line.as_bytes());
+    assert_eq!(c, 0);
+    let v: Value = serde_json::from_slice(&unpadded).unwrap();
+    assert_eq!(v["intersect"], false, "a gap of 1e-6: {v}");
+    for &i in &at {
+        assert!(
+            answers[i] == unpadded,
+            "line {}: {}",
+            i + 1,
+            String::from_utf8_lossy(answers[i])
+        );
+    }
+    for jobs in ["2", "16"] {
+        let (c, out, err) = run_raw(&["query", "--jobs", jobs, f], b"");
+        assert_eq!((c, err.as_str()), (code, ""), "--jobs {jobs}");
+        assert!(
+            out == one,
+            "--jobs {jobs}: the answers differ from --jobs 1"
+        );
+    }
+
+    // The median length: about half the lines are refused, in every chunk.
+    let limit = {
+        let mut lens: Vec<usize> = lines.iter().map(Vec::len).collect();
+        lens.sort_unstable();
+        lens[lens.len() / 2]
+    };
+    let long = lines.iter().filter(|l| l.len() > limit).count();
+    assert!(
+        long > 5_000,
+        "about half the lines are over the limit: {long}"
+    );
+    let limit_arg = limit.to_string();
+    let mut first = None;
+    for jobs in ["1", "2", "16"] {
+        let args = ["query", "--jobs", jobs, "--max-line-bytes", &limit_arg, f];
+        let (_, out, _) = run_raw(&args, b"");
+        let got: Vec<&[u8]> = out.split_inclusive(|&c| c == b'\n').collect();
+        assert_eq!(got.len(), lines.len(), "--jobs {jobs}");
+        for (i, l) in lines.iter().enumerate() {
+            if l.len() > limit {
+                assert_overlong(got[i], i + 1, limit, &format!("--jobs {jobs}, "));
+            } else {
+                assert!(
+                    got[i] == answers[i],
+                    "--jobs {jobs}, line {}: changed by the limit",
+                    i + 1
+                );
+            }
+        }
+        let first = first.get_or_insert(out.clone());
+        assert!(
+            *first == out,
+            "--jobs {jobs}: differs from --jobs 1 under the limit"
+        );
+    }
+
+    for jobs in ["2", "16"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+            .args(["query", "--jobs", jobs, f])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut got = Vec::new();
+        for _ in 0..5_000 {
+            stdout.read_until(b'\n', &mut got).unwrap();
+        }
+        assert!(
+            got[..] == one[..got.len()],
+            "--jobs {jobs}: the first 5,000 answers"
+        );
+        drop(stdout);
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(
+            status.signal(),
+            Some(libc::SIGPIPE),
+            "--jobs {jobs}: {status:?}"
+        );
+        assert_eq!(err, "", "--jobs {jobs}: quiet");
+
+        let (status, err) = run_on_full_disk(&["query", "--jobs", jobs, f]);
+        assert_eq!(status.code(), Some(2), "--jobs {jobs}: {err}");
+        assert_eq!(
+            err.lines().count(),
+            1,
+            "--jobs {jobs}: one error line: {err}"
+        );
+        assert!(err.contains("No space left on device"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -367,29 +509,34 @@ fn query_piped_into_head_stops_after_the_reader_leaves() {
     }
 }
 
+/// The program with `args`, its standard output on `/dev/full` (every write
+/// fails: no space left); (exit status, standard error).
+#[cfg(target_os = "linux")]
+fn run_on_full_disk<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::ExitStatus, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn full_disk_on_standard_output_fails_loudly_once() {
     let dir = pipe_inputs();
     for args in output_commands(&dir) {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {:?} {err}",
-            out.status
-        );
+        let (status, err) = run_on_full_disk(&args);
+        assert_eq!(status.code(), Some(2), "{args:?}: {status:?} {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
         assert!(
             err.starts_with("exact-collision: ") && err.contains("No space left on device"),

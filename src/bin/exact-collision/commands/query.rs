@@ -4,11 +4,14 @@ use super::limits::LimitOpts;
 use exact_collision::protocol::{answer_bytes, answer_overlong, LineOutcome, LINES};
 use exact_collision::stats;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use std::collections::VecDeque;
 use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::sync_channel;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, sync_channel};
+use std::sync::Arc;
 
 /// Answer a JSON Lines file (standard input by default).
 #[derive(clap::Args)]
@@ -41,6 +44,15 @@ const CHUNK_LINES: usize = 2048;
 const CHUNK_BYTES: usize = 4 << 20;
 /// Lines one task answers in a row (amortizes the scheduling).
 const TASK_LINES: usize = 32;
+/// Chunks being answered at once. The writer prints the oldest one's answers
+/// as its tasks finish while the pool goes on with the next ones, so no core
+/// waits for the writer or for the slowest task of a chunk. With the chunk the
+/// reader fills and the one it hands over, at most `IN_FLIGHT + 2` chunks are
+/// in memory whatever the input's length.
+const IN_FLIGHT: usize = 3;
+
+/// One task's answers: the output bytes of its lines and each line's outcome.
+type TaskAnswers<T> = (Vec<u8>, Vec<T>);
 
 /// A batch of input lines: their bytes, back to back, and where each ends.
 struct Chunk {
@@ -84,16 +96,39 @@ impl Chunk {
         (out, outcomes)
     }
 
-    /// Every line's answer, in order, on the current rayon pool or here.
-    fn answer_all<T: Send>(&self, parallel: bool, f: &AnswerFn<'_, T>) -> Vec<(Vec<u8>, Vec<T>)> {
+    /// The number of tasks the chunk is answered in.
+    fn tasks(&self) -> usize {
+        self.ends.len().div_ceil(TASK_LINES)
+    }
+
+    /// Task `k`'s answers: lines `k * TASK_LINES..` (at most `TASK_LINES`).
+    fn answer_task<T>(&self, k: usize, f: &AnswerFn<'_, T>) -> TaskAnswers<T> {
         let n = self.ends.len();
-        let task = |k: usize| self.answer(k * TASK_LINES..((k + 1) * TASK_LINES).min(n), f);
-        let tasks = n.div_ceil(TASK_LINES);
-        if parallel {
-            (0..tasks).into_par_iter().map(task).collect()
-        } else {
-            (0..tasks).map(task).collect()
-        }
+        self.answer(k * TASK_LINES..((k + 1) * TASK_LINES).min(n), f)
+    }
+}
+
+/// A chunk whose tasks are on the pool: their answers wait here until the
+/// writer reaches them.
+struct InFlight<T> {
+    chunk: Arc<Chunk>,
+    answers: Vec<Option<TaskAnswers<T>>>,
+    /// The next task to write.
+    next: usize,
+}
+
+/// A finished task: its chunk's sequence number, its index in the chunk, its
+/// answers (or the panic it raised, raised again by the writer).
+type Done<T> = (usize, usize, std::thread::Result<TaskAnswers<T>>);
+
+/// Sets the flag when dropped: the writer has stopped (an output or input
+/// error, a panic), so the tasks still queued skip their lines instead of
+/// answering what nobody will print.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -108,19 +143,38 @@ pub fn read_line_bounded(
     max: u64,
 ) -> io::Result<(u64, bool)> {
     let start = buf.len();
-    // At most max + 1 bytes: the line and its `\n`, or proof that it is longer.
-    let n = input.take(max.saturating_add(1)).read_until(b'\n', buf)? as u64;
-    if buf.last() == Some(&b'\n') && buf.len() > start {
-        buf.pop();
-        return Ok((n, false));
+    let (mut consumed, mut over) = (0u64, false);
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(avail) => avail,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok((consumed, over)); // The end: a last line without `\n`, or none.
+        }
+        // The `memchr` crate's SIMD search: the reader's time per line bounds
+        // a parallel run (docs/protocol.md, "Throughput on several cores").
+        let (used, end) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        let part = &avail[..used - usize::from(end)];
+        if !over {
+            if (buf.len() - start + part.len()) as u64 > max {
+                // Longer than max: drop what was kept, skip the rest unkept.
+                over = true;
+                buf.truncate(start);
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        input.consume(used);
+        consumed += used as u64;
+        if end {
+            return Ok((consumed, over));
+        }
     }
-    if n <= max {
-        return Ok((n, false)); // The last line, without a `\n`.
-    }
-    // Longer than max: drop what was kept, skip the rest without keeping it.
-    buf.truncate(start);
-    let rest = input.skip_until(b'\n')? as u64;
-    Ok((n + rest, true))
 }
 
 /// Read the next chunk (`None` at the end). Lines are split on bytes, so that a
@@ -242,7 +296,8 @@ pub type AnswerFn<'a, T> = dyn Fn(Option<&[u8]>, usize, &mut Vec<u8>) -> T + Syn
 
 /// Stream the lines of `input`, print each answer in input order, call `seen`
 /// on each. Lines are answered in chunks on `opts.jobs` threads (a reader
-/// thread reads the next chunk meanwhile), so memory stays bounded.
+/// thread reads the next chunk meanwhile, up to `IN_FLIGHT` chunks are
+/// answered at once), so memory stays bounded.
 pub fn stream(
     input: Box<dyn BufRead + Send>,
     len: Option<u64>,
@@ -283,17 +338,20 @@ pub fn stream_with<T: Send>(
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let bar = progress(len);
     let mut lines = 0usize;
-    let mut emit = |c: &Chunk, answers: Vec<(Vec<u8>, Vec<T>)>| -> io::Result<()> {
-        for (text, outcomes) in answers {
-            out.write_all(&text)?;
-            outcomes.into_iter().for_each(&mut seen);
-        }
+    // The answers of one task, then the end of a chunk: called in input order.
+    let mut write = |(text, outcomes): TaskAnswers<T>| -> io::Result<()> {
+        out.write_all(&text)?;
+        outcomes.into_iter().for_each(&mut seen);
+        Ok(())
+    };
+    let mut chunk_done = |c: &Chunk| {
         lines += c.ends.len();
         if len.is_some() {
             bar.inc(c.consumed);
         }
-        bar.set_message(format!("{lines} lines"));
-        Ok(())
+        if !bar.is_hidden() {
+            bar.set_message(format!("{lines} lines"));
+        }
     };
     let run = || -> io::Result<()> {
         if jobs == 1 {
@@ -302,8 +360,10 @@ pub fn stream_with<T: Send>(
             let mut first = 1;
             while let Some(c) = read_chunk(&mut input, first, max_line)? {
                 first += c.ends.len();
-                let answers = c.answer_all(false, f);
-                emit(&c, answers)?;
+                for k in 0..c.tasks() {
+                    write(c.answer_task(k, f))?;
+                }
+                chunk_done(&c);
             }
             return Ok(());
         }
@@ -311,8 +371,9 @@ pub fn stream_with<T: Send>(
             .num_threads(jobs)
             .build()
             .map_err(io::Error::other)?;
+        let stop = AtomicBool::new(false);
         std::thread::scope(|s| {
-            // One chunk is read ahead while the pool answers the current one.
+            // The reader reads a chunk ahead and hands it over.
             let (tx, rx) = sync_channel::<io::Result<Chunk>>(1);
             s.spawn(move || {
                 let mut input = input;
@@ -332,12 +393,62 @@ pub fn stream_with<T: Send>(
                     }
                 }
             });
-            for c in rx {
-                let c = c?;
-                let answers = pool.install(|| c.answer_all(true, f));
-                emit(&c, answers)?;
-            }
-            Ok(())
+            // This thread (not one of the pool's) queues the tasks of up to
+            // IN_FLIGHT chunks, oldest first (rayon takes tasks queued from
+            // outside the pool in order), and writes each task's answers in
+            // input order as they come; the scope waits for every task.
+            pool.in_place_scope(|scope| {
+                let _stop = StopOnDrop(&stop);
+                let (done_tx, done_rx) = channel::<Done<T>>();
+                let mut ring: VecDeque<InFlight<T>> = VecDeque::with_capacity(IN_FLIGHT);
+                // The sequence number of ring[0] (chunks from 0).
+                let mut front_seq = 0;
+                let mut reading = true;
+                loop {
+                    while reading && ring.len() < IN_FLIGHT {
+                        let Ok(c) = rx.recv() else {
+                            reading = false; // The reader is done.
+                            break;
+                        };
+                        let chunk = Arc::new(c?);
+                        let seq = front_seq + ring.len();
+                        for k in 0..chunk.tasks() {
+                            let (chunk, done, stop) = (Arc::clone(&chunk), done_tx.clone(), &stop);
+                            scope.spawn(move |_| {
+                                if !stop.load(Ordering::Relaxed) {
+                                    let a =
+                                        catch_unwind(AssertUnwindSafe(|| chunk.answer_task(k, f)));
+                                    // The writer is gone when this fails.
+                                    let _ = done.send((seq, k, a));
+                                }
+                            });
+                        }
+                        let answers = (0..chunk.tasks()).map(|_| None).collect();
+                        ring.push_back(InFlight {
+                            chunk,
+                            answers,
+                            next: 0,
+                        });
+                    }
+                    let Some(front) = ring.front_mut() else {
+                        return Ok(());
+                    };
+                    if front.next == front.answers.len() {
+                        chunk_done(&front.chunk);
+                        ring.pop_front();
+                        front_seq += 1;
+                        continue;
+                    }
+                    if let Some(a) = front.answers[front.next].take() {
+                        front.next += 1;
+                        write(a)?;
+                        continue;
+                    }
+                    // The next answers to print are not ready: wait for any task.
+                    let (seq, k, a) = done_rx.recv().expect("this thread holds a sender");
+                    ring[seq - front_seq].answers[k] = Some(a.unwrap_or_else(|p| resume_unwind(p)));
+                }
+            })
         })
     };
     let result = run();
