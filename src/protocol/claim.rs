@@ -210,7 +210,7 @@ pub(super) fn point(v: &Value) -> Option<Vec3<BigRational>> {
     }
 }
 
-fn all_strings(v: &Value) -> bool {
+pub(super) fn all_strings(v: &Value) -> bool {
     match v {
         Value::String(_) => true,
         Value::Array(a) => a.iter().all(all_strings),
@@ -1089,6 +1089,10 @@ fn judge_field(
             (None, _) => verdict(k, false, format!("{k}: claim is not a boolean")),
             (Some(_), None) => verdict(k, false, format!("{k}: not part of this answer")),
         },
+        "closest" | "closest_f64" if rounded_pair(q).is_some() => {
+            let (a, b) = rounded_pair(q).expect("checked");
+            super::claim_rounded::judge_closest(k, c, a, b, &tol.get(Kind::Distance))
+        }
         "distance_f64" if rounded_pair(q).is_some() => {
             let (a, b) = rounded_pair(q).expect("checked");
             match crate::query::rounded::distance_exact(a, b) {
