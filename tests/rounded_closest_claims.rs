@@ -91,7 +91,12 @@ fn irrational_pair() {
 fn rational_pair() {
     let a = UNIT_SPHERE_0;
     let b = r#"{"type":"sphere","center":[3,0,0],"radius":1}"#;
-    check(a, b, r#"{"closest":[["1","0","0"],["2","0","0"]]}"#, "agree");
+    check(
+        a,
+        b,
+        r#"{"closest":[["1","0","0"],["2","0","0"]]}"#,
+        "agree",
+    );
     check(a, b, r#"{"closest":[[1,0,0],[2,0,0]]}"#, "agree");
     // pb = (2, 1/1000, 0): |pb − (3,0,0)|² = 1 + 10⁻⁶ > 1, outside b.
     check(
@@ -115,7 +120,12 @@ fn rational_pair() {
 fn touching() {
     let a = UNIT_SPHERE_0;
     let b = r#"{"type":"sphere","center":[2,0,0],"radius":1}"#;
-    check(a, b, r#"{"closest":[["1","0","0"],["1","0","0"]]}"#, "agree");
+    check(
+        a,
+        b,
+        r#"{"closest":[["1","0","0"],["1","0","0"]]}"#,
+        "agree",
+    );
     // pa in a, pb = (3/2,0,0) in b, but |pa − pb| = 1/2 ≠ 0.
     check(
         a,
@@ -135,7 +145,12 @@ fn touching() {
         "agree",
     );
     // The same claim on an `intersect` query is judged the same way.
-    let (got, _) = verdict("intersect", a, b, r#"{"closest":[["1","0","0"],["1","0","0"]]}"#);
+    let (got, _) = verdict(
+        "intersect",
+        a,
+        b,
+        r#"{"closest":[["1","0","0"],["1","0","0"]]}"#,
+    );
     assert_eq!(got, "agree");
 }
 
@@ -143,9 +158,15 @@ fn touching() {
 /// point (2,0,0): D = 3/2, the exact pair (1/2,0,0), (2,0,0).
 #[test]
 fn radius_zero() {
-    let a = r#"{"type":"box","center":[0,0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]],"radius":0}"#;
+    let a =
+        r#"{"type":"box","center":[0,0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]],"radius":0}"#;
     let b = r#"{"type":"sphere","center":[2,0,0],"radius":0}"#;
-    check(a, b, r#"{"closest":[["1/2","0","0"],["2","0","0"]]}"#, "agree");
+    check(
+        a,
+        b,
+        r#"{"closest":[["1/2","0","0"],["2","0","0"]]}"#,
+        "agree",
+    );
     // The corner (1/2,1/2,1/2) is in a, but |pa − pb|² = 9/4 + 1/2 ≠ 9/4.
     check(
         a,
@@ -176,7 +197,12 @@ fn radius_zero() {
 fn rounded_box() {
     let a = r#"{"type":"box","center":[0,0,0],"half_axes":[[0.5,0,0],[0,0.5,0],[0,0,0.5]],"radius":0.25}"#;
     let b = r#"{"type":"sphere","center":[2,0,0],"radius":0.25}"#;
-    check(a, b, r#"{"closest":[["3/4","0","0"],["7/4","0","0"]]}"#, "agree");
+    check(
+        a,
+        b,
+        r#"{"closest":[["3/4","0","0"],["7/4","0","0"]]}"#,
+        "agree",
+    );
     // (3/4, 1/2, 0) is on a's rounded edge region: its distance to the box
     // is 1/4, in a; but |pa − pb|² = 1 + 1/4 ≠ 1.
     check(

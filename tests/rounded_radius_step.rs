@@ -66,9 +66,9 @@ fn scaled(r: &Rounded<f64>, s: f64) -> Rounded<f64> {
         exact_collision::shape::Core::Shape(Shape::Triangle(t)) => {
             Shape::Triangle(Triangle::new(t.v.each_ref().map(p)))
         }
-        exact_collision::shape::Core::Shape(Shape::Box(o)) => Shape::Box(
-            Obb::new(p(&o.center), o.half_axes.each_ref().map(p)).unwrap(),
-        ),
+        exact_collision::shape::Core::Shape(Shape::Box(o)) => {
+            Shape::Box(Obb::new(p(&o.center), o.half_axes.each_ref().map(p)).unwrap())
+        }
         exact_collision::shape::Core::Shape(Shape::Prism(pr)) => Shape::Prism(Prism {
             base: pr.base.each_ref().map(|w| Vec2::new(w.x * s, w.y * s)),
             zmin: pr.zmin * s,
@@ -156,7 +156,11 @@ proptest! {
 fn pair(kind: usize, ra: f64, rb: f64) -> (Rounded<f64>, Rounded<f64>) {
     let b = boxr([1.5, 0.0, 0.0], [0.5, 1.0, 1.0], (1.0, 0.0), rb);
     let a = match kind {
-        0 => tri([0.0; 3], [[0.0, -1.0, -1.0], [0.0, 2.0, -1.0], [0.0, -1.0, 2.0]], ra),
+        0 => tri(
+            [0.0; 3],
+            [[0.0, -1.0, -1.0], [0.0, 2.0, -1.0], [0.0, -1.0, 2.0]],
+            ra,
+        ),
         1 => boxr([-0.5, 0.0, 0.0], [0.5, 1.0, 1.0], (1.0, 0.0), ra),
         _ => prism([-0.5, 0.0], 0.5, 1.0, [-1.0, 1.0], ra),
     };
