@@ -33,7 +33,11 @@
 //!   and b swapped); `closest` `[[pa], [pb]]` when, given as exact strings, pa is
 //!   in a, pb in b and |pa − pb|² is the exact squared distance — given as
 //!   numbers, when |pa − pb|² agrees with it by the distance tolerance rule
-//!   (rounded points need not lie exactly in the shapes).
+//!   (rounded points need not lie exactly in the shapes). On rounded shapes
+//!   `closest` and `closest_f64` are judged by containment (the point's
+//!   squared distance to its core against r², or (r + abs)² for numbers) and
+//!   |pa − pb| against max(0, √q − R) in ℚ(√c₂, √q), or as the correctly
+//!   rounded doubles of the exact pair (`claim_rounded::judge_closest`).
 //! - A time object (`t_enter`, `t_exit`, `toi`, as this crate writes them) agrees
 //!   when its `kind` is `start`/`end` and so is the exact one, or when its `f64`
 //!   (else the midpoint of its `lo`, `hi`) agrees as a time.
