@@ -327,15 +327,9 @@ pub(super) fn judge_depth_squared(
     }
 }
 
-/// The tolerance rule on a rounded pair's distance `D = max(0, √q − R)`
-/// for a claimed pair at squared distance `c2`: `|√c2 − D| ≤ abs` or
-/// `|√c2 − D| ≤ rel·D`, exactly. Apart shapes: `x = √c2 − √q + R` in
-/// ℚ(√c2, √q), and the rule is `±x ≤ abs` or `±x ≤ rel·(√q − R)` (four
-/// signs). Meeting shapes (`D = 0`): `√c2 ≤ abs`, that is `c2 ≤ abs²`.
-fn distance_within(c2: &Q, d: &Option<(Q, Q)>, (abs, rel): &(Q, Q)) -> bool {
-    let Some((q, r)) = d else {
-        return c2 <= &(abs * abs);
-    };
+/// `x = √c2 − √q + R` (the claimed distance minus the exact one of apart
+/// shapes) in its field ℚ(√c2, √q).
+fn claimed_minus_exact(c2: &Q, q: &Q, r: &Q) -> (Field, Biquad) {
     let f = Field {
         a: c2.clone(),
         b: q.clone(),
@@ -346,6 +340,19 @@ fn distance_within(c2: &Q, d: &Option<(Q, Q)>, (abs, rel): &(Q, Q)) -> bool {
         c: -Q::one(),
         d: Q::zero(),
     };
+    (f, x)
+}
+
+/// The tolerance rule on a rounded pair's distance `D = max(0, √q − R)`
+/// for a claimed pair at squared distance `c2`: `|√c2 − D| ≤ abs` or
+/// `|√c2 − D| ≤ rel·D`, exactly. Apart shapes (`d` = `(q, R)`): with
+/// `x = √c2 − √q + R`, the rule is `±x ≤ abs` or `±x ≤ rel·(√q − R)` (four
+/// signs). Meeting shapes (`D = 0`): `√c2 ≤ abs`, that is `c2 ≤ abs²`.
+fn distance_within(c2: &Q, d: &Option<(Q, Q)>, (abs, rel): &(Q, Q)) -> bool {
+    let Some((q, r)) = d else {
+        return c2 <= &(abs * abs);
+    };
+    let (f, x) = claimed_minus_exact(c2, q, r);
     let dist = Biquad {
         a: -r.clone(),
         b: Q::zero(),
@@ -357,21 +364,12 @@ fn distance_within(c2: &Q, d: &Option<(Q, Q)>, (abs, rel): &(Q, Q)) -> bool {
 }
 
 /// `|pa − pb| = D` exactly (an exact-string claim): `c2 = 0` for meeting
-/// shapes, `√c2 − √q + R = 0` in ℚ(√c2, √q) for apart ones.
+/// shapes, `√c2 − √q + R = 0` for apart ones.
 fn distance_equal(c2: &Q, d: &Option<(Q, Q)>) -> bool {
     match d {
         None => c2.is_zero(),
         Some((q, r)) => {
-            let f = Field {
-                a: c2.clone(),
-                b: q.clone(),
-            };
-            let x = Biquad {
-                a: r.clone(),
-                b: Q::one(),
-                c: -Q::one(),
-                d: Q::zero(),
-            };
+            let (f, x) = claimed_minus_exact(c2, q, r);
             f.sign(&x) == 0
         }
     }
