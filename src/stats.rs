@@ -98,9 +98,15 @@ pub static BOX_CONTACT_FIXED: Counter = Counter::new("box-box contact fixed widt
 /// nearest double (`num/sqrt_affine.rs`): proved by stepping from the float
 /// guess (`fast`), or found by bisection on the doubles (`fallback`).
 pub static ROUNDED_CLOSEST_F64: Counter = Counter::new("rounded closest_f64 coordinates");
+/// The radius step from a closest pair proved in rationals (`q ≤ R²` and the
+/// nearest double to `√q − R`, `query/rounded/radius_step.rs`): `fast` when
+/// the double-word bound decided it, `fallback` when the exact rational step
+/// answered (touching shapes, a value within about 2⁻¹⁰⁰ of a rounding
+/// midpoint, values outside the normal range).
+pub static ROUNDED_RADIUS_STEP: Counter = Counter::new("rounded radius step (double-word)");
 
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 13] {
+pub fn all() -> [&'static Counter; 14] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -115,6 +121,7 @@ pub fn all() -> [&'static Counter; 13] {
         &BOX_CONTACT,
         &BOX_CONTACT_FIXED,
         &ROUNDED_CLOSEST_F64,
+        &ROUNDED_RADIUS_STEP,
     ]
 }
 

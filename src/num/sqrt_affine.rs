@@ -344,7 +344,7 @@ impl AffineSqrt {
 /// `n` is longer, an error below 1 in units of `2^k`), split into `h`, its
 /// leading 53 bits (exact), and `l`, the `b` bits below them rounded to a
 /// double (an error of at most 2^(b−54)); exact for `n` below 2^106.
-fn dx_mag(n: &BigUint) -> (Dx, i64) {
+pub(crate) fn dx_mag(n: &BigUint) -> (Dx, i64) {
     let bits = n.bits();
     if bits <= 53 {
         let v = n.iter_u64_digits().next().unwrap_or(0);
@@ -383,7 +383,7 @@ fn dx_mag(n: &BigUint) -> (Dx, i64) {
 
 /// `x·2^j` (exact scaling of the parts; `2^−1000` added to the bound for
 /// any underflow of a part, and the bound rounded up).
-fn scale(x: Dx, j: i64) -> Dx {
+pub(crate) fn scale(x: Dx, j: i64) -> Dx {
     if x.h == 0.0 && x.l == 0.0 && x.e == 0.0 {
         return x;
     }
@@ -405,7 +405,7 @@ fn sub_scaled(x: (Dx, i64), y: (Dx, i64)) -> (Dx, i64) {
 }
 
 /// The exponent of a double's leading bit (`−1023` for zero and subnormals).
-fn expo(v: f64) -> i64 {
+pub(crate) fn expo(v: f64) -> i64 {
     ((v.to_bits() >> 52) & 0x7ff) as i64 - 1023
 }
 

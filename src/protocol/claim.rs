@@ -33,7 +33,11 @@
 //!   and b swapped); `closest` `[[pa], [pb]]` when, given as exact strings, pa is
 //!   in a, pb in b and |pa − pb|² is the exact squared distance — given as
 //!   numbers, when |pa − pb|² agrees with it by the distance tolerance rule
-//!   (rounded points need not lie exactly in the shapes).
+//!   (rounded points need not lie exactly in the shapes). On rounded shapes
+//!   `closest` and `closest_f64` are judged by containment (the point's
+//!   squared distance to its core against r², or (r + abs)² for numbers) and
+//!   |pa − pb| against max(0, √q − R) in ℚ(√c₂, √q), or as the correctly
+//!   rounded doubles of the exact pair (`claim_rounded::judge_closest`).
 //! - A time object (`t_enter`, `t_exit`, `toi`, as this crate writes them) agrees
 //!   when its `kind` is `start`/`end` and so is the exact one, or when its `f64`
 //!   (else the midpoint of its `lo`, `hi`) agrees as a time.
@@ -210,7 +214,7 @@ pub(super) fn point(v: &Value) -> Option<Vec3<BigRational>> {
     }
 }
 
-fn all_strings(v: &Value) -> bool {
+pub(super) fn all_strings(v: &Value) -> bool {
     match v {
         Value::String(_) => true,
         Value::Array(a) => a.iter().all(all_strings),
@@ -1089,6 +1093,10 @@ fn judge_field(
             (None, _) => verdict(k, false, format!("{k}: claim is not a boolean")),
             (Some(_), None) => verdict(k, false, format!("{k}: not part of this answer")),
         },
+        "closest" | "closest_f64" if rounded_pair(q).is_some() => {
+            let (a, b) = rounded_pair(q).expect("checked");
+            super::claim_rounded::judge_closest(k, c, a, b, &tol.get(Kind::Distance))
+        }
         "distance_f64" if rounded_pair(q).is_some() => {
             let (a, b) = rounded_pair(q).expect("checked");
             match crate::query::rounded::distance_exact(a, b) {

@@ -1,5 +1,7 @@
 //! Judging a claimed `normal` and claimed `contact` points on a `contact`
-//! query of rounded shapes (docs/verify.md, "Contact claims").
+//! query of rounded shapes (docs/verify.md, "Contact claims"), and a claimed
+//! closest pair (`closest`, `closest_f64`) on their `distance` and
+//! `intersect` queries ([`judge_closest`]).
 //!
 //! With R = r_a + r_b, the depth δ is `√p + R` (cores meeting, p the cores'
 //! squared depth) or `R − √q` (cores apart, q their squared distance), and
@@ -19,14 +21,16 @@
 //!   `dist²(P′, R₀) + dist²(τ, [r_a − δ, r_a])` with P′ = P projected onto
 //!   that plane (rational) and τ = (n·P − h₀)/|n| its height over it.
 
-use super::claim::{claimed, double_error, fmt_err, outside_words, point, q, verdict, Claimed};
+use super::claim::{
+    all_strings, claimed, double_error, fmt_err, outside_words, point, q, verdict, Claimed,
+};
 use crate::num::biquadratic::{Biquad, Field};
 use crate::num::scalar::rational_to_f64;
 use crate::protocol::FieldVerdict;
 use crate::query::rounded::contact::{
     contact, core_gap, core_regions, RoundedContact, RoundedPenetration,
 };
-use crate::query::rounded::distance_exact;
+use crate::query::rounded::{distance_exact, distance_exact_any, RoundedClosest};
 use crate::query::triangle_triangle::Contact as Region;
 use crate::shape::Rounded;
 use crate::vector::Vec3;
@@ -321,4 +325,139 @@ pub(super) fn judge_depth_squared(
         ulps: Some(ulps),
         ..verdict(k, ok, detail)
     }
+}
+
+/// `x = √c2 − √q + R` (the claimed distance minus the exact one of apart
+/// shapes) in its field ℚ(√c2, √q).
+fn claimed_minus_exact(c2: &Q, q: &Q, r: &Q) -> (Field, Biquad) {
+    let f = Field {
+        a: c2.clone(),
+        b: q.clone(),
+    };
+    let x = Biquad {
+        a: r.clone(),
+        b: Q::one(),
+        c: -Q::one(),
+        d: Q::zero(),
+    };
+    (f, x)
+}
+
+/// The tolerance rule on a rounded pair's distance `D = max(0, √q − R)`
+/// for a claimed pair at squared distance `c2`: `|√c2 − D| ≤ abs` or
+/// `|√c2 − D| ≤ rel·D`, exactly. Apart shapes (`d` = `(q, R)`): with
+/// `x = √c2 − √q + R`, the rule is `±x ≤ abs` or `±x ≤ rel·(√q − R)` (four
+/// signs). Meeting shapes (`D = 0`): `√c2 ≤ abs`, that is `c2 ≤ abs²`.
+fn distance_within(c2: &Q, d: &Option<(Q, Q)>, (abs, rel): &(Q, Q)) -> bool {
+    let Some((q, r)) = d else {
+        return c2 <= &(abs * abs);
+    };
+    let (f, x) = claimed_minus_exact(c2, q, r);
+    let dist = Biquad {
+        a: -r.clone(),
+        b: Q::zero(),
+        c: Q::one(),
+        d: Q::zero(),
+    };
+    let both = |t: &Biquad| f.sign(&x.sub(t)) <= 0 && f.sign(&x.scale(&-Q::one()).sub(t)) <= 0;
+    both(&Biquad::rational(abs.clone())) || both(&dist.scale(rel))
+}
+
+/// `|pa − pb| = D` exactly (an exact-string claim): `c2 = 0` for meeting
+/// shapes, `√c2 − √q + R = 0` for apart ones.
+fn distance_equal(c2: &Q, d: &Option<(Q, Q)>) -> bool {
+    match d {
+        None => c2.is_zero(),
+        Some((q, r)) => {
+            let (f, x) = claimed_minus_exact(c2, q, r);
+            f.sign(&x) == 0
+        }
+    }
+}
+
+/// The correctly rounded doubles of the exact answer's closest pair (the
+/// witness twice for meeting shapes).
+fn rounded_answer(r: &RoundedClosest, meet: bool, a: &Rounded<Q>, b: &Rounded<Q>) -> [[f64; 3]; 2] {
+    let f = |p: &Vec3<Q>| [&p.x, &p.y, &p.z].map(rational_to_f64);
+    if meet {
+        let w = f(&r.witness_of_meeting(&a.radius));
+        return [w, w];
+    }
+    match r.exact_points_of_apart(&a.radius, &b.radius) {
+        Some((pa, pb)) => [f(&pa), f(&pb)],
+        None => r.points_f64_of_apart(&a.radius, &b.radius),
+    }
+}
+
+/// Judge a claimed closest pair `[pa, pb]` (`closest` or `closest_f64`) of
+/// rounded shapes (docs/verify.md, "Closest points of rounded shapes").
+///
+/// Each point must lie in its shape: with `q_p` the exact squared distance
+/// from the point to the shape's core and `r` its radius, `q_p ≤ r²` for an
+/// exact-string claim and `q_p ≤ (r + abs)²` for numbers (the point at most
+/// `abs` outside). Their distance must be the exact distance
+/// `D = max(0, √q − R)`: equal for exact strings, within the distance
+/// tolerance rule for numbers ([`distance_within`]). A numeric claim equal
+/// to the correctly rounded doubles of the exact answer's own closest pair
+/// agrees too (those need not lie exactly in the shapes).
+pub(super) fn judge_closest(
+    k: &str,
+    c: &Value,
+    a: &Rounded<Q>,
+    b: &Rounded<Q>,
+    tol: &(Q, Q),
+) -> FieldVerdict {
+    let pts = c.as_array().filter(|v| v.len() == 2);
+    let Some((pa, pb)) = pts.and_then(|v| Some((point(&v[0])?, point(&v[1])?))) else {
+        return verdict(k, false, format!("{k}: claim is not a pair of points"));
+    };
+    let r = match distance_exact_any(a, b) {
+        Ok(r) => r,
+        Err(e) => return verdict(k, false, format!("{k}: no exact distance ({e})")),
+    };
+    let meet = r.intersects();
+    let d = (!meet).then(|| (r.core.distance_squared.clone(), r.radius.clone()));
+    let exact = all_strings(c);
+    let slack = if exact { Q::zero() } else { tol.0.clone() };
+    // p in s within `slack`: the core distance² against (r + slack)².
+    let inside = |p: &Vec3<Q>, s: &Rounded<Q>| {
+        Rounded::sphere(p.clone(), Q::zero())
+            .ok()
+            .and_then(|dot| distance_exact(&dot, s).ok())
+            .map(|x| {
+                let lim = &x.radius + &slack;
+                x.core.distance_squared <= &lim * &lim
+            })
+            .unwrap_or(false)
+    };
+    let (ina, inb) = (inside(&pa, a), inside(&pb, b));
+    let diff = pa.sub(&pb);
+    let c2 = diff.dot(&diff);
+    let near = if exact {
+        distance_equal(&c2, &d)
+    } else {
+        distance_within(&c2, &d, tol)
+    };
+    let claimed_f = [&pa, &pb].map(|p| [&p.x, &p.y, &p.z].map(rational_to_f64));
+    let rounded = !exact
+        && pa == Vec3::new(q(claimed_f[0][0]), q(claimed_f[0][1]), q(claimed_f[0][2]))
+        && pb == Vec3::new(q(claimed_f[1][0]), q(claimed_f[1][1]), q(claimed_f[1][2]))
+        && claimed_f == rounded_answer(&r, meet, a, b);
+    let ok = (ina && inb && near) || rounded;
+    let exact_d = match &d {
+        None => 0.0,
+        Some((q, r)) => crate::num::sqrt_offset::SqrtOffset::new(q.clone(), r.clone())
+            .map(|x| x.nearest_f64())
+            .unwrap_or(f64::NAN),
+    };
+    let how = if exact { "exactly" } else { "within abs" };
+    let mut detail = format!(
+        "{k}: pa in a {ina}, pb in b {inb} ({how}), |pa − pb| ≈ {:e} against the exact distance ≈ {exact_d:e}{} (decided exactly)",
+        rational_to_f64(&c2).sqrt(),
+        if near { "" } else { ", out of tolerance" }
+    );
+    if rounded {
+        detail.push_str(" (the correctly rounded doubles of the exact closest pair)");
+    }
+    verdict(k, ok, detail)
 }

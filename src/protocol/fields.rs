@@ -87,6 +87,7 @@ pub(super) const CLAIM: &[&str] = &[
     "distance_squared_f64",
     "distance_f64",
     "closest",
+    "closest_f64",
     "depth_f64",
     "depth_squared",
     "normal",

@@ -351,12 +351,12 @@ fn run(q: &Query) -> Result<Map<String, Value>, String> {
         }
         Op::IntersectRounded { a, b } => {
             let c = crate::query::rounded::distance_exact_any(a, b).map_err(query_err)?;
-            m.insert("intersect".into(), Value::Bool(c.intersects()));
-            match c.witness(&a.radius) {
-                Some(w) => {
-                    m.insert("witness".into(), point(&w));
-                }
-                None => rounded_core(&mut m, &c),
+            let meet = rounded_meet(&c, a, b);
+            m.insert("intersect".into(), Value::Bool(meet));
+            if meet {
+                m.insert("witness".into(), point(&c.witness_of_meeting(&a.radius)));
+            } else {
+                rounded_core(&mut m, &c);
             }
         }
         Op::DistanceRounded { a, b } => rounded_distance_fields(&mut m, a, b)?,
@@ -455,22 +455,29 @@ fn rounded_distance_fields(
     b: &crate::shape::Rounded<BigRational>,
 ) -> Result<(), String> {
     let c = crate::query::rounded::distance_exact_any(a, b).map_err(query_err)?;
-    let d = c.distance();
     let mut dm = Map::new();
-    dm.insert("sqrt".into(), scalar_value(d.q()));
-    dm.insert("minus".into(), scalar_value(d.r()));
+    dm.insert("sqrt".into(), scalar_value(&c.core.distance_squared));
+    dm.insert("minus".into(), scalar_value(&c.radius));
     m.insert("distance".into(), Value::Object(dm));
-    m.insert("distance_f64".into(), float_value(c.distance_f64()));
+    let meet = rounded_meet(&c, a, b);
+    let d64 = match radii_f64(a, b) {
+        _ if meet => 0.0,
+        Some((ra, rb)) => c.distance_f64_with_radii(ra, rb),
+        None => c.distance_f64(),
+    };
+    m.insert("distance_f64".into(), float_value(d64));
     if c.radius.is_zero() {
         // No radius (convex hulls): the distance is √q, and q is rational.
         let d2 = &c.core.distance_squared;
         m.insert("distance_squared".into(), scalar_value(d2));
         m.insert("distance_squared_f64".into(), f64_companion(d2));
     }
-    m.insert("intersect".into(), Value::Bool(c.intersects()));
-    let points = match c.witness(&a.radius) {
-        Some(w) => Some((w.clone(), w)),
-        None => c.exact_points(&a.radius, &b.radius),
+    m.insert("intersect".into(), Value::Bool(meet));
+    let points = if meet {
+        let w = c.witness_of_meeting(&a.radius);
+        Some((w.clone(), w))
+    } else {
+        c.exact_points_of_apart(&a.radius, &b.radius)
     };
     match points {
         Some((pa, pb)) => {
@@ -478,14 +485,36 @@ fn rounded_distance_fields(
         }
         // Irrational closest points: their nearest doubles, decided exactly.
         None => {
-            if let Some(ps) = c.points_f64(&a.radius, &b.radius) {
-                let p = |v: [f64; 3]| Value::Array(v.into_iter().map(float_value).collect());
-                m.insert("closest_f64".into(), Value::Array(vec![p(ps[0]), p(ps[1])]));
-            }
+            let ps = c.points_f64_of_apart(&a.radius, &b.radius);
+            let p = |v: [f64; 3]| Value::Array(v.into_iter().map(float_value).collect());
+            m.insert("closest_f64".into(), Value::Array(vec![p(ps[0]), p(ps[1])]));
         }
     }
     rounded_core(m, &c);
     Ok(())
+}
+
+/// Both radii as doubles, when they are exactly doubles (the protocol reads
+/// every number as a rational).
+fn radii_f64(
+    a: &crate::shape::Rounded<BigRational>,
+    b: &crate::shape::Rounded<BigRational>,
+) -> Option<(f64, f64)> {
+    let x = crate::ccd::points::exact_f64;
+    Some((x(&a.radius)?, x(&b.radius)?))
+}
+
+/// Whether rounded shapes meet (`q ≤ R²`), decided once per answer: the
+/// filtered radius step when the radii are doubles, exactly otherwise.
+fn rounded_meet(
+    c: &crate::query::rounded::RoundedClosest,
+    a: &crate::shape::Rounded<BigRational>,
+    b: &crate::shape::Rounded<BigRational>,
+) -> bool {
+    match radii_f64(a, b) {
+        Some((ra, rb)) => c.intersects_with_radii(ra, rb),
+        None => c.intersects(),
+    }
 }
 
 /// A `contact` answer's fields for meeting rounded shapes: δ in closed form

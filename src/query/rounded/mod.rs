@@ -42,6 +42,7 @@
 pub mod contact;
 mod hull_fast;
 mod point_box;
+mod radius_step;
 mod segment_fast;
 
 use super::polytope::Polytope;
@@ -50,8 +51,8 @@ use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::num::sqrt_affine::AffineSqrt;
 use crate::num::sqrt_offset::SqrtOffset;
-use crate::shape::{Core, Cube, Obb, Rounded, Shape, Triangle};
-use crate::vector::Vec3;
+use crate::shape::{Core, Cube, Obb, Prism, Rounded, Shape, Triangle};
+use crate::vector::{Vec2, Vec3};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -90,22 +91,41 @@ impl RoundedClosest {
         self.distance().clamped_nearest_f64()
     }
 
+    /// [`distance_f64`](Self::distance_f64) when the radii are the doubles
+    /// `r_a`, `r_b` (`R = r_a + r_b`, which the caller guarantees): the same
+    /// double, decided in double-word arithmetic with a proven error bound
+    /// (`radius_step.rs`), and exactly where the bound does not decide.
+    pub fn distance_f64_with_radii(&self, ra: f64, rb: f64) -> f64 {
+        debug_assert_eq!(self.radius, ra.to_rational() + rb.to_rational());
+        radius_step::distance_f64(self, ra, rb)
+    }
+
+    /// [`intersects`](Self::intersects) when the radii are the doubles
+    /// `r_a`, `r_b` (`R = r_a + r_b`): the sign of `q − R²` in double-word
+    /// arithmetic with a proven error bound, exactly where it does not decide.
+    pub fn intersects_with_radii(&self, ra: f64, rb: f64) -> bool {
+        debug_assert_eq!(self.radius, ra.to_rational() + rb.to_rational());
+        radius_step::intersects(self, ra, rb)
+    }
+
     /// A common point of meeting shapes, exact: the cores' common point when
     /// `q = 0`, else `p_a + (r_a/R)(p_b − p_a)`. `None` when they are apart.
     pub fn witness(&self, ra: &Q) -> Option<Vec3<Q>> {
-        if !self.intersects() {
-            return None;
-        }
+        self.intersects().then(|| self.witness_of_meeting(ra))
+    }
+
+    /// [`witness`](Self::witness) of shapes known to meet.
+    pub(crate) fn witness_of_meeting(&self, ra: &Q) -> Vec3<Q> {
         let (pa, pb) = (&self.core.a, &self.core.b);
         if self.core.distance_squared.is_zero() || self.radius.is_zero() {
-            return Some(pa.clone());
+            return pa.clone();
         }
         let t = ra / &self.radius;
-        Some(Vec3::new(
+        Vec3::new(
             &pa.x + &t * (&pb.x - &pa.x),
             &pa.y + &t * (&pb.y - &pa.y),
             &pa.z + &t * (&pb.z - &pa.z),
-        ))
+        )
     }
 
     /// The closest points of apart shapes when `√q` is rational (then they
@@ -115,6 +135,11 @@ impl RoundedClosest {
         if self.intersects() {
             return None;
         }
+        self.exact_points_of_apart(ra, rb)
+    }
+
+    /// [`exact_points`](Self::exact_points) of shapes known to be apart.
+    pub(crate) fn exact_points_of_apart(&self, ra: &Q, rb: &Q) -> Option<(Vec3<Q>, Vec3<Q>)> {
         let s = rational_sqrt(&self.core.distance_squared)?;
         let (pa, pb) = (&self.core.a, &self.core.b);
         let d = Vec3::new(&pb.x - &pa.x, &pb.y - &pa.y, &pb.z - &pa.z);
@@ -152,6 +177,11 @@ impl RoundedClosest {
         if self.intersects() {
             return None;
         }
+        Some(self.points_f64_of_apart(ra, rb))
+    }
+
+    /// [`points_f64`](Self::points_f64) of shapes known to be apart.
+    pub(crate) fn points_f64_of_apart(&self, ra: &Q, rb: &Q) -> [[f64; 3]; 2] {
         // Integer numerators over positive denominators, unreduced: the
         // comparisons need no lowest terms (and no gcd is taken).
         let q = &self.core.distance_squared;
@@ -173,7 +203,7 @@ impl RoundedClosest {
                     .nearest_f64();
             }
         }
-        Some(out)
+        out
     }
 }
 
@@ -315,7 +345,7 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
     if hull_core(a, b) {
         crate::stats::HULL_F64.fallback();
     }
-    Ok(distance_exact_guessed(a, b, guess)?.distance_f64())
+    Ok(distance_exact_guessed(a, b, guess)?.distance_f64_with_radii(a.radius, b.radius))
 }
 
 /// Whether one core is a convex hull (the pairs `hull_fast.rs` takes).
@@ -386,13 +416,13 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
     if hull_core(a, b) {
         crate::stats::HULL_F64.fallback();
     }
-    Ok(distance_exact_guessed(a, b, guess)?.distance().sign() != Sign::Positive)
+    Ok(distance_exact_guessed(a, b, guess)?.intersects_with_radii(a.radius, b.radius))
 }
 
 /// The same rounded shape with double coordinates and radius, when every
-/// number of `r` is exactly a double in the normal range (or zero) and its
-/// core is one the float-guided paths take (a point, a segment, a triangle, a
-/// box, a cube, a convex hull); `None` otherwise. The values are the same, so
+/// number of `r` is exactly a double in the normal range (or zero): a
+/// point, a segment, a triangle, a box, a prism, a cube, a convex hull
+/// core; `None` otherwise. The values are the same, so
 /// the answers are the same.
 pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
     let x = crate::ccd::points::exact_f64;
@@ -420,34 +450,34 @@ pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
             }
             Core::Shape(Shape::Cube(Cube::new(out.try_into().ok()?).ok()?))
         }
+        Core::Shape(Shape::Prism(pr)) => {
+            let v = |w: &Vec2<Q>| Some(Vec2::new(x(&w.x)?, x(&w.y)?));
+            let b = &pr.base;
+            // The base is already in the prism's order: the same values,
+            // not re-sorted by `Prism::new`.
+            Core::Shape(Shape::Prism(Prism {
+                base: [v(&b[0])?, v(&b[1])?, v(&b[2])?, v(&b[3])?],
+                zmin: x(&pr.zmin)?,
+                zmax: x(&pr.zmax)?,
+            }))
+        }
         Core::Hull(h) => Core::Hull(Box::new(h.exact_f64()?)),
-        _ => return None,
     };
     Some(Rounded { core, radius })
 }
 
-/// [`distance_exact`] of shapes read as exact rationals: when one core is a
-/// point, a segment or a convex hull and both shapes are exactly doubles
-/// ([`exact_f64`]), the float-guided paths (`segment_fast.rs` for point and
-/// segment cores, `hull_fast.rs` for hull cores) first; [`distance_exact`] on
-/// the rationals otherwise, and where those paths refuse. The same answer as
-/// [`distance_exact`].
+/// [`distance_exact`] of shapes read as exact rationals: when both shapes
+/// are exactly doubles ([`exact_f64`]), [`distance_exact_f64`] on the
+/// doubles (the float-guided paths: `segment_fast.rs` for point and segment
+/// cores, `hull_fast.rs` for hull cores, the polytope paths' own
+/// float-guided paths for triangle, box, prism and cube cores, with the
+/// exact paths where they refuse); [`distance_exact`] on the rationals
+/// otherwise. The same values, so the same answer as [`distance_exact`].
 pub fn distance_exact_any(a: &Rounded<Q>, b: &Rounded<Q>) -> Result<RoundedClosest, QueryError> {
-    let guided =
-        |r: &Rounded<Q>| matches!(r.core, Core::Point(_) | Core::Segment(..) | Core::Hull(_));
-    if guided(a) || guided(b) {
-        if let (Some(x), Some(y)) = (exact_f64(a), exact_f64(b)) {
-            let core =
-                segment_fast::core_distance(&x, &y).or_else(|| hull_fast::core_distance(&x, &y));
-            if let Some(core) = core {
-                return Ok(RoundedClosest {
-                    core,
-                    radius: &a.radius + &b.radius,
-                });
-            }
-        }
+    match (exact_f64(a), exact_f64(b)) {
+        (Some(x), Some(y)) => distance_exact_f64(&x, &y),
+        _ => distance_exact(a, b),
     }
-    distance_exact(a, b)
 }
 
 /// The cores' exact closest pair. A point, a segment or a polytope shape is
