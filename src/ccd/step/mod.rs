@@ -325,7 +325,13 @@ pub(crate) fn narrow_phase_by(
 ) -> Result<Vec<Collision>, QueryError> {
     // Small tasks, so that work stealing spreads the few candidates that take
     // the exact method (~5 M instructions each, against ~6 k for the filter)
-    // instead of one task holding many of them at the end of the phase.
+    // instead of one task holding many of them at the end of the phase. Every
+    // chunk is its own task (`with_max_len(1)`): left to itself, rayon splits
+    // an indexed range only until each thread has a few pieces (a quarter of
+    // the candidates each on 2 threads) and runs each piece on one thread, and
+    // the exact candidates cluster (armadillo-rollers: 521 of its 597 in the
+    // first tenth of the edge–edge list), so one piece held most of them while
+    // the other thread ran out of work.
     //
     // Progress is reported once per group of PROGRESS_CHUNKS chunks, by the
     // task that decides the group's last chunk, for the whole group: every
@@ -355,10 +361,12 @@ pub(crate) fn narrow_phase_by(
     let hits: Result<Vec<Vec<Collision>>, QueryError> = times.time("candidates", false, || {
         (0..tasks(&c.vf))
             .into_par_iter()
+            .with_max_len(1)
             .map(|i| decide(PairKind::VertexFace, &c.vf, i))
             .chain(
                 (0..tasks(&c.ee))
                     .into_par_iter()
+                    .with_max_len(1)
                     .map(|i| decide(PairKind::EdgeEdge, &c.ee, i)),
             )
             .collect()
