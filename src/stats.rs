@@ -6,16 +6,87 @@
 //! Process-wide, relaxed atomics (a count, not a synchronisation). The program
 //! prints them with `query --stats`; benchmarks and tests read them before and
 //! after a run.
+//!
+//! Each count is sharded: a thread adds into its own shard (chosen once per
+//! thread, round robin over [`SHARDS`]), each shard alone on its cache lines,
+//! and a read sums the shards. The parallel loops (the step's narrow phase
+//! counts every candidate) would otherwise make every core write the same
+//! line, which then moves between the cores' caches at every count. Every
+//! shard is an atomic, so two threads that share a shard (more threads than
+//! shards) still lose no count, and a read after the counting threads are
+//! joined is the exact total.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// Shards per count: at least the threads that count at once on the machines
+/// the crate runs on; more threads share shards (correct, only slower).
+pub const SHARDS: usize = 16;
+
+/// One shard of `N` counts, alone on its cache lines: 128 bytes, since x86
+/// processors fetch 64-byte lines in adjacent pairs.
+#[repr(align(128))]
+struct Shard<const N: usize>([AtomicU64; N]);
+
+/// `N` counts, sharded by thread.
+struct Sharded<const N: usize>([Shard<N>; SHARDS]);
+
+impl<const N: usize> Sharded<N> {
+    const fn new() -> Self {
+        Sharded([const { Shard([const { AtomicU64::new(0) }; N]) }; SHARDS])
+    }
+
+    /// Adds one to count `k` in this thread's shard.
+    #[inline]
+    fn add(&self, k: usize) {
+        self.0[shard()].0[k].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Count `k`: the sum over the shards.
+    fn get(&self, k: usize) -> u64 {
+        self.0.iter().map(|s| s.0[k].load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// The next thread's shard, round robin.
+static NEXT_SHARD: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// This thread's shard; `SHARDS` until its first count.
+    static SHARD: Cell<usize> = const { Cell::new(SHARDS) };
+}
+
+/// This thread's shard index (assigned at its first count).
+#[inline]
+fn shard() -> usize {
+    SHARD.with(|s| {
+        let i = s.get();
+        if i < SHARDS {
+            return i;
+        }
+        let i = NEXT_SHARD.fetch_add(1, Ordering::Relaxed) % SHARDS;
+        s.set(i);
+        i
+    })
+}
 
 /// One fast path's two counts.
-#[derive(Debug)]
 pub struct Counter {
     /// The path's name, as `--stats` prints it.
     pub name: &'static str,
-    fast: AtomicU64,
-    fallback: AtomicU64,
+    /// [fast, fallback].
+    counts: Sharded<2>,
+}
+
+impl std::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (fast, fallback) = self.get();
+        f.debug_struct("Counter")
+            .field("name", &self.name)
+            .field("fast", &fast)
+            .field("fallback", &fallback)
+            .finish()
+    }
 }
 
 impl Counter {
@@ -23,29 +94,46 @@ impl Counter {
     pub const fn new(name: &'static str) -> Self {
         Counter {
             name,
-            fast: AtomicU64::new(0),
-            fallback: AtomicU64::new(0),
+            counts: Sharded::new(),
         }
     }
 
     /// Count one answer of the fast path.
     #[inline]
     pub fn fast(&self) {
-        self.fast.fetch_add(1, Ordering::Relaxed);
+        self.counts.add(0);
     }
 
     /// Count one answer that needed the fallback.
     #[inline]
     pub fn fallback(&self) {
-        self.fallback.fetch_add(1, Ordering::Relaxed);
+        self.counts.add(1);
     }
 
     /// (fast, fallback) so far.
     pub fn get(&self) -> (u64, u64) {
-        (
-            self.fast.load(Ordering::Relaxed),
-            self.fallback.load(Ordering::Relaxed),
-        )
+        (self.counts.get(0), self.counts.get(1))
+    }
+}
+
+/// A single count, sharded like [`Counter`]'s.
+pub(crate) struct Tally(Sharded<1>);
+
+impl Tally {
+    /// A count at zero.
+    pub(crate) const fn new() -> Self {
+        Tally(Sharded::new())
+    }
+
+    /// Count one.
+    #[inline]
+    pub(crate) fn add(&self) {
+        self.0.add(0);
+    }
+
+    /// The count so far.
+    pub(crate) fn get(&self) -> u64 {
+        self.0.get(0)
     }
 }
 
@@ -173,18 +261,16 @@ pub(crate) static ORD_EXACT: std::sync::atomic::AtomicUsize =
 // Counted in `num/bounded.rs`.
 /// How many signs the filter could not decide and the integers did
 /// (process-wide; a count for tests and measurements).
-pub(crate) static EXACT_SIGNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub(crate) static EXACT_SIGNS: Tally = Tally::new();
 
 // Counted in `query/box_box/mod.rs`.
-pub(crate) static FILTER_FAILURES: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(0);
+pub(crate) static FILTER_FAILURES: Tally = Tally::new();
 
 // Counted in `predicates/mod.rs`.
-pub(crate) static EXACT_EVALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub(crate) static EXACT_EVALS: Tally = Tally::new();
 
 // Counted in `predicates/mod.rs`.
-pub(crate) static ADAPTIVE_EVALS: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(0);
+pub(crate) static ADAPTIVE_EVALS: Tally = Tally::new();
 
 // Counted in `protocol/mod.rs`.
 /// Lines answered on the lean line path (`fast`) and on the general path
@@ -194,5 +280,43 @@ pub static LINES: Counter = Counter::new("lines");
 // Counted in `num/sqrt_offset.rs`.
 /// `SqrtOffset::nearest_f64` calls whose float guess was more than six ulps
 /// off, so that it bisected instead of stepping.
-pub(crate) static SQRT_OFFSET_BISECTIONS: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(0);
+pub(crate) static SQRT_OFFSET_BISECTIONS: Tally = Tally::new();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts from more threads than shards (so that threads share shards)
+    /// sum exactly: each thread's counts are known, so the total is their sum.
+    #[test]
+    fn counts_from_many_threads_sum_exactly() {
+        static C: Counter = Counter::new("test");
+        static T: Tally = Tally::new();
+        let threads = 3 * SHARDS + 1;
+        std::thread::scope(|s| {
+            for i in 0..threads {
+                s.spawn(move || {
+                    // Thread i counts 1000 + i fast answers and i fallbacks.
+                    for _ in 0..1000 + i {
+                        C.fast();
+                        T.add();
+                    }
+                    for _ in 0..i {
+                        C.fallback();
+                    }
+                });
+            }
+        });
+        let n = threads as u64;
+        // Σ (1000 + i) and Σ i over i < n.
+        let fast = 1000 * n + n * (n - 1) / 2;
+        assert_eq!(C.get(), (fast, n * (n - 1) / 2));
+        assert_eq!(T.get(), fast);
+    }
+
+    #[test]
+    fn a_shard_is_alone_on_its_cache_lines() {
+        assert_eq!(std::mem::align_of::<Shard<2>>(), 128);
+        assert_eq!(std::mem::size_of::<Shard<2>>(), 128);
+    }
+}

@@ -152,12 +152,12 @@ use crate::stats::EXACT_SIGNS;
 /// [`EXACT_SIGNS`] so far.
 #[allow(dead_code)]
 pub(crate) fn exact_signs() -> u64 {
-    EXACT_SIGNS.load(std::sync::atomic::Ordering::Relaxed)
+    EXACT_SIGNS.get()
 }
 
 /// Count one sign decided on the integers.
 pub(crate) fn count_exact_sign() {
-    EXACT_SIGNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    EXACT_SIGNS.add();
 }
 
 /// The exact sign of a quantity: the filter's when its bound decides, else

@@ -55,14 +55,13 @@ use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive};
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 use crate::stats::SQRT_OFFSET_BISECTIONS as BISECTIONS;
 
 /// How many [`SqrtOffset::nearest_f64`] calls so far (process-wide) found the
 /// float guess more than eight ulps off and bisected instead of stepping.
 pub fn bisection_fallbacks() -> u64 {
-    BISECTIONS.load(AtomicOrdering::Relaxed)
+    BISECTIONS.get()
 }
 
 /// Why a [`SqrtOffset`] could not be built.
@@ -272,7 +271,7 @@ impl<'a> Abs<'a> {
     fn nearest(&self) -> f64 {
         let (v, bisected) = round_nonneg(|m, e| self.cmp(m, e), self.guess());
         if bisected {
-            BISECTIONS.fetch_add(1, AtomicOrdering::Relaxed);
+            BISECTIONS.add();
         }
         v
     }

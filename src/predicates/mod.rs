@@ -32,7 +32,6 @@ use crate::num::interval::Interval;
 use crate::num::ring::Ring;
 use crate::num::scalar::{ExactRing, Scalar};
 use crate::num::sign::Sign;
-use std::sync::atomic::Ordering;
 
 use crate::stats::ADAPTIVE_EVALS;
 use crate::stats::EXACT_EVALS;
@@ -40,21 +39,21 @@ use crate::stats::EXACT_EVALS;
 /// How many predicate evaluations so far needed the exact big-number fallback
 /// (process-wide, all threads). Benchmarks read it before and after a run.
 pub fn exact_evaluations() -> u64 {
-    EXACT_EVALS.load(Ordering::Relaxed)
+    EXACT_EVALS.get()
 }
 
 /// How many float orient2d/orient3d calls so far were not decided by Shewchuk's
 /// stage-A filter and went on to `robust`'s adaptive stages (exact, no big numbers).
 pub fn adaptive_evaluations() -> u64 {
-    ADAPTIVE_EVALS.load(Ordering::Relaxed)
+    ADAPTIVE_EVALS.get()
 }
 
 pub(crate) fn count_exact() {
-    EXACT_EVALS.fetch_add(1, Ordering::Relaxed);
+    EXACT_EVALS.add();
 }
 
 pub(crate) fn count_adaptive() {
-    ADAPTIVE_EVALS.fetch_add(1, Ordering::Relaxed);
+    ADAPTIVE_EVALS.add();
 }
 
 /// A polynomial expression in inputs of type `S`, written once over any ring.

@@ -51,7 +51,6 @@ use crate::num::sign::Sign;
 use crate::predicates::{in_shewchuk_range, sign_of, Expr};
 use crate::shape::{Obb, Shape};
 use crate::vector::Vec3;
-use std::sync::atomic::Ordering;
 
 use crate::stats::FILTER_FAILURES;
 
@@ -59,7 +58,7 @@ use crate::stats::FILTER_FAILURES;
 /// went to the exact predicate), process-wide. Benchmarks read it before and
 /// after a run to report the exact-fallback rate.
 pub fn filter_failures() -> u64 {
-    FILTER_FAILURES.load(Ordering::Relaxed)
+    FILTER_FAILURES.get()
 }
 
 /// Axis `k` of the 15 as the pair (u, v) with L = u × v: 0..3 faces of a,
@@ -176,7 +175,7 @@ fn sat_f64<S: Scalar>(a: &Obb<S>, b: &Obb<S>, x: &[F3; 8]) -> Option<usize> {
             return Some(k);
         }
         if g >= -bound {
-            FILTER_FAILURES.fetch_add(1, Ordering::Relaxed);
+            FILTER_FAILURES.add();
             let (u, v) = axis_pair(&a.half_axes, &b.half_axes, k);
             if sign_of(&AxisGap { u, v, a, b }) == Sign::Positive {
                 return Some(k);

@@ -10,7 +10,7 @@ use exact_collision::stats::CCD_POINTS;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_rational::BigRational;
 use serde_json::{json, Map, Value};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -81,8 +81,10 @@ fn time_text(c: &Collision) -> String {
     }
 }
 
+/// The narrow phase's progress bar: on a terminal, for more than 100,000
+/// candidates; hidden otherwise.
 fn progress(len: u64) -> ProgressBar {
-    if len < 100_000 {
+    if len < 100_000 || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let pb = ProgressBar::new(len);
@@ -124,9 +126,14 @@ pub fn run(args: &Args) -> std::io::Result<bool> {
     let start = Instant::now();
     let before = CCD_POINTS.get();
     let pb = progress((cands.vf.len() + cands.ee.len()) as u64);
+    // A hidden bar still counts (shared atomics and a clock read per call,
+    // from every core): none of that when nothing is shown.
+    let inc = |n| pb.inc(n);
+    let skip = |_| {};
+    let progress: &(dyn Fn(u64) + Sync) = if pb.is_hidden() { &skip } else { &inc };
     let ans = match &delta {
-        Some(d) => step_min_distance(&mesh, &tolerance, d, &|n| pb.inc(n)),
-        None => answer_timed(&mesh, &cands, &tolerance, &|n| pb.inc(n), &mut narrow_times),
+        Some(d) => step_min_distance(&mesh, &tolerance, d, progress),
+        None => answer_timed(&mesh, &cands, &tolerance, progress, &mut narrow_times),
     }
     .map_err(|e| invalid(e.to_string()))?;
     pb.finish_and_clear();
