@@ -441,13 +441,6 @@ fn decimal_to_f64(w: u64, e: i32) -> Option<f64> {
 /// written. The denominator is not even read as a number: it is compared
 /// with the decimal text of the one power of two of its length and first
 /// digit ([`POW2_DEC`]).
-// `inline(always)`, and its helpers too (`digits_end`, `pow2_exponent`,
-// `same_bytes`): its one caller is the lean reader's `Scan::leaf`, on every
-// exact string of a line. Left to the compiler, one of them stays a call,
-// depending on how large the crate's other code is (lean.rs's `contact` lines
-// made this one a call; with `inline` here a helper became one): each way
-// about 600 more instructions per `ccd_vf`/`ccd_ee` line (callgrind).
-#[inline(always)]
 pub(crate) fn exact_double_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
     let (neg, mut i) = match b.get(i)? {
         b'-' => (true, i + 1),
@@ -494,7 +487,6 @@ pub(crate) fn exact_double_at(b: &[u8], i: usize) -> Option<(f64, usize)> {
 /// a time: a byte is a digit iff neither `byte + 0x46` nor `byte − 0x30` sets
 /// its top bit, and the lowest flagged byte is exact (a carry or borrow only
 /// comes from a lower byte that is flagged itself).
-#[inline(always)] // see exact_double_at
 fn digits_end(b: &[u8], mut i: usize) -> usize {
     while let Some(c) = b.get(i..i + 8) {
         let v = u64::from_le_bytes(c.try_into().expect("eight bytes"));
@@ -516,7 +508,6 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 /// `None`. Powers of two with the same number of digits have different first
 /// digits (each is twice the one before), so length and first digit name the
 /// only candidate.
-#[inline(always)] // see exact_double_at
 fn pow2_exponent(q: &[u8]) -> Option<u32> {
     let len = q.len();
     // (Longer denominators, 2¹²⁷ has 39 digits, are for `parse_exact`: it
@@ -537,7 +528,6 @@ fn pow2_exponent(q: &[u8]) -> Option<u32> {
 
 /// Whether `a` and `b` (of equal length) hold the same bytes: eight at a
 /// time, inline (the library's `bcmp` call costs more on these short texts).
-#[inline(always)] // see exact_double_at
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     debug_assert_eq!(a.len(), b.len());
     let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
