@@ -451,7 +451,7 @@ pub struct ConvexHull<S> {
 pub fn convex_hull_rational(
     points: &[Vec3<BigRational>],
 ) -> Result<ConvexHull<BigRational>, HullError> {
-    let x = crate::ccd::points::exact_f64;
+    let x = crate::num::dyadic::exact_f64;
     let doubles: Option<Vec<Vec3<f64>>> = points
         .iter()
         .map(|p| Some(Vec3::new(x(&p.x)?, x(&p.y)?, x(&p.z)?)))
@@ -478,7 +478,7 @@ impl ConvexHull<BigRational> {
     /// and planes (no orientation is decided again), so every answer on it is
     /// the same. `None` otherwise.
     pub fn exact_f64(&self) -> Option<ConvexHull<f64>> {
-        let x = crate::ccd::points::exact_f64;
+        let x = crate::num::dyadic::exact_f64;
         let mut points = Vec::with_capacity(self.points.len());
         for p in &self.points {
             points.push(Vec3::new(x(&p.x)?, x(&p.y)?, x(&p.z)?));

@@ -5,6 +5,7 @@
 //! ulp of overlap, concentric equal cubes with six normals, an edge across
 //! an edge).
 
+use exact_collision::cases::rotation_f64;
 use exact_collision::query::box_box::contact::{
     contact as fast_contact, contact_unreduced, depth_and_normals, penetration, ContactUnreduced,
     PenetrationUnreduced,
@@ -116,24 +117,7 @@ fn turned(q: [f64; 4], e: [f64; 3], c: [f64; 3]) -> Option<Obb<f64>> {
     if l < 1e-3 {
         return None;
     }
-    let [w, x, y, z] = q.map(|t| t / l);
-    let m = [
-        [
-            1. - 2. * (y * y + z * z),
-            2. * (x * y - w * z),
-            2. * (x * z + w * y),
-        ],
-        [
-            2. * (x * y + w * z),
-            1. - 2. * (x * x + z * z),
-            2. * (y * z - w * x),
-        ],
-        [
-            2. * (x * z - w * y),
-            2. * (y * z + w * x),
-            1. - 2. * (x * x + y * y),
-        ],
-    ];
+    let m = rotation_f64(q.map(|t| t / l));
     let h = std::array::from_fn(|i| v(m[0][i] * e[i], m[1][i] * e[i], m[2][i] * e[i]));
     Obb::new(v(c[0], c[1], c[2]), h).ok()
 }

@@ -11,10 +11,11 @@
 mod common;
 
 use common::mathematica_root;
-use exact_collision::ccd::points::{exact, exact_f64, filter, first_contact_f64, Kind};
+use exact_collision::ccd::points::{exact, filter, first_contact_f64, Kind};
 use exact_collision::ccd::PointCcd;
 use exact_collision::ccd::TimeKind;
 use exact_collision::ccd::{ccd_ee, ccd_vf, PointCcdAnswer};
+use exact_collision::num::dyadic::exact_f64;
 use exact_collision::poly::{sign_of_poly_at, Poly, RealRoot};
 use exact_collision::query::triangle_triangle::intersects;
 use exact_collision::{Triangle, Vec3};

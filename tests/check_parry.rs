@@ -4,8 +4,8 @@
 //! that the test re-derives from the finding's own protocol line.
 #![cfg(feature = "parry")]
 
-use exact_collision::cases::{generate, spinning, Case, Rng};
-use exact_collision::engines::parry::{check, check_random, Check, Options};
+use exact_collision::cases::{generate, spinning, Case, Geom, PoseBox, Rng};
+use exact_collision::engines::parry::{check, check_random, Check, Options, Report};
 use exact_collision::protocol::{answer_value_with, Tolerances};
 use exact_collision::shrink::line_len;
 use serde_json::Value;
@@ -13,6 +13,50 @@ use serde_json::Value;
 /// The exact answer to a line (its claim judged with default tolerances).
 fn exact(line: &Value) -> Value {
     answer_value_with(line, &Tolerances::default()).0.value
+}
+
+/// A check run's options: every disagreement shrunk.
+fn shrinking() -> Options {
+    Options {
+        shrink: true,
+        ..Default::default()
+    }
+}
+
+/// A check run's options: every judged line kept, agreeing ones too.
+fn keeping_lines() -> Options {
+    Options {
+        keep_lines: true,
+        ..Default::default()
+    }
+}
+
+/// A hand-worked pair of shapes.
+fn hand(a: Geom, b: Geom) -> Case {
+    Case {
+        family: "hand",
+        a,
+        b,
+    }
+}
+
+/// An axis-aligned box of half extent `h` about `t` (identity quaternion).
+fn aabb(t: [f64; 3], h: f64) -> Geom {
+    Geom::Box(PoseBox {
+        he: [h; 3],
+        q: [1.0, 0.0, 0.0, 0.0],
+        t,
+    })
+}
+
+/// A ball of radius `r` about `c`.
+fn ball(c: [f64; 3], r: f64) -> Geom {
+    Geom::Ball { c, r }
+}
+
+/// A capsule of radius `r` about the segment `a`–`b`.
+fn capsule(a: [f64; 3], b: [f64; 3], r: f64) -> Geom {
+    Geom::Capsule { a, b, r }
 }
 
 #[test]
@@ -36,14 +80,7 @@ fn parry_f64_calls_parallel_triangles_1e_15_apart_touching() {
     let cases: Vec<Case> = (0..40)
         .map(|_| generate("tri_parallel", &mut rng))
         .collect();
-    let r = check(
-        &cases,
-        &[],
-        &Options {
-            shrink: true,
-            ..Default::default()
-        },
-    );
+    let r = check(&cases, &[], &shrinking());
     let hit = r.findings.iter().find(|f| {
         f.engine == "parry3d-f64"
             && f.shrunk["claim"]["intersect"] == true
@@ -65,14 +102,7 @@ fn parry_f32_distance_on_coplanar_triangles_sharing_a_vertex() {
     let cases: Vec<Case> = (0..60)
         .map(|_| generate("tri_coplanar", &mut rng))
         .collect();
-    let r = check(
-        &cases,
-        &[],
-        &Options {
-            shrink: true,
-            ..Default::default()
-        },
-    );
+    let r = check(&cases, &[], &shrinking());
     let found: Vec<_> = r
         .findings
         .iter()
@@ -108,14 +138,7 @@ fn parry_f32_distance_on_coplanar_triangles_sharing_a_vertex() {
 fn parry_nonlinear_toi_misses_rotating_cuboids() {
     let mut rng = Rng(5);
     let spins: Vec<_> = (0..12).map(|_| spinning(&mut rng)).collect();
-    let r = check(
-        &[],
-        &spins,
-        &Options {
-            shrink: true,
-            ..Default::default()
-        },
-    );
+    let r = check(&[], &spins, &shrinking());
     for engine in ["parry3d-f32", "parry3d-f64"] {
         let misses: Vec<_> = r
             .findings
@@ -168,7 +191,6 @@ fn shrink_per_family_shrinks_only_the_first_k() {
 
 #[test]
 fn protocol_file_lines_become_parry_cases() {
-    use exact_collision::cases::Geom;
     use exact_collision::engines::parry::case_from_query;
     let line: Value = serde_json::from_str(r#"{"op":"intersect","a":{"type":"triangle","v":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"box","center":[1,2,3],"half_axes":[[0.6,0.8,0],[-1.6,1.2,0],[0,0,3]]}}"#).unwrap();
     let c = case_from_query(&line).unwrap();
@@ -253,33 +275,13 @@ fn rounded_families_run_findings_disagree_and_the_rest_agree() {
 
 #[test]
 fn hand_worked_rounded_pairs_and_parry_f64_capsule_distance_off() {
-    use exact_collision::cases::Geom;
     // Two unit balls with centers 2 apart touch (q = 4 = R²); capsules with
     // parallel axes 3 apart and radii 1 and 1 are 1 apart (q = 9, R = 2).
-    let balls = Case {
-        family: "hand",
-        a: Geom::Ball {
-            c: [0.0; 3],
-            r: 1.0,
-        },
-        b: Geom::Ball {
-            c: [2.0, 0.0, 0.0],
-            r: 1.0,
-        },
-    };
-    let caps = Case {
-        family: "hand",
-        a: Geom::Capsule {
-            a: [0.0; 3],
-            b: [4.0, 0.0, 0.0],
-            r: 1.0,
-        },
-        b: Geom::Capsule {
-            a: [1.0, 3.0, 0.0],
-            b: [6.0, 3.0, 0.0],
-            r: 1.0,
-        },
-    };
+    let balls = hand(ball([0.0; 3], 1.0), ball([2.0, 0.0, 0.0], 1.0));
+    let caps = hand(
+        capsule([0.0; 3], [4.0, 0.0, 0.0], 1.0),
+        capsule([1.0, 3.0, 0.0], [6.0, 3.0, 0.0], 1.0),
+    );
     assert_eq!(balls.intersects(), Some(true));
     assert_eq!(caps.intersects(), Some(false));
     let d = exact(&caps.query("distance"));
@@ -287,14 +289,7 @@ fn hand_worked_rounded_pairs_and_parry_f64_capsule_distance_off() {
         (d["distance_f64"].as_f64(), &d["core_distance_squared"]),
         (Some(1.0), &Value::from("9"))
     );
-    let r = check(
-        &[balls, caps],
-        &[],
-        &Options {
-            keep_lines: true,
-            ..Default::default()
-        },
-    );
+    let r = check(&[balls, caps], &[], &keeping_lines());
     // parry gets the balls right at both precisions, and the capsules at
     // f32 (within 1e-5); at f64 its capsule distance is 1 + 6.5e-9, far
     // outside the relative 1e-9 (GJK on the capsules' rounded support maps),
@@ -409,18 +404,10 @@ fn parry_f64_calls_shapes_a_hair_apart_intersecting() {
 
 #[test]
 fn rounded_protocol_lines_become_parry_cases() {
-    use exact_collision::cases::Geom;
     use exact_collision::engines::parry::case_from_query;
     let read = |s: &str| case_from_query(&serde_json::from_str(s).unwrap());
     let c = read(r#"{"op":"distance","a":{"type":"capsule","a":[0,0,0],"b":[1,0,0],"radius":"1/2"},"b":{"type":"box","center":[0,0,3],"half_axes":[[1,0,0],[0,1,0],[0,0,1]],"radius":0.25}}"#).unwrap();
-    assert_eq!(
-        c.a,
-        Geom::Capsule {
-            a: [0.0; 3],
-            b: [1.0, 0.0, 0.0],
-            r: 0.5
-        }
-    );
+    assert_eq!(c.a, capsule([0.0; 3], [1.0, 0.0, 0.0], 0.5));
     let Geom::RoundBox(b, r) = c.b else {
         panic!("{:?}", c.b)
     };
@@ -431,33 +418,16 @@ fn rounded_protocol_lines_become_parry_cases() {
     assert!(read(r#"{"op":"distance","a":{"type":"convex","points":[[0,0,0]],"radius":1},"b":{"type":"sphere","center":[0,0,3],"radius":1}}"#).is_none());
 }
 
-/// An axis-aligned box of half extent `h` about `t` (identity quaternion).
-fn aabb(t: [f64; 3], h: f64) -> exact_collision::cases::Geom {
-    exact_collision::cases::Geom::Box(exact_collision::cases::PoseBox {
-        he: [h; 3],
-        q: [1.0, 0.0, 0.0, 0.0],
-        t,
-    })
-}
-
 #[test]
 fn parry_contact_on_hand_worked_cube_pairs() {
     // parry #315's case: unit cubes [0,1]³ and [1,2]×[0,1]² touch at x = 1:
     // δ = 0, the normal from a to b is +x (overlap along +x is 1 − 1 = 0,
     // along −x it is 0 − (−2) = 2), the contact region the square x = 1,
     // y, z ∈ [0, 1].
-    let touching = Case {
-        family: "hand",
-        a: aabb([0.5; 3], 0.5),
-        b: aabb([1.5, 0.5, 0.5], 0.5),
-    };
+    let touching = hand(aabb([0.5; 3], 0.5), aabb([1.5, 0.5, 0.5], 0.5));
     // Resting cubes overlapping by 1/4 along z (docs/contact.md's worked
     // example): δ = 1/4, normal +z, region the square z = 1/2, |x|, |y| ≤ 1/2.
-    let resting = Case {
-        family: "hand",
-        a: aabb([0.0; 3], 0.5),
-        b: aabb([0.0, 0.0, 0.75], 0.5),
-    };
+    let resting = hand(aabb([0.0; 3], 0.5), aabb([0.0, 0.0, 0.75], 0.5));
     let q = touching.query("contact");
     let judge = |q: &Value, claim: Value| {
         let mut l = q.clone();
@@ -485,14 +455,7 @@ fn parry_contact_on_hand_worked_cube_pairs() {
         "disagree"
     );
     // parry (both precisions) answers both right: depth, normal and points.
-    let r = check(
-        &[touching, resting],
-        &[],
-        &Options {
-            keep_lines: true,
-            ..Default::default()
-        },
-    );
+    let r = check(&[touching, resting], &[], &keeping_lines());
     let contact: Vec<_> = r
         .lines
         .iter()
@@ -548,54 +511,20 @@ fn parry_contact_disagreements_on_box_families_are_disagreements() {
 
 #[test]
 fn parry_contact_and_manifolds_on_hand_worked_rounded_pairs() {
-    use exact_collision::cases::Geom;
     // Unit balls at (0,0,0) and (1,1,0): δ = 2 − √2, normal (1,1,0)/√2,
     // a's contact point (1,1,0)/√2 and b's deepest point (1,1,0)(1 − 1/√2).
-    let balls = Case {
-        family: "hand",
-        a: Geom::Ball {
-            c: [0.0; 3],
-            r: 1.0,
-        },
-        b: Geom::Ball {
-            c: [1.0, 1.0, 0.0],
-            r: 1.0,
-        },
-    };
+    let balls = hand(ball([0.0; 3], 1.0), ball([1.0, 1.0, 0.0], 1.0));
     // A ball of radius 1/2 at (0,0,3/4) over the unit cube's top face:
     // δ = 1/2 − 1/4 = 1/4, normal +z, points (0,0,1/2) and (0,0,1/4).
-    let ball_box = Case {
-        family: "hand",
-        a: aabb([0.0; 3], 0.5),
-        b: Geom::Ball {
-            c: [0.0, 0.0, 0.75],
-            r: 0.5,
-        },
-    };
+    let ball_box = hand(aabb([0.0; 3], 0.5), ball([0.0, 0.0, 0.75], 0.5));
     // Parallel capsules of radius 1/2 on (0,0,0)–(2,0,0) and
     // (1,0,3/4)–(3,0,3/4): δ = 1 − 3/4 = 1/4, normal +z, region
     // x ∈ [1, 2] on a's surface z = 1/2.
-    let capsules = Case {
-        family: "hand",
-        a: Geom::Capsule {
-            a: [0.0; 3],
-            b: [2.0, 0.0, 0.0],
-            r: 0.5,
-        },
-        b: Geom::Capsule {
-            a: [1.0, 0.0, 0.75],
-            b: [3.0, 0.0, 0.75],
-            r: 0.5,
-        },
-    };
-    let r = check(
-        &[balls, ball_box, capsules],
-        &[],
-        &Options {
-            keep_lines: true,
-            ..Default::default()
-        },
+    let capsules = hand(
+        capsule([0.0; 3], [2.0, 0.0, 0.0], 0.5),
+        capsule([1.0, 0.0, 0.75], [3.0, 0.0, 0.75], 0.5),
     );
+    let r = check(&[balls, ball_box, capsules], &[], &keeping_lines());
     let lines: Vec<_> = r
         .lines
         .iter()
@@ -675,14 +604,7 @@ fn parry_contact_disagreements_on_rounded_families_are_disagreements() {
         .find(|f| f.check == Check::Contact && f.engine == "parry3d-f64")
         .expect("parry3d-f64 gets some rounded contact wrong");
     let case = exact_collision::engines::parry::case_from_query(&f.line).expect("a parry pair");
-    let r2 = check(
-        &[case],
-        &[],
-        &Options {
-            shrink: true,
-            ..Default::default()
-        },
-    );
+    let r2 = check(&[case], &[], &shrinking());
     for f2 in r2.findings.iter().filter(|f| f.check == Check::Contact) {
         assert_eq!(f2.shrunk["op"], "contact", "{}", f2.shrunk);
         assert_eq!(exact(&f2.shrunk)["verdict"], "disagree", "{}", f2.shrunk);
@@ -691,7 +613,7 @@ fn parry_contact_disagreements_on_rounded_families_are_disagreements() {
 }
 
 /// The `contact_manifolds` lines of a report, in order.
-fn manifold_lines(r: &exact_collision::engines::parry::Report) -> Vec<(Value, bool)> {
+fn manifold_lines(r: &Report) -> Vec<(Value, bool)> {
     r.lines
         .iter()
         .filter(|(l, _)| l["meta"]["call"] == "contact_manifolds")
@@ -720,19 +642,8 @@ fn every_manifold_point_is_judged_resting_cubes() {
     // swept down to b's bottom face z = 1/4. parry's box–box manifold has
     // the four corners of that rectangle: local_p1 on a (z = 1/2), local_p2
     // on b (z = 1/4), claimed as points 2i and 2i + 1.
-    let resting = Case {
-        family: "hand",
-        a: aabb([0.0; 3], 0.5),
-        b: aabb([0.25, 0.0, 0.75], 0.5),
-    };
-    let r = check(
-        &[resting],
-        &[],
-        &Options {
-            keep_lines: true,
-            ..Default::default()
-        },
-    );
+    let resting = hand(aabb([0.0; 3], 0.5), aabb([0.25, 0.0, 0.75], 0.5));
+    let r = check(&[resting], &[], &keeping_lines());
     let lines = manifold_lines(&r);
     assert_eq!(lines.len(), 2);
     for (line, agrees) in &lines {
@@ -780,23 +691,15 @@ fn shallow_manifold_points_of_a_tilted_cube_are_off() {
     // overlap, not where they touch after the shortest separating move,
     // ≈ 0.95 from the region in x — off at both precisions.
     let s = 0.05f64;
-    let tilted = Case {
-        family: "hand",
-        a: aabb([0.0; 3], 0.5),
-        b: exact_collision::cases::Geom::Box(exact_collision::cases::PoseBox {
+    let tilted = hand(
+        aabb([0.0; 3], 0.5),
+        Geom::Box(PoseBox {
             he: [0.5; 3],
             q: [(1.0 - s * s).sqrt(), 0.0, s, 0.0],
             t: [0.0, 0.0, 0.9],
         }),
-    };
-    let r = check(
-        &[tilted],
-        &[],
-        &Options {
-            keep_lines: true,
-            ..Default::default()
-        },
     );
+    let r = check(&[tilted], &[], &keeping_lines());
     let lines = manifold_lines(&r);
     assert_eq!(lines.len(), 2);
     for (line, _) in lines {

@@ -9,7 +9,7 @@
 //! | [`biquadratic`] | exact signs in ℚ(√A, √B): comparisons of irrational depths and overlaps (verify's rounded contact claims) |
 //! | [`bounded`] | doubles with a proven error bound (the float filters of the fast paths) and the unit roundoff |
 //! | `double_word` | double-word numbers (a double plus a smaller one) with a proven error bound, and the correct rounding of `√s/d − R` they certify |
-//! | [`dyadic`] | [`Dyadic`](dyadic::Dyadic): exact m·2^e values, and a double's integer and exponent |
+//! | [`dyadic`] | [`Dyadic`](dyadic::Dyadic): exact m·2^e values, a double's integer and exponent, and [`exact_f64`](dyadic::exact_f64): a rational's double when it is one exactly |
 //! | [`sqrt`] | the double nearest to the square root of an exact rational, decided exactly |
 //! | `fixed` | fixed-width integers on the stack (up to 768 bits) and their binary gcd: the exact fallback and the constructions of the fast paths |
 //! | `wide` | two's-complement integers of exactly N words, one width per degree of a construction |

@@ -1109,7 +1109,7 @@ fn point_ccd(t: &LineText, kind: ScalarKind) -> Option<PointCcd> {
 /// A `ccd_vf` / `ccd_ee` query's 24 coordinates (rows `t0` then `t1`) when
 /// every one, rounded to the query's scalar type, is a double in the normal
 /// range or zero: the inputs on which `ccd::ccd_vf` / `ccd_ee` take
-/// [`first_contact_f64`]'s method (`ccd::points::exact_f64` accepts these),
+/// [`first_contact_f64`]'s method (`num::dyadic::exact_f64` accepts these),
 /// read here without rationals. `None` otherwise (`f32`, a value that is not
 /// a double, a subnormal): [`point_ccd`] reads the query.
 fn point_doubles(t: &LineText, kind: ScalarKind) -> Option<[[f64; 3]; 8]> {

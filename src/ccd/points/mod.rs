@@ -86,6 +86,7 @@ mod wide;
 
 use super::PointCcd;
 use super::{ContactTime, PointCcdAnswer, TimeKind};
+use crate::num::dyadic::exact_f64;
 use crate::num::fixed::Int;
 use crate::poly::zx;
 use crate::poly::{isolate_roots, Factored, IsolatingInterval, Poly, RealRoot, Roots};
@@ -276,72 +277,6 @@ fn as_f64(q: &PointCcd) -> Option<[[f64; 3]; 8]> {
         }
     }
     Some(out)
-}
-
-/// `x` as a double if it is one exactly (a power-of-two denominator and a
-/// numerator of at most 53 significant bits) in the normal range (or zero).
-///
-/// ```
-/// use exact_collision::ccd::points::exact_f64;
-/// use num_rational::BigRational;
-/// assert_eq!(exact_f64(&BigRational::new(3.into(), 8.into())), Some(0.375));
-/// assert_eq!(exact_f64(&BigRational::new(1.into(), 10.into())), None);
-/// ```
-pub fn exact_f64(x: &BigRational) -> Option<f64> {
-    let (n, d) = (x.numer(), x.denom());
-    if n.is_zero() {
-        return Some(0.0);
-    }
-    if let (Some(v), Some(dv)) = (n.to_i64(), d.to_u128()) {
-        // Machine integers (most inputs): v/2ᵏ with k ≤ 127 is a normal double
-        // iff v's odd part has at most 53 bits; the product is then exact.
-        if !dv.is_power_of_two() {
-            return None;
-        }
-        let odd = v >> v.trailing_zeros();
-        if 64 - odd.unsigned_abs().leading_zeros() > 53 {
-            return None;
-        }
-        let k = i64::from(dv.trailing_zeros());
-        return Some(v as f64 * f64::from_bits(((1023 - k) as u64) << 52));
-    }
-    let dz = d.trailing_zeros()?;
-    if d.bits() != dz + 1 {
-        return None;
-    }
-    // The numerator's odd part and its power of two; in machine integers when
-    // it fits an i64 (the usual case), which saves a big shift.
-    let (nz, odd, bits) = match n.to_i64() {
-        Some(v) => {
-            let z = v.trailing_zeros();
-            let odd = v >> z;
-            (
-                z as u64,
-                odd,
-                (64 - odd.unsigned_abs().leading_zeros()) as u64,
-            )
-        }
-        None => {
-            let nz = n.trailing_zeros()?;
-            let odd = n >> nz;
-            if odd.bits() > 53 {
-                return None;
-            }
-            (nz, odd.to_i64()?, odd.bits())
-        }
-    };
-    if bits > 53 {
-        return None;
-    }
-    let e = nz as i64 - dz as i64;
-    if !(-1022..=1023).contains(&(e + bits as i64 - 1)) {
-        return None;
-    }
-    let m = odd as f64; // exact: at most 53 bits
-                        // m·2^e with e split in two steps, each an exact power of two.
-    let (e1, e2) = (e / 2, e - e / 2);
-    let pow = |k: i64| f64::from_bits(((1023 + k) as u64) << 52);
-    Some(m * pow(e1) * pow(e2))
 }
 
 /// The 24 coordinates as integers on one dyadic scale (the common factor 2^e₀
@@ -1292,64 +1227,6 @@ fn single_root(f: &[BigInt], lo: &BigRational, hi: &BigRational) -> bool {
 mod tests {
     use super::*;
     use crate::Vec3;
-
-    /// `exact_f64` returns a double's own value for every normal double built
-    /// from its bits (extreme exponents, numerators that fit an i64 and ones
-    /// that do not), `None` for subnormals (outside its documented range) and
-    /// for rationals no double equals.
-    #[test]
-    fn exact_f64_recovers_doubles_and_rejects_the_rest() {
-        use crate::Scalar;
-        let mut seed = 0x853c49e6748fea9bu64;
-        for k in 0..4000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let x = match k % 4 {
-                0 => f64::from_bits(seed),
-                1 => f64::from_bits(seed & 0x800f_ffff_ffff_ffff), // subnormal or zero
-                2 => f64::from_bits(seed & 0xc3ff_ffff_ffff_ffff), // |x| < 2^64 or tiny
-                _ => (seed as i64 >> (seed % 64)) as f64,
-            };
-            if !x.is_finite() {
-                continue;
-            }
-            let r = x.to_rational();
-            // Doubles of the normal range (and zero) come back; subnormals are
-            // outside what `exact_f64` accepts.
-            let want = (x == 0.0 || x.is_normal()).then_some((x + 0.0).to_bits());
-            assert_eq!(exact_f64(&r).map(f64::to_bits), want, "{x:e}");
-            // x = m·2^e; x + 2^(e-60) = (m·2^60 + 1)·2^(e-60) has an odd
-            // numerator of more than 53 bits: no double.
-            if x != 0.0 {
-                let (_, e) = crate::num::dyadic::f64_parts(x);
-                let k = e - 60;
-                let one = BigInt::from(1);
-                let tiny = if k >= 0 {
-                    BigRational::from_integer(one << k as u64)
-                } else {
-                    BigRational::new(one.clone(), one << (-k) as u64)
-                };
-                assert_eq!(exact_f64(&(r + tiny)), None, "{x:e} + tiny");
-            }
-        }
-        let two = BigRational::from_integer(2.into());
-        assert_eq!(exact_f64(&num_traits::pow(two.clone(), 1024)), None);
-        assert_eq!(exact_f64(&num_traits::pow(two.recip(), 1075)), None);
-        assert_eq!(exact_f64(&num_traits::pow(two.recip(), 1074)), None);
-        assert_eq!(
-            exact_f64(&num_traits::pow(two.recip(), 1022)),
-            Some(f64::MIN_POSITIVE)
-        );
-        assert_eq!(
-            exact_f64(&BigRational::from_integer(((1i64 << 53) + 1).into())),
-            None
-        );
-        assert_eq!(
-            exact_f64(&BigRational::from_integer(i64::MIN.into())),
-            Some(-(2f64.powi(63)))
-        );
-    }
 
     fn q(t0: [[i64; 3]; 4], t1: [[i64; 3]; 4]) -> PointCcd {
         // Coordinates in quarters, so 1/4-steps are exact.

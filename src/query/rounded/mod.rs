@@ -425,7 +425,7 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
 /// core; `None` otherwise. The values are the same, so
 /// the answers are the same.
 pub fn exact_f64(r: &Rounded<Q>) -> Option<Rounded<f64>> {
-    let x = crate::ccd::points::exact_f64;
+    let x = crate::num::dyadic::exact_f64;
     let p = |v: &Vec3<Q>| Some(Vec3::new(x(&v.x)?, x(&v.y)?, x(&v.z)?));
     let radius = x(&r.radius)?;
     let core = match &r.core {

@@ -470,26 +470,28 @@ def ccd_candidates(t0, t1):
                 yield (new, t1) if which == 0 else (t0, new)
 
 
-def shrink_ccd(name, mod, op, t0, t1, want, max_calls=120, seconds=0.5):
-    """Greedy shrinking of a time-of-impact disagreement of kind ``want``
-    (``kind``): like ``shrink``, each candidate asked of the engine again and
-    judged exactly, kept only when strictly smaller and still wrong the same
-    way. Returns the same dict as ``shrink`` (``t0``/``t1`` for ``a``/``b``)."""
+def _shrink_toi(name, mod, scene, candidates_of, size_of, usable, query_of, want, max_calls, seconds):
+    """The greedy search of ``shrink_ccd`` and ``shrink_box_ccd``: from
+    ``scene``, each of ``candidates_of(scene)`` that is ``usable`` and strictly
+    smaller (``size_of``) is asked of the engine again (``query_of`` gives the
+    ``ccd_claim_lines`` row's op, t0 and t1) and judged exactly; the first
+    one still wrong the same way (``kind`` is ``want``) is kept and the search
+    starts again from it. Returns the scene kept and the result dict without
+    ``a``/``b``."""
     tstart = time.perf_counter()
-    t0, t1 = np.asarray(t0, dtype=float), np.asarray(t1, dtype=float)
-    size0 = size = ccd_size(t0, t1)
+    size0 = size = size_of(scene)
     best = None
     steps = calls = exc = 0
     improved = True
     while improved and calls < max_calls and time.perf_counter() - tstart < seconds:
         improved = False
-        for c0, c1 in ccd_candidates(t0, t1):
+        for cand in candidates_of(scene):
             if calls >= max_calls or time.perf_counter() - tstart >= seconds:
                 break
-            if not (np.all(np.isfinite(c0)) and np.all(np.isfinite(c1))) or ccd_size(c0, c1) >= size:
+            if not usable(cand) or size_of(cand) >= size:
                 continue
             calls += 1
-            lines, failed = ccd_claim_lines(name, mod, [("shrink", None, op, c0, c1, 0)])
+            lines, failed = ccd_claim_lines(name, mod, [("shrink", None, *query_of(cand), 0)])
             exc += len(failed)
             if not lines or not could_be(json.loads(lines[0])["claim"], want):
                 continue
@@ -498,14 +500,29 @@ def shrink_ccd(name, mod, op, t0, t1, want, max_calls=120, seconds=0.5):
             except Exception:  # the judge refused the line: drop the candidate
                 continue
             if kind(q, ans) == want:
-                t0, t1, best = c0, c1, (ln, ans)
-                size = ccd_size(t0, t1)
+                scene, best = cand, (ln, ans)
+                size = size_of(scene)
                 steps += 1
                 improved = True
                 break
-    return {"a": t0, "b": t1, "line": None if best is None else best[0], "answer": None if best is None else best[1],
-            "size_before": size0, "size_after": size, "steps": steps, "calls": calls, "exceptions": exc,
-            "seconds": time.perf_counter() - tstart}
+    return scene, {"line": None if best is None else best[0], "answer": None if best is None else best[1],
+                   "size_before": size0, "size_after": size, "steps": steps, "calls": calls, "exceptions": exc,
+                   "seconds": time.perf_counter() - tstart}
+
+
+def _finite(*arrays) -> bool:
+    return all(np.all(np.isfinite(x)) for x in arrays)
+
+
+def shrink_ccd(name, mod, op, t0, t1, want, max_calls=120, seconds=0.5):
+    """Greedy shrinking of a time-of-impact disagreement of kind ``want``
+    (``kind``): like ``shrink``, each candidate asked of the engine again and
+    judged exactly, kept only when strictly smaller and still wrong the same
+    way. Returns the same dict as ``shrink`` (``t0``/``t1`` for ``a``/``b``)."""
+    t0, t1 = np.asarray(t0, dtype=float), np.asarray(t1, dtype=float)
+    (t0, t1), res = _shrink_toi(name, mod, (t0, t1), lambda s: ccd_candidates(*s), lambda s: ccd_size(*s),
+                                lambda s: _finite(*s), lambda s: (op, *s), want, max_calls, seconds)
+    return {"a": t0, "b": t1, **res}
 
 
 # --- time of impact of boxes (the ``ccd`` op) ---------------------------------
@@ -564,38 +581,12 @@ def shrink_box_ccd(name, mod, ab, d, want, max_calls=120, seconds=0.5):
     (through its ``accepts_ccd`` and ``query_ccd``) and judged exactly, kept
     only when strictly smaller and still wrong the same way. Returns the same
     dict as ``shrink``."""
-    tstart = time.perf_counter()
-    (a, b), (da, db) = ab, d
-    size0 = size = box_ccd_size(a, b, da, db)
-    best = None
-    steps = calls = exc = 0
-    improved = True
-    while improved and calls < max_calls and time.perf_counter() - tstart < seconds:
-        improved = False
-        for ca, cb, cda, cdb in box_ccd_candidates(a, b, da, db):
-            if calls >= max_calls or time.perf_counter() - tstart >= seconds:
-                break
-            if ca is None or cb is None or not (valid(ca) and valid(cb)):
-                continue
-            if not (np.all(np.isfinite(cda)) and np.all(np.isfinite(cdb))):
-                continue
-            if box_ccd_size(ca, cb, cda, cdb) >= size:
-                continue
-            calls += 1
-            lines, failed = ccd_claim_lines(name, mod, [("shrink", None, "ccd", (ca, cb), (cda, cdb), 0)])
-            exc += len(failed)
-            if not lines or not could_be(json.loads(lines[0])["claim"], want):
-                continue
-            try:
-                ln, q, ans = judged((lines[0], json.loads(lines[0]), None))
-            except Exception:  # the judge refused the line: drop the candidate
-                continue
-            if kind(q, ans) == want:
-                a, b, da, db, best = ca, cb, cda, cdb, (ln, ans)
-                size = box_ccd_size(a, b, da, db)
-                steps += 1
-                improved = True
-                break
-    return {"a": (a, da), "b": (b, db), "line": None if best is None else best[0],
-            "answer": None if best is None else best[1], "size_before": size0, "size_after": size,
-            "steps": steps, "calls": calls, "exceptions": exc, "seconds": time.perf_counter() - tstart}
+
+    def usable(s):
+        ca, cb, cda, cdb = s
+        return ca is not None and cb is not None and valid(ca) and valid(cb) and _finite(cda, cdb)
+
+    (a, b, da, db), res = _shrink_toi(name, mod, (*ab, *d), lambda s: box_ccd_candidates(*s),
+                                      lambda s: box_ccd_size(*s), usable,
+                                      lambda s: ("ccd", (s[0], s[1]), (s[2], s[3])), want, max_calls, seconds)
+    return {"a": (a, da), "b": (b, db), **res}

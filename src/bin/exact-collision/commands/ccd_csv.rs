@@ -4,10 +4,11 @@
 
 use exact_collision::ccd::bench_csv::read_rows;
 use exact_collision::ccd::points::{
-    exact_f64, first_contact, first_contact_f64, first_contact_min_distance,
-    first_contact_min_distance_f64, Kind,
+    first_contact, first_contact_f64, first_contact_min_distance, first_contact_min_distance_f64,
+    Kind,
 };
 use exact_collision::ccd::{PointCcd, PointCcdAnswer};
+use exact_collision::num::dyadic::exact_f64;
 use exact_collision::protocol::time_value;
 use exact_collision::stats::CCD_POINTS;
 use exact_collision::Vec3;
