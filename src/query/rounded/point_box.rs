@@ -62,7 +62,7 @@
 
 use super::segment_fast::dot;
 use crate::num::bounded::{Fx, ETA, K_MUL_PUB, U};
-use crate::num::double_word::{nearest_sqrt_ratio_minus, sum, Dx};
+use crate::num::double_word::{nearest_norm_minus, nearest_sqrt_ratio_minus, sum, Dx};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
 
@@ -476,6 +476,13 @@ fn finish(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
     if let Some(x) = nearest_sqrt_ratio_minus(a, b, ra, rb) {
         return Some(x);
     }
+    meet(a, b, ra, rb)
+}
+
+/// Where the rounding is not certified: the sign of `A − R²B` in [`Dx`],
+/// meeting shapes answering 0 (`None`: apart, or undecided).
+#[inline(always)]
+fn meet(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
     let rr = Dx::exact(ra).add_ref(&Dx::exact(rb)).square();
     let m = a.sub_ref(&match b {
         Some(b) => b.mul_ref(&rr),
@@ -567,7 +574,12 @@ fn proved(p: &P, c: &P, h: &[P; 3], s: &[i8; 3], ra: f64, rb: f64) -> Option<f64
             if !vertex_away(&s, &wx, h) {
                 return None;
             }
-            finish(norm2(&w), None, ra, rb)
+            // The rounding from `w` directly (`|w|² − T²` in one pass);
+            // `|w|²` in `Dx` only where it is not certified.
+            if let Some(x) = nearest_norm_minus(&w, ra, rb) {
+                return Some(x);
+            }
+            meet(norm2(&w), None, ra, rb)
         }
         1 => {
             // An edge along u: D = |u|², x = −(u·w)/D, D·d = D·w − (u·w)·u,
