@@ -408,23 +408,25 @@ impl Newton {
     /// With `M = P₀ + P₁ + P₂ + P_T` (nonnegative) and `u = 2⁻⁵³`: `|qⱼ| ≤
     /// uPⱼ`, `|q_T| ≤ uP_T`; `|lⱼ| ≤ u|hⱼ|` gives `|Σhⱼlⱼ| ≤ u(1 + u)ΣPⱼ`;
     /// `0 ≤ ρ₀ ≤ t` (`g₀ > 0`, rounding monotone) gives `|τ|, |ρ| ≤ ut`, so
-    /// `|t(τ + ρ)| ≤ 2u(1 + u)P_T`. Every term of `S` and every partial sum
-    /// of `small` is therefore below `7uM`. `small` has ten roundings (three
-    /// products and two sums in `Σhⱼlⱼ`, two in `t·(τ + ρ)`, four sums; the
-    /// doubling is exact), each adding to `small` at most `u` times a value
-    /// below `7uM`, five of them doubled: `|small − S| ≤ 105u²M`. The dropped
-    /// terms: `Σlⱼ² ≤ u²(1 + u)ΣPⱼ` and `(τ + ρ)² ≤ 4u²t² ≤ 5u²P_T`. The
+    /// `|t(τ + ρ)| ≤ 2u(1 + u)P_T`. The roundings of `small` (the doubling
+    /// is exact): `Σhⱼlⱼ`'s three products and two sums err by at most
+    /// `γ₃Σ|hⱼlⱼ| ≤ 3.02u²ΣPⱼ`, `t·(τ + ρ)`'s two roundings by
+    /// `γ₂·2ut² ≤ 4.04u²P_T`, their difference by
+    /// `u(1.01uΣPⱼ + 2.01uP_T)`, all three doubled (`≤ 12.1u²M`); the sums
+    /// of the `q`s by `u²(P₀ + P₁)`, `u²(P₂ + P_T)` and `1.01u²M`, the last
+    /// sum by `5.1u²M`: `|small − S| ≤ 20u²M`. The dropped terms:
+    /// `Σlⱼ² ≤ 1.01u²ΣPⱼ` and `(τ + ρ)² ≤ 4u²t² ≤ 4.01u²P_T`. The
     /// enclosures of `w` add `Σ|wⱼ² − w̃ⱼ²| ≤ Σeⱼ(2|w̃ⱼ| + eⱼ) ≤
     /// Σeⱼ(2(1 + u)|hⱼ| + eⱼ)`. So
     ///
     /// ```text
-    /// |F − (s.h + s.l)| ≤ s.e + 111u²M + Σeⱼ(2(1 + u)|hⱼ| + eⱼ) (+ underflow)
-    /// f0.e = (s.e + 256u²·fl(fl(P₀ + P₁) + fl(P₂ + P_T)) + Σeⱼ(2|hⱼ| + eⱼ) + 32η)·K
+    /// |F − (s.h + s.l)| ≤ s.e + 24u²M + Σeⱼ(2(1 + u)|hⱼ| + eⱼ) (+ underflow)
+    /// f0.e = (s.e + 64u²·fl(fl(P₀ + P₁) + fl(P₂ + P_T)) + Σeⱼ(2|hⱼ| + eⱼ) + 32η)·K
     /// ```
     ///
     /// computed from nonnegative terms: fewer than twenty roundings of them
     /// (and the factor `1 + u`) are covered by `K = 1 + 32u` and the margin
-    /// of 256 over 111. Underflow: each of the at most thirty roundings above
+    /// of 64 over 24. Underflow: each of the at most thirty roundings above
     /// that underflows (the TwoProds' `q`, the products in `small` and in
     /// the bound) loses at most 2⁻¹⁰⁷⁵, far below `32η = 2⁻¹⁰⁵⁵`. An
     /// infinite or NaN part makes `f0` infinite or NaN, and nothing is
@@ -452,7 +454,7 @@ impl Newton {
         let f0 = Dx {
             h: s.h,
             l: s.l,
-            e: (s.e + 256.0 * U * U * m + ein + 32.0 * ETA) * K,
+            e: (s.e + 64.0 * U * U * m + ein + 32.0 * ETA) * K,
         };
         // Newton on f, f' = −2(g + R).
         let den = 2.0 * t;
