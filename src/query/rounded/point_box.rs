@@ -49,7 +49,10 @@
 //! (edge), `A = (n·w)², B = |n|²` (face), each evaluated in double-word
 //! arithmetic ([`Dx`]), and the nearest double to `√(A/B) − R` certified by
 //! [`nearest_sqrt_ratio_minus`] (the signs of `A − B(m + R)²` at the
-//! rounding midpoints `m` around the guess). A certified answer `g` has the
+//! rounding midpoints `m` around the guess); a vertex's by
+//! [`nearest_norm_minus`], which takes `|w|² − T²` in one pass from `w` with
+//! one a-priori bound, and builds `A` in [`Dx`] only where the rounding is
+//! not certified. A certified answer `g` has the
 //! value above the midpoint below `g`, which is positive: the shapes are
 //! apart. Otherwise the sign of `A − R²B` in [`Dx`] decides: meeting shapes
 //! answer 0, and apart ones whose rounding is undecided (a value within
