@@ -368,6 +368,107 @@ impl Newton {
     }
 }
 
+/// The double nearest to `x = |w| − (r_a + r_b)` for `w` enclosed by three
+/// double-word values (`|wⱼ.h + wⱼ.l − wⱼ| ≤ wⱼ.e`, normalised: `|wⱼ.l| ≤
+/// u|wⱼ.h|`, as [`sum`] leaves them) and radii `r_a, r_b ≥ 0`: what
+/// [`nearest_sqrt_ratio_minus`] answers for `A = |w|²` and `B = 1`, with
+/// `F = |w|² − T²` (`T = g₀ + r_a + r_b`) evaluated in one pass
+/// ([`Newton::of_norm`]) rather than as `|w|²` and `T²` in [`Dx`] with a
+/// running bound on each operation. `None` when the rounding is not
+/// certified here (then the caller decides exactly); a certified answer
+/// comes with `x > 0`.
+#[inline(always)]
+pub(crate) fn nearest_norm_minus(w: &[Dx; 3], ra: f64, rb: f64) -> Option<f64> {
+    let n = Newton::of_norm(w, ra, rb)?;
+    if let Some(x) = ziv(&n, None) {
+        SQRT_RATIO_ZIV.fast();
+        return Some(x);
+    }
+    SQRT_RATIO_ZIV.fallback();
+    by_midpoints(&n, None, ra, rb)
+}
+
+impl Newton {
+    /// [`Newton::new`] for `A = |w|²`, `B = 1` ([`nearest_norm_minus`]'s
+    /// inputs); `None` when `g₀` leaves the normal range.
+    ///
+    /// # Why the bound holds
+    ///
+    /// With `w̃ⱼ = hⱼ + lⱼ`, `(Pⱼ, qⱼ) = TwoProd(hⱼ, hⱼ)`, `(ρ₀, ρ) =
+    /// TwoSum(r_a, r_b)`, `(t, τ) = TwoSum(g₀, ρ₀)` (so `T = t + τ + ρ`
+    /// exactly) and `(P_T, q_T) = TwoProd(t, t)`:
+    ///
+    /// ```text
+    /// Σw̃ⱼ² − T² = (P₀ + P₁ + P₂ − P_T + S) + Σlⱼ² − (τ + ρ)²
+    /// S = q₀ + q₁ + q₂ − q_T + 2Σhⱼlⱼ − 2t(τ + ρ)
+    /// ```
+    ///
+    /// `S` is computed in doubles as `small`, and the five doubles
+    /// `P₀, P₁, P₂, −P_T, small` are summed by [`sum`] (its bound `s.e`).
+    /// With `M = P₀ + P₁ + P₂ + P_T` (nonnegative) and `u = 2⁻⁵³`: `|qⱼ| ≤
+    /// uPⱼ`, `|q_T| ≤ uP_T`; `|lⱼ| ≤ u|hⱼ|` gives `|Σhⱼlⱼ| ≤ u(1 + u)ΣPⱼ`;
+    /// `0 ≤ ρ₀ ≤ t` (`g₀ > 0`, rounding monotone) gives `|τ|, |ρ| ≤ ut`, so
+    /// `|t(τ + ρ)| ≤ 2u(1 + u)P_T`. The roundings of `small` (the doubling
+    /// is exact): `Σhⱼlⱼ`'s three products and two sums err by at most
+    /// `γ₃Σ|hⱼlⱼ| ≤ 3.02u²ΣPⱼ`, `t·(τ + ρ)`'s two roundings by
+    /// `γ₂·2ut² ≤ 4.04u²P_T`, their difference by
+    /// `u(1.01uΣPⱼ + 2.01uP_T)`, all three doubled (`≤ 12.1u²M`); the sums
+    /// of the `q`s by `u²(P₀ + P₁)`, `u²(P₂ + P_T)` and `1.01u²M`, the last
+    /// sum by `5.1u²M`: `|small − S| ≤ 20u²M`. The dropped terms:
+    /// `Σlⱼ² ≤ 1.01u²ΣPⱼ` and `(τ + ρ)² ≤ 4u²t² ≤ 4.01u²P_T`. The
+    /// enclosures of `w` add `Σ|wⱼ² − w̃ⱼ²| ≤ Σeⱼ(2|w̃ⱼ| + eⱼ) ≤
+    /// Σeⱼ(2(1 + u)|hⱼ| + eⱼ)`. So
+    ///
+    /// ```text
+    /// |F − (s.h + s.l)| ≤ s.e + 24u²M + Σeⱼ(2(1 + u)|hⱼ| + eⱼ) (+ underflow)
+    /// f0.e = (s.e + 64u²·fl(fl(P₀ + P₁) + fl(P₂ + P_T)) + Σeⱼ(2|hⱼ| + eⱼ) + 32η)·K
+    /// ```
+    ///
+    /// computed from nonnegative terms: fewer than twenty roundings of them
+    /// (and the factor `1 + u`) are covered by `K = 1 + 32u` and the margin
+    /// of 64 over 24. Underflow: each of the at most thirty roundings above
+    /// that underflows (the TwoProds' `q`, the products in `small` and in
+    /// the bound) loses at most 2⁻¹⁰⁷⁵, far below `32η = 2⁻¹⁰⁵⁵`. An
+    /// infinite or NaN part makes `f0` infinite or NaN, and nothing is
+    /// certified from it ([`ziv`], [`by_midpoints`]).
+    #[inline(always)]
+    fn of_norm(w: &[Dx; 3], ra: f64, rb: f64) -> Option<Newton> {
+        let rf = ra + rb;
+        let (p0, q0) = two_prod(w[0].h, w[0].h);
+        let (p1, q1) = two_prod(w[1].h, w[1].h);
+        let (p2, q2) = two_prod(w[2].h, w[2].h);
+        let g0 = ((p0 + p1) + p2).sqrt() - rf;
+        if !in_range(g0) {
+            return None;
+        }
+        let (r0, rho) = two_sum(ra, rb);
+        let (t, tau) = two_sum(g0, r0);
+        let (pt, qt) = two_prod(t, t);
+        let hl = w[0].h * w[0].l + w[1].h * w[1].l + w[2].h * w[2].l;
+        let small = ((q0 + q1) + (q2 - qt)) + 2.0 * (hl - t * (tau + rho));
+        let s = sum(&[p0, p1, p2, -pt, small]);
+        let m = (p0 + p1) + (p2 + pt);
+        let ein = w[0].e * (2.0 * w[0].h.abs() + w[0].e)
+            + w[1].e * (2.0 * w[1].h.abs() + w[1].e)
+            + w[2].e * (2.0 * w[2].h.abs() + w[2].e);
+        let f0 = Dx {
+            h: s.h,
+            l: s.l,
+            e: (s.e + 64.0 * U * U * m + ein + 32.0 * ETA) * K,
+        };
+        // Newton on f, f' = −2(g + R).
+        let den = 2.0 * t;
+        let delta = (f0.h + f0.l) / den;
+        Some(Newton {
+            f0,
+            g0,
+            t,
+            den,
+            delta,
+        })
+    }
+}
+
 /// The rounding by the signs of `f` at the midpoints around the Newton
 /// value ([`nearest_sqrt_ratio_minus`], the fallback of Ziv's test).
 #[inline(always)]
@@ -829,6 +930,78 @@ mod tests {
         );
         assert!(off_deferred * 10 >= off * 9, "{off_deferred} of {off}");
         assert!(off_by_midpoints > 0, "{off_by_midpoints} of {off_deferred}");
+    }
+
+    /// `nearest_norm_minus` (the one-pass `F = |w|² − T²`) against the
+    /// exact rounding of `SqrtOffset` (`√(Σwⱼ²) − R`, ties to even), with
+    /// `w` the double-word sums of five random doubles ([`sum`], whose
+    /// bound is nonzero) at scales 2^0, 2^±30, 2^±200, heavy cancellation,
+    /// and `w` planted with `|w| − R` exactly on a rounding midpoint (then
+    /// never certified): every answer is the exact rounding, and the
+    /// enclosure `f0` of `F` holds against the exact rational `F`.
+    #[test]
+    fn norm_rounding_matches_the_exact_one() {
+        use crate::num::sqrt_offset::SqrtOffset;
+        let mut s = 975_318_642u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        let mut unit = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
+        let (mut answered, mut planted) = (0, 0);
+        for round in 0..6000 {
+            let k = [0, 30, -30, 200, -200][round % 5];
+            let sc = crate::num::fixed::ldexp(1.0, k);
+            // Small radii where `w` cancels, so that the shapes are apart.
+            let rs = if round % 4 == 1 { sc * 1e-12 } else { sc };
+            let ra = unit() * rs;
+            let rb = if round % 3 == 0 { 0.0 } else { unit() * rs };
+            let r = q(ra) + q(rb);
+            let (w, wq): (Vec<Dx>, Vec<BigRational>) = if round % 4 == 3 {
+                // |w| = m + R on the midpoint m between g and its successor:
+                // w = (m + R, 0, 0) exactly, as a normalised double-word.
+                let g = (unit() * 4.0 + 0.01) * sc;
+                let m = (q(g) + q(g.next_up())) / BigRational::from_integer(2.into());
+                let x = &m + &r;
+                let z = Dx::exact(0.0);
+                (vec![enclose(&x), z, z], vec![x, q(0.0), q(0.0)])
+            } else {
+                (0..3)
+                    .map(|_| {
+                        let mut xs = [0.0f64; 5];
+                        for x in xs.iter_mut() {
+                            *x = (unit() - 0.5) * 4.0 * sc;
+                        }
+                        if round % 4 == 1 {
+                            xs[4] = -(xs[0] + xs[1] + xs[2]) + xs[3] * 1e-9;
+                        }
+                        let exact = xs.iter().fold(q(0.0), |acc, x| acc + q(*x));
+                        (sum(&xs), exact)
+                    })
+                    .unzip()
+            };
+            let w: [Dx; 3] = [w[0], w[1], w[2]];
+            let a = &wq[0] * &wq[0] + &wq[1] * &wq[1] + &wq[2] * &wq[2];
+            if let Some(n) = Newton::of_norm(&w, ra, rb) {
+                let t = q(n.g0) + &r;
+                let f = &a - &t * &t;
+                let err = (q(n.f0.h) + q(n.f0.l) - f).abs();
+                assert!(err <= q(n.f0.e), "{w:?} {ra} {rb}");
+            }
+            let want = SqrtOffset::new(a.clone(), r.clone())
+                .unwrap()
+                .clamped_nearest_f64();
+            let got = nearest_norm_minus(&w, ra, rb);
+            if round % 4 == 3 {
+                if let Some(n) = Newton::of_norm(&w, ra, rb) {
+                    assert_eq!(ziv(&n, None), None, "on a midpoint: {w:?} {ra} {rb}");
+                }
+                planted += 1;
+            }
+            if let Some(g) = got {
+                assert_eq!(g.to_bits(), want.to_bits(), "{w:?} {ra} {rb}");
+                answered += 1;
+            }
+        }
+        assert!(planted > 1000, "{planted}");
+        assert!(answered > 3000, "{answered} of 6000");
     }
 
     /// Ziv's test on values worked by hand: `√25 = 5`, `√2 − 1` (nearest

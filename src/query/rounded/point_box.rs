@@ -49,7 +49,10 @@
 //! (edge), `A = (n·w)², B = |n|²` (face), each evaluated in double-word
 //! arithmetic ([`Dx`]), and the nearest double to `√(A/B) − R` certified by
 //! [`nearest_sqrt_ratio_minus`] (the signs of `A − B(m + R)²` at the
-//! rounding midpoints `m` around the guess). A certified answer `g` has the
+//! rounding midpoints `m` around the guess); a vertex's by
+//! [`nearest_norm_minus`], which takes `|w|² − T²` in one pass from `w` with
+//! one a-priori bound, and builds `A` in [`Dx`] only where the rounding is
+//! not certified. A certified answer `g` has the
 //! value above the midpoint below `g`, which is positive: the shapes are
 //! apart. Otherwise the sign of `A − R²B` in [`Dx`] decides: meeting shapes
 //! answer 0, and apart ones whose rounding is undecided (a value within
@@ -62,7 +65,7 @@
 
 use super::segment_fast::dot;
 use crate::num::bounded::{Fx, ETA, K_MUL_PUB, U};
-use crate::num::double_word::{nearest_sqrt_ratio_minus, sum, Dx};
+use crate::num::double_word::{nearest_norm_minus, nearest_sqrt_ratio_minus, sum, Dx};
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
 
@@ -476,6 +479,13 @@ fn finish(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
     if let Some(x) = nearest_sqrt_ratio_minus(a, b, ra, rb) {
         return Some(x);
     }
+    meet(a, b, ra, rb)
+}
+
+/// Where the rounding is not certified: the sign of `A − R²B` in [`Dx`],
+/// meeting shapes answering 0 (`None`: apart, or undecided).
+#[inline(always)]
+fn meet(a: Dx, b: Option<Dx>, ra: f64, rb: f64) -> Option<f64> {
     let rr = Dx::exact(ra).add_ref(&Dx::exact(rb)).square();
     let m = a.sub_ref(&match b {
         Some(b) => b.mul_ref(&rr),
@@ -567,7 +577,12 @@ fn proved(p: &P, c: &P, h: &[P; 3], s: &[i8; 3], ra: f64, rb: f64) -> Option<f64
             if !vertex_away(&s, &wx, h) {
                 return None;
             }
-            finish(norm2(&w), None, ra, rb)
+            // The rounding from `w` directly (`|w|² − T²` in one pass);
+            // `|w|²` in `Dx` only where it is not certified.
+            if let Some(x) = nearest_norm_minus(&w, ra, rb) {
+                return Some(x);
+            }
+            meet(norm2(&w), None, ra, rb)
         }
         1 => {
             // An edge along u: D = |u|², x = −(u·w)/D, D·d = D·w − (u·w)·u,
