@@ -500,7 +500,7 @@ fn radii_f64(
     a: &crate::shape::Rounded<BigRational>,
     b: &crate::shape::Rounded<BigRational>,
 ) -> Option<(f64, f64)> {
-    let x = crate::ccd::points::exact_f64;
+    let x = crate::num::dyadic::exact_f64;
     Some((x(&a.radius)?, x(&b.radius)?))
 }
 

@@ -54,14 +54,10 @@ use std::borrow::Cow;
 type Q = BigRational;
 
 /// The cores' exact closest pair, float-guided; `None` where this path does
-/// not apply or cannot prove its guess.
-pub(crate) fn core_distance(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Closest<Q>> {
-    core_distance_guessed(a, b, None)
-}
-
-/// [`core_distance`] with GJK's result on these cores when the caller has
-/// it ([`proved_dw`] records it): the same vertices scaled by the same
-/// power of two, exactly, so the same guess, not computed twice.
+/// not apply or cannot prove its guess. `guess` is GJK's result on these
+/// cores when the caller has it ([`proved_dw`] records it): the same vertices
+/// scaled by the same power of two, exactly, so the same guess, not computed
+/// twice.
 pub(crate) fn core_distance_guessed(
     a: &Rounded<f64>,
     b: &Rounded<f64>,
