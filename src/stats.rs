@@ -99,8 +99,14 @@ pub static BOX_CONTACT_FIXED: Counter = Counter::new("box-box contact fixed widt
 /// guess (`fast`), or found by bisection on the doubles (`fallback`).
 pub static ROUNDED_CLOSEST_F64: Counter = Counter::new("rounded closest_f64 coordinates");
 
+/// `distance` of two quaternion poses proved in the boxes' own frames in
+/// fixed-width integers (`query/box_box/pose/distance/frame.rs`, `fast`),
+/// or, for a pair those leave (parallel edges), on the construction scaled
+/// by d_a·d_b (`fallback`).
+pub static POSE_FRAME: Counter = Counter::new("pose distance in frames");
+
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 13] {
+pub fn all() -> [&'static Counter; 14] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -115,6 +121,7 @@ pub fn all() -> [&'static Counter; 13] {
         &BOX_CONTACT,
         &BOX_CONTACT_FIXED,
         &ROUNDED_CLOSEST_F64,
+        &POSE_FRAME,
     ]
 }
 
