@@ -193,8 +193,14 @@ pub static ROUNDED_CLOSEST_F64: Counter = Counter::new("rounded closest_f64 coor
 /// midpoint, values outside the normal range).
 pub static ROUNDED_RADIUS_STEP: Counter = Counter::new("rounded radius step (double-word)");
 
+/// `distance` of two quaternion poses proved in the boxes' own frames in
+/// fixed-width integers (`query/box_box/pose/distance/frame.rs`, `fast`),
+/// or, for a pair those leave (parallel edges), on the construction scaled
+/// by d_a·d_b (`fallback`).
+pub static POSE_FRAME: Counter = Counter::new("pose distance in frames");
+
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 14] {
+pub fn all() -> [&'static Counter; 15] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -210,6 +216,7 @@ pub fn all() -> [&'static Counter; 14] {
         &BOX_CONTACT_FIXED,
         &ROUNDED_CLOSEST_F64,
         &ROUNDED_RADIUS_STEP,
+        &POSE_FRAME,
     ]
 }
 

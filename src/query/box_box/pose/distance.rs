@@ -43,10 +43,13 @@ use crate::num::fixed::{gcd, Nat};
 use crate::num::gcd::gcd_lehmer;
 use crate::query::polytope::filtered::gjk::{self, Hull};
 use crate::query::Closest;
+use crate::stats;
 use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
+
+mod frame;
 
 /// The arithmetic of the certificate: exact in `BigInt`, a guess in `f64`.
 trait Num: Clone {
@@ -617,7 +620,12 @@ pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
     }
     let (ga, gb) = (rounded(a), rounded(b));
     let (fa, fb) = guess(&ga, &gb)?;
-    let (xa, xb, (da, db), z) = exact_boxes(a, b)?;
+    // Quaternion poses of moderate size: the certificate and the pair in
+    // the boxes' frames ([`frame`]); the rest, and a kind it leaves
+    // (parallel edges), on the construction scaled by d_a·d_b, built only
+    // when first needed.
+    let framed = frame::Frame::new(a, b);
+    let mut scaled = None;
     let one = BigInt::from(1);
     let mut tried = Vec::new();
     for x in fa.parts() {
@@ -629,8 +637,25 @@ pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
             if solve(&ga, &gb, x, y, &1.0).is_none() {
                 continue;
             }
-            if let Some(s) = solve(&xa, &xb, x, y, &one) {
-                return Some(finish(s, (&da, &db), z));
+            if let Some(f) = &framed {
+                match f.solve(x, y) {
+                    Some(Some(c)) => {
+                        stats::POSE_FRAME.fast();
+                        return Some(c);
+                    }
+                    None => continue,
+                    Some(None) => {}
+                }
+            }
+            if scaled.is_none() {
+                scaled = Some(exact_boxes(a, b)?);
+            }
+            let (xa, xb, (da, db), z) = scaled.as_ref()?;
+            if let Some(s) = solve(xa, xb, x, y, &one) {
+                if framed.is_some() {
+                    stats::POSE_FRAME.fallback();
+                }
+                return Some(finish(s, (da, db), *z));
             }
         }
     }
