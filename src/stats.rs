@@ -7,20 +7,23 @@
 //! prints them with `query --stats`; benchmarks and tests read them before and
 //! after a run.
 //!
-//! Each count is sharded: a thread adds into its own shard (chosen once per
-//! thread, round robin over [`SHARDS`]), each shard alone on its cache lines,
-//! and a read sums the shards. The parallel loops (the step's narrow phase
-//! counts every candidate) would otherwise make every core write the same
-//! line, which then moves between the cores' caches at every count. Every
-//! shard is an atomic, so two threads that share a shard (more threads than
-//! shards) still lose no count, and a read after the counting threads are
-//! joined is the exact total.
+//! Each count is sharded: each of the first [`SHARDS`] threads that count
+//! owns a shard of its own, alone on its cache lines, and a read sums the
+//! shards. The parallel loops (the step's narrow phase counts every
+//! candidate) would otherwise make every core write the same line, which then
+//! moves between the cores' caches at every count. A thread adds into the
+//! shard it owns with a plain load and store (no other thread writes it, so no
+//! count is lost, and it skips the locked read-modify-write, which costs about
+//! as much as a float-guided point–box rounding's last steps); later threads
+//! share one more shard and add into it atomically. A read after the counting
+//! threads are joined is the exact total.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Shards per count: at least the threads that count at once on the machines
-/// the crate runs on; more threads share shards (correct, only slower).
+/// Shards owned by one thread each: at least the threads that count at once
+/// on the machines the crate runs on; later threads share one more shard
+/// (correct, only slower).
 pub const SHARDS: usize = 16;
 
 /// One shard of `N` counts, alone on its cache lines: 128 bytes, since x86
@@ -29,17 +32,24 @@ pub const SHARDS: usize = 16;
 struct Shard<const N: usize>([AtomicU64; N]);
 
 /// `N` counts, sharded by thread.
-struct Sharded<const N: usize>([Shard<N>; SHARDS]);
+struct Sharded<const N: usize>([Shard<N>; SHARDS + 1]);
 
 impl<const N: usize> Sharded<N> {
     const fn new() -> Self {
-        Sharded([const { Shard([const { AtomicU64::new(0) }; N]) }; SHARDS])
+        Sharded([const { Shard([const { AtomicU64::new(0) }; N]) }; SHARDS + 1])
     }
 
     /// Adds one to count `k` in this thread's shard.
     #[inline]
     fn add(&self, k: usize) {
-        self.0[shard()].0[k].fetch_add(1, Ordering::Relaxed);
+        let i = shard();
+        let c = &self.0[i].0[k];
+        if i < SHARDS {
+            // This thread's own shard: no other thread writes it.
+            c.store(c.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        } else {
+            c.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Count `k`: the sum over the shards.
@@ -48,12 +58,16 @@ impl<const N: usize> Sharded<N> {
     }
 }
 
-/// The next thread's shard, round robin.
+/// Shards owned so far (at most [`SHARDS`]).
 static NEXT_SHARD: AtomicUsize = AtomicUsize::new(0);
 
+/// A thread that has not counted yet.
+const UNASSIGNED: usize = usize::MAX;
+
 thread_local! {
-    /// This thread's shard; `SHARDS` until its first count.
-    static SHARD: Cell<usize> = const { Cell::new(SHARDS) };
+    /// This thread's shard: one it owns (below `SHARDS`), the shared one
+    /// (`SHARDS`), or `UNASSIGNED` until its first count.
+    static SHARD: Cell<usize> = const { Cell::new(UNASSIGNED) };
 }
 
 /// This thread's shard index (assigned at its first count).
@@ -61,10 +75,14 @@ thread_local! {
 fn shard() -> usize {
     SHARD.with(|s| {
         let i = s.get();
-        if i < SHARDS {
+        if i != UNASSIGNED {
             return i;
         }
-        let i = NEXT_SHARD.fetch_add(1, Ordering::Relaxed) % SHARDS;
+        let i = NEXT_SHARD
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < SHARDS).then_some(n + 1)
+            })
+            .unwrap_or(SHARDS);
         s.set(i);
         i
     })
