@@ -176,7 +176,7 @@ fn q(x: f64) -> BigRational {
 }
 
 /// R(q)·|q|² (rows, column-vector convention) and |q|², exactly.
-fn rot_scaled(qv: &[f64; 4]) -> ([[BigRational; 3]; 3], BigRational) {
+pub(crate) fn rot_scaled(qv: &[f64; 4]) -> ([[BigRational; 3]; 3], BigRational) {
     let [w, x, y, z] = qv.map(q);
     let two = BigRational::from_integer(BigInt::from(2));
     let n2 = &w * &w + &x * &x + &y * &y + &z * &z;

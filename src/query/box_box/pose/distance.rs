@@ -1057,26 +1057,8 @@ mod reduce_tests {
         );
         for q in qs {
             let (m, d) = int_rotation_small(&PoseRotation::Quaternion(q)).expect("fits");
-            let [w, x, y, z] = q.map(|c| BigRational::from_float(c).unwrap());
-            let n = &w * &w + &x * &x + &y * &y + &z * &z;
-            let two = BigRational::from_integer(BigInt::from(2));
-            let r = [
-                [
-                    &w * &w + &x * &x - &y * &y - &z * &z,
-                    &two * (&x * &y - &w * &z),
-                    &two * (&x * &z + &w * &y),
-                ],
-                [
-                    &two * (&x * &y + &w * &z),
-                    &w * &w - &x * &x + &y * &y - &z * &z,
-                    &two * (&y * &z - &w * &x),
-                ],
-                [
-                    &two * (&x * &z - &w * &y),
-                    &two * (&y * &z + &w * &x),
-                    &w * &w - &x * &x - &y * &y + &z * &z,
-                ],
-            ];
+            // R(q)·|q|² and |q|² in rationals, the test cases' own construction.
+            let (r, n) = crate::cases::rot_scaled(&q);
             for i in 0..3 {
                 for j in 0..3 {
                     let got = BigRational::new(BigInt::from(m[i][j]), BigInt::from(d));
