@@ -176,11 +176,12 @@ pub static ROUNDED_ROUNDING: Counter = Counter::new("rounded distance_f64 roundi
 /// answered on the dedicated path (`query/rounded/point_box.rs`, `fast`), or
 /// left to the generic float-guided path and the exact one (`fallback`).
 pub static ROUNDED_POINT_BOX: Counter = Counter::new("rounded distance_f64 point-box");
-/// The correct rounding of `√(A/B) − R` on the point–box path
-/// (`num::double_word::nearest_sqrt_ratio_minus`): decided by Ziv's test on
+/// The correct rounding of `√(A/B) − R` on the point–box path and the
+/// polytope cores' radius step (`num::double_word::nearest_sqrt_ratio_minus`,
+/// `query::rounded::radius_step`): decided by Ziv's test on
 /// the Newton value with its proven error bound (`fast`), or by the signs of
 /// `A − B(m + R)²` at the rounding midpoints (`fallback`).
-pub static SQRT_RATIO_ZIV: Counter = Counter::new("point-box rounding Ziv test");
+pub static SQRT_RATIO_ZIV: Counter = Counter::new("rounded √(A/B) − R Ziv test (point-box, radius step)");
 
 /// `distance` of rounded shapes with a convex hull core, from float inputs
 /// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or
