@@ -329,3 +329,45 @@ fn apart_boxes_get_the_exact_distance() {
         ContactAnswer::Meeting(_) => panic!("apart"),
     }
 }
+
+/// Two faces meeting under a rotation by (3/5, 4/5) about z: a's top face
+/// [−3, 3]² at z = 1 and b's bottom face (a square of half side 5 about
+/// (1, 1/2), turned) at z = 1/2. Worked by hand: δ = 1/2 along (0, 0, 1);
+/// b's edge 3x + 4y = −20 cuts off a's corner (−3, −3), so the region is a's
+/// three other corners and the crossings (−8/3, −3, 1) and (−3, −11/4, 1).
+/// The crossings' edges have `(a1 − a0) × e = γ·n` with γ = 36 and 48 (in
+/// units of 1; odd parts 9 and 3), so their coordinates are reduced by a
+/// gcd of their own, not |n|²'s.
+#[test]
+fn face_crossings_with_an_odd_gamma() {
+    let a = Obb::new(v(0., 0., 0.), [v(3., 0., 0.), v(0., 3., 0.), v(0., 0., 1.)]).unwrap();
+    let b = Obb::new(
+        v(1., 0.5, 1.5),
+        [v(3., 4., 0.), v(-4., 3., 0.), v(0., 0., 1.)],
+    )
+    .unwrap();
+    let ContactAnswer::Meeting(p) = check(&a, &b) else {
+        panic!("the boxes meet")
+    };
+    let q = |n: i64, d: i64| Q::new(n.into(), d.into());
+    assert_eq!(p.depth_squared, q(1, 4));
+    assert_eq!(p.normals, vec![Vec3::new(qi(0), qi(0), qi(1))]);
+    assert_eq!(p.translation, Vec3::new(qi(0), qi(0), q(1, 2)));
+    let Region::Polygon(r) = &p.region else {
+        panic!("a polygon: {:?}", p.region)
+    };
+    let mut got: Vec<(Q, Q, Q)> = r
+        .iter()
+        .map(|x| (x.x.clone(), x.y.clone(), x.z.clone()))
+        .collect();
+    got.sort();
+    let mut want = vec![
+        (qi(3), qi(-3), qi(1)),
+        (qi(3), qi(3), qi(1)),
+        (qi(-3), qi(3), qi(1)),
+        (qi(-3), q(-11, 4), qi(1)),
+        (q(-8, 3), qi(-3), qi(1)),
+    ];
+    want.sort();
+    assert_eq!(got, want);
+}

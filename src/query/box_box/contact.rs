@@ -63,6 +63,7 @@ use crate::vector::Vec3;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 
 type Q = BigRational;
@@ -377,7 +378,7 @@ fn integers(v: &Vec3<Z>) -> Vec3<Q> {
 
 /// The optimal candidates, in candidate order, proved; `None` when the
 /// float guess was wrong or a value overflowed.
-fn optimal(a: &Obb<f64>, b: &Obb<f64>) -> Option<Vec<usize>> {
+fn optimal(a: &Obb<f64>, b: &Obb<f64>) -> Option<SmallVec<[usize; 8]>> {
     let fx = |x: &f64| Fx::exact(*x);
     let (la, lb) = (lift(a, &fx), lift(b, &fx));
     let all = candidates(&la, &lb);
@@ -401,7 +402,7 @@ fn optimal(a: &Obb<f64>, b: &Obb<f64>) -> Option<Vec<usize>> {
     let m = m?;
     let (om, nnm) = cand[m]?;
     // The optimal candidates, in candidate order.
-    let mut tied: Vec<usize> = Vec::with_capacity(4);
+    let mut tied: SmallVec<[usize; 8]> = SmallVec::new();
     for (c, slot) in cand.iter().enumerate() {
         let Some((oc, nnc)) = slot else { continue };
         if c == m {
@@ -455,6 +456,13 @@ trait Zi: Clone + PartialEq + std::fmt::Debug {
     fn zdiv(&self, d: &Self) -> Self;
     /// The gcd of the magnitudes.
     fn zgcd(&self, o: &Self) -> Self;
+    /// The gcd of three magnitudes.
+    fn zgcd3(x: &Self, y: &Self, z: &Self) -> Self {
+        x.zgcd(y).zgcd(z)
+    }
+    /// The value as an `i128`, when it fits one.
+    fn small(&self) -> Option<i128>;
+    fn from_small(v: i128) -> Self;
     fn big(&self) -> Z;
     fn zabs(&self) -> Self {
         if self.zsign() < 0 {
@@ -507,6 +515,12 @@ impl Zi for Z {
     fn zgcd(&self, o: &Self) -> Self {
         Z::from(gcd_lehmer(self.magnitude(), o.magnitude()))
     }
+    fn small(&self) -> Option<i128> {
+        num_traits::ToPrimitive::to_i128(self)
+    }
+    fn from_small(v: i128) -> Self {
+        Z::from(v)
+    }
     fn big(&self) -> Z {
         self.clone()
     }
@@ -521,7 +535,12 @@ impl Zi for Int {
         Int::from_i128(1)
     }
     fn shifted(m: i64, s: u64) -> Self {
-        Int::from_i128(m as i128).shl(s)
+        // In an i128 when it fits (|m|·2^s < 2^127): no shift of 12 limbs.
+        if s <= 63 + u64::from(m.unsigned_abs().leading_zeros()) {
+            Int::from_i128((m as i128) << s)
+        } else {
+            Int::from_i128(m as i128).shl(s)
+        }
     }
     fn zadd(&self, o: &Self) -> Self {
         self.add(o)
@@ -555,6 +574,29 @@ impl Zi for Int {
     }
     fn zgcd(&self, o: &Self) -> Self {
         Int::from_nat(false, fixed::gcd(self.mag(), o.mag()))
+    }
+    fn zgcd3(x: &Self, y: &Self, z: &Self) -> Self {
+        let g = fixed::gcd(x.mag(), y.mag());
+        // g = 2^s (the inputs in units of a power of two often share only
+        // powers of two): gcd(g, z) = 2^min(s, tz(z)), g itself for z = 0.
+        let s = g.trailing_zeros();
+        if !g.is_zero() && g.bits() == s + 1 {
+            if z.mag().is_zero() {
+                return Int::from_nat(false, g);
+            }
+            return Int::from_nat(
+                false,
+                Nat::from_u128(1).shl(s.min(z.mag().trailing_zeros())),
+            );
+        }
+        Int::from_nat(false, fixed::gcd(&g, z.mag()))
+    }
+    fn small(&self) -> Option<i128> {
+        let m = i128::try_from(self.mag().to_u128()?).ok()?;
+        Some(if self.is_neg() { -m } else { m })
+    }
+    fn from_small(v: i128) -> Self {
+        Int::from_i128(v)
     }
     fn big(&self) -> Z {
         self.to_bigint()
@@ -626,13 +668,14 @@ struct Built<T> {
 
 /// Where a region vertex came from, for the reduction: a vertex of a
 /// (`w = 1`), a moved vertex of b (`w = |n|²`, each numerator ≡ o·n_c modulo
-/// it), or a crossing on a's edge `a0 → a1` (`w = ±|n|²·den`, each numerator
-/// ≡ ±t·(a1 − a0)_c modulo it).
+/// it), or a crossing on a's edge `a0 → a1`, `Cross(μ, a1 − a0, |γ|)`
+/// (`w = |γ|·|n|²`, each numerator ≡ ±μ·(a1 − a0)_c modulo it; see
+/// `plane::crossing`).
 #[derive(Clone, Debug, PartialEq)]
 enum Src<T> {
     A,
     B,
-    Cross(T, [T; 3]),
+    Cross(T, [T; 3], T),
 }
 
 /// A region vertex in space (homogeneous, `w > 0`) and where it came from.
@@ -671,11 +714,15 @@ impl<T: Zi> Frame<T> {
         for &k in tied {
             let (u, v) = axis_pair(&za.h, &zb.h, k);
             let w = vcross(u, v);
-            let g = w.x.zgcd(&w.y).zgcd(&w.z);
+            let g = T::zgcd3(&w.x, &w.y, &w.z);
             if g.is_zero_() {
                 return None;
             }
-            let n = w.map(|c| c.zdiv(&g));
+            let n = if g == T::z1() {
+                w
+            } else {
+                w.map(|c| c.zdiv(&g))
+            };
             // The reference's canonical sign: the first nonzero component positive.
             let first = [&n.x, &n.y, &n.z].into_iter().find(|c| !c.is_zero_())?;
             let n = if first.zsign() < 0 { vneg(&n) } else { n };
@@ -723,13 +770,32 @@ impl<T: Zi> Frame<T> {
             (0..3).all(|k| dots[k].is_zero_() || (i >> k & 1 == 1) == ((dots[k].zsign() > 0) == up))
         };
         let vertex = |l: &Lifted<T>, i: usize| {
-            (0..3).fold(l.c.clone(), |p, k| {
-                if i >> k & 1 == 1 {
-                    vadd(&p, &l.h[k])
-                } else {
-                    vsub(&p, &l.h[k])
+            // c ± h_0 ± h_1 ± h_2, in an i128 when the terms fit one (the
+            // fixed-width build's inputs are below 2^72).
+            let coord = |g: fn(&Vec3<T>) -> &T| -> T {
+                let mut acc = g(&l.c).small();
+                for (k, h) in l.h.iter().enumerate() {
+                    acc = acc.and_then(|s| {
+                        let h = g(h).small()?;
+                        if i >> k & 1 == 1 {
+                            s.checked_add(h)
+                        } else {
+                            s.checked_sub(h)
+                        }
+                    });
                 }
-            })
+                match acc {
+                    Some(v) => T::from_small(v),
+                    None => (0..3).fold(g(&l.c).clone(), |p, k| {
+                        if i >> k & 1 == 1 {
+                            p.zadd(g(&l.h[k]))
+                        } else {
+                            p.zsub(g(&l.h[k]))
+                        }
+                    }),
+                }
+            };
+            Vec3::new(coord(|v| &v.x), coord(|v| &v.y), coord(|v| &v.z))
         };
         let c = [&n.x, &n.y, &n.z];
         // The reference's projection: drop the last coordinate of largest |n_k|.
@@ -746,46 +812,53 @@ impl<T: Zi> Frame<T> {
         // The supporting features, unscaled (b's not moved), and their hulls
         // (a positive scale and a translation keep the plane steps' orders
         // and orientations, so the same hulls as the scaled points').
-        let va: Vec<Vec3<T>> = (0..8)
+        let va: SmallVec<[Vec3<T>; 4]> = (0..8)
             .filter(|&i| on(&da, i, true))
             .map(|i| vertex(za, i))
             .collect();
-        let vb: Vec<Vec3<T>> = (0..8)
+        let vb: SmallVec<[Vec3<T>; 4]> = (0..8)
             .filter(|&i| on(&db, i, false))
             .map(|i| vertex(zb, i))
             .collect();
-        let hull_of = |v: &[Vec3<T>]| -> Vec<Vec3<T>> {
-            let pts: Vec<H<T>> = v.iter().map(to2).collect();
-            plane::hull_order(&pts)
-                .into_iter()
-                .map(|x| v[x].clone())
-                .collect()
-        };
-        let (ha, hb) = (hull_of(&va), hull_of(&vb));
+        let (pa, pb) = (
+            va.iter().map(to2).collect::<SmallVec<[H<T>; 4]>>(),
+            vb.iter().map(to2).collect::<SmallVec<[H<T>; 4]>>(),
+        );
+        let (ha, hb) = (plane::hull_order(&pa), plane::hull_order(&pb));
         // The region in the frame scaled by |n|² (units 2^e0/|n|²), where b's
         // moved vertices n2·y + o·n are integers too.
         let shift = n.map(|c| c.zmul(&o));
         let fa = plane::Feature {
-            at: ha.iter().map(|p| to2(&p.map(|c| c.zmul(&n2)))).collect(),
-            dir: ha.iter().map(to2).collect(),
+            at: ha
+                .iter()
+                .map(|&x| H {
+                    x: pa[x].x.zmul(&n2),
+                    y: pa[x].y.zmul(&n2),
+                    w: T::z1(),
+                })
+                .collect(),
+            dir: ha.iter().map(|&x| pa[x].clone()).collect(),
             space: ha
                 .iter()
-                .map(|p| ([p.x.clone(), p.y.clone(), p.z.clone(), T::z1()], Src::A))
+                .map(|&x| {
+                    let p = &va[x];
+                    ([p.x.clone(), p.y.clone(), p.z.clone(), T::z1()], Src::A)
+                })
                 .collect(),
         };
-        let moved: Vec<Vec3<T>> = hb
+        let moved: SmallVec<[Vec3<T>; 4]> = hb
             .iter()
-            .map(|p| vadd(&p.map(|c| c.zmul(&n2)), &shift))
+            .map(|&x| vadd(&vb[x].map(|c| c.zmul(&n2)), &shift))
             .collect();
         let fb = plane::Feature {
             at: moved.iter().map(to2).collect(),
-            dir: hb.iter().map(to2).collect(),
+            dir: hb.iter().map(|&x| pb[x].clone()).collect(),
             space: moved
-                .iter()
-                .map(|p| ([p.x.clone(), p.y.clone(), p.z.clone(), n2.clone()], Src::B))
+                .into_iter()
+                .map(|p| ([p.x, p.y, p.z, n2.clone()], Src::B))
                 .collect(),
         };
-        let region = plane::meet(&fa, &fb, &n2);
+        let region = plane::meet(&fa, &fb, &n2, c[k]);
         if region.is_empty() {
             return None;
         }
@@ -835,17 +908,32 @@ impl Built<Int> {
     /// [`Penetration`]). The values over |n|² (δ², the translation, b's
     /// moved vertices) have numerators dividing `o·n_x·n_y·n_z` or
     /// congruent to such modulo |n|², so one gcd of |n|² with that product
-    /// ([`fixed::Over`]) serves them all; each crossing's coordinates
-    /// likewise share one gcd with `t·Π(a1 − a0)_c`. a's vertices are
-    /// dyadic (`w = 1`).
+    /// ([`fixed::Over`]) serves them all. A crossing is over `|γ|·|n|²`
+    /// with numerators ≡ ±μ·(a1 − a0)_c modulo it (`plane::crossing`): when
+    /// |γ| is a power of two (the common case) its odd part is |n|²'s, so
+    /// its factors join that one gcd; otherwise its three coordinates share
+    /// one gcd of their own. a's vertices are dyadic (`w = 1`).
     fn reduce(&self, e0: i64) -> Penetration {
         let (o, n2) = (&self.overlap, &self.norm_squared);
         let n = &self.normals[0];
-        let mut on_n2 = over(n2, [o, &n.x, &n.y, &n.z]);
-        let translation = n.map(|c| {
-            let x = c.mul(o);
-            on_n2.value(&x, x.mag(), e0)
-        });
+        // n_c·o: the translation's numerators, and b's moved vertices' modulo |n|².
+        let on = [n.x.mul(o), n.y.mul(o), n.z.mul(o)];
+        let pow2 = |g: &Int| g.mag().bits() == g.mag().trailing_zeros() + 1;
+        let mut xs: SmallVec<[Nat; 8]> = SmallVec::new();
+        xs.extend([*o.mag(), *n.x.mag(), *n.y.mag(), *n.z.mag()]);
+        for (_, src) in &self.region {
+            if let Src::Cross(mu, d, g) = src {
+                if pow2(g) {
+                    xs.extend([*mu.mag(), *d[0].mag(), *d[1].mag(), *d[2].mag()]);
+                }
+            }
+        }
+        let mut on_n2 = fixed::Over::new(n2.mag(), &xs);
+        let translation = Vec3::new(
+            on_n2.value(&on[0], on[0].mag(), e0),
+            on_n2.value(&on[1], on[1].mag(), e0),
+            on_n2.value(&on[2], on[2].mag(), e0),
+        );
         let one = Nat::from_u128(1);
         let mut point = |(p, src): &Vertex<Int>| -> Vec3<Q> {
             match src {
@@ -854,12 +942,18 @@ impl Built<Int> {
                     Vec3::new(f(&p[0]), f(&p[1]), f(&p[2]))
                 }
                 Src::B => {
-                    let mut f = |x: &Int, c: &Int| on_n2.value(x, c.mul(o).mag(), e0);
-                    Vec3::new(f(&p[0], &n.x), f(&p[1], &n.y), f(&p[2], &n.z))
+                    let mut f = |c: usize| on_n2.value(&p[c], on[c].mag(), e0);
+                    Vec3::new(f(0), f(1), f(2))
                 }
-                Src::Cross(t, d) => {
-                    let mut ov = over(&p[3], [t, &d[0], &d[1], &d[2]]);
-                    let mut f = |c: usize| ov.value(&p[c], t.mul(&d[c]).mag(), e0);
+                Src::Cross(mu, d, g) if pow2(g) => {
+                    // p/(2^s·|n|²)·2^e0 = p/|n|²·2^(e0 − s).
+                    let s = e0 - g.mag().trailing_zeros() as i64;
+                    let mut f = |c: usize| on_n2.value(&p[c], mu.mul(&d[c]).mag(), s);
+                    Vec3::new(f(0), f(1), f(2))
+                }
+                Src::Cross(mu, d, _) => {
+                    let mut ov = over(&p[3], [mu, &d[0], &d[1], &d[2]]);
+                    let mut f = |c: usize| ov.value(&p[c], mu.mul(&d[c]).mag(), e0);
                     Vec3::new(f(0), f(1), f(2))
                 }
             }
@@ -898,6 +992,7 @@ struct H<T> {
 /// without collinear points).
 mod plane {
     use super::{Src, Vertex, Zi, H, Z};
+    use smallvec::SmallVec;
     use std::cmp::Ordering;
 
     fn cmp<T: Zi>(p: &H<T>, q: &H<T>) -> Ordering {
@@ -930,15 +1025,15 @@ mod plane {
 
     /// `hull2`: the convex hull, counter-clockwise, without collinear
     /// points, as indices into `pts`.
-    pub(super) fn hull_order<T: Zi>(pts: &[H<T>]) -> Vec<usize> {
-        let mut idx: Vec<usize> = (0..pts.len()).collect();
+    pub(super) fn hull_order<T: Zi>(pts: &[H<T>]) -> SmallVec<[usize; 8]> {
+        let mut idx: SmallVec<[usize; 8]> = (0..pts.len()).collect();
         idx.sort_by(|&i, &j| cmp(&pts[i], &pts[j]));
         idx.dedup_by(|i, j| cmp(&pts[*i], &pts[*j]) == Ordering::Equal);
         if idx.len() < 3 {
             return idx;
         }
         let chain = |it: &mut dyn Iterator<Item = &usize>| {
-            let mut out: Vec<usize> = Vec::new();
+            let mut out: SmallVec<[usize; 8]> = SmallVec::new();
             for &p in it {
                 while out.len() >= 2
                     && cross(&pts[out[out.len() - 2]], &pts[out[out.len() - 1]], &pts[p]).zsign()
@@ -967,10 +1062,10 @@ mod plane {
     }
 
     impl<T: Zi> Feature<T> {
-        fn edges(&self) -> Vec<(usize, usize)> {
+        fn edges(&self) -> SmallVec<[(usize, usize); 4]> {
             match self.at.len() {
-                0 | 1 => Vec::new(),
-                2 => vec![(0, 1)],
+                0 | 1 => SmallVec::new(),
+                2 => smallvec::smallvec![(0, 1)],
                 n => (0..n).map(|i| (i, (i + 1) % n)).collect(),
             }
         }
@@ -1010,6 +1105,7 @@ mod plane {
         q: &Feature<T>,
         f: (usize, usize),
         n2: &T,
+        nk: &T,
     ) -> Option<(H<T>, Vertex<T>)> {
         let (dp, dq) = (&p.dir, &q.dir);
         let r = (dp[e.1].x.zsub(&dp[e.0].x), dp[e.1].y.zsub(&dp[e.0].y));
@@ -1034,8 +1130,7 @@ mod plane {
         if !(unit(&t) && unit(&u)) {
             return None;
         }
-        // p0 + t/(|n|²·den)·(|n|²·r) = (p0·den + t·r)/den in the plane; in
-        // space a0 + t/full·(a1 − a0) on a's edge (a's points have w = 1).
+        // p0 + t/(|n|²·den)·(|n|²·r) = (p0·den + t·r)/den in the plane.
         let flip = den.zsign() < 0;
         let sg = |x: T| if flip { x.zneg() } else { x };
         let h = H {
@@ -1043,34 +1138,59 @@ mod plane {
             y: sg(p0.y.zmul(&den).zadd(&t.zmul(&r.1))),
             w: sg(den.clone()),
         };
+        // In space the crossing is a0 + t/(|n|²·den)·d on a's edge
+        // (d = a1 − a0; a's points have w = 1), over a smaller denominator:
+        // both edges lie in planes normal to n (a's supporting plane and
+        // b's moved one, which coincide: the scaled points differ by
+        // W = q0 − p0 with n·W = 0), so d × e = γ·n and W × e = μ·n for
+        // integers γ, μ (n is primitive; e is b's edge direction), and the
+        // plane's cross products are their k-th components (k the dropped
+        // coordinate): den = γ·n_k, t = μ·n_k with n_k ≠ 0. So
+        // t/(|n|²·den) = μ/(γ·|n|²), and the crossing is
+        // (a0·γ·|n|² + μ·d)/(γ·|n|²), both divisions exact.
+        let (gamma, mu) = (den.zdiv(nk), t.zdiv(nk));
+        debug_assert!(gamma.zmul(nk) == den && mu.zmul(nk) == t);
         let (a0, a1) = (&p.space[e.0].0, &p.space[e.1].0);
         let d = [0, 1, 2].map(|c| a1[c].zsub(&a0[c]));
-        let at = |c: usize| sg(a0[c].zmul(&full).zadd(&t.zmul(&d[c])));
-        let space = [at(0), at(1), at(2), sg(full.clone())];
-        Some((h, (space, Src::Cross(t, d))))
+        let w = gamma.zmul(n2);
+        let back = gamma.zsign() < 0; // w > 0 in the answer
+        let sw = |x: T| if back { x.zneg() } else { x };
+        let at = |c: usize| sw(a0[c].zmul(&w).zadd(&mu.zmul(&d[c])));
+        let space = [at(0), at(1), at(2), sw(w.clone())];
+        Some((h, (space, Src::Cross(mu, d, gamma.zabs()))))
     }
 
     /// `meet2`: the intersection of two features, as points in space in
     /// the reference's order.
-    pub(super) fn meet<T: Zi>(p: &Feature<T>, q: &Feature<T>, n2: &T) -> Vec<Vertex<T>> {
-        let mut pts: Vec<(H<T>, Vertex<T>)> = Vec::new();
+    pub(super) fn meet<T: Zi>(p: &Feature<T>, q: &Feature<T>, n2: &T, nk: &T) -> Vec<Vertex<T>> {
+        // The points in the plane and in space, side by side.
+        let mut plane: SmallVec<[H<T>; 4]> = SmallVec::new();
+        let mut space: Vec<Vertex<T>> = Vec::with_capacity(4);
         for (x, s) in p.at.iter().zip(&p.space) {
             if q.contains(x, n2) {
-                pts.push((x.clone(), s.clone()));
+                plane.push(x.clone());
+                space.push(s.clone());
             }
         }
         for (x, s) in q.at.iter().zip(&q.space) {
             if p.contains(x, n2) {
-                pts.push((x.clone(), s.clone()));
+                plane.push(x.clone());
+                space.push(s.clone());
             }
         }
-        let corners = pts.len();
+        let corners = plane.len();
+        let qe = q.edges();
         for e in p.edges() {
-            for f in q.edges() {
-                pts.extend(crossing(p, e, q, f, n2));
+            for &f in &qe {
+                if let Some((h, s)) = crossing(p, e, q, f, n2, nk) {
+                    plane.push(h);
+                    space.push(s);
+                }
             }
         }
-        let plane: Vec<H<T>> = pts.iter().map(|(h, _)| h.clone()).collect();
+        if plane.len() <= 1 {
+            return space; // hull_order's answer for one point or none
+        }
         // The orientation of three points with a crossing among them is
         // beyond the fixed width's bound: that hull runs in BigInt.
         let order = if T::FIXED && plane.len() >= 3 && plane.len() > corners {
@@ -1086,7 +1206,12 @@ mod plane {
         } else {
             hull_order(&plane)
         };
-        order.into_iter().map(|i| pts[i].1.clone()).collect()
+        // Each index once: the vertices are moved out, not cloned.
+        let empty = || ([T::z0(), T::z0(), T::z0(), T::z0()], Src::A);
+        order
+            .into_iter()
+            .map(|i| std::mem::replace(&mut space[i], empty()))
+            .collect()
     }
 }
 
