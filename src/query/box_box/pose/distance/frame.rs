@@ -725,7 +725,7 @@ mod tests {
     fn lowest_is_lowest_terms() {
         use crate::num::fixed::{Int, Nat};
         use num_rational::BigRational;
-        let mut seed = 0x0dd_c0ffe_e15e_a5e5u64;
+        let mut seed = 0x0ddc_0ffe_e15e_a5e5u64;
         let mut word = || xorshift(&mut seed);
         let rand_big = |words: u64, w: &mut dyn FnMut() -> u64| -> BigInt {
             (0..words).fold(BigInt::from(0), |n, _| (n << 64) + BigInt::from(w()))
