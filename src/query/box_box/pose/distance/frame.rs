@@ -40,17 +40,21 @@
 //!
 //! The numbers stay a few hundred bits (components below 2⁶², lengths below
 //! 2^[`BITS`] units: every value below 2⁷⁴⁰), against the 500–800 bits of
-//! the construction scaled by d_a·d_b in world coordinates; each value is
-//! put in lowest terms by one gcd of its denominator's size with the
-//! product of the numerators that share it (`num::fixed::Over`).
+//! the construction scaled by d_a·d_b in world coordinates. The inputs are
+//! `i128`; G, the feature bases and m_q,l·(C_p − C_q) are exact 256-bit
+//! sums of their products ([`sum_of_products`]), the rest [`Int`]. A vertex
+//! pair's values are put in lowest terms by one gcd of the denominator's
+//! size with the product of the numerators that share it
+//! (`num::fixed::Over`); an edge pair's, whose denominators are products of
+//! d_a, d_b and W, by one gcd per factor ([`Lowest`]).
 
-use super::{
-    int_rotation_small, least_exponent, parts, reduce, reduce_fixed, Feat, PoseBox, PoseRotation,
-};
-use crate::num::fixed::{Int, Nat, Over};
+use super::{int_rotation_small, least_exponent, parts, reduce, Feat, PoseBox, PoseRotation};
+use crate::num::fixed::{big, div_exact, gcd, gcd_u64, Int, Nat, Over};
 use crate::query::Closest;
 use crate::vector::Vec3;
+use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 /// The most bits a half-extent or translation may have in units of the
 /// least one's 2^z (else the caller's `BigInt` construction): with
@@ -58,12 +62,15 @@ use num_rational::BigRational;
 /// projection numerator, the largest, is below 2^(2·BITS + 560)).
 const BITS: i64 = 88;
 
-/// One box: d, the columns m[k] of M, the half-extents and the center.
+/// One box: d, the columns m[k] of M (entries at most d < 2¹²⁶ in
+/// magnitude: a column has length d), the half-extents and the center
+/// (below 2^[`BITS`]), in `i128`; d also as an [`Int`].
 struct Side {
     d: Int,
-    m: [[Int; 3]; 3],
-    e: [Int; 3],
-    c: [Int; 3],
+    d128: i128,
+    m: [[i128; 3]; 3],
+    e: [i128; 3],
+    c: [i128; 3],
 }
 
 /// Both boxes and their relative rotation.
@@ -74,18 +81,64 @@ pub(super) struct Frame {
     z: i64,
 }
 
-fn dot(u: &[Int; 3], v: &[Int; 3]) -> Int {
-    u[0].mul(&v[0]).add(&u[1].mul(&v[1])).add(&u[2].mul(&v[2]))
-}
-
 /// `x / 2^z` as an integer below 2^BITS, or `None`.
-fn int_at(x: f64, z: i64) -> Option<Int> {
+fn int_at(x: f64, z: i64) -> Option<i128> {
     let (m, f) = parts(x);
     if m == 0 {
-        return Some(Int::ZERO);
+        return Some(0);
     }
     let bits = 64 - m.unsigned_abs().leading_zeros() as i64 + f - z;
-    (bits <= BITS).then(|| Int::from_i128(m as i128).shl((f - z) as u64))
+    (bits <= BITS).then(|| (m as i128) << (f - z))
+}
+
+fn int(x: i128) -> Int {
+    Int::from_i128(x)
+}
+
+/// `a·b` exactly as a two's-complement 256-bit (high, low) pair.
+fn mul_i128(a: i128, b: i128) -> (u128, u128) {
+    let (x, y) = (a.unsigned_abs(), b.unsigned_abs());
+    let (x0, x1, y0, y1) = (x as u64 as u128, x >> 64, y as u64 as u128, y >> 64);
+    let (p00, p01, p10, p11) = (x0 * y0, x0 * y1, x1 * y0, x1 * y1);
+    let mid = (p00 >> 64) + (p01 as u64 as u128) + (p10 as u64 as u128);
+    let lo = (p00 as u64 as u128) | (mid << 64);
+    let hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+    if (a < 0) != (b < 0) {
+        neg256(hi, lo)
+    } else {
+        (hi, lo)
+    }
+}
+
+/// −(hi, lo) in two's complement.
+fn neg256(hi: u128, lo: u128) -> (u128, u128) {
+    let lo2 = (!lo).wrapping_add(1);
+    ((!hi).wrapping_add(if lo2 == 0 { 1 } else { 0 }), lo2)
+}
+
+/// u·v for columns of M (entries below 2¹²⁶ in magnitude): each product
+/// below 2²⁵² and, by Cauchy–Schwarz, the sum at most d_a·d_b < 2²⁵², so
+/// the two's-complement sum in 256 bits is exact.
+fn dot_i128(u: &[i128; 3], v: &[i128; 3]) -> Int {
+    sum_of_products(u.iter().zip(v).map(|(a, b)| (*a, *b)))
+}
+
+/// Σ aᵢ·bᵢ exactly, for sums the caller bounds below 2²⁵⁵ in magnitude
+/// (every partial sum is exact modulo 2²⁵⁶, so the last one is the value).
+fn sum_of_products(terms: impl Iterator<Item = (i128, i128)>) -> Int {
+    let (mut hi, mut lo) = (0u128, 0u128);
+    for (a, b) in terms {
+        let (h, l) = mul_i128(a, b);
+        let (s, c) = lo.overflowing_add(l);
+        lo = s;
+        hi = hi.wrapping_add(h).wrapping_add(c as u128);
+    }
+    let neg = (hi as i128) < 0;
+    let (hi, lo) = if neg { neg256(hi, lo) } else { (hi, lo) };
+    Int::from_words(
+        neg,
+        &[lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64],
+    )
 }
 
 /// ±x.
@@ -113,7 +166,7 @@ impl Frame {
     pub(super) fn new(a: &PoseBox, b: &PoseBox) -> Option<Frame> {
         let lengths = a.half_extents.iter().chain(&a.translation);
         let z = least_exponent(lengths.chain(&b.half_extents).chain(&b.translation));
-        let side = |p: &PoseBox| -> Option<Side> {
+        let side = |p: &PoseBox| -> Option<(Side, [[i128; 3]; 3])> {
             if !matches!(p.rotation, PoseRotation::Quaternion(_)) {
                 return None;
             }
@@ -131,15 +184,19 @@ impl Frame {
                 int_at(p.translation[1], z)?,
                 int_at(p.translation[2], z)?,
             ];
-            Some(Side {
-                d: Int::from_i128(d),
-                m: [0, 1, 2].map(|k| [0, 1, 2].map(|j| Int::from_i128(m[j][k]))),
+            let cols = [0, 1, 2].map(|k| [m[0][k], m[1][k], m[2][k]]);
+            let side = Side {
+                d: int(d),
+                d128: d,
+                m: cols,
                 e,
                 c,
-            })
+            };
+            Some((side, cols))
         };
-        let x = [side(a)?, side(b)?];
-        let g = [0, 1, 2].map(|k| [0, 1, 2].map(|l| dot(&x[0].m[k], &x[1].m[l])));
+        let ((sa, ra), (sb, rb)) = (side(a)?, side(b)?);
+        let x = [sa, sb];
+        let g = [0, 1, 2].map(|k| [0, 1, 2].map(|l| dot_i128(&ra[k], &rb[l])));
         Some(Frame { x, g, z })
     }
 
@@ -152,28 +209,28 @@ impl Frame {
         }
     }
 
-    /// d_p·(feature base of p) = d_p·C_p + Σ_{k fixed} ±E_k·m_k.
+    /// d_p·(feature base of p) = d_p·C_p + Σ_{k fixed} ±E_k·m_k: four
+    /// products below 2²¹⁴, the sum below 2²¹⁶.
     fn base(&self, p: usize, f: Feat) -> [Int; 3] {
         let s = &self.x[p];
-        let mut v = s.c.map(|c| c.mul(&s.d));
-        for k in (0..3).filter(|&k| !is_free(f, k)) {
-            let e = signed(&s.e[k], plus(f.signs, k));
-            for (vi, mi) in v.iter_mut().zip(&s.m[k]) {
-                *vi = vi.add(&e.mul(mi));
-            }
-        }
-        v
+        let fixed = (0..3).filter(|&k| !is_free(f, k));
+        let e = |k: usize| if plus(f.signs, k) { s.e[k] } else { -s.e[k] };
+        [0, 1, 2].map(|i| {
+            let terms = fixed.clone().map(|k| (e(k), s.m[k][i]));
+            sum_of_products(std::iter::once((s.d128, s.c[i])).chain(terms))
+        })
     }
 
     /// The q-local coordinates, times d_p·d_q, of p's feature base (q = the
     /// other box): μ_l = d_p·m_q,l·(C_p − C_q) + Σ_{k fixed} ±E_p,k·G_kl.
     fn local(&self, p: usize, f: Feat) -> [Int; 3] {
         let (sp, sq) = (&self.x[p], &self.x[1 - p]);
-        let rel = [0, 1, 2].map(|i| sp.c[i].sub(&sq.c[i]));
+        // C_p − C_q below 2⁸⁹; m_q,l·(C_p − C_q) below 2²¹⁷.
+        let rel = [0, 1, 2].map(|i| sp.c[i] - sq.c[i]);
         [0, 1, 2].map(|l| {
-            let mut mu = sp.d.mul(&dot(&sq.m[l], &rel));
+            let mut mu = sp.d.mul(&dot_i128(&sq.m[l], &rel));
             for k in (0..3).filter(|&k| !is_free(f, k)) {
-                let e = signed(&sp.e[k], plus(f.signs, k));
+                let e = int(if plus(f.signs, k) { sp.e[k] } else { -sp.e[k] });
                 mu = mu.add(&e.mul(self.gpq(p, k, l)));
             }
             mu
@@ -200,7 +257,7 @@ impl Frame {
         let mu = self.local(p, v);
         let mut delta = [Int::ZERO; 3];
         for l in 0..3 {
-            let bound = dd.mul(&sq.e[l]);
+            let bound = dd.mul(&int(sq.e[l]));
             if is_free(f, l) {
                 if mu[l].mag().cmp(bound.mag()) == std::cmp::Ordering::Greater {
                     return None;
@@ -225,20 +282,27 @@ impl Frame {
             }
         }
         let pv = self.base(p, v);
-        let at_p = point(&pv, &sp.d, self.z);
-        let at_q = if f.free == 0 {
-            point(&self.base(q, f), &sq.d, self.z)
+        // q's point: its vertex over d_q, or (d_q²·P + Σ δ_l·m_q,l) over
+        // d_p·d_q² (factors p, q, q).
+        let nq = if f.free == 0 {
+            self.base(q, f)
         } else {
             let d2 = sq.d.mul(&sq.d);
             let mut n = pv.map(|x| x.mul(&d2));
             for l in (0..3).filter(|&l| !is_free(f, l)) {
                 for (ni, mi) in n.iter_mut().zip(&sq.m[l]) {
-                    *ni = ni.add(&delta[l].mul(mi));
+                    *ni = ni.add(&delta[l].mul(&int(*mi)));
                 }
             }
-            point(&n, &sp.d.mul(&d2), self.z)
+            n
         };
         let n2 = delta.iter().fold(Int::ZERO, |s, x| s.add(&x.mul(x)));
+        let at_p = point(&pv, &sp.d, self.z);
+        let at_q = if f.free == 0 {
+            point(&nq, &sq.d, self.z)
+        } else {
+            point(&nq, &sp.d.mul(&sq.d).mul(&sq.d), self.z)
+        };
         let distance_squared = value(&n2, &dd.mul(&dd), 2 * self.z);
         let (a, b) = if p == 0 { (at_p, at_q) } else { (at_q, at_p) };
         Some(Closest {
@@ -264,11 +328,11 @@ impl Frame {
         let lam = dd.mul(&nu[i]).add(&g.mul(&mu[j]));
         let kap = g.mul(&nu[i]).add(&dd.mul(&mu[j]));
         let inside = |t: &Int, e: &Int| t.mag().cmp(w.mul(e).mag()) != std::cmp::Ordering::Greater;
-        if !inside(&lam, &sa.e[i]) || !inside(&kap, &sb.e[j]) {
+        if !inside(&lam, &int(sa.e[i])) || !inside(&kap, &int(sb.e[j])) {
             return None;
         }
         // ε_k: a-local offset of b's edge base from a's fixed face k.
-        let eps = |k: usize| nu[k].sub(&signed(&dd.mul(&sa.e[k]), plus(fa.signs, k)));
+        let eps = |k: usize| nu[k].sub(&signed(&dd.mul(&int(sa.e[k])), plus(fa.signs, k)));
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         let s = self.g[i1][j]
             .mul(&eps(i2))
@@ -286,24 +350,41 @@ impl Frame {
         {
             return None;
         }
-        // The points' denominators W·d pass half the fixed width (one gcd
-        // with a product of numerators would not fit): factor by factor.
-        let wbig = w.to_bigint();
+        // The points over W·d_p (factors W and p), the squared distance
+        // S²/((d_a·d_b)²·W), reduced factor by factor (`Lowest`).
         let on_edge = |side: &Side, p: usize, f: Feat, t: &Int, axis: usize| {
             let base = self.base(p, f);
-            let d = side.d.to_bigint();
-            let [x, y, v] = [0, 1, 2].map(|c| {
-                let n = w.mul(&base[c]).add(&t.mul(&side.m[axis][c]));
-                reduce_fixed(&n.to_bigint(), &[&wbig, &d], self.z)
-            });
-            Vec3::new(x, y, v)
+            [0, 1, 2].map(|c| w.mul(&base[c]).add(&t.mul(&int(side.m[axis][c]))))
         };
-        let a = on_edge(sa, 0, fa, &lam, i);
-        let b = on_edge(sb, 1, fb, &kap, j);
-        // S² passes the fixed width: one BigInt square, reduced factor by
-        // factor against (d_a·d_b)² and W.
-        let (sbig, ddbig) = (s.to_bigint(), dd.to_bigint());
-        let distance_squared = reduce(&sbig * &sbig, &[&ddbig, &ddbig, &wbig], 2 * self.z);
+        let na = on_edge(sa, 0, fa, &lam, i);
+        let nb = on_edge(sb, 1, fb, &kap, j);
+        let nums: [&Nat; 7] = [
+            na[0].mag(),
+            na[1].mag(),
+            na[2].mag(),
+            nb[0].mag(),
+            nb[1].mag(),
+            nb[2].mag(),
+            s.mag(),
+        ];
+        let low = Lowest::new(&[sa.d.mag(), sb.d.mag(), w.mag()], [0, 1], &nums);
+        let a = low.point(&na, &[2, 0], self.z);
+        let b = low.point(&nb, &[2, 1], self.z);
+        // S² passes the fixed width: when S is prime to every odd factor,
+        // so is S², and only powers of two cancel; else one BigInt square
+        // reduced factor by factor against (d_a·d_b)² and W.
+        let sbig = s.to_bigint();
+        let distance_squared = if low.h.iter().take(low.n).all(Nat::is_one) {
+            low.coprime_big(
+                &sbig * &sbig,
+                2 * s.mag().trailing_zeros(),
+                &[0, 0, 1, 1, 2],
+                2 * self.z,
+            )
+        } else {
+            let (ddbig, wbig) = (dd.to_bigint(), w.to_bigint());
+            reduce(&sbig * &sbig, &[&ddbig, &ddbig, &wbig], 2 * self.z)
+        };
         Some(Some(Closest {
             distance_squared,
             a,
@@ -324,6 +405,181 @@ fn point(n: &[Int; 3], den: &Int, z: i64) -> Vec3<BigRational> {
     let mut over = Over::new(den.mag(), &xs);
     let [x, y, w] = [0, 1, 2].map(|i| over.value(&n[i], n[i].mag(), z));
     Vec3::new(x, y, w)
+}
+
+/// `x mod m` (m > 0; for a one-word odd m > 1 a unit multiple of it, which
+/// keeps every gcd with m).
+fn residue(x: &Nat, m: &Nat) -> Nat {
+    match m.to_u64() {
+        Some(1) => Nat::ZERO,
+        Some(w) if w & 1 == 1 => Nat::from_u128(x.residue_odd(w) as u128),
+        Some(w) => Nat::from_u128(x.divrem_small(w).1 as u128),
+        None => x.rem(m),
+    }
+}
+
+/// `gcd(x, h)` for an odd h > 1 and x > 0.
+fn gcd_odd(x: &Nat, h: &Nat) -> Nat {
+    match h.to_u64() {
+        Some(w) => {
+            let r = match x.to_u64() {
+                Some(v) => v % w,
+                None => x.residue_odd(w),
+            };
+            Nat::from_u128(gcd_u64(w, r) as u128)
+        }
+        None => gcd(h, &residue(x, h)),
+    }
+}
+
+/// Lowest terms of values `x·2^p / Π f` whose denominators are products of
+/// a few positive factors (d_a, d_b, and W for an edge pair, with
+/// repetition) and whose numerators divide one product `Π nums`.
+///
+/// Per factor f = 2^t·o (o odd) one gcd of o's size, h = gcd(o, Π nums),
+/// formed from the product reduced modulo o as it grows. For a numerator x
+/// dividing `Π nums`, gcd(x, o) divides both `Π nums` and o, hence h: so
+/// gcd(x, o) = gcd(x, h), a gcd with a number that is 1 or small for all
+/// but special inputs. A value is reduced factor by factor (g = gcd(x, o),
+/// x ← x/g, keep o/g: for every prime one side loses it, and later steps
+/// only divide x further, so x ends prime to every kept part; each x stays
+/// a divisor of `Π nums`), the powers of two by shifts: no gcd of the
+/// whole denominator's size.
+struct Lowest {
+    n: usize,
+    /// The factors' odd parts, their powers of two, and the h's.
+    odd: [Nat; 3],
+    twos: [u64; 3],
+    h: [Nat; 3],
+}
+
+impl Lowest {
+    /// For the factors `fs` (positive; the first two d_p and d_q of the
+    /// boxes `pq`, which index them) and the nonzero numerators among `nums`.
+    fn new(fs: &[&Nat], pq: [usize; 2], nums: &[&Nat]) -> Lowest {
+        let mut out = Lowest {
+            n: fs.len(),
+            odd: [Nat::ZERO; 3],
+            twos: [0; 3],
+            h: [Nat::ZERO; 3],
+        };
+        for (i, f) in fs.iter().enumerate() {
+            // Factor index 0 is box 0's d, 1 box 1's (the callers' order).
+            let k = if i < 2 { pq[i] } else { i };
+            let t = f.trailing_zeros();
+            let o = f.shr(t);
+            out.twos[k] = t;
+            out.odd[k] = o;
+            out.h[k] = if o.is_one() {
+                o
+            } else if 2 * o.bits() > 760 {
+                // Two residues would pass the fixed width (W of an edge
+                // pair): the product modulo o in `BigUint`.
+                let ob = o.to_biguint();
+                let mut p = num_bigint::BigUint::one();
+                for x in nums.iter().filter(|x| !x.is_zero()) {
+                    p = p * x.to_biguint() % &ob;
+                }
+                if p.is_zero() {
+                    o
+                } else {
+                    gcd(&o, &Nat::from_biguint(&p))
+                }
+            } else {
+                // Π nums mod o, the product reduced whenever the next
+                // factor would pass the fixed width.
+                let mut p = Nat::from_u128(1);
+                for x in nums.iter().filter(|x| !x.is_zero()) {
+                    let x = if x.bits() + o.bits() > 760 {
+                        residue(x, &o)
+                    } else {
+                        **x
+                    };
+                    if p.bits() + x.bits() > 760 {
+                        p = residue(&p, &o);
+                    }
+                    p = p.mul(&x);
+                }
+                let r = residue(&p, &o);
+                if r.is_zero() {
+                    o
+                } else {
+                    gcd(&o, &r)
+                }
+            };
+        }
+        out
+    }
+
+    /// `x·2^p / Π_{k in fs} factor k` in lowest terms.
+    fn value(&self, x: &Int, fs: &[usize], p: i64) -> BigRational {
+        let (mag, den, twos) = self.reduced(x.mag(), fs);
+        if mag.is_zero() {
+            return BigRational::zero();
+        }
+        let t = mag.trailing_zeros();
+        // mag·2^p / (den·2^twos) with den odd and prime to mag.
+        let e = p - twos as i64 + t as i64;
+        let (num, shift) = if e >= 0 {
+            (big(&mag, p - twos as i64), 0)
+        } else {
+            (big(&mag, -(t as i64)), (-e) as u64)
+        };
+        let sign = if x.is_neg() { Sign::Minus } else { Sign::Plus };
+        BigRational::new_raw(
+            BigInt::from_biguint(sign, num),
+            BigInt::from(big(&den, shift as i64)),
+        )
+    }
+
+    /// The magnitude divided by its gcd with the odd factors, the kept odd
+    /// denominator, and the denominator's power of two.
+    fn reduced(&self, x: &Nat, fs: &[usize]) -> (Nat, Nat, u64) {
+        let (mut x, mut den, mut twos) = (*x, Nat::from_u128(1), 0);
+        for &k in fs {
+            twos += self.twos[k];
+            let h = &self.h[k];
+            let kept = if h.is_one() || x.is_zero() {
+                self.odd[k]
+            } else {
+                let g = gcd_odd(&x, h);
+                if g.is_one() {
+                    self.odd[k]
+                } else {
+                    x = div_exact(&x, &g);
+                    div_exact(&self.odd[k], &g)
+                }
+            };
+            den = den.mul(&kept);
+        }
+        (x, den, twos)
+    }
+
+    fn point(&self, n: &[Int; 3], fs: &[usize], p: i64) -> Vec3<BigRational> {
+        let [x, y, w] = [0, 1, 2].map(|i| self.value(&n[i], fs, p));
+        Vec3::new(x, y, w)
+    }
+
+    /// `x·2^p / Π_{k in fs} factor k` for `x ≠ 0` prime to every odd factor
+    /// (x with `t` trailing zeros): only powers of two cancel.
+    fn coprime_big(&self, x: BigInt, t: u64, fs: &[usize], p: i64) -> BigRational {
+        let mut den = num_bigint::BigUint::one();
+        let mut twos = 0;
+        for &k in fs {
+            den *= self.odd[k].to_biguint();
+            twos += self.twos[k];
+        }
+        let e = p - twos as i64;
+        if e >= 0 {
+            BigRational::new_raw(x << e as usize, BigInt::from(den))
+        } else {
+            let c = t.min((-e) as u64);
+            BigRational::new_raw(
+                x >> c as usize,
+                BigInt::from(den << ((-e) as u64 - c) as usize),
+            )
+        }
+    }
 }
 
 #[cfg(test)]
@@ -432,6 +688,107 @@ mod tests {
         // were all proved somewhere.
         assert!(answered.iter().all(|&n| n > 0), "{answered:?}");
         assert!(framed >= 30, "{framed}");
+    }
+
+    /// `sum_of_products` is the `BigInt` sum of the products, on random
+    /// `i128` of up to 126 bits (three terms) and the extremes ±(2¹²⁶ − 1).
+    #[test]
+    fn sum_of_products_is_exact() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let big = (1i128 << 126) - 1;
+        for k in 0..4000 {
+            let mut r = || {
+                let x = ((xorshift(&mut seed) as i128) << 64 | xorshift(&mut seed) as i128)
+                    >> (2 + k % 120);
+                match k % 7 {
+                    0 => big,
+                    1 => -big,
+                    _ => x,
+                }
+            };
+            let terms: Vec<(i128, i128)> = (0..3).map(|_| (r(), r())).collect();
+            let want: BigInt = terms
+                .iter()
+                .map(|(a, b)| BigInt::from(*a) * BigInt::from(*b))
+                .sum();
+            let got = super::sum_of_products(terms.iter().copied()).to_bigint();
+            assert_eq!(got, want, "{terms:?}");
+        }
+    }
+
+    /// `Lowest` is num-rational's lowest terms of x·2^p/Π factors (an
+    /// independent gcd), on factors of one to eight words, even or odd,
+    /// numerators that share factors of them (and zero), the denominators of
+    /// the edge pairs' points and of the vertex pairs' (a repeated factor)
+    /// and exponents of both signs.
+    #[test]
+    fn lowest_is_lowest_terms() {
+        use crate::num::fixed::{Int, Nat};
+        use num_rational::BigRational;
+        let mut seed = 0x0ddc_0ffe_e15e_a5e5u64;
+        let mut word = || xorshift(&mut seed);
+        let rand_big = |words: u64, w: &mut dyn FnMut() -> u64| -> BigInt {
+            (0..words).fold(BigInt::from(0), |n, _| (n << 64) + BigInt::from(w()))
+        };
+        for k in 0..400u64 {
+            let sizes = [1 + k % 2, 1 + k % 3, 1 + k % 8];
+            let fs: Vec<BigInt> = sizes
+                .iter()
+                .map(|&n| {
+                    let f = rand_big(n, &mut word) >> (word() % 60) as usize;
+                    let f = if f == BigInt::from(0) {
+                        BigInt::from(9)
+                    } else {
+                        f
+                    };
+                    // Small primes in common with the numerators, often.
+                    f * BigInt::from([1, 3, 9, 15, 2, 12][(k % 6) as usize])
+                })
+                .collect();
+            let nums: Vec<BigInt> = (0..7)
+                .map(|i| {
+                    let mut x = rand_big(1 + word() % 3, &mut word);
+                    if i % 3 == 0 {
+                        x *= &fs[(i as usize) % 3];
+                    }
+                    if k % 5 == 0 && i == 6 {
+                        x = BigInt::from(0);
+                    }
+                    if word() & 1 == 1 {
+                        -x
+                    } else {
+                        x
+                    }
+                })
+                .collect();
+            let nf: Vec<Nat> = fs
+                .iter()
+                .map(|f| Nat::from_biguint(f.magnitude()))
+                .collect();
+            let nn: Vec<Nat> = nums
+                .iter()
+                .map(|x| Nat::from_biguint(x.magnitude()))
+                .collect();
+            let low = super::Lowest::new(
+                &[&nf[0], &nf[1], &nf[2]],
+                [0, 1],
+                &nn.iter().collect::<Vec<_>>(),
+            );
+            for (i, x) in nums.iter().enumerate() {
+                let which: &[usize] = [&[0usize][..], &[2, 0], &[2, 1], &[0, 1, 1]][i % 4];
+                let p = (word() % 121) as i64 - 60;
+                let xi = Int::from_nat(x.sign() == num_bigint::Sign::Minus, nn[i]);
+                let got = low.value(&xi, which, p);
+                let den: BigInt = which.iter().map(|&j| fs[j].clone()).product();
+                let want = if p >= 0 {
+                    BigRational::new(x << p as usize, den)
+                } else {
+                    BigRational::new(x.clone(), den << (-p) as usize)
+                };
+                assert_eq!(got.numer(), want.numer(), "{x} {fs:?} {which:?} {p}");
+                assert_eq!(got.denom(), want.denom(), "{x} {fs:?} {which:?} {p}");
+            }
+        }
     }
 
     /// Lengths past [`super::BITS`] units of the least one, and matrix
