@@ -489,9 +489,11 @@ use crate::stats::GCD_FALLBACK;
 /// that does not shorten the pair (the sum of the two bit lengths; never
 /// observed) hands over to [`gcd_big`], which also bounds the passes.
 ///
-/// The numbers live in limb arrays of a fixed length `N` (2, 3, 4, 6, 8 or
-/// 11 limbs, the shortest that holds them, shorter as they shrink), so that
-/// every loop has a constant trip count; one word finishes with [`gcd_u64`].
+/// The numbers live in limb arrays of a fixed length `N` (2 to 8 limbs, or
+/// 11, the shortest that holds them, shorter as they shrink), so that every
+/// loop has a constant trip count; one word finishes with [`gcd_u64`].
+/// An odd part 1 (a power of two) skips the passes: the gcd is then the
+/// common power of two.
 pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
     if a.is_zero() {
         return *b;
@@ -543,12 +545,36 @@ pub(crate) fn gcd(a: &Nat, b: &Nat) -> Nat {
         sb = b.shr(zb);
         &sb
     };
-    let g = gcd_odd(a, b);
+    let g = if a.is_one() || b.is_one() {
+        Nat::from_u128(1)
+    } else {
+        gcd_odd(a, b)
+    };
     if k == 0 {
         g
     } else {
         g.shl(k)
     }
+}
+
+/// `gcd(x, w)` for nonzero `x` and a nonzero word `w`: with `w = 2^t·o`
+/// (`o` odd), the power `2^min(t, tz(x))` times `gcd(o, x mod o)`, the
+/// residue by Montgomery's reduction ([`Nat::residue_odd`], multiplications
+/// only; the factor `2^(−64n)` it leaves is a unit modulo odd `o`) when `x`
+/// has more than one limb, so no 128-by-64-bit division even for even `w`.
+fn gcd_word(x: &Nat, w: u64) -> u64 {
+    debug_assert!(w != 0);
+    if x.n <= 1 {
+        return gcd_u64(w, x.low_word() % w);
+    }
+    let t = w.trailing_zeros();
+    let o = w >> t;
+    let odd = if o == 1 {
+        1
+    } else {
+        gcd_u64(o, x.residue_odd(o))
+    };
+    odd << t.min(x.trailing_zeros() as u32)
 }
 
 /// Halvings per round of [`gcd`], and the mask of the approximations' exact
@@ -568,8 +594,10 @@ fn gcd_odd(a: &Nat, b: &Nat) -> Nat {
             2 => passes::<2>(&mut x, &mut y, 1),
             3 => passes::<3>(&mut x, &mut y, 2),
             4 => passes::<4>(&mut x, &mut y, 3),
-            5 | 6 => passes::<6>(&mut x, &mut y, 4),
-            7 | 8 => passes::<8>(&mut x, &mut y, 6),
+            5 => passes::<5>(&mut x, &mut y, 4),
+            6 => passes::<6>(&mut x, &mut y, 5),
+            7 => passes::<7>(&mut x, &mut y, 6),
+            8 => passes::<8>(&mut x, &mut y, 7),
             _ => passes::<{ L - 1 }>(&mut x, &mut y, 8),
         };
         match r {
@@ -1122,14 +1150,7 @@ fn gcd_with(h: &Nat, x: &Nat) -> Nat {
         return *h;
     }
     match h.to_u64() {
-        Some(h) => {
-            let r = match x.to_u64() {
-                Some(v) => v % h,
-                None if h & 1 == 1 => x.residue_odd(h),
-                None => x.divrem_small(h).1,
-            };
-            Nat::from_u128(gcd_u64(h, r) as u128)
-        }
+        Some(h) => Nat::from_u128(gcd_word(x, h) as u128),
         None => gcd(h, x),
     }
 }
@@ -1486,6 +1507,60 @@ mod over_tests {
             }
         }
     }
+
+    /// A random number of `words` words (0 to 2^(64·words) − 1).
+    fn words(next: &mut impl FnMut() -> u64, words: usize) -> BigInt {
+        (0..words).fold(BigInt::from(0), |v, _| (v << 64) + next())
+    }
+
+    /// One nonzero factor: `value` and `square` against BigRational on
+    /// numerators of up to 9 words over denominators of up to 7, with
+    /// planted common factors of up to 4 words, powers of two, zero factors
+    /// beside the nonzero one, and values given through `x + k·den`.
+    #[test]
+    fn over_single_factor_equals_bigrational() {
+        let mut s = 777u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        for round in 0..600usize {
+            let g = words(&mut next, round % 5) | BigInt::from(1);
+            let g = g << (next() % 70) as usize;
+            let d = (words(&mut next, 1 + round % 3) | BigInt::from(1)) * &g;
+            let x = words(&mut next, 1 + (round / 5) % 5) * &g;
+            let x = if x == BigInt::from(0) { g.clone() } else { x };
+            let x = if round % 2 == 0 { -x } else { x };
+            if d.bits() > 7 * 64 || x.bits() > 9 * 64 {
+                continue;
+            }
+            let (dn, xi) = (Nat::from_biguint(d.magnitude()), to_int(&x));
+            let factors = match round % 3 {
+                0 => vec![*xi.mag()],
+                1 => vec![Nat::ZERO, *xi.mag()],
+                _ => vec![*xi.mag(), Nat::ZERO, Nat::ZERO],
+            };
+            let mut over = Over::new(&dn, &factors);
+            let p = (next() % 300) as i64 - 150;
+            let want = BigRational::new(x.clone(), d.clone()) * two(p);
+            let got = over.value(&xi, xi.mag(), p);
+            assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+            let k = BigInt::from(next() % 1000) - 500;
+            let shifted: BigInt = &x + &k * &d;
+            if shifted.bits() <= 11 * 64 {
+                let want = BigRational::new(shifted.clone(), d.clone()) * two(p);
+                let got = over.value(&to_int(&shifted), xi.mag(), p);
+                assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+            }
+            if 2 * x.bits() <= 11 * 64 {
+                let want = BigRational::new(&x * &x, d.clone()) * two(p);
+                let got = over.square(&xi, p);
+                assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+            }
+        }
+    }
+
+    fn to_int(x: &BigInt) -> Int {
+        let neg = x.sign() == BSign::Minus;
+        Int::from_nat(neg, Nat::from_biguint(x.magnitude()))
+    }
 }
 
 #[cfg(test)]
@@ -1521,7 +1596,7 @@ mod tests {
         }
     }
     use num_integer::Integer;
-    use num_traits::Zero;
+    use num_traits::{One, Zero};
 
     fn rng(state: &mut u64) -> u64 {
         *state = state
@@ -1713,6 +1788,38 @@ mod tests {
         }
     }
 
+    /// [`gcd_word`] against BigUint: words `2^t·o` (`t` from 0 to 63, `o`
+    /// odd, 1 included) and numbers of 1 to 11 limbs that share a planted
+    /// power of two and all, part or none of `o` (zero limbs and powers of
+    /// two among them).
+    #[test]
+    fn word_gcd_with_planted_factors() {
+        let mut s = 99u64;
+        for round in 0..6000u64 {
+            let t = rng(&mut s) % 64;
+            let o = match round % 3 {
+                0 => 1,
+                _ => (rng(&mut s) >> (t + rng(&mut s) % (64 - t))) | 1,
+            };
+            let w = o << t;
+            let share = match round % 4 {
+                0 => BigUint::one(),
+                1 => BigUint::from(o),
+                2 => BigUint::from(o / gcd_u64(o, 3 + 2 * (rng(&mut s) % 50))),
+                _ => BigUint::from(o) * 3u32,
+            };
+            let x = match round % 5 {
+                0 => BigUint::one() << (rng(&mut s) % 600),
+                _ => num(&mut s, 1 + (round as usize / 5) % 10) * share,
+            } << (rng(&mut s) % 70);
+            if x.is_zero() || x.bits() > 64 * L as u64 {
+                continue;
+            }
+            let got = gcd_word(&Nat::from_biguint(&x), w);
+            assert_eq!(BigUint::from(got), x.gcd(&BigUint::from(w)), "{x} {w}");
+        }
+    }
+
     #[test]
     fn exact_division_by_a_word() {
         let mut s = 11u64;
@@ -1805,7 +1912,7 @@ mod gcd_props {
 
     /// A number of at most `limbs` words: 0 random, 1 random with a random
     /// length, 2 all ones, 3 sparse, 4 limbs from {0, 1, 2⁶³, 2⁶⁴ − 1},
-    /// 5 just below or at 2^(64·limbs − 2).
+    /// 5 just below or at 2^(64·limbs − 2), 6 a power of two.
     fn shaped(s: &mut u64, limbs: usize, shape: u8) -> BigUint {
         let top = 64 * limbs;
         match shape {
@@ -1819,6 +1926,7 @@ mod gcd_props {
                 let w = [0, 1, 1 << 63, u64::MAX][(next(s) % 4) as usize];
                 (v << 64u32) + w
             }),
+            6 => BigUint::one() << (next(s) % top as u64),
             _ => {
                 let edge = BigUint::one() << (top - 2);
                 let d = BigUint::from(next(s) % 1000);
@@ -1851,7 +1959,7 @@ mod gcd_props {
         fn gcd_matches_biguint(
             seed in any::<u64>(),
             (la, lb, lg) in (1usize..=11, 1usize..=11, 0usize..=3),
-            (sa, sb, sg) in (0u8..6, 0u8..6, 0u8..6),
+            (sa, sb, sg) in (0u8..7, 0u8..7, 0u8..7),
             shift in 0u64..200,
         ) {
             let mut s = seed;
@@ -1877,7 +1985,7 @@ mod gcd_props {
         }
     }
 
-    /// The edges of the limb tiers (2, 3, 4, 6, 8 and 11 limbs) and of the
+    /// The edges of the limb tiers (2 to 8 and 11 limbs) and of the
     /// old 2^(64N − 2) headroom, with planted factors, against BigUint; and
     /// no pass ever failed to make progress.
     #[test]
