@@ -251,7 +251,14 @@ pub fn run<T: Send, S: Sink<T> + Send>(
     };
     std::thread::scope(|s| {
         for _ in 1..jobs {
-            s.spawn(|| pipe.work());
+            // A thread the system refuses (a huge `--jobs`) is done without:
+            // the answers are the same on any number of workers.
+            if std::thread::Builder::new()
+                .spawn_scoped(s, || pipe.work())
+                .is_err()
+            {
+                break;
+            }
         }
         pipe.work();
     });
