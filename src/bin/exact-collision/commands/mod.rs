@@ -8,6 +8,7 @@ pub mod check_parry;
 pub mod demo;
 pub mod limits;
 pub mod mesh;
+pub mod pipeline;
 pub mod query;
 pub mod shrink;
 pub mod step;
