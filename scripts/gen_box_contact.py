@@ -3,6 +3,12 @@
 #     300 lines in the family of ../shared/throughput/gen.py's box_box files (seed 7, random unit
 #     quaternion rotations, half extents in [0.1, 1]) with both centres in [-0.6, 0.6]^3, so that
 #     most pairs meet.
+#   python3 scripts/gen_box_contact.py pose > pose_box_contact.jsonl
+#   python3 scripts/gen_box_contact.py pose_axes > pose_box_contact_axes.jsonl
+#     300 lines of two boxes by pose (seed 7, as boxq(): a random unit quaternion of doubles, half
+#     extents in [0.1, 1], centres in [-0.6, 0.6]^3, so that most pairs meet), and the same boxes
+#     given as double half-axes (R(q)·e rounded to doubles, as gen_pose_throughput.py writes its
+#     _axes twin).
 #   python3 scripts/gen_box_contact.py identity N > mixed.jsonl
 #     N mixed contact lines for byte-identity checks (seed 13): boxes, cubes and boxes by pose,
 #     random and special (axis-aligned, touching, concentric, one ulp of overlap, scaled by
@@ -90,5 +96,16 @@ elif mode == "identity":
         elif s < 0.15: q["scalar"] = "f32"
         elif s < 0.2: q["a"] = exact(a); q["b"] = exact(b)
         print(json.dumps(q))
+elif mode in ("pose", "pose_axes"):
+    random.seed(7)
+    def pose_pair():
+        a = boxq(); w, x, y, z = a["rotation"]["quaternion"]; e = a["half_extents"]
+        R = [[1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)], [2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)],
+             [2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)]]
+        return a, {"type": "box", "center": a["translation"], "half_axes": [[R[0][i]*e[i], R[1][i]*e[i], R[2][i]*e[i]] for i in range(3)]}
+    k = 0 if mode == "pose" else 1
+    for i in range(300):
+        a, b = pose_pair(), pose_pair()
+        print(json.dumps({"id": i, "op": "contact", "a": a[k], "b": b[k]}))
 else:
-    sys.exit("usage: gen_box_contact.py throughput | identity N")
+    sys.exit("usage: gen_box_contact.py throughput | pose | pose_axes | identity N")

@@ -218,8 +218,15 @@ pub static ROUNDED_RADIUS_STEP: Counter = Counter::new("rounded radius step (dou
 /// by d_a·d_b (`fallback`).
 pub static POSE_FRAME: Counter = Counter::new("pose distance in frames");
 
+/// `contact` of two boxes by pose not proved apart
+/// (`query/box_box/pose/contact.rs`): answered on the float-guided path in
+/// integers (`fast`: meeting, the optimal normals from the filter or, where
+/// its bound does not decide, from the exact candidates), or handed to the
+/// exact reference `polytope::contact` (`fallback`).
+pub static POSE_CONTACT: Counter = Counter::new("pose box contact");
+
 /// Every counter, for reports.
-pub fn all() -> [&'static Counter; 15] {
+pub fn all() -> [&'static Counter; 16] {
     [
         &INTERSECT,
         &DISTANCE,
@@ -236,6 +243,7 @@ pub fn all() -> [&'static Counter; 15] {
         &ROUNDED_CLOSEST_F64,
         &ROUNDED_RADIUS_STEP,
         &POSE_FRAME,
+        &POSE_CONTACT,
     ]
 }
 

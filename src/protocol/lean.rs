@@ -927,6 +927,19 @@ fn contact(
             stats::BOX_CONTACT.fast();
             return Some(Ok(ContactAnswer::Apart(Box::new(c))));
         }
+        // Meeting boxes by pose: the float-guided pose contact
+        // (`pose::contact`, the reference's answer; it answers only valid
+        // poses, so before the exact boxes are built); apart or undecided
+        // pairs go on below.
+        match pose::contact::penetration(&pa, &pb) {
+            pose::contact::PoseContact::Meeting(p) => {
+                stats::POSE_CONTACT.fast();
+                stats::BOX_CONTACT.fast();
+                return Some(Ok(ContactAnswer::Meeting(p)));
+            }
+            pose::contact::PoseContact::Apart => {}
+            pose::contact::PoseContact::Undecided => stats::POSE_CONTACT.fallback(),
+        }
         let (x, y) = (Shape::Box(pa.to_obb().ok()?), Shape::Box(pb.to_obb().ok()?));
         if super::scale::double_boxes(&x, &y).is_some() {
             return Some(contact_rationals(&x, &y));

@@ -1288,6 +1288,54 @@ fn reference_penetration(a: &Obb<f64>, b: &Obb<f64>) -> Result<Penetration, Quer
     penetration_of_meeting(&pa, &pb)
 }
 
+// ---- Hooks for boxes by pose (`pose/contact.rs`): the same machinery on
+// boxes given as a center and half-axes in any ring (the pose path's
+// filtered values) or in integers (the pose's exact box scaled to integers).
+
+/// A box as its center and half-axes.
+pub(super) type Axes<R> = (Vec3<R>, [Vec3<R>; 3]);
+
+/// [`candidates`] of two boxes given as [`Axes`]: every candidate's overlap
+/// `o` and `|n|²`, in candidate order.
+pub(super) fn candidates_of<R: Ring>(a: Axes<R>, b: Axes<R>) -> [(R, R); 15] {
+    let lifted = |(c, h): Axes<R>| Lifted { c, h };
+    candidates(&lifted(a), &lifted(b))
+}
+
+/// [`gap`]: `o_c²·|n_m|² − o_m²·|n_c|²`.
+pub(super) fn gap_of<R: Ring>(oc: &R, nnc: &R, om: &R, nnm: &R) -> R {
+    gap(oc, nnc, om, nnm)
+}
+
+/// The exact build ([`Frame::normals`], [`Frame::build`]) on two meeting
+/// boxes with integer centers and half-axes, for the optimal candidates
+/// `tied` (in candidate order): the values in the integers' own unit
+/// (`e0 = 0`), and for each region vertex the factors of its `w` (none for
+/// a vertex of a, `[|n|²]` for a moved vertex of b, `[|n|², w/|n|²]` for a
+/// crossing), or `None` where the build gives up.
+pub(super) fn penetration_of_integers(
+    a: Axes<Z>,
+    b: Axes<Z>,
+    tied: &[usize],
+) -> Option<(PenetrationUnreduced, Vec<Vec<Z>>)> {
+    let f = Frame {
+        za: Lifted { c: a.0, h: a.1 },
+        zb: Lifted { c: b.0, h: b.1 },
+    };
+    let built = f.build(f.normals(tied)?)?;
+    let n2 = &built.norm_squared;
+    let factors = built
+        .region
+        .iter()
+        .map(|(p, src)| match src {
+            Src::A => Vec::new(),
+            Src::B => vec![n2.clone()],
+            Src::Cross(..) => vec![n2.clone(), &p[3] / n2],
+        })
+        .collect();
+    Some((built.unreduced(0), factors))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

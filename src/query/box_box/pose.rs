@@ -475,6 +475,7 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
     Some(PoseDecision::Crossing)
 }
 
+pub mod contact;
 mod distance;
 pub use distance::{closest, crossing_witness};
 pub(crate) use distance::{int_rotation, int_rotation_small};
