@@ -33,6 +33,7 @@
 //!   `Value` and written the same way the general path writes it.
 //! - A place where a number goes refuses an array or an object.
 
+use super::decimal::{write_exact_digits, write_int};
 use super::trim;
 use super::{axis_scale, rounded_f64, ScalarKind, LINES};
 use crate::ccd::points::{first_contact_f64, Kind};
@@ -51,7 +52,7 @@ use crate::query::{self, box_box, Closest, ContactAnswer, Intersection, QueryErr
 use crate::shape::{Cube, Obb, Prism, Shape, Triangle};
 use crate::stats;
 use crate::vector::{Vec2, Vec3};
-use num_bigint::{BigInt, Sign as BigSign};
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -1306,72 +1307,11 @@ fn write_id(out: &mut Vec<u8>, t: &str) -> Option<()> {
     Some(())
 }
 
-/// An integer in decimal.
-///
-/// Up to 128 bits by `itoa`; up to 512 bits without allocating: the
-/// magnitude's 64-bit limbs copied to
-/// the stack and divided by 10¹⁹ in place (one `u128` division by a `u64`
-/// per limb and chunk), the 19-digit chunks written from the top, the lower
-/// ones zero-padded. (`to_str_radix` does the same divisions, but through a
-/// heap vector, a reversal and a `String`: ~700 instructions for a 200-bit
-/// coordinate of a closest point.) Larger ones through `to_str_radix`.
-fn write_int(out: &mut Vec<u8>, n: &BigInt) {
-    const TEN19: u64 = 10_000_000_000_000_000_000;
-    let mag = n.magnitude();
-    let mut limbs = [0u64; 8];
-    let mut len = 0;
-    for d in mag.iter_u64_digits() {
-        if len == limbs.len() {
-            out.extend_from_slice(n.to_str_radix(10).as_bytes());
-            return;
-        }
-        limbs[len] = d;
-        len += 1;
-    }
-    if n.sign() == BigSign::Minus {
-        out.push(b'-');
-    }
-    if len <= 2 {
-        // itoa's own u128 path is the faster one up to 128 bits.
-        let m = (limbs[1] as u128) << 64 | limbs[0] as u128;
-        out.extend_from_slice(itoa::Buffer::new().format(m).as_bytes());
-        return;
-    }
-    // 2⁵¹² < 10¹⁵⁵: at most 9 chunks.
-    let mut chunks = [0u64; 9];
-    let mut nc = 0;
-    while len > 0 {
-        let mut rem = 0u64;
-        for limb in limbs[..len].iter_mut().rev() {
-            let cur = (rem as u128) << 64 | *limb as u128;
-            let q = (cur / TEN19 as u128) as u64;
-            rem = (cur - q as u128 * TEN19 as u128) as u64;
-            *limb = q;
-        }
-        chunks[nc] = rem;
-        nc += 1;
-        while len > 0 && limbs[len - 1] == 0 {
-            len -= 1;
-        }
-    }
-    let mut buf = itoa::Buffer::new();
-    out.extend_from_slice(buf.format(chunks[nc - 1]).as_bytes());
-    for &c in chunks[..nc - 1].iter().rev() {
-        let digits = buf.format(c).as_bytes();
-        out.extend(std::iter::repeat_n(b'0', 19 - digits.len()));
-        out.extend_from_slice(digits);
-    }
-}
-
 /// An exact value as the protocol writes it: `"n"` or `"n/d"` in lowest terms
 /// (as [`crate::protocol::number::exact_string`]).
 fn write_exact(out: &mut Vec<u8>, r: &BigRational) {
     out.push(b'"');
-    write_int(out, r.numer());
-    if !r.denom().is_one() {
-        out.push(b'/');
-        write_int(out, r.denom());
-    }
+    write_exact_digits(out, r);
     out.push(b'"');
 }
 
@@ -1471,14 +1411,30 @@ fn write_region(
     region: &Contact<BigRational>,
     coord: impl Fn(&mut Vec<u8>, &BigRational),
 ) {
-    let (name, pts): (&[u8], Vec<&Vec3<BigRational>>) = match region {
-        Contact::Point(p) => (b"point", vec![p]),
-        Contact::Segment(p, q) => (b"segment", vec![p, q]),
-        Contact::Polygon(v) => (b"polygon", v.iter().collect()),
+    let (name, pts): (&[u8], &[Vec3<BigRational>]) = match region {
+        Contact::Point(p) => (b"point", std::slice::from_ref(p)),
+        Contact::Segment(p, q) => {
+            out.extend_from_slice(b"{\"kind\":\"segment\",\"points\":[");
+            write_coords(out, [p, q], coord);
+            out.extend_from_slice(b"]}");
+            return;
+        }
+        Contact::Polygon(v) => (b"polygon", v),
     };
     out.extend_from_slice(b"{\"kind\":\"");
     out.extend_from_slice(name);
     out.extend_from_slice(b"\",\"points\":[");
+    write_coords(out, pts, coord);
+    out.extend_from_slice(b"]}");
+}
+
+/// Points as `[x,y,z]` arrays separated by commas, each coordinate written by
+/// `coord`.
+fn write_coords<'p>(
+    out: &mut Vec<u8>,
+    pts: impl IntoIterator<Item = &'p Vec3<BigRational>>,
+    coord: impl Fn(&mut Vec<u8>, &BigRational),
+) {
     for (i, p) in pts.into_iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -1489,7 +1445,6 @@ fn write_region(
         }
         out.push(b']');
     }
-    out.extend_from_slice(b"]}");
 }
 
 /// The fields of a `contact` answer for meeting shapes after `intersect`
@@ -1541,49 +1496,6 @@ mod tests {
             let m = special(u64::from_le_bytes(c));
             let got = (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
             assert_eq!(got, want, "{c:?}");
-        }
-    }
-
-    /// `write_int` writes what `BigInt`'s own `Display` writes, on random
-    /// integers of 0 to 600 bits (both signs; the stack path ends at 512) and
-    /// on the boundaries of its chunks and limbs.
-    #[test]
-    fn write_int_is_display() {
-        let check = |n: &BigInt| {
-            let mut out = Vec::new();
-            write_int(&mut out, n);
-            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
-        };
-        let mut seed = 0x7f4a_7c15_9e37_79b9u64;
-        for k in 0..20_000 {
-            let bits = k % 601;
-            let mut n = BigInt::zero();
-            let mut left = bits;
-            while left > 0 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let take = left.min(64);
-                n = (n << take) + BigInt::from(seed >> (64 - take));
-                left -= take;
-            }
-            check(&n);
-            check(&-n);
-        }
-        let ten19 = BigInt::from(10_000_000_000_000_000_000u64);
-        for e in 0..10u32 {
-            let p = num_traits::pow(ten19.clone(), e as usize);
-            for n in [p.clone(), &p - 1, &p + 1, &p * 7 - 3] {
-                check(&n);
-                check(&-n);
-            }
-        }
-        for b in [63usize, 64, 65, 127, 128, 129, 511, 512, 513] {
-            let p = BigInt::one() << b;
-            for n in [p.clone(), &p - 1, &p + 1] {
-                check(&n);
-                check(&-n);
-            }
         }
     }
 

@@ -5,6 +5,7 @@
 
 mod claim;
 mod claim_rounded;
+mod decimal;
 mod error;
 mod fields;
 mod lean;
@@ -725,7 +726,7 @@ pub fn time_value(t: &ContactTime) -> Value {
             Value::Array(
                 t.poly
                     .iter()
-                    .map(|c| Value::String(c.to_string()))
+                    .map(|c| Value::String(decimal::int_string(c)))
                     .collect(),
             ),
         );

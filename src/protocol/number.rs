@@ -656,11 +656,10 @@ pub fn exact_string(r: &BigRational) -> String {
     // BigRational is kept reduced with a positive denominator; Display prints
     // "n" for integers and "n/d" otherwise.
     debug_assert!(r.denom() > &BigInt::zero());
-    if r.denom().is_one() {
-        r.numer().to_string()
-    } else {
-        format!("{}/{}", r.numer(), r.denom())
-    }
+    let mut out = Vec::new();
+    super::decimal::write_exact_digits(&mut out, r);
+    // Only ASCII digits, '-' and '/' were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The `_f64` companion of an exact value: the nearest double, or the strings
