@@ -66,14 +66,17 @@
 use crate::num::bounded::Fx;
 use crate::num::double_word::{nearest_sqrt_quot_minus, Dx};
 use crate::num::dyadic::Dyadic;
+use crate::num::fixed::{Int, Nat, Over};
+use crate::num::gcd::ratio;
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
 use crate::query::Closest;
 use crate::shape::{Core, Rounded, Shape};
 use crate::stats::ROUNDED;
 use crate::vector::Vec3;
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{Signed, Zero};
 
 type P = [f64; 3];
 
@@ -641,39 +644,106 @@ pub(crate) fn proved(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Proved> {
     proved_pieces(pa, pb, swapped)
 }
 
-fn quot(n: &Dyadic, d: &Dyadic) -> BigRational {
-    let (n, d) = (n.to_rational(), d.to_rational());
-    BigRational::new(n.numer() * d.denom(), n.denom() * d.numer())
+/// The bit length up to which [`over_den`] reduces in fixed width (the
+/// bound of [`crate::num::gcd::gcd_lehmer`]'s fixed-width gcd, which
+/// [`Over`]'s products stay within).
+const FIXED_BITS: u64 = 64 * (crate::num::fixed::L as u64 - 1);
+
+/// The values `xᵢ/D` of dyadic numerators `xᵢ` over one dyadic denominator
+/// `D > 0`, each in lowest terms: the integers over their common
+/// denominator reduced once, not a rational built and reduced per step.
+///
+/// With `D = m·2^e` and `xᵢ = mᵢ·2^(eᵢ)`, `xᵢ/D = (mᵢ/m)·2^(eᵢ − e)`: when
+/// `m` is a power of two every value is dyadic (no gcd); otherwise one gcd
+/// of `m`'s odd part with the product of the `mᵢ` ([`Over`]: `gcd(mᵢ, m)`
+/// divides it), after which each value's gcd is one of that small factor,
+/// and powers of two cancel by shifts. Integers wider than the fixed width
+/// take Lehmer's gcd per value ([`ratio`]). Lowest terms are unique, so
+/// every way gives the same values.
+pub(super) fn over_den<const N: usize>(den: &Dyadic, xs: &[Dyadic; N]) -> [BigRational; N] {
+    let (dm, de) = den.parts();
+    debug_assert!(dm.is_positive(), "a positive denominator");
+    let tz = dm.trailing_zeros().unwrap_or(0);
+    if dm.bits() == tz + 1 {
+        // D = 2^(e + tz): dyadic values.
+        let shift = de + tz as i64;
+        return xs.each_ref().map(|x| {
+            let (m, e) = x.parts();
+            Dyadic::from_parts(m.clone(), e - shift).to_rational()
+        });
+    }
+    let fits = dm.bits() <= FIXED_BITS && xs.iter().all(|x| x.parts().0.bits() <= FIXED_BITS);
+    if fits {
+        let nat = |m: &BigInt| Nat::from_biguint(m.magnitude());
+        let ns = xs.each_ref().map(|x| nat(x.parts().0));
+        let mut over = Over::new(&nat(dm), &ns);
+        std::array::from_fn(|i| {
+            let (m, e) = xs[i].parts();
+            // gcd(mᵢ, m) is found from mᵢ itself, a divisor of the product.
+            over.value(&Int::from_nat(m.is_negative(), ns[i]), &ns[i], e - de)
+        })
+    } else {
+        xs.each_ref().map(|x| {
+            let (m, e) = x.parts();
+            let p = e - de;
+            if p >= 0 {
+                ratio(m << (p as usize), dm.clone())
+            } else {
+                ratio(m.clone(), dm << ((-p) as usize))
+            }
+        })
+    }
 }
 
 impl Proved {
-    /// The cores' exact closest pair, in the query's order, each coordinate
-    /// reduced once.
-    pub(crate) fn closest(&self) -> Closest<BigRational> {
+    /// The exact closest pair's integers over the common denominator `D`:
+    /// `D`, the points' numerators `D·o + Σ Nᵢ Uᵢ` (A's then B's) and `q`'s
+    /// numerator over `D` (`None` for `q = 0`, where `p_b = p_a`).
+    ///
+    /// `q = |d|² = d·w`: `d = w + Σ xᵢWᵢ` is orthogonal to every direction
+    /// `Wᵢ` (the Gram system `Gx = −Wᵀw`, solved exactly, says so), so
+    /// `|d|² = d·(w + Σ xᵢWᵢ) = d·w`, and `q = ((D·d)·w)/D`: a numerator of
+    /// lower degree than `|D·d|²/D²`, over the points' denominator.
+    fn integers(&self) -> (Dyadic, [Dyadic; 3], Option<([Dyadic; 3], Dyadic)>) {
         let (a, b) = (
             aff::<Dyadic>(&self.pa, self.fa),
             aff::<Dyadic>(&self.pb, self.fb),
         );
         let s = solve(&a, &b);
-        let at = |f: &Aff<Dyadic>, n: &[Dyadic]| -> Vec3<BigRational> {
+        let num = |f: &Aff<Dyadic>, n: &[Dyadic]| -> [Dyadic; 3] {
             let mut num = scale(&s.den, &f.o);
             for (x, u) in n.iter().zip(&f.d[..f.k]) {
                 num = add(&num, &scale(x, u));
             }
-            Vec3::new(
-                quot(&num[0], &s.den),
-                quot(&num[1], &s.den),
-                quot(&num[2], &s.den),
-            )
+            num
         };
-        let p_a = at(&a, &s.n[..a.k]);
-        let (p_b, d2) = if s.k == 3 {
-            (p_a.clone(), <BigRational as Zero>::zero())
-        } else {
-            (
-                at(&b, &s.n[a.k..s.k]),
-                quot(&dot(&s.dd, &s.dd), &s.den.square()),
-            )
+        let xa = num(&a, &s.n[..a.k]);
+        let rest = (s.k < 3).then(|| {
+            let w = sub(&b.o, &a.o);
+            (num(&b, &s.n[a.k..s.k]), dot(&s.dd, &w))
+        });
+        (s.den, xa, rest)
+    }
+
+    /// The cores' exact closest pair, in the query's order: integers over
+    /// one denominator, reduced once ([`over_den`]).
+    pub(crate) fn closest(&self) -> Closest<BigRational> {
+        let (den, xa, rest) = self.integers();
+        let v3 = |v: [BigRational; 3]| {
+            let [x, y, z] = v;
+            Vec3::new(x, y, z)
+        };
+        let (p_a, p_b, d2) = match rest {
+            None => {
+                let p = v3(over_den(&den, &xa));
+                (p.clone(), p, <BigRational as Zero>::zero())
+            }
+            Some((xb, nq)) => {
+                let [a0, a1, a2] = xa;
+                let [b0, b1, b2] = xb;
+                let [a0, a1, a2, b0, b1, b2, q] = over_den(&den, &[a0, a1, a2, b0, b1, b2, nq]);
+                (Vec3::new(a0, a1, a2), Vec3::new(b0, b1, b2), q)
+            }
         };
         if self.swapped {
             Closest {
@@ -726,12 +796,10 @@ impl Proved {
         if self.sol.k == 3 {
             return <BigRational as Zero>::zero();
         }
-        let (a, b) = (
-            aff::<Dyadic>(&self.pa, self.fa),
-            aff::<Dyadic>(&self.pb, self.fb),
-        );
-        let s = solve(&a, &b);
-        quot(&dot(&s.dd, &s.dd), &s.den.square())
+        let (den, _, rest) = self.integers();
+        let (_, nq) = rest.expect("k < 3");
+        let [q] = over_den(&den, &[nq]);
+        q
     }
 }
 
