@@ -66,7 +66,7 @@
 use crate::num::bounded::Fx;
 use crate::num::double_word::{nearest_sqrt_quot_minus, Dx};
 use crate::num::dyadic::Dyadic;
-use crate::num::fixed::{Int, Nat, Over};
+use crate::num::fixed::{int_pow2_rational, Int, Nat, Over};
 use crate::num::gcd::ratio;
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
@@ -284,6 +284,130 @@ impl Num for Dyadic {
     fn of(x: f64) -> Self {
         Dyadic::from_f64(x)
     }
+}
+
+/// A dyadic `m·2^e` with a fixed-width integer mantissa ([`Int`], on the
+/// stack): the construction's number type when the inputs' bit spread is
+/// at most [`SPREAD`] (checked by [`fits_fixed`] first), where every value
+/// the construction forms stays far inside the fixed width.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fd {
+    m: Int,
+    e: i64,
+}
+
+impl Fd {
+    /// Both mantissas over the smaller exponent (a left shift of the other).
+    #[inline(always)]
+    fn aligned(&self, o: &Fd) -> (Int, Int, i64) {
+        if self.m.signum() == 0 {
+            return (Int::ZERO, o.m, o.e);
+        }
+        if o.m.signum() == 0 {
+            return (self.m, Int::ZERO, self.e);
+        }
+        match self.e.cmp(&o.e) {
+            std::cmp::Ordering::Equal => (self.m, o.m, self.e),
+            std::cmp::Ordering::Greater => (self.m.shl((self.e - o.e) as u64), o.m, o.e),
+            std::cmp::Ordering::Less => (self.m, o.m.shl((o.e - self.e) as u64), self.e),
+        }
+    }
+}
+
+impl Ring for Fd {
+    fn zero() -> Self {
+        Fd { m: Int::ZERO, e: 0 }
+    }
+    fn one() -> Self {
+        Fd::from_i32(1)
+    }
+    fn from_i32(v: i32) -> Self {
+        Fd {
+            m: Int::from_i128(i128::from(v)),
+            e: 0,
+        }
+    }
+    fn add_ref(&self, o: &Self) -> Self {
+        let (a, b, e) = self.aligned(o);
+        Fd { m: a.add(&b), e }
+    }
+    fn sub_ref(&self, o: &Self) -> Self {
+        let (a, b, e) = self.aligned(o);
+        Fd { m: a.sub(&b), e }
+    }
+    fn mul_ref(&self, o: &Self) -> Self {
+        Fd {
+            m: self.m.mul(&o.m),
+            e: self.e + o.e,
+        }
+    }
+    fn neg_ref(&self) -> Self {
+        Fd {
+            m: self.m.neg(),
+            e: self.e,
+        }
+    }
+    fn abs_ref(&self) -> Self {
+        Fd {
+            m: Int::from_nat(false, *self.m.mag()),
+            e: self.e,
+        }
+    }
+}
+
+impl Num for Fd {
+    fn of(x: f64) -> Self {
+        let (m, e) = crate::num::dyadic::f64_parts(x);
+        Fd {
+            m: Int::from_i128(i128::from(m)),
+            e,
+        }
+    }
+}
+
+/// The largest spread, in bits, of the inputs a construction in [`Fd`]
+/// takes: from the lowest set bit of any input double to the highest.
+///
+/// Each coordinate the construction forms from the inputs (a box vertex
+/// `c ± h₀ ± h₁ ± h₂`, a difference of two such) is an integer multiple of
+/// `2^e_min` below `5·2^e_top`, so at most `SPREAD + 3` bits over that
+/// unit; every value built is a polynomial of degree at most 7 in them
+/// (`k = 3`: `D·o + Σ Nᵢ Uᵢ` with `D = det²`, `Nᵢ = det·detᵢ`), with at
+/// most 6·6·6 = 216 monomials per term (`2⁸`), and the additions by which
+/// it is formed align to exponents no lower than the monomials' own (a sum
+/// of monomials of degree `j` is a multiple of `2^(j·e_min)`): at most
+/// `7·(80 + 3) + 8 + 8 = 597` bits, within [`Int`]'s 768 and below the
+/// [`FIXED_BITS`] of the reduction.
+const SPREAD: i64 = 80;
+
+/// Whether the pieces' input doubles span at most [`SPREAD`] bits
+/// (zeros, which add no bit, excepted).
+fn fits_fixed(pieces: &[&Piece]) -> bool {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    let mut see = |p: &P| {
+        for &x in p {
+            let (m, e) = crate::num::dyadic::f64_parts(x);
+            if m != 0 {
+                lo = lo.min(e);
+                hi = hi.max(e + i64::from(64 - m.unsigned_abs().leading_zeros()));
+            }
+        }
+    };
+    for piece in pieces {
+        match piece {
+            Piece::Point(a) => see(a),
+            Piece::Segment(a, b) => {
+                see(a);
+                see(b);
+            }
+            Piece::Triangle(v) => v.iter().for_each(&mut see),
+            Piece::Box(c, h) => {
+                see(c);
+                h.iter().for_each(&mut see);
+            }
+        }
+    }
+    lo > hi || hi - lo <= SPREAD
 }
 
 #[inline(always)]
@@ -660,29 +784,39 @@ const FIXED_BITS: u64 = 64 * (crate::num::fixed::L as u64 - 1);
 /// and powers of two cancel by shifts. Integers wider than the fixed width
 /// take Lehmer's gcd per value ([`ratio`]). Lowest terms are unique, so
 /// every way gives the same values.
-pub(super) fn over_den<const N: usize>(den: &Dyadic, xs: &[Dyadic; N]) -> [BigRational; N] {
-    let (dm, de) = den.parts();
-    debug_assert!(dm.is_positive(), "a positive denominator");
-    let tz = dm.trailing_zeros().unwrap_or(0);
-    if dm.bits() == tz + 1 {
-        // D = 2^(e + tz): dyadic values.
-        let shift = de + tz as i64;
-        return xs.each_ref().map(|x| {
-            let (m, e) = x.parts();
-            Dyadic::from_parts(m.clone(), e - shift).to_rational()
-        });
-    }
-    let fits = dm.bits() <= FIXED_BITS && xs.iter().all(|x| x.parts().0.bits() <= FIXED_BITS);
-    if fits {
-        let nat = |m: &BigInt| Nat::from_biguint(m.magnitude());
-        let ns = xs.each_ref().map(|x| nat(x.parts().0));
-        let mut over = Over::new(&nat(dm), &ns);
-        std::array::from_fn(|i| {
-            let (m, e) = xs[i].parts();
-            // gcd(mᵢ, m) is found from mᵢ itself, a divisor of the product.
-            over.value(&Int::from_nat(m.is_negative(), ns[i]), &ns[i], e - de)
-        })
-    } else {
+pub(super) trait Exact: Sized {
+    fn over_den<const N: usize>(den: &Self, xs: &[Self; N]) -> [BigRational; N];
+}
+
+impl Exact for Dyadic {
+    fn over_den<const N: usize>(den: &Dyadic, xs: &[Dyadic; N]) -> [BigRational; N] {
+        let (dm, de) = den.parts();
+        debug_assert!(dm.is_positive(), "a positive denominator");
+        let tz = dm.trailing_zeros().unwrap_or(0);
+        if dm.bits() == tz + 1 {
+            // D = 2^(e + tz): dyadic values.
+            let shift = de + tz as i64;
+            return xs.each_ref().map(|x| {
+                let (m, e) = x.parts();
+                Dyadic::from_parts(m.clone(), e - shift).to_rational()
+            });
+        }
+        let fits = dm.bits() <= FIXED_BITS && xs.iter().all(|x| x.parts().0.bits() <= FIXED_BITS);
+        if fits {
+            let nat = |m: &BigInt| Nat::from_biguint(m.magnitude());
+            let ms = xs.each_ref().map(|x| {
+                let (m, e) = x.parts();
+                Fd {
+                    m: Int::from_nat(m.is_negative(), nat(m)),
+                    e,
+                }
+            });
+            let d = Fd {
+                m: Int::from_nat(false, nat(dm)),
+                e: de,
+            };
+            return Fd::over_den(&d, &ms);
+        }
         xs.each_ref().map(|x| {
             let (m, e) = x.parts();
             let p = e - de;
@@ -695,6 +829,23 @@ pub(super) fn over_den<const N: usize>(den: &Dyadic, xs: &[Dyadic; N]) -> [BigRa
     }
 }
 
+impl Exact for Fd {
+    fn over_den<const N: usize>(den: &Fd, xs: &[Fd; N]) -> [BigRational; N] {
+        let dm = den.m.mag();
+        debug_assert!(den.m.signum() > 0, "a positive denominator");
+        let tz = dm.trailing_zeros();
+        if dm.bits() == tz + 1 {
+            // D = 2^(e + tz): dyadic values.
+            let shift = den.e + tz as i64;
+            return xs.each_ref().map(|x| int_pow2_rational(&x.m, x.e - shift));
+        }
+        let ns = xs.each_ref().map(|x| *x.m.mag());
+        let mut over = Over::new(dm, &ns);
+        // gcd(mᵢ, m) is found from mᵢ itself, a divisor of the product.
+        std::array::from_fn(|i| over.value(&xs[i].m, &ns[i], xs[i].e - den.e))
+    }
+}
+
 impl Proved {
     /// The exact closest pair's integers over the common denominator `D`:
     /// `D`, the points' numerators `D·o + Σ Nᵢ Uᵢ` (A's then B's) and `q`'s
@@ -704,13 +855,10 @@ impl Proved {
     /// `Wᵢ` (the Gram system `Gx = −Wᵀw`, solved exactly, says so), so
     /// `|d|² = d·(w + Σ xᵢWᵢ) = d·w`, and `q = ((D·d)·w)/D`: a numerator of
     /// lower degree than `|D·d|²/D²`, over the points' denominator.
-    fn integers(&self) -> (Dyadic, [Dyadic; 3], Option<([Dyadic; 3], Dyadic)>) {
-        let (a, b) = (
-            aff::<Dyadic>(&self.pa, self.fa),
-            aff::<Dyadic>(&self.pb, self.fb),
-        );
+    fn integers<R: Num>(&self) -> (R, [R; 3], Option<([R; 3], R)>) {
+        let (a, b) = (aff::<R>(&self.pa, self.fa), aff::<R>(&self.pb, self.fb));
         let s = solve(&a, &b);
-        let num = |f: &Aff<Dyadic>, n: &[Dyadic]| -> [Dyadic; 3] {
+        let num = |f: &Aff<R>, n: &[R]| -> [R; 3] {
             let mut num = scale(&s.den, &f.o);
             for (x, u) in n.iter().zip(&f.d[..f.k]) {
                 num = add(&num, &scale(x, u));
@@ -725,23 +873,37 @@ impl Proved {
         (s.den, xa, rest)
     }
 
+    /// Whether the construction runs in fixed width ([`Fd`]).
+    fn fixed(&self) -> bool {
+        fits_fixed(&[&self.pa, &self.pb])
+    }
+
     /// The cores' exact closest pair, in the query's order: integers over
     /// one denominator, reduced once ([`over_den`]).
     pub(crate) fn closest(&self) -> Closest<BigRational> {
-        let (den, xa, rest) = self.integers();
+        if self.fixed() {
+            self.closest_in::<Fd>()
+        } else {
+            self.closest_in::<Dyadic>()
+        }
+    }
+
+    /// [`closest`](Self::closest) built in `R`.
+    fn closest_in<R: Num + Exact>(&self) -> Closest<BigRational> {
+        let (den, xa, rest) = self.integers::<R>();
         let v3 = |v: [BigRational; 3]| {
             let [x, y, z] = v;
             Vec3::new(x, y, z)
         };
         let (p_a, p_b, d2) = match rest {
             None => {
-                let p = v3(over_den(&den, &xa));
+                let p = v3(R::over_den(&den, &xa));
                 (p.clone(), p, <BigRational as Zero>::zero())
             }
             Some((xb, nq)) => {
                 let [a0, a1, a2] = xa;
                 let [b0, b1, b2] = xb;
-                let [a0, a1, a2, b0, b1, b2, q] = over_den(&den, &[a0, a1, a2, b0, b1, b2, nq]);
+                let [a0, a1, a2, b0, b1, b2, q] = R::over_den(&den, &[a0, a1, a2, b0, b1, b2, nq]);
                 (Vec3::new(a0, a1, a2), Vec3::new(b0, b1, b2), q)
             }
         };
@@ -796,9 +958,18 @@ impl Proved {
         if self.sol.k == 3 {
             return <BigRational as Zero>::zero();
         }
-        let (den, _, rest) = self.integers();
+        if self.fixed() {
+            self.q_in::<Fd>()
+        } else {
+            self.q_in::<Dyadic>()
+        }
+    }
+
+    /// [`q_exact`](Self::q_exact) of `q > 0`, built in `R`.
+    fn q_in<R: Num + Exact>(&self) -> BigRational {
+        let (den, _, rest) = self.integers::<R>();
         let (_, nq) = rest.expect("k < 3");
-        let [q] = over_den(&den, &[nq]);
+        let [q] = R::over_den(&den, &[nq]);
         q
     }
 }
