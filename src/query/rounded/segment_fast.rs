@@ -768,10 +768,24 @@ pub(crate) fn proved(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Proved> {
     proved_pieces(pa, pb, swapped)
 }
 
-/// The bit length up to which [`over_den`] reduces in fixed width (the
-/// bound of [`crate::num::gcd::gcd_lehmer`]'s fixed-width gcd, which
-/// [`Over`]'s products stay within).
+/// The widths up to which [`Exact::over_den`] reduces in fixed width
+/// ([`Over`]): numerators of at most [`FIXED_BITS`] (the bound of
+/// [`crate::num::gcd::gcd_lehmer`]'s fixed-width gcd), and a denominator
+/// whose odd part has at most [`OVER_BITS`], half the width, so that
+/// [`Over`]'s product of two residues modulo it stays within the width.
 const FIXED_BITS: u64 = 64 * (crate::num::fixed::L as u64 - 1);
+const OVER_BITS: u64 = 64 * (crate::num::fixed::L as u64 / 2);
+
+/// `(m·2^e)/(d·2^f)` in lowest terms by one gcd ([`ratio`]): the
+/// reduction beyond [`Over`]'s widths.
+fn by_ratio(m: &BigInt, e: i64, d: &BigInt, f: i64) -> BigRational {
+    let p = e - f;
+    if p >= 0 {
+        ratio(m << (p as usize), d.clone())
+    } else {
+        ratio(m.clone(), d << ((-p) as usize))
+    }
+}
 
 /// The values `xᵢ/D` of dyadic numerators `xᵢ` over one dyadic denominator
 /// `D > 0`, each in lowest terms: the integers over their common
@@ -801,7 +815,8 @@ impl Exact for Dyadic {
                 Dyadic::from_parts(m.clone(), e - shift).to_rational()
             });
         }
-        let fits = dm.bits() <= FIXED_BITS && xs.iter().all(|x| x.parts().0.bits() <= FIXED_BITS);
+        let fits =
+            dm.bits() - tz <= OVER_BITS && xs.iter().all(|x| x.parts().0.bits() <= FIXED_BITS);
         if fits {
             let nat = |m: &BigInt| Nat::from_biguint(m.magnitude());
             let ms = xs.each_ref().map(|x| {
@@ -819,12 +834,7 @@ impl Exact for Dyadic {
         }
         xs.each_ref().map(|x| {
             let (m, e) = x.parts();
-            let p = e - de;
-            if p >= 0 {
-                ratio(m << (p as usize), dm.clone())
-            } else {
-                ratio(m.clone(), dm << ((-p) as usize))
-            }
+            by_ratio(m, e, dm, de)
         })
     }
 }
@@ -838,6 +848,12 @@ impl Exact for Fd {
             // D = 2^(e + tz): dyadic values.
             let shift = den.e + tz as i64;
             return xs.each_ref().map(|x| int_pow2_rational(&x.m, x.e - shift));
+        }
+        if dm.bits() - tz > OVER_BITS || xs.iter().any(|x| x.m.mag().bits() > FIXED_BITS) {
+            let d = den.m.to_bigint();
+            return xs
+                .each_ref()
+                .map(|x| by_ratio(&x.m.to_bigint(), x.e, &d, den.e));
         }
         let ns = xs.each_ref().map(|x| *x.m.mag());
         let mut over = Over::new(dm, &ns);
@@ -986,6 +1002,323 @@ pub(crate) fn core_distance(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Closes
         None => {
             ROUNDED.fallback();
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Obb, Triangle};
+    use num_traits::One;
+
+    type Q = BigRational;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// Uniform in [−s, s].
+        fn unit(&mut self, s: f64) -> f64 {
+            ((self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * s
+        }
+        fn v(&mut self, s: f64) -> Vec3<f64> {
+            Vec3::new(self.unit(s), self.unit(s), self.unit(s))
+        }
+    }
+
+    /// The closest pair built the way it was before the integer
+    /// construction: every coordinate a `BigRational` quotient of two
+    /// rationals, reduced by `num-rational` (`q = |D·d|²/D²`).
+    fn closest_by_quotients(p: &Proved) -> Closest<Q> {
+        let (a, b) = (aff::<Dyadic>(&p.pa, p.fa), aff::<Dyadic>(&p.pb, p.fb));
+        let s = solve(&a, &b);
+        let quot = |n: &Dyadic, d: &Dyadic| n.to_rational() / d.to_rational();
+        let at = |f: &Aff<Dyadic>, n: &[Dyadic]| {
+            let mut num = scale(&s.den, &f.o);
+            for (x, u) in n.iter().zip(&f.d[..f.k]) {
+                num = add(&num, &scale(x, u));
+            }
+            Vec3::new(
+                quot(&num[0], &s.den),
+                quot(&num[1], &s.den),
+                quot(&num[2], &s.den),
+            )
+        };
+        let pa = at(&a, &s.n[..a.k]);
+        let (pb, d2) = if s.k == 3 {
+            (pa.clone(), <Q as Zero>::zero())
+        } else {
+            (
+                at(&b, &s.n[a.k..s.k]),
+                quot(&dot(&s.dd, &s.dd), &s.den.square()),
+            )
+        };
+        if p.swapped {
+            Closest {
+                distance_squared: d2,
+                a: pb,
+                b: pa,
+            }
+        } else {
+            Closest {
+                distance_squared: d2,
+                a: pa,
+                b: pb,
+            }
+        }
+    }
+
+    /// Whether every coordinate is in lowest terms with a positive
+    /// denominator (what `BigRational::new` gives).
+    fn lowest(c: &Closest<Q>) -> bool {
+        let ok = |x: &Q| {
+            x.denom().is_positive() && num_integer::Integer::gcd(x.numer(), x.denom()).is_one()
+        };
+        let (a, b) = (&c.a, &c.b);
+        [&a.x, &a.y, &a.z, &b.x, &b.y, &b.z, &c.distance_squared]
+            .into_iter()
+            .all(ok)
+    }
+
+    /// One pair: when the float-guided path proves its features, the
+    /// integer construction (fixed width where it applies, big integers
+    /// always) equals the construction by reduced quotients and the exact
+    /// path's closest pair (an independent algorithm: the closed segments'
+    /// closest pair, or the polytope path), in lowest terms, and `q_exact`
+    /// is its squared distance. Returns whether the path proved it.
+    fn check(a: &Rounded<f64>, b: &Rounded<f64>) -> bool {
+        let exact = super::super::core_distance(a, b).unwrap();
+        let Some(p) = proved(a, b) else {
+            return false;
+        };
+        let c = p.closest();
+        assert_eq!(c, closest_by_quotients(&p), "{a:?} {b:?}");
+        assert_eq!(c, p.closest_in::<Dyadic>(), "{a:?} {b:?}");
+        if p.fixed() {
+            assert_eq!(c, p.closest_in::<Fd>(), "{a:?} {b:?}");
+        }
+        assert_eq!(c, exact, "{a:?} {b:?}");
+        assert_eq!(p.q_exact(), c.distance_squared);
+        assert!(lowest(&c));
+        true
+    }
+
+    fn sphere(c: Vec3<f64>, r: f64) -> Rounded<f64> {
+        Rounded::sphere(c, r).unwrap()
+    }
+    fn capsule(a: Vec3<f64>, b: Vec3<f64>, r: f64) -> Rounded<f64> {
+        Rounded::capsule(a, b, r).unwrap()
+    }
+    fn boxed(c: Vec3<f64>, h: [Vec3<f64>; 3], r: f64) -> Rounded<f64> {
+        Rounded::new(Shape::Box(Obb::new(c, h).unwrap()), r).unwrap()
+    }
+    fn tri(v: [Vec3<f64>; 3], r: f64) -> Rounded<f64> {
+        Rounded::new(Shape::Triangle(Triangle::new(v)), r).unwrap()
+    }
+
+    /// Random spheres and capsules against boxes, triangles, capsules and
+    /// spheres, at several scales (and in both orders).
+    #[test]
+    fn integer_construction_matches_rationals_on_random_pairs() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut proved = 0;
+        for i in 0..600 {
+            let s = [1.0, 3.0, 1e-6, 1e6][i % 4];
+            let small = if i % 3 == 0 {
+                sphere(rng.v(3.0 * s), 0.5 * s)
+            } else {
+                let c = rng.v(3.0 * s);
+                capsule(c.add(&rng.v(s)), c.add(&rng.v(s)), 0.25 * s)
+            };
+            let other = match i % 4 {
+                0 => boxed(rng.v(3.0 * s), [rng.v(s), rng.v(s), rng.v(s)], 0.0),
+                1 => {
+                    let c = rng.v(3.0 * s);
+                    tri(
+                        [c.add(&rng.v(s)), c.add(&rng.v(s)), c.add(&rng.v(s))],
+                        0.1 * s,
+                    )
+                }
+                2 => {
+                    let c = rng.v(3.0 * s);
+                    capsule(c.add(&rng.v(s)), c.add(&rng.v(s)), 0.25 * s)
+                }
+                _ => sphere(rng.v(3.0 * s), s),
+            };
+            let (x, y) = if i % 2 == 0 {
+                (&small, &other)
+            } else {
+                (&other, &small)
+            };
+            proved += usize::from(check(x, y));
+        }
+        assert!(proved > 500, "{proved}");
+    }
+
+    /// A point inside the box, on a face, on an edge and at a vertex of a
+    /// rotated box whose half-axes are exact (and near each), a segment
+    /// through a triangle and one touching it, parallel capsules (the path
+    /// refuses: then the exact path's answer stands) and crossing ones.
+    #[test]
+    fn integer_construction_matches_rationals_on_degenerate_pairs() {
+        let v = Vec3::new;
+        let c = v(0.5, -0.25, 2.0);
+        let h = [v(1.0, 1.0, 0.0), v(-0.5, 0.5, 0.0), v(0.0, 0.0, 0.75)];
+        let b = boxed(c.clone(), h.clone(), 0.125);
+        let at = |t: [f64; 3]| {
+            let mut p = c.clone();
+            for (ti, hi) in t.iter().zip(&h) {
+                p = p.add(&hi.scale(ti));
+            }
+            p
+        };
+        let mut proved = 0;
+        for t in [
+            [0.0, 0.0, 0.0],   // the center
+            [0.5, -0.25, 0.5], // inside
+            [1.0, 0.5, -0.25], // on a face
+            [1.0, -1.0, 0.5],  // on an edge
+            [1.0, 1.0, -1.0],  // a vertex
+            [1.5, 0.25, 0.0],  // off a face
+            [1.5, -1.5, 0.5],  // off an edge
+            [1.5, 2.0, -1.25], // off a vertex
+        ] {
+            let p = at(t);
+            for r in [0.0, 0.5] {
+                proved += usize::from(check(&sphere(p.clone(), r), &b));
+                proved += usize::from(check(&b, &sphere(p.clone(), r)));
+                // Just off, by one unit in the last place.
+                let q = v(p.x.next_up(), p.y, p.z.next_down());
+                proved += usize::from(check(&sphere(q, r), &b));
+            }
+        }
+        assert!(proved >= 30, "{proved}");
+        // A segment through a triangle, one ending on it, one in its plane.
+        let t = tri([v(0.0, 0.0, 0.0), v(4.0, 0.0, 0.0), v(0.0, 4.0, 0.0)], 0.0);
+        assert!(check(
+            &capsule(v(1.0, 1.0, -1.0), v(1.0, 1.5, 1.0), 0.5),
+            &t
+        ));
+        check(&capsule(v(1.0, 1.0, 0.0), v(1.0, 1.5, 1.0), 0.5), &t);
+        check(&capsule(v(1.0, 1.0, 0.0), v(2.0, 1.5, 0.0), 0.5), &t);
+        // Parallel capsules: overlapping, end to end, side by side.
+        let p = capsule(v(0.0, 0.0, 0.0), v(2.0, 2.0, 0.0), 0.25);
+        for (x, y) in [
+            (v(1.0, 1.0, 1.0), v(3.0, 3.0, 1.0)),
+            (v(3.0, 3.0, 0.0), v(4.0, 4.0, 0.0)),
+            (v(0.0, 1.0, 0.0), v(2.0, 3.0, 0.0)),
+            (v(-1.0, -1.0, 0.0), v(0.5, 0.5, 0.0)),
+        ] {
+            let q = capsule(x, y, 0.5);
+            check(&p, &q);
+            let f = crate::query::rounded::distance_exact_f64(&p, &q).unwrap();
+            assert_eq!(f, crate::query::rounded::distance_exact(&p, &q).unwrap());
+        }
+        // Crossing capsules (a common point) and skew ones.
+        check(&p, &capsule(v(2.0, 0.0, 0.0), v(0.0, 2.0, 0.0), 0.5));
+        assert!(check(&p, &capsule(v(2.0, 0.0, 1.0), v(0.0, 2.0, 1.0), 0.5)));
+    }
+
+    /// Inputs spread over exactly [`SPREAD`] bits take the fixed width
+    /// (every case of the construction, `k` from 0 to 3, without an
+    /// overflow), one bit more the big integers; both give the quotients'
+    /// values.
+    #[test]
+    fn fixed_width_bound_holds_at_the_spread() {
+        let v = Vec3::new;
+        // 1 + 2⁻⁵² spans bits −52..0; with 2^(SPREAD − 53)·(1 + 2⁻⁵²)... the
+        // top at SPREAD − 52, the bottom at −52: SPREAD bits.
+        let big = 2f64.powi(SPREAD as i32 - 53) * (1.0 + f64::EPSILON);
+        let tiny = 1.0 + f64::EPSILON;
+        let lo = 2f64.powi(-52);
+        for (far, expect) in [(big, true), (2.0 * big, false)] {
+            // Half-axes a quarter of the farthest coordinate.
+            let top = far / 4.0;
+            let h = [v(top, tiny, 0.0), v(-tiny, top, lo), v(lo, 0.0, top)];
+            // The center at the farthest coordinate: every input pair
+            // spans the bits under test.
+            let b = boxed(v(tiny, -tiny, far), h, 0.0);
+            let mut any = 0;
+            for p in [
+                v(0.5, 0.25, far),         // inside (k = 3)
+                v(far, 0.5, 0.25),         // off a face
+                v(far, far, 0.25),         // off an edge
+                v(far, far, far),          // off a vertex
+                v(-far, tiny, -far / 2.0), // off an edge
+            ] {
+                let a = sphere(p.clone(), 0.0);
+                if let Some(pr) = proved(&a, &b) {
+                    assert_eq!(pr.fixed(), expect);
+                    any += 1;
+                }
+                check(&a, &b);
+                let s = capsule(p.clone(), v(-p.x, p.y + tiny, -p.z), 0.0);
+                if let Some(pr) = proved(&s, &b) {
+                    assert_eq!(pr.fixed(), expect);
+                    any += 1;
+                }
+                check(&s, &b);
+            }
+            assert!(any >= 5, "{any}");
+        }
+        // A segment through a triangle (k = 3) at the spread.
+        let t = tri(
+            [v(-big, -big, lo), v(big, -tiny, 0.0), v(0.0, big, -lo)],
+            0.0,
+        );
+        let s = capsule(v(lo, tiny, -big), v(-lo, 0.5, big), 0.0);
+        let pr = proved(&s, &t).expect("a segment through the triangle");
+        assert!(pr.fixed());
+        assert!(check(&s, &t));
+    }
+
+    /// [`Exact::over_den`] against `num-rational`'s quotients: random
+    /// dyadics (zeros, signs, power-of-two denominators, and mantissas past
+    /// the fixed width, which take the big-integer gcd).
+    #[test]
+    fn over_den_matches_quotients() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let dy = |rng: &mut Rng, words: u64| {
+            let mut m = BigInt::zero();
+            for _ in 0..words {
+                m = (m << 64) + BigInt::from(rng.next());
+            }
+            let e = (rng.next() % 200) as i64 - 100;
+            Dyadic::from_parts(m, e)
+        };
+        for i in 0..400 {
+            let words = [1, 2, 5, 11, 13][i % 5];
+            let mut den = dy(&mut rng, words);
+            if i % 7 == 0 {
+                den = Dyadic::from_parts(BigInt::one() << (rng.next() % 90), den.parts().1);
+            }
+            if den.sign() != Sign::Positive {
+                den = den.abs_ref();
+            }
+            if den.sign() == Sign::Zero {
+                continue;
+            }
+            // Numerators sharing factors with the denominator.
+            let f = dy(&mut rng, 1).abs_ref();
+            if i % 2 == 0 && f.sign() == Sign::Positive {
+                den = den.mul_ref(&f);
+            }
+            let xs: [Dyadic; 4] = std::array::from_fn(|k| {
+                let x = dy(&mut rng, words);
+                match k {
+                    0 => Dyadic::zero(),
+                    1 => x.mul_ref(&den).neg_ref(),
+                    2 => x.mul_ref(&f),
+                    _ => x,
+                }
+            });
+            let want = xs.each_ref().map(|x| x.to_rational() / den.to_rational());
+            assert_eq!(Dyadic::over_den(&den, &xs), want);
         }
     }
 }
