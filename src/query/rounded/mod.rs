@@ -220,6 +220,14 @@ fn rational_sqrt(x: &Q) -> Option<Q> {
         return None;
     }
     let root = |n: &BigInt| {
+        // A square's power of two is even and its odd part is 1 modulo 8:
+        // most non-squares fail this before any root is taken.
+        if let Some(z) = n.trailing_zeros() {
+            let m = n.magnitude();
+            if z % 2 == 1 || m.bit(z + 1) || m.bit(z + 2) {
+                return None;
+            }
+        }
         let r = n.sqrt();
         (&r * &r == *n).then_some(r)
     };

@@ -51,9 +51,12 @@
 //!
 //! # The construction
 //!
-//! From the proved features, the same polynomials in exact dyadic rationals
-//! ([`Dyadic`]): `p_a = (D·o_a + Σ Nᵢ Uᵢ)/D`, likewise `p_b`, and
-//! `q = |D·d|²/D²`, each reduced to lowest terms once.
+//! From the proved features, the same polynomials in exact dyadic integers
+//! over the one denominator `D`: `p_a = (D·o_a + Σ Nᵢ Uᵢ)/D`, likewise
+//! `p_b`, and `q = ((D·d)·w)/D` (`d` is orthogonal to the directions, so
+//! `|d|² = d·w`). They are built in stack integers ([`Fd`]) when the inputs
+//! span at most [`SPREAD`] bits, in [`Dyadic`] otherwise, and reduced to
+//! lowest terms once, all seven together ([`Exact::over_den`]).
 //!
 //! # The rounded distance
 //!
@@ -1275,6 +1278,85 @@ mod tests {
         let pr = proved(&s, &t).expect("a segment through the triangle");
         assert!(pr.fixed());
         assert!(check(&s, &t));
+    }
+
+    /// The witness of meeting shapes, built in integers and reduced once
+    /// per coordinate, equals `p_a + (r_a/R)(p_b − p_a)` in `num-rational`'s
+    /// arithmetic, and `R` the sum of the radii as rationals; on random
+    /// meeting pairs (cores apart, touching or crossing, zero radii).
+    #[test]
+    fn witness_matches_rationals() {
+        use crate::num::scalar::Scalar;
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut met = 0;
+        for i in 0..400 {
+            let s = [1.0, 1e-5][i % 2];
+            let c = rng.v(s);
+            let a = capsule(
+                c.add(&rng.v(s)),
+                c.add(&rng.v(s)),
+                [0.0, 0.75 * s][i % 3 % 2],
+            );
+            let b = if i % 2 == 0 {
+                boxed(rng.v(s), [rng.v(s), rng.v(s), rng.v(s)], 0.25 * s)
+            } else {
+                sphere(rng.v(s), 1.5 * s)
+            };
+            let r = crate::query::rounded::distance_exact_f64(&a, &b).unwrap();
+            let (ra, rb) = (a.radius.to_rational(), b.radius.to_rational());
+            assert_eq!(r.radius, &ra + &rb);
+            let Some(w) = r.witness(&ra) else {
+                continue;
+            };
+            met += 1;
+            let (pa, pb) = (&r.core.a, &r.core.b);
+            let want = if r.core.distance_squared.is_zero() || r.radius.is_zero() {
+                pa.clone()
+            } else {
+                let t = &ra / &r.radius;
+                Vec3::new(
+                    &pa.x + &t * (&pb.x - &pa.x),
+                    &pa.y + &t * (&pb.y - &pa.y),
+                    &pa.z + &t * (&pb.z - &pa.z),
+                )
+            };
+            assert_eq!(w, want);
+        }
+        assert!(met > 100, "{met}");
+    }
+
+    /// `rational_sqrt` (with its filter of squares modulo 8 and by their
+    /// power of two) against squares found by search: every `n/d` with
+    /// small `n`, `d`, and big squares and their neighbours.
+    #[test]
+    fn rational_sqrt_finds_exactly_the_squares() {
+        let sq = super::super::rational_sqrt;
+        let is_sq = |n: i64| (0..=n).take_while(|r| r * r <= n).any(|r| r * r == n);
+        for n in 0..400i64 {
+            for d in 1..40i64 {
+                let x = Q::new(n.into(), d.into());
+                let want =
+                    is_sq(*x.numer().magnitude().to_u64_digits().first().unwrap_or(&0) as i64)
+                        && is_sq(
+                            *x.denom().magnitude().to_u64_digits().first().unwrap_or(&0) as i64
+                        );
+                match sq(&x) {
+                    Some(r) => assert!(want && &r * &r == x, "{x}"),
+                    None => assert!(!want, "{x}"),
+                }
+            }
+        }
+        let mut rng = Rng(77);
+        for k in 0..200u64 {
+            let r = (BigInt::from(rng.next()) << (k % 90)) + BigInt::from(rng.next() | 1);
+            let d = BigInt::from(rng.next() | 1) << (2 * (k % 7));
+            let x = Q::new(&r * &r, &d * &d);
+            assert_eq!(sq(&x).map(|s| &s * &s), Some(x.clone()));
+            for off in [1, 2, 4, 8] {
+                let y = Q::new(&r * &r + BigInt::from(off), &d * &d);
+                assert_eq!(sq(&y), None, "{y}");
+            }
+        }
     }
 
     /// [`Exact::over_den`] against `num-rational`'s quotients: random
