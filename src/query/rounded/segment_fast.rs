@@ -865,6 +865,10 @@ impl Exact for Fd {
     }
 }
 
+/// [`Proved::integers`]: `D`, A's point's numerators, and B's with `q`'s
+/// numerator unless `q = 0`.
+type Integers<R> = (R, [R; 3], Option<([R; 3], R)>);
+
 impl Proved {
     /// The exact closest pair's integers over the common denominator `D`:
     /// `D`, the points' numerators `D·o + Σ Nᵢ Uᵢ` (A's then B's) and `q`'s
@@ -874,7 +878,7 @@ impl Proved {
     /// `Wᵢ` (the Gram system `Gx = −Wᵀw`, solved exactly, says so), so
     /// `|d|² = d·(w + Σ xᵢWᵢ) = d·w`, and `q = ((D·d)·w)/D`: a numerator of
     /// lower degree than `|D·d|²/D²`, over the points' denominator.
-    fn integers<R: Num>(&self) -> (R, [R; 3], Option<([R; 3], R)>) {
+    fn integers<R: Num>(&self) -> Integers<R> {
         let (a, b) = (aff::<R>(&self.pa, self.fa), aff::<R>(&self.pb, self.fb));
         let s = solve(&a, &b);
         let num = |f: &Aff<R>, n: &[R]| -> [R; 3] {
