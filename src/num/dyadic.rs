@@ -139,6 +139,17 @@ impl Dyadic {
         }
     }
 
+    /// The mantissa and the exponent: the value is `mantissa · 2^exp` (the
+    /// mantissa need not be odd).
+    pub(crate) fn parts(&self) -> (&BigInt, i64) {
+        (&self.mantissa, self.exp)
+    }
+
+    /// `mantissa · 2^exp`.
+    pub(crate) fn from_parts(mantissa: BigInt, exp: i64) -> Dyadic {
+        Dyadic { mantissa, exp }
+    }
+
     /// The same value as a `BigRational`.
     pub fn to_rational(&self) -> BigRational {
         // Lowest terms without a gcd: an odd mantissa over a power of two.

@@ -47,6 +47,8 @@ mod segment_fast;
 
 use super::polytope::Polytope;
 use super::{Closest, QueryError};
+use crate::num::dyadic::Dyadic;
+use crate::num::gcd::ratio;
 use crate::num::scalar::Scalar;
 use crate::num::sign::Sign;
 use crate::num::sqrt_affine::AffineSqrt;
@@ -120,12 +122,17 @@ impl RoundedClosest {
         if self.core.distance_squared.is_zero() || self.radius.is_zero() {
             return pa.clone();
         }
-        let t = ra / &self.radius;
-        Vec3::new(
-            &pa.x + &t * (&pb.x - &pa.x),
-            &pa.y + &t * (&pb.y - &pa.y),
-            &pa.z + &t * (&pb.z - &pa.z),
-        )
+        // t = r_a/R = t_n/t_d (not reduced), and each coordinate
+        // x/y + t·(u/v − x/y) = (x·v·(t_d − t_n) + t_n·u·y)/(t_d·y·v) built in
+        // integers and reduced once.
+        let tn = ra.numer() * self.radius.denom();
+        let td = ra.denom() * self.radius.numer();
+        let rest = &td - &tn;
+        let at = |p: &Q, q: &Q| {
+            let (x, y, u, v) = (p.numer(), p.denom(), q.numer(), q.denom());
+            ratio(x * v * &rest + &tn * u * y, &td * y * v)
+        };
+        Vec3::new(at(&pa.x, &pb.x), at(&pa.y, &pb.y), at(&pa.z, &pb.z))
     }
 
     /// The closest points of apart shapes when `√q` is rational (then they
@@ -213,6 +220,14 @@ fn rational_sqrt(x: &Q) -> Option<Q> {
         return None;
     }
     let root = |n: &BigInt| {
+        // A square's power of two is even and its odd part is 1 modulo 8:
+        // most non-squares fail this before any root is taken.
+        if let Some(z) = n.trailing_zeros() {
+            let m = n.magnitude();
+            if z % 2 == 1 || m.bit(z + 1) || m.bit(z + 2) {
+                return None;
+            }
+        }
         let r = n.sqrt();
         (&r * &r == *n).then_some(r)
     };
@@ -258,8 +273,17 @@ fn distance_exact_guessed(
     };
     Ok(RoundedClosest {
         core,
-        radius: a.radius.to_rational() + b.radius.to_rational(),
+        radius: radius_f64(a.radius, b.radius),
     })
+}
+
+/// `R = r_a + r_b` of two doubles, exactly: the dyadic sum, whose lowest
+/// terms need no gcd (an odd numerator over a power of two).
+fn radius_f64(ra: f64, rb: f64) -> Q {
+    use crate::num::ring::Ring;
+    Dyadic::from_f64(ra)
+        .add_ref(&Dyadic::from_f64(rb))
+        .to_rational()
 }
 
 /// The distance of two rounded shapes of double inputs, as the double
@@ -306,7 +330,7 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
     if let Some(p) = segment_fast::proved(a, b) {
         crate::stats::ROUNDED.fast();
         let exact = || {
-            SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
+            SqrtOffset::new(p.q_exact(), radius_f64(a.radius, b.radius))
                 .expect("a squared distance and a sum of radii are nonnegative")
                 .clamped_nearest_f64()
         };
@@ -322,7 +346,7 @@ pub fn distance_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<f64, QueryErro
                     exact()
                 }
             },
-            None => SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
+            None => SqrtOffset::new(p.q_exact(), radius_f64(a.radius, b.radius))
                 .expect("a squared distance and a sum of radii are nonnegative")
                 .clamped_nearest_f64(),
         });
@@ -398,7 +422,7 @@ pub fn intersects_f64(a: &Rounded<f64>, b: &Rounded<f64>) -> Result<bool, QueryE
         crate::stats::ROUNDED.fast();
         let s = match p.meet_sign(a.radius, b.radius) {
             Some(s) => s,
-            None => SqrtOffset::new(p.q_exact(), a.radius.to_rational() + b.radius.to_rational())
+            None => SqrtOffset::new(p.q_exact(), radius_f64(a.radius, b.radius))
                 .expect("a squared distance and a sum of radii are nonnegative")
                 .sign(),
         };

@@ -51,9 +51,12 @@
 //!
 //! # The construction
 //!
-//! From the proved features, the same polynomials in exact dyadic rationals
-//! ([`Dyadic`]): `p_a = (D·o_a + Σ Nᵢ Uᵢ)/D`, likewise `p_b`, and
-//! `q = |D·d|²/D²`, each reduced to lowest terms once.
+//! From the proved features, the same polynomials in exact dyadic integers
+//! over the one denominator `D`: `p_a = (D·o_a + Σ Nᵢ Uᵢ)/D`, likewise
+//! `p_b`, and `q = ((D·d)·w)/D` (`d` is orthogonal to the directions, so
+//! `|d|² = d·w`). They are built in stack integers ([`Fd`]) when the inputs
+//! span at most [`SPREAD`] bits, in [`Dyadic`] otherwise, and reduced to
+//! lowest terms once, all seven together ([`Exact::over_den`]).
 //!
 //! # The rounded distance
 //!
@@ -66,14 +69,17 @@
 use crate::num::bounded::Fx;
 use crate::num::double_word::{nearest_sqrt_quot_minus, Dx};
 use crate::num::dyadic::Dyadic;
+use crate::num::fixed::{int_pow2_rational, Int, Nat, Over};
+use crate::num::gcd::ratio;
 use crate::num::ring::Ring;
 use crate::num::sign::Sign;
 use crate::query::Closest;
 use crate::shape::{Core, Rounded, Shape};
 use crate::stats::ROUNDED;
 use crate::vector::Vec3;
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{Signed, Zero};
 
 type P = [f64; 3];
 
@@ -281,6 +287,130 @@ impl Num for Dyadic {
     fn of(x: f64) -> Self {
         Dyadic::from_f64(x)
     }
+}
+
+/// A dyadic `m·2^e` with a fixed-width integer mantissa ([`Int`], on the
+/// stack): the construction's number type when the inputs' bit spread is
+/// at most [`SPREAD`] (checked by [`fits_fixed`] first), where every value
+/// the construction forms stays far inside the fixed width.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fd {
+    m: Int,
+    e: i64,
+}
+
+impl Fd {
+    /// Both mantissas over the smaller exponent (a left shift of the other).
+    #[inline(always)]
+    fn aligned(&self, o: &Fd) -> (Int, Int, i64) {
+        if self.m.signum() == 0 {
+            return (Int::ZERO, o.m, o.e);
+        }
+        if o.m.signum() == 0 {
+            return (self.m, Int::ZERO, self.e);
+        }
+        match self.e.cmp(&o.e) {
+            std::cmp::Ordering::Equal => (self.m, o.m, self.e),
+            std::cmp::Ordering::Greater => (self.m.shl((self.e - o.e) as u64), o.m, o.e),
+            std::cmp::Ordering::Less => (self.m, o.m.shl((o.e - self.e) as u64), self.e),
+        }
+    }
+}
+
+impl Ring for Fd {
+    fn zero() -> Self {
+        Fd { m: Int::ZERO, e: 0 }
+    }
+    fn one() -> Self {
+        Fd::from_i32(1)
+    }
+    fn from_i32(v: i32) -> Self {
+        Fd {
+            m: Int::from_i128(i128::from(v)),
+            e: 0,
+        }
+    }
+    fn add_ref(&self, o: &Self) -> Self {
+        let (a, b, e) = self.aligned(o);
+        Fd { m: a.add(&b), e }
+    }
+    fn sub_ref(&self, o: &Self) -> Self {
+        let (a, b, e) = self.aligned(o);
+        Fd { m: a.sub(&b), e }
+    }
+    fn mul_ref(&self, o: &Self) -> Self {
+        Fd {
+            m: self.m.mul(&o.m),
+            e: self.e + o.e,
+        }
+    }
+    fn neg_ref(&self) -> Self {
+        Fd {
+            m: self.m.neg(),
+            e: self.e,
+        }
+    }
+    fn abs_ref(&self) -> Self {
+        Fd {
+            m: Int::from_nat(false, *self.m.mag()),
+            e: self.e,
+        }
+    }
+}
+
+impl Num for Fd {
+    fn of(x: f64) -> Self {
+        let (m, e) = crate::num::dyadic::f64_parts(x);
+        Fd {
+            m: Int::from_i128(i128::from(m)),
+            e,
+        }
+    }
+}
+
+/// The largest spread, in bits, of the inputs a construction in [`Fd`]
+/// takes: from the lowest set bit of any input double to the highest.
+///
+/// Each coordinate the construction forms from the inputs (a box vertex
+/// `c ± h₀ ± h₁ ± h₂`, a difference of two such) is an integer multiple of
+/// `2^e_min` below `5·2^e_top`, so at most `SPREAD + 3` bits over that
+/// unit; every value built is a polynomial of degree at most 7 in them
+/// (`k = 3`: `D·o + Σ Nᵢ Uᵢ` with `D = det²`, `Nᵢ = det·detᵢ`), with at
+/// most 6·6·6 = 216 monomials per term (`2⁸`), and the additions by which
+/// it is formed align to exponents no lower than the monomials' own (a sum
+/// of monomials of degree `j` is a multiple of `2^(j·e_min)`): at most
+/// `7·(80 + 3) + 8 + 8 = 597` bits, within [`Int`]'s 768 and below the
+/// [`FIXED_BITS`] of the reduction.
+const SPREAD: i64 = 80;
+
+/// Whether the pieces' input doubles span at most [`SPREAD`] bits
+/// (zeros, which add no bit, excepted).
+fn fits_fixed(pieces: &[&Piece]) -> bool {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    let mut see = |p: &P| {
+        for &x in p {
+            let (m, e) = crate::num::dyadic::f64_parts(x);
+            if m != 0 {
+                lo = lo.min(e);
+                hi = hi.max(e + i64::from(64 - m.unsigned_abs().leading_zeros()));
+            }
+        }
+    };
+    for piece in pieces {
+        match piece {
+            Piece::Point(a) => see(a),
+            Piece::Segment(a, b) => {
+                see(a);
+                see(b);
+            }
+            Piece::Triangle(v) => v.iter().for_each(&mut see),
+            Piece::Box(c, h) => {
+                see(c);
+                h.iter().for_each(&mut see);
+            }
+        }
+    }
+    lo > hi || hi - lo <= SPREAD
 }
 
 #[inline(always)]
@@ -641,39 +771,164 @@ pub(crate) fn proved(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Proved> {
     proved_pieces(pa, pb, swapped)
 }
 
-fn quot(n: &Dyadic, d: &Dyadic) -> BigRational {
-    let (n, d) = (n.to_rational(), d.to_rational());
-    BigRational::new(n.numer() * d.denom(), n.denom() * d.numer())
+/// The widths up to which [`Exact::over_den`] reduces in fixed width
+/// ([`Over`]): numerators of at most [`FIXED_BITS`] (the bound of
+/// [`crate::num::gcd::gcd_lehmer`]'s fixed-width gcd), and a denominator
+/// whose odd part has at most [`OVER_BITS`], half the width, so that
+/// [`Over`]'s product of two residues modulo it stays within the width.
+const FIXED_BITS: u64 = 64 * (crate::num::fixed::L as u64 - 1);
+const OVER_BITS: u64 = 64 * (crate::num::fixed::L as u64 / 2);
+
+/// `(m·2^e)/(d·2^f)` in lowest terms by one gcd ([`ratio`]): the
+/// reduction beyond [`Over`]'s widths.
+fn by_ratio(m: &BigInt, e: i64, d: &BigInt, f: i64) -> BigRational {
+    let p = e - f;
+    if p >= 0 {
+        ratio(m << (p as usize), d.clone())
+    } else {
+        ratio(m.clone(), d << ((-p) as usize))
+    }
 }
 
+/// The values `xᵢ/D` of dyadic numerators `xᵢ` over one dyadic denominator
+/// `D > 0`, each in lowest terms: the integers over their common
+/// denominator reduced once, not a rational built and reduced per step.
+///
+/// With `D = m·2^e` and `xᵢ = mᵢ·2^(eᵢ)`, `xᵢ/D = (mᵢ/m)·2^(eᵢ − e)`: when
+/// `m` is a power of two every value is dyadic (no gcd); otherwise one gcd
+/// of `m`'s odd part with the product of the `mᵢ` ([`Over`]: `gcd(mᵢ, m)`
+/// divides it), after which each value's gcd is one of that small factor,
+/// and powers of two cancel by shifts. Integers wider than the fixed width
+/// take Lehmer's gcd per value ([`ratio`]). Lowest terms are unique, so
+/// every way gives the same values.
+pub(super) trait Exact: Sized {
+    fn over_den<const N: usize>(den: &Self, xs: &[Self; N]) -> [BigRational; N];
+}
+
+impl Exact for Dyadic {
+    fn over_den<const N: usize>(den: &Dyadic, xs: &[Dyadic; N]) -> [BigRational; N] {
+        let (dm, de) = den.parts();
+        debug_assert!(dm.is_positive(), "a positive denominator");
+        let tz = dm.trailing_zeros().unwrap_or(0);
+        if dm.bits() == tz + 1 {
+            // D = 2^(e + tz): dyadic values.
+            let shift = de + tz as i64;
+            return xs.each_ref().map(|x| {
+                let (m, e) = x.parts();
+                Dyadic::from_parts(m.clone(), e - shift).to_rational()
+            });
+        }
+        let fits =
+            dm.bits() - tz <= OVER_BITS && xs.iter().all(|x| x.parts().0.bits() <= FIXED_BITS);
+        if fits {
+            let nat = |m: &BigInt| Nat::from_biguint(m.magnitude());
+            let ms = xs.each_ref().map(|x| {
+                let (m, e) = x.parts();
+                Fd {
+                    m: Int::from_nat(m.is_negative(), nat(m)),
+                    e,
+                }
+            });
+            let d = Fd {
+                m: Int::from_nat(false, nat(dm)),
+                e: de,
+            };
+            return Fd::over_den(&d, &ms);
+        }
+        xs.each_ref().map(|x| {
+            let (m, e) = x.parts();
+            by_ratio(m, e, dm, de)
+        })
+    }
+}
+
+impl Exact for Fd {
+    fn over_den<const N: usize>(den: &Fd, xs: &[Fd; N]) -> [BigRational; N] {
+        let dm = den.m.mag();
+        debug_assert!(den.m.signum() > 0, "a positive denominator");
+        let tz = dm.trailing_zeros();
+        if dm.bits() == tz + 1 {
+            // D = 2^(e + tz): dyadic values.
+            let shift = den.e + tz as i64;
+            return xs.each_ref().map(|x| int_pow2_rational(&x.m, x.e - shift));
+        }
+        if dm.bits() - tz > OVER_BITS || xs.iter().any(|x| x.m.mag().bits() > FIXED_BITS) {
+            let d = den.m.to_bigint();
+            return xs
+                .each_ref()
+                .map(|x| by_ratio(&x.m.to_bigint(), x.e, &d, den.e));
+        }
+        let ns = xs.each_ref().map(|x| *x.m.mag());
+        let mut over = Over::new(dm, &ns);
+        // gcd(mᵢ, m) is found from mᵢ itself, a divisor of the product.
+        std::array::from_fn(|i| over.value(&xs[i].m, &ns[i], xs[i].e - den.e))
+    }
+}
+
+/// [`Proved::integers`]: `D`, A's point's numerators, and B's with `q`'s
+/// numerator unless `q = 0`.
+type Integers<R> = (R, [R; 3], Option<([R; 3], R)>);
+
 impl Proved {
-    /// The cores' exact closest pair, in the query's order, each coordinate
-    /// reduced once.
-    pub(crate) fn closest(&self) -> Closest<BigRational> {
-        let (a, b) = (
-            aff::<Dyadic>(&self.pa, self.fa),
-            aff::<Dyadic>(&self.pb, self.fb),
-        );
+    /// The exact closest pair's integers over the common denominator `D`:
+    /// `D`, the points' numerators `D·o + Σ Nᵢ Uᵢ` (A's then B's) and `q`'s
+    /// numerator over `D` (`None` for `q = 0`, where `p_b = p_a`).
+    ///
+    /// `q = |d|² = d·w`: `d = w + Σ xᵢWᵢ` is orthogonal to every direction
+    /// `Wᵢ` (the Gram system `Gx = −Wᵀw`, solved exactly, says so), so
+    /// `|d|² = d·(w + Σ xᵢWᵢ) = d·w`, and `q = ((D·d)·w)/D`: a numerator of
+    /// lower degree than `|D·d|²/D²`, over the points' denominator.
+    fn integers<R: Num>(&self) -> Integers<R> {
+        let (a, b) = (aff::<R>(&self.pa, self.fa), aff::<R>(&self.pb, self.fb));
         let s = solve(&a, &b);
-        let at = |f: &Aff<Dyadic>, n: &[Dyadic]| -> Vec3<BigRational> {
+        let num = |f: &Aff<R>, n: &[R]| -> [R; 3] {
             let mut num = scale(&s.den, &f.o);
             for (x, u) in n.iter().zip(&f.d[..f.k]) {
                 num = add(&num, &scale(x, u));
             }
-            Vec3::new(
-                quot(&num[0], &s.den),
-                quot(&num[1], &s.den),
-                quot(&num[2], &s.den),
-            )
+            num
         };
-        let p_a = at(&a, &s.n[..a.k]);
-        let (p_b, d2) = if s.k == 3 {
-            (p_a.clone(), <BigRational as Zero>::zero())
+        let xa = num(&a, &s.n[..a.k]);
+        let rest = (s.k < 3).then(|| {
+            let w = sub(&b.o, &a.o);
+            (num(&b, &s.n[a.k..s.k]), dot(&s.dd, &w))
+        });
+        (s.den, xa, rest)
+    }
+
+    /// Whether the construction runs in fixed width ([`Fd`]).
+    fn fixed(&self) -> bool {
+        fits_fixed(&[&self.pa, &self.pb])
+    }
+
+    /// The cores' exact closest pair, in the query's order: integers over
+    /// one denominator, reduced once ([`over_den`]).
+    pub(crate) fn closest(&self) -> Closest<BigRational> {
+        if self.fixed() {
+            self.closest_in::<Fd>()
         } else {
-            (
-                at(&b, &s.n[a.k..s.k]),
-                quot(&dot(&s.dd, &s.dd), &s.den.square()),
-            )
+            self.closest_in::<Dyadic>()
+        }
+    }
+
+    /// [`closest`](Self::closest) built in `R`.
+    fn closest_in<R: Num + Exact>(&self) -> Closest<BigRational> {
+        let (den, xa, rest) = self.integers::<R>();
+        let v3 = |v: [BigRational; 3]| {
+            let [x, y, z] = v;
+            Vec3::new(x, y, z)
+        };
+        let (p_a, p_b, d2) = match rest {
+            None => {
+                let p = v3(R::over_den(&den, &xa));
+                (p.clone(), p, <BigRational as Zero>::zero())
+            }
+            Some((xb, nq)) => {
+                let [a0, a1, a2] = xa;
+                let [b0, b1, b2] = xb;
+                let [a0, a1, a2, b0, b1, b2, q] = R::over_den(&den, &[a0, a1, a2, b0, b1, b2, nq]);
+                (Vec3::new(a0, a1, a2), Vec3::new(b0, b1, b2), q)
+            }
         };
         if self.swapped {
             Closest {
@@ -726,12 +981,19 @@ impl Proved {
         if self.sol.k == 3 {
             return <BigRational as Zero>::zero();
         }
-        let (a, b) = (
-            aff::<Dyadic>(&self.pa, self.fa),
-            aff::<Dyadic>(&self.pb, self.fb),
-        );
-        let s = solve(&a, &b);
-        quot(&dot(&s.dd, &s.dd), &s.den.square())
+        if self.fixed() {
+            self.q_in::<Fd>()
+        } else {
+            self.q_in::<Dyadic>()
+        }
+    }
+
+    /// [`q_exact`](Self::q_exact) of `q > 0`, built in `R`.
+    fn q_in<R: Num + Exact>(&self) -> BigRational {
+        let (den, _, rest) = self.integers::<R>();
+        let (_, nq) = rest.expect("k < 3");
+        let [q] = R::over_den(&den, &[nq]);
+        q
     }
 }
 
@@ -747,6 +1009,402 @@ pub(crate) fn core_distance(a: &Rounded<f64>, b: &Rounded<f64>) -> Option<Closes
         None => {
             ROUNDED.fallback();
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Obb, Triangle};
+    use num_traits::One;
+
+    type Q = BigRational;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// Uniform in [−s, s].
+        fn unit(&mut self, s: f64) -> f64 {
+            ((self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * s
+        }
+        fn v(&mut self, s: f64) -> Vec3<f64> {
+            Vec3::new(self.unit(s), self.unit(s), self.unit(s))
+        }
+    }
+
+    /// The closest pair built the way it was before the integer
+    /// construction: every coordinate a `BigRational` quotient of two
+    /// rationals, reduced by `num-rational` (`q = |D·d|²/D²`).
+    fn closest_by_quotients(p: &Proved) -> Closest<Q> {
+        let (a, b) = (aff::<Dyadic>(&p.pa, p.fa), aff::<Dyadic>(&p.pb, p.fb));
+        let s = solve(&a, &b);
+        let quot = |n: &Dyadic, d: &Dyadic| n.to_rational() / d.to_rational();
+        let at = |f: &Aff<Dyadic>, n: &[Dyadic]| {
+            let mut num = scale(&s.den, &f.o);
+            for (x, u) in n.iter().zip(&f.d[..f.k]) {
+                num = add(&num, &scale(x, u));
+            }
+            Vec3::new(
+                quot(&num[0], &s.den),
+                quot(&num[1], &s.den),
+                quot(&num[2], &s.den),
+            )
+        };
+        let pa = at(&a, &s.n[..a.k]);
+        let (pb, d2) = if s.k == 3 {
+            (pa.clone(), <Q as Zero>::zero())
+        } else {
+            (
+                at(&b, &s.n[a.k..s.k]),
+                quot(&dot(&s.dd, &s.dd), &s.den.square()),
+            )
+        };
+        if p.swapped {
+            Closest {
+                distance_squared: d2,
+                a: pb,
+                b: pa,
+            }
+        } else {
+            Closest {
+                distance_squared: d2,
+                a: pa,
+                b: pb,
+            }
+        }
+    }
+
+    /// Whether every coordinate is in lowest terms with a positive
+    /// denominator (what `BigRational::new` gives).
+    fn lowest(c: &Closest<Q>) -> bool {
+        let ok = |x: &Q| {
+            x.denom().is_positive() && num_integer::Integer::gcd(x.numer(), x.denom()).is_one()
+        };
+        let (a, b) = (&c.a, &c.b);
+        [&a.x, &a.y, &a.z, &b.x, &b.y, &b.z, &c.distance_squared]
+            .into_iter()
+            .all(ok)
+    }
+
+    /// One pair: when the float-guided path proves its features, the
+    /// integer construction (fixed width where it applies, big integers
+    /// always) equals the construction by reduced quotients and the exact
+    /// path's closest pair (an independent algorithm: the closed segments'
+    /// closest pair, or the polytope path), in lowest terms, and `q_exact`
+    /// is its squared distance. Returns whether the path proved it.
+    fn check(a: &Rounded<f64>, b: &Rounded<f64>) -> bool {
+        let exact = super::super::core_distance(a, b).unwrap();
+        let Some(p) = proved(a, b) else {
+            return false;
+        };
+        let c = p.closest();
+        assert_eq!(c, closest_by_quotients(&p), "{a:?} {b:?}");
+        assert_eq!(c, p.closest_in::<Dyadic>(), "{a:?} {b:?}");
+        if p.fixed() {
+            assert_eq!(c, p.closest_in::<Fd>(), "{a:?} {b:?}");
+        }
+        assert_eq!(c, exact, "{a:?} {b:?}");
+        assert_eq!(p.q_exact(), c.distance_squared);
+        assert!(lowest(&c));
+        true
+    }
+
+    fn sphere(c: Vec3<f64>, r: f64) -> Rounded<f64> {
+        Rounded::sphere(c, r).unwrap()
+    }
+    fn capsule(a: Vec3<f64>, b: Vec3<f64>, r: f64) -> Rounded<f64> {
+        Rounded::capsule(a, b, r).unwrap()
+    }
+    fn boxed(c: Vec3<f64>, h: [Vec3<f64>; 3], r: f64) -> Rounded<f64> {
+        Rounded::new(Shape::Box(Obb::new(c, h).unwrap()), r).unwrap()
+    }
+    fn tri(v: [Vec3<f64>; 3], r: f64) -> Rounded<f64> {
+        Rounded::new(Shape::Triangle(Triangle::new(v)), r).unwrap()
+    }
+
+    /// Random spheres and capsules against boxes, triangles, capsules and
+    /// spheres, at several scales (and in both orders).
+    #[test]
+    fn integer_construction_matches_rationals_on_random_pairs() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut proved = 0;
+        for i in 0..600 {
+            let s = [1.0, 3.0, 1e-6, 1e6][i % 4];
+            let small = if i % 3 == 0 {
+                sphere(rng.v(3.0 * s), 0.5 * s)
+            } else {
+                let c = rng.v(3.0 * s);
+                capsule(c.add(&rng.v(s)), c.add(&rng.v(s)), 0.25 * s)
+            };
+            let other = match i % 4 {
+                0 => boxed(rng.v(3.0 * s), [rng.v(s), rng.v(s), rng.v(s)], 0.0),
+                1 => {
+                    let c = rng.v(3.0 * s);
+                    tri(
+                        [c.add(&rng.v(s)), c.add(&rng.v(s)), c.add(&rng.v(s))],
+                        0.1 * s,
+                    )
+                }
+                2 => {
+                    let c = rng.v(3.0 * s);
+                    capsule(c.add(&rng.v(s)), c.add(&rng.v(s)), 0.25 * s)
+                }
+                _ => sphere(rng.v(3.0 * s), s),
+            };
+            let (x, y) = if i % 2 == 0 {
+                (&small, &other)
+            } else {
+                (&other, &small)
+            };
+            proved += usize::from(check(x, y));
+        }
+        assert!(proved > 500, "{proved}");
+    }
+
+    /// A point inside the box, on a face, on an edge and at a vertex of a
+    /// rotated box whose half-axes are exact (and near each), a segment
+    /// through a triangle and one touching it, parallel capsules (the path
+    /// refuses: then the exact path's answer stands) and crossing ones.
+    #[test]
+    fn integer_construction_matches_rationals_on_degenerate_pairs() {
+        let v = Vec3::new;
+        let c = v(0.5, -0.25, 2.0);
+        let h = [v(1.0, 1.0, 0.0), v(-0.5, 0.5, 0.0), v(0.0, 0.0, 0.75)];
+        let b = boxed(c.clone(), h.clone(), 0.125);
+        let at = |t: [f64; 3]| {
+            let mut p = c.clone();
+            for (ti, hi) in t.iter().zip(&h) {
+                p = p.add(&hi.scale(ti));
+            }
+            p
+        };
+        let mut proved = 0;
+        for t in [
+            [0.0, 0.0, 0.0],   // the center
+            [0.5, -0.25, 0.5], // inside
+            [1.0, 0.5, -0.25], // on a face
+            [1.0, -1.0, 0.5],  // on an edge
+            [1.0, 1.0, -1.0],  // a vertex
+            [1.5, 0.25, 0.0],  // off a face
+            [1.5, -1.5, 0.5],  // off an edge
+            [1.5, 2.0, -1.25], // off a vertex
+        ] {
+            let p = at(t);
+            for r in [0.0, 0.5] {
+                proved += usize::from(check(&sphere(p.clone(), r), &b));
+                proved += usize::from(check(&b, &sphere(p.clone(), r)));
+                // Just off, by one unit in the last place.
+                let q = v(p.x.next_up(), p.y, p.z.next_down());
+                proved += usize::from(check(&sphere(q, r), &b));
+            }
+        }
+        assert!(proved >= 30, "{proved}");
+        // A segment through a triangle, one ending on it, one in its plane.
+        let t = tri([v(0.0, 0.0, 0.0), v(4.0, 0.0, 0.0), v(0.0, 4.0, 0.0)], 0.0);
+        assert!(check(
+            &capsule(v(1.0, 1.0, -1.0), v(1.0, 1.5, 1.0), 0.5),
+            &t
+        ));
+        check(&capsule(v(1.0, 1.0, 0.0), v(1.0, 1.5, 1.0), 0.5), &t);
+        check(&capsule(v(1.0, 1.0, 0.0), v(2.0, 1.5, 0.0), 0.5), &t);
+        // Parallel capsules: overlapping, end to end, side by side.
+        let p = capsule(v(0.0, 0.0, 0.0), v(2.0, 2.0, 0.0), 0.25);
+        for (x, y) in [
+            (v(1.0, 1.0, 1.0), v(3.0, 3.0, 1.0)),
+            (v(3.0, 3.0, 0.0), v(4.0, 4.0, 0.0)),
+            (v(0.0, 1.0, 0.0), v(2.0, 3.0, 0.0)),
+            (v(-1.0, -1.0, 0.0), v(0.5, 0.5, 0.0)),
+        ] {
+            let q = capsule(x, y, 0.5);
+            check(&p, &q);
+            let f = crate::query::rounded::distance_exact_f64(&p, &q).unwrap();
+            assert_eq!(f, crate::query::rounded::distance_exact(&p, &q).unwrap());
+        }
+        // Crossing capsules (a common point) and skew ones.
+        check(&p, &capsule(v(2.0, 0.0, 0.0), v(0.0, 2.0, 0.0), 0.5));
+        assert!(check(&p, &capsule(v(2.0, 0.0, 1.0), v(0.0, 2.0, 1.0), 0.5)));
+    }
+
+    /// Inputs spread over exactly [`SPREAD`] bits take the fixed width
+    /// (every case of the construction, `k` from 0 to 3, without an
+    /// overflow), one bit more the big integers; both give the quotients'
+    /// values.
+    #[test]
+    fn fixed_width_bound_holds_at_the_spread() {
+        let v = Vec3::new;
+        // 1 + 2⁻⁵² spans bits −52..0; with 2^(SPREAD − 53)·(1 + 2⁻⁵²)... the
+        // top at SPREAD − 52, the bottom at −52: SPREAD bits.
+        let big = 2f64.powi(SPREAD as i32 - 53) * (1.0 + f64::EPSILON);
+        let tiny = 1.0 + f64::EPSILON;
+        let lo = 2f64.powi(-52);
+        for (far, expect) in [(big, true), (2.0 * big, false)] {
+            // Half-axes a quarter of the farthest coordinate.
+            let top = far / 4.0;
+            let h = [v(top, tiny, 0.0), v(-tiny, top, lo), v(lo, 0.0, top)];
+            // The center at the farthest coordinate: every input pair
+            // spans the bits under test.
+            let b = boxed(v(tiny, -tiny, far), h, 0.0);
+            let mut any = 0;
+            for p in [
+                v(0.5, 0.25, far),         // inside (k = 3)
+                v(far, 0.5, 0.25),         // off a face
+                v(far, far, 0.25),         // off an edge
+                v(far, far, far),          // off a vertex
+                v(-far, tiny, -far / 2.0), // off an edge
+            ] {
+                let a = sphere(p.clone(), 0.0);
+                if let Some(pr) = proved(&a, &b) {
+                    assert_eq!(pr.fixed(), expect);
+                    any += 1;
+                }
+                check(&a, &b);
+                let s = capsule(p.clone(), v(-p.x, p.y + tiny, -p.z), 0.0);
+                if let Some(pr) = proved(&s, &b) {
+                    assert_eq!(pr.fixed(), expect);
+                    any += 1;
+                }
+                check(&s, &b);
+            }
+            assert!(any >= 5, "{any}");
+        }
+        // A segment through a triangle (k = 3) at the spread.
+        let t = tri(
+            [v(-big, -big, lo), v(big, -tiny, 0.0), v(0.0, big, -lo)],
+            0.0,
+        );
+        let s = capsule(v(lo, tiny, -big), v(-lo, 0.5, big), 0.0);
+        let pr = proved(&s, &t).expect("a segment through the triangle");
+        assert!(pr.fixed());
+        assert!(check(&s, &t));
+    }
+
+    /// The witness of meeting shapes, built in integers and reduced once
+    /// per coordinate, equals `p_a + (r_a/R)(p_b − p_a)` in `num-rational`'s
+    /// arithmetic, and `R` the sum of the radii as rationals; on random
+    /// meeting pairs (cores apart, touching or crossing, zero radii).
+    #[test]
+    fn witness_matches_rationals() {
+        use crate::num::scalar::Scalar;
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut met = 0;
+        for i in 0..400 {
+            let s = [1.0, 1e-5][i % 2];
+            let c = rng.v(s);
+            let a = capsule(
+                c.add(&rng.v(s)),
+                c.add(&rng.v(s)),
+                [0.0, 0.75 * s][i % 3 % 2],
+            );
+            let b = if i % 2 == 0 {
+                boxed(rng.v(s), [rng.v(s), rng.v(s), rng.v(s)], 0.25 * s)
+            } else {
+                sphere(rng.v(s), 1.5 * s)
+            };
+            let r = crate::query::rounded::distance_exact_f64(&a, &b).unwrap();
+            let (ra, rb) = (a.radius.to_rational(), b.radius.to_rational());
+            assert_eq!(r.radius, &ra + &rb);
+            let Some(w) = r.witness(&ra) else {
+                continue;
+            };
+            met += 1;
+            let (pa, pb) = (&r.core.a, &r.core.b);
+            let want = if r.core.distance_squared.is_zero() || r.radius.is_zero() {
+                pa.clone()
+            } else {
+                let t = &ra / &r.radius;
+                Vec3::new(
+                    &pa.x + &t * (&pb.x - &pa.x),
+                    &pa.y + &t * (&pb.y - &pa.y),
+                    &pa.z + &t * (&pb.z - &pa.z),
+                )
+            };
+            assert_eq!(w, want);
+        }
+        assert!(met > 100, "{met}");
+    }
+
+    /// `rational_sqrt` (with its filter of squares modulo 8 and by their
+    /// power of two) against squares found by search: every `n/d` with
+    /// small `n`, `d`, and big squares and their neighbours.
+    #[test]
+    fn rational_sqrt_finds_exactly_the_squares() {
+        let sq = super::super::rational_sqrt;
+        let is_sq = |n: i64| (0..=n).take_while(|r| r * r <= n).any(|r| r * r == n);
+        for n in 0..400i64 {
+            for d in 1..40i64 {
+                let x = Q::new(n.into(), d.into());
+                let want =
+                    is_sq(*x.numer().magnitude().to_u64_digits().first().unwrap_or(&0) as i64)
+                        && is_sq(
+                            *x.denom().magnitude().to_u64_digits().first().unwrap_or(&0) as i64
+                        );
+                match sq(&x) {
+                    Some(r) => assert!(want && &r * &r == x, "{x}"),
+                    None => assert!(!want, "{x}"),
+                }
+            }
+        }
+        let mut rng = Rng(77);
+        for k in 0..200u64 {
+            let r = (BigInt::from(rng.next()) << (k % 90)) + BigInt::from(rng.next() | 1);
+            let d = BigInt::from(rng.next() | 1) << (2 * (k % 7));
+            let x = Q::new(&r * &r, &d * &d);
+            assert_eq!(sq(&x).map(|s| &s * &s), Some(x.clone()));
+            for off in [1, 2, 4, 8] {
+                let y = Q::new(&r * &r + BigInt::from(off), &d * &d);
+                assert_eq!(sq(&y), None, "{y}");
+            }
+        }
+    }
+
+    /// [`Exact::over_den`] against `num-rational`'s quotients: random
+    /// dyadics (zeros, signs, power-of-two denominators, and mantissas past
+    /// the fixed width, which take the big-integer gcd).
+    #[test]
+    fn over_den_matches_quotients() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let dy = |rng: &mut Rng, words: u64| {
+            let mut m = BigInt::zero();
+            for _ in 0..words {
+                m = (m << 64) + BigInt::from(rng.next());
+            }
+            let e = (rng.next() % 200) as i64 - 100;
+            Dyadic::from_parts(m, e)
+        };
+        for i in 0..400 {
+            let words = [1, 2, 5, 11, 13][i % 5];
+            let mut den = dy(&mut rng, words);
+            if i % 7 == 0 {
+                den = Dyadic::from_parts(BigInt::one() << (rng.next() % 90), den.parts().1);
+            }
+            if den.sign() != Sign::Positive {
+                den = den.abs_ref();
+            }
+            if den.sign() == Sign::Zero {
+                continue;
+            }
+            // Numerators sharing factors with the denominator.
+            let f = dy(&mut rng, 1).abs_ref();
+            if i % 2 == 0 && f.sign() == Sign::Positive {
+                den = den.mul_ref(&f);
+            }
+            let xs: [Dyadic; 4] = std::array::from_fn(|k| {
+                let x = dy(&mut rng, words);
+                match k {
+                    0 => Dyadic::zero(),
+                    1 => x.mul_ref(&den).neg_ref(),
+                    2 => x.mul_ref(&f),
+                    _ => x,
+                }
+            });
+            let want = xs.each_ref().map(|x| x.to_rational() / den.to_rational());
+            assert_eq!(Dyadic::over_den(&den, &xs), want);
         }
     }
 }
