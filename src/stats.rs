@@ -181,7 +181,8 @@ pub static ROUNDED_POINT_BOX: Counter = Counter::new("rounded distance_f64 point
 /// `query::rounded::radius_step`): decided by Ziv's test on
 /// the Newton value with its proven error bound (`fast`), or by the signs of
 /// `A − B(m + R)²` at the rounding midpoints (`fallback`).
-pub static SQRT_RATIO_ZIV: Counter = Counter::new("rounded √(A/B) − R Ziv test (point-box, radius step)");
+pub static SQRT_RATIO_ZIV: Counter =
+    Counter::new("rounded √(A/B) − R Ziv test (point-box, radius step)");
 
 /// `distance` of rounded shapes with a convex hull core, from float inputs
 /// (`query/rounded/hull_fast.rs`): proved on the float-guided path, or

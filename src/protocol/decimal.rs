@@ -18,7 +18,8 @@
 //! that cannot carry between digit lanes) and placed right to left in a stack
 //! buffer, which goes to the output in one copy, the top chunk without its
 //! leading zeros. Every step is integer arithmetic: the text is the
-//! integer's exact decimal expansion.
+//! integer's exact decimal expansion. Magnitudes of at most 128 bits go to
+//! `itoa`, which writes only the digits there are.
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_rational::BigRational;
@@ -107,18 +108,6 @@ fn nineteen_digits(c: u64) -> [u8; 19] {
     b
 }
 
-/// x in decimal, without leading zeros ("0" for 0).
-fn write_u64(out: &mut Vec<u8>, x: u64) {
-    let (lead, rest) = if x >= TEN19 {
-        // 2⁶⁴ < 2·10¹⁹: a twentieth digit, 1.
-        out.push(b'1');
-        (19, x - TEN19)
-    } else {
-        (x.checked_ilog10().map_or(1, |l| l as usize + 1), x)
-    };
-    out.extend_from_slice(&nineteen_digits(rest)[19 - lead..]);
-}
-
 /// The decimal digits of the number in `limbs` (least significant first, the
 /// top one nonzero), written at the end of `text`; returns where they start.
 ///
@@ -153,8 +142,14 @@ fn digits_into(limbs: &mut [u64], text: &mut [u8]) -> usize {
 pub(crate) fn write_nat(out: &mut Vec<u8>, m: &BigUint) {
     let mut digits = m.iter_u64_digits();
     let len = digits.len();
-    if len <= 1 {
-        write_u64(out, digits.next().unwrap_or(0));
+    if len <= 2 {
+        // Up to 128 bits `itoa`'s u128 path is the cheaper one: it writes
+        // only the digits there are (about 900 fewer instructions per line
+        // than 19-digit chunks on `tri_tri_intersect`, whose
+        // numbers are short).
+        let lo = digits.next().unwrap_or(0) as u128;
+        let hi = digits.next().unwrap_or(0) as u128;
+        out.extend_from_slice(itoa::Buffer::new().format(hi << 64 | lo).as_bytes());
     } else if len <= STACK_LIMBS {
         let mut limbs = [0u64; STACK_LIMBS];
         for (l, d) in limbs.iter_mut().zip(digits) {
@@ -274,14 +269,14 @@ mod tests {
     fn u64_values() {
         for x in [0, 1, 9, 10, 99, 100, TEN19 - 1, TEN19, TEN19 + 1, u64::MAX] {
             let mut out = Vec::new();
-            write_u64(&mut out, x);
+            write_nat(&mut out, &BigUint::from(x));
             assert_eq!(String::from_utf8(out).unwrap(), x.to_string());
         }
         for k in 0..20u32 {
             let p = 10u64.pow(k);
             for x in [p - 1, p, p + 1] {
                 let mut out = Vec::new();
-                write_u64(&mut out, x);
+                write_nat(&mut out, &BigUint::from(x));
                 assert_eq!(String::from_utf8(out).unwrap(), x.to_string());
             }
         }
