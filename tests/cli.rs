@@ -119,9 +119,11 @@ fn verify_judges_claims_and_summarises() {
         format!(r#"{{"id":2,"op":"intersect","a":{A},"b":{{"type":"box","center":["2.000001",0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]}},"claim":{{"intersect":true}}}}"#),
     ]
     .join("\n");
-    let dir = std::env::temp_dir().join(format!("exact-collision-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("claims.jsonl");
+    let tmp = tempfile::Builder::new()
+        .prefix("exact-collision-verify-")
+        .tempdir()
+        .unwrap();
+    let file = tmp.path().join("claims.jsonl");
     std::fs::write(&file, input).unwrap();
     let (code, out, err) = run(&["verify", file.to_str().unwrap()], "");
     assert_eq!(code, 1, "a disagreeing claim makes the exit status 1");
@@ -415,9 +417,13 @@ fn query_stats_counts_the_lines_of_each_path() {
 const BOX_LINE: &str = r#"{"op":"intersect","a":{"type":"box","center":[0,0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"b":{"type":"box","center":["2.000001",0,0],"half_axes":[[1,0,0],[0,1,0],[0,0,1]]},"claim":{"intersect":false}}"#;
 
 /// A scratch directory holding the inputs every command below reads.
-fn pipe_inputs() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("exact-collision-pipes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// The directory is the caller's and is removed when it is dropped.
+fn pipe_inputs() -> tempfile::TempDir {
+    let tmp = tempfile::Builder::new()
+        .prefix("exact-collision-pipes-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     // 4,000 answers of about 50 bytes: 200 kB, over a pipe's 64 kB buffer.
     let big: String = (0..4000).map(|_| format!("{BOX_LINE}\n")).collect();
     std::fs::write(dir.join("big.jsonl"), big).unwrap();
@@ -430,7 +436,7 @@ fn pipe_inputs() -> std::path::PathBuf {
     };
     std::fs::write(dir.join("a.stl"), stl(0)).unwrap();
     std::fs::write(dir.join("b.stl"), stl(1)).unwrap();
-    dir
+    tmp
 }
 
 /// The commands that write answers, on `dir`'s inputs.
@@ -453,8 +459,9 @@ fn output_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
 #[test]
 fn closed_output_pipe_ends_every_command_quietly_by_sigpipe() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = pipe_inputs();
-    for args in output_commands(&dir) {
+    let tmp = pipe_inputs();
+    let dir = tmp.path();
+    for args in output_commands(dir) {
         // The read end is closed before the command starts, so its first
         // write meets a closed pipe whatever the timing.
         let (reader, writer) = std::io::pipe().unwrap();
@@ -481,7 +488,8 @@ fn closed_output_pipe_ends_every_command_quietly_by_sigpipe() {
 fn query_piped_into_head_stops_after_the_reader_leaves() {
     use std::io::BufRead;
     use std::os::unix::process::ExitStatusExt;
-    let dir = pipe_inputs();
+    let tmp = pipe_inputs();
+    let dir = tmp.path();
     for cmd in ["query", "verify"] {
         // `exact-collision query big.jsonl | head -1`.
         let mut child = Command::new(env!("CARGO_BIN_EXE_exact-collision"))
@@ -533,8 +541,9 @@ fn run_on_full_disk<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Exi
 #[cfg(target_os = "linux")]
 #[test]
 fn full_disk_on_standard_output_fails_loudly_once() {
-    let dir = pipe_inputs();
-    for args in output_commands(&dir) {
+    let tmp = pipe_inputs();
+    let dir = tmp.path();
+    for args in output_commands(dir) {
         let (status, err) = run_on_full_disk(&args);
         assert_eq!(status.code(), Some(2), "{args:?}: {status:?} {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");

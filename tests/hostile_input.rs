@@ -11,7 +11,6 @@ use exact_collision::{Triangle, Vec3};
 use num_rational::BigRational;
 use serde_json::Value;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_exact-collision");
@@ -378,10 +377,12 @@ fn row9_tied_parallel_meshes_are_pruned() {
     );
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("exact-collision-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A scratch directory of the test's own, removed when it is dropped.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("exact-collision-hostile-")
+        .tempdir()
+        .unwrap()
 }
 
 /// A binary STL of `n` triangles whose 80-byte header starts with "solid".
@@ -408,7 +409,8 @@ fn row10_truncated_binary_stl_with_a_solid_header() {
     let e = parse_stl(cut).unwrap_err().0;
     assert!(e.contains("truncated") && e.contains("binary STL"), "{e}");
     assert!(!e.contains("ASCII"), "{e}");
-    let (pa, pb) = (scratch("cut.stl"), scratch("full.stl"));
+    let dir = scratch();
+    let (pa, pb) = (dir.path().join("cut.stl"), dir.path().join("full.stl"));
     std::fs::write(&pa, cut).unwrap();
     std::fs::write(&pb, &full).unwrap();
     let out = Command::new(BIN)
@@ -439,7 +441,8 @@ fn row11_file_errors_name_the_path() {
         assert_eq!(code, 2);
         assert!(err.contains(missing), "{cmd}: {err}");
     }
-    let q = scratch("q.json");
+    let scratch = scratch();
+    let q = scratch.path().join("q.json");
     std::fs::write(
         &q,
         format!(
@@ -468,7 +471,8 @@ fn row11_file_errors_name_the_path() {
 /// the op.
 #[test]
 fn row12_ccd_file_with_another_query_is_an_error() {
-    let q = scratch("intersect.json");
+    let dir = scratch();
+    let q = dir.path().join("intersect.json");
     std::fs::write(&q, NEIGHBOUR.replace("distance", "intersect")).unwrap();
     let (code, out, err) = run(&["ccd", q.to_str().unwrap()], b"");
     assert_eq!(code, 2);

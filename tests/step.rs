@@ -411,16 +411,20 @@ proptest! {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("exact-step-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+/// A scratch directory of the test's own, removed when it is dropped.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("exact-step-")
+        .tempdir()
+        .unwrap()
 }
 
 /// The readers: mismatched frames are errors; an STL soup is welded by
 /// position in both frames; OBJ and PLY give the same step.
 #[test]
 fn readers_and_their_errors() {
+    let dir = scratch();
+    let temp = |name: &str| dir.path().join(name);
     let (a, b) = (temp("a.obj"), temp("b.obj"));
     std::fs::write(&a, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0.25 0.25 1\nf 1 2 3\n").unwrap();
     std::fs::write(&b, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0.25 0.25 -1\nf 1 2 3\n").unwrap();
@@ -524,7 +528,8 @@ fn command_prints_one_json_object() {
     assert_eq!(v["collision_free"], true);
     assert!(v.get("toi").is_none() && v.get("pair").is_none());
     // Different vertex counts.
-    let (a, b) = (temp("ca.obj"), temp("cb.obj"));
+    let scratch = scratch();
+    let (a, b) = (scratch.path().join("ca.obj"), scratch.path().join("cb.obj"));
     std::fs::write(&a, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     std::fs::write(&b, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n").unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_exact-collision"))

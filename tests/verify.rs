@@ -330,10 +330,11 @@ const SAMPLE: &str = concat!(
 /// first: the wrong decision (line 2), then t1 (9.0e11 ulps), then d1.
 #[test]
 fn summary_table_and_failures_on_a_fixed_file() {
-    let dir =
-        std::env::temp_dir().join(format!("exact-collision-verify-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let failures = dir.join("failures.jsonl");
+    let tmp = tempfile::Builder::new()
+        .prefix("exact-collision-verify-cli-")
+        .tempdir()
+        .unwrap();
+    let failures = tmp.path().join("failures.jsonl");
     let (code, out, err) = run(&["verify", SAMPLE, "--failures", failures.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert_eq!(out.lines().count(), 9, "one answer per line");
@@ -392,7 +393,6 @@ fn summary_table_and_failures_on_a_fixed_file() {
     let (code, _, err) = run(&["verify", SAMPLE, "--rel=-1"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("non-negative"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

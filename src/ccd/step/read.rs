@@ -66,6 +66,7 @@ fn format_of(path: &Path) -> Result<Format, StepError> {
 /// assert_eq!(m.t1[2], [0.0, 1.0, 1.0]);
 /// std::fs::write(&b, "v 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\nf 1 2 3\nf 2 4 3\n").unwrap();
 /// assert!(read_step(&a, &b).unwrap_err().to_string().contains("vertex counts"));
+/// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn read_step(a: &Path, b: &Path) -> Result<StepMesh, StepError> {
     let (fa, fb) = (format_of(a)?, format_of(b)?);
