@@ -484,24 +484,7 @@ mod tests {
         for _ in 0..12 {
             let (w, x, y, z) = (unit(&mut s), unit(&mut s), unit(&mut s), unit(&mut s));
             let n = (w * w + x * x + y * y + z * z).sqrt();
-            let (w, x, y, z) = (w / n, x / n, y / n, z / n);
-            let r = [
-                [
-                    1.0 - 2.0 * (y * y + z * z),
-                    2.0 * (x * y - w * z),
-                    2.0 * (x * z + w * y),
-                ],
-                [
-                    2.0 * (x * y + w * z),
-                    1.0 - 2.0 * (x * x + z * z),
-                    2.0 * (y * z - w * x),
-                ],
-                [
-                    2.0 * (x * z - w * y),
-                    2.0 * (y * z + w * x),
-                    1.0 - 2.0 * (x * x + y * y),
-                ],
-            ];
+            let r = crate::cases::rotation_f64([w / n, x / n, y / n, z / n]);
             let a = pose(&mut s, PoseRotation::Matrix(r), 0.5);
             let shear = [[1.0, 0.25, 0.0], [0.0, 1.0, 0.0], [0.125, 0.0, 1.0]];
             let b = pose(&mut s, PoseRotation::Matrix(shear), 0.5);
