@@ -161,12 +161,7 @@ impl Plane {
     /// points by a positive constant does not change the primitive normal.
     fn through_doubles<S: Scalar>(a: &Vec3<S>, b: &Vec3<S>, c: &Vec3<S>) -> Plane {
         let f = [a, b, c].map(|p| [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]);
-        let e = f
-            .iter()
-            .flatten()
-            .filter_map(|&x| lsb_exp(x))
-            .min()
-            .unwrap_or(0);
+        let e = least_exp(&f);
         if let Some(plane) = through_fixed(&f, e) {
             return plane;
         }
@@ -225,6 +220,17 @@ fn to_fixed(x: f64, e: i64, bits: i64) -> Option<Int> {
     }
     let v = Int::from_i128(i128::from(odd)).shl(shift as u64);
     Some(if x < 0.0 { v.neg() } else { v })
+}
+
+/// The exponent of the least significant bit among the nine coordinates
+/// (0 when all are zero): the common power of two that brings them to
+/// integers.
+fn least_exp(f: &[[f64; 3]; 3]) -> i64 {
+    f.iter()
+        .flatten()
+        .filter_map(|&x| lsb_exp(x))
+        .min()
+        .unwrap_or(0)
 }
 
 /// The plane [`Plane::through_doubles`] builds, computed in stack integers
@@ -1128,12 +1134,7 @@ mod tests {
             if collinear(&a, &b, &c) {
                 continue;
             }
-            let e = f
-                .iter()
-                .flatten()
-                .filter_map(|&x| lsb_exp(x))
-                .min()
-                .unwrap_or(0);
+            let e = least_exp(&f);
             let heap = Plane::through_big(&f, e);
             match through_fixed(&f, e) {
                 Some(p) => {
