@@ -233,7 +233,9 @@ pub(super) fn pose_box_axis(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Vec3<B
 /// in `i128` ([`crate::query::box_box::pose::int_rotation_small`]) and the
 /// axis, its gcd and the divisions in the fixed-width integers of
 /// [`crate::num::fixed`] (products of two entries below 2²⁵⁴), so that no
-/// step allocates but the answer's own three integers. `None` when a
+/// step allocates but the answer's own three integers; a quaternion's face
+/// axis (a column of M) stays in `i128` ([`primitive_small`]), and needs
+/// only its own box's rotation when that box is not dyadic. `None` when a
 /// rotation does not fit (the `BigInt` steps then answer); `Some(answer)`
 /// is [`pose_box_axis`]'s answer.
 #[allow(clippy::option_option)]
@@ -258,6 +260,9 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
         let d = d as u128;
         let odd = d >> d.trailing_zeros();
         let divides = |x: i128, n: u64| {
+            if let Some(answer) = odd_divides(odd, x.unsigned_abs(), n) {
+                return answer;
+            }
             let p = Nat::from_u128(x.unsigned_abs()).mul_word(n);
             if odd >> 64 == 0 {
                 p.divrem_small(odd as u64).1 == 0
@@ -276,12 +281,41 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
         }
         Some(Some((m, dyadic)))
     };
+    // A quaternion's face axis is a column of its M, entries below 2¹²⁶
+    // (|M[j][i]| ≤ d, the columns having length d): it stays in `i128`.
+    let column = |m: &[[i128; 3]; 3], i: usize| [0, 1, 2].map(|j| m[j][i]);
+    let own = match (k, &a.rotation, &b.rotation) {
+        (0..=2, PoseRotation::Quaternion(_), _) => Some((a, b, k)),
+        (3..=5, _, PoseRotation::Quaternion(_)) => Some((b, a, k - 3)),
+        _ => None,
+    };
+    if let Some((p, other, i)) = own {
+        // When the face's own box is not dyadic the pair is scaled, and the
+        // other box's rotation is not needed: only its validity (a zero
+        // quaternion, d = 0, is no pose; a matrix has d = 2^z > 0).
+        let Some((m, dyadic)) = rot(p, true)? else {
+            return Some(None);
+        };
+        if !dyadic {
+            if let PoseRotation::Quaternion(q) = other.rotation {
+                if q.iter().all(|x| *x == 0.0) {
+                    return Some(None);
+                }
+            }
+            return Some(primitive_small(column(&m, i)));
+        }
+    }
     // b's dyadic test only matters when a's box is dyadic.
     let (Some((ma, ya)), Some((mb, yb))) = (rot(a, true)?, rot(b, false)?) else {
         return Some(None);
     };
     if ya && yb {
         return Some(None);
+    }
+    match own {
+        Some((_, _, i)) if k < 3 => return Some(primitive_small(column(&ma, i))),
+        Some((_, _, i)) => return Some(primitive_small(column(&mb, i))),
+        None => {}
     }
     let col = |m: &[[i128; 3]; 3], i: usize| [0, 1, 2].map(|j| Int::from_i128(m[j][i]));
     let cross = |u: [Int; 3], v: [Int; 3]| {
@@ -296,7 +330,9 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
         3..=5 => face(b, &mb, k - 3),
         _ => cross(col(&ma, (k - 6) / 3), col(&mb, (k - 6) % 3)),
     };
-    let g = gcd(&gcd(w[0].mag(), w[1].mag()), w[2].mag());
+    // gcd(gcd(w₀, w₁), w₂), the second skipped when the first is 1.
+    let g = gcd(w[0].mag(), w[1].mag());
+    let g = if g.is_one() { g } else { gcd(&g, w[2].mag()) };
     if g.is_zero() {
         return Some(None);
     }
@@ -310,6 +346,71 @@ fn pose_box_axis_fixed(a: &PoseBox, b: &PoseBox, k: usize) -> Option<Option<Vec3
         BigRational::from_integer(BigInt::from_biguint(sign, q))
     });
     Some(Some(Vec3::new(x, y, z)))
+}
+
+/// Whether the odd `o > 1` divides `x·n`, when a word-sized quotient
+/// decides it: `None` when `x·n ≥ 2^(bits(o) + 63)` (the caller divides).
+///
+/// Below that bound `x·n < o·2⁶⁴` (as `o ≥ 2^(bits(o) − 1)`), so if `o`
+/// divides `x·n` the quotient `k = x·n/o` is below 2⁶⁴; `o` is odd, hence
+/// invertible modulo 2⁶⁴, and `k ≡ (x·n)·o⁻¹ (mod 2⁶⁴)`: the word
+/// `k₀ = (x·n mod 2⁶⁴)·o⁻¹ mod 2⁶⁴` is then `k` itself. So `o` divides `x·n`
+/// exactly when `k₀·o = x·n` (both sides in full, three words): one
+/// inverse (Newton's iteration) and two products instead of a long
+/// division.
+fn odd_divides(o: u128, x: u128, n: u64) -> Option<bool> {
+    debug_assert!(o & 1 == 1 && o > 1 && x >> 127 == 0);
+    // x·n in three words: (x >> 64)·n < 2¹²⁷ and the carry < 2⁶⁴, so hi fits.
+    let lo = (x as u64 as u128) * n as u128;
+    let hi = (x >> 64) * n as u128 + (lo >> 64);
+    let y = [lo as u64, hi as u64, (hi >> 64) as u64];
+    let bits = if y[2] != 0 {
+        192 - y[2].leading_zeros()
+    } else if y[1] != 0 {
+        128 - y[1].leading_zeros()
+    } else {
+        64 - y[0].leading_zeros()
+    };
+    if bits > 128 - o.leading_zeros() + 63 {
+        return None;
+    }
+    let inv = crate::num::fixed::neg_inv_word(o as u64).wrapping_neg();
+    let k = y[0].wrapping_mul(inv);
+    // k·o in three words: k·(o >> 64) ≤ (2⁶⁴ − 1)², plus a carry below 2⁶⁴.
+    let lo = (k as u128) * (o as u64 as u128);
+    let hi = (k as u128) * (o >> 64) + (lo >> 64);
+    Some([lo as u64, hi as u64, (hi >> 64) as u64] == y)
+}
+
+/// The primitive integer multiple of `w ≠ 0` (each |wᵢ| < 2¹²⁷), as
+/// rationals: `w / gcd(w₀, w₁, w₂)`; `None` for the zero vector. The gcd is
+/// taken of the two smallest magnitudes first (the binary gcd's work grows
+/// with the lengths), and with the largest only when that is not 1.
+fn primitive_small(w: [i128; 3]) -> Option<Vec3<BigRational>> {
+    use crate::num::fixed::{gcd, Nat};
+    let mut m = w.map(|c| c.unsigned_abs());
+    m.sort_unstable();
+    if m[2] == 0 {
+        return None;
+    }
+    let g = gcd(&Nat::from_u128(m[0]), &Nat::from_u128(m[1]));
+    let g = if g.is_one() {
+        1
+    } else {
+        gcd(&g, &Nat::from_u128(m[2]))
+            .to_u128()
+            .expect("a divisor of a u128")
+    };
+    // c/g is exact (g divides every cᵢ) and truncating division keeps the sign.
+    let [x, y, z] = w.map(|c| {
+        let q = if g == 1 {
+            c
+        } else {
+            (c.unsigned_abs() / g) as i128 * c.signum()
+        };
+        BigRational::from_integer(BigInt::from(q))
+    });
+    Some(Vec3::new(x, y, z))
 }
 
 /// u × v in integers.
@@ -556,5 +657,165 @@ mod tests {
         assert!(x.contains(&witness) && y.contains(&witness));
         let direct = triangle_triangle::intersection_set(x, y).unwrap();
         assert_eq!(contact, direct);
+    }
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// The word-quotient divisibility test agrees with `BigInt` remainders
+    /// wherever it answers, on random operands, on exact multiples, and on
+    /// near misses whose low word matches a multiple's; it declines when
+    /// the quotient could pass a word.
+    #[test]
+    fn odd_divides_is_the_remainder_test() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut r = || xorshift(&mut seed);
+        let reference = |o: u128, x: u128, n: u64| {
+            (BigInt::from(x) * BigInt::from(n) % BigInt::from(o)).is_zero()
+        };
+        let (mut yes, mut no) = (0, 0);
+        for round in 0..20_000 {
+            let wide = |a: u64, b: u64| (a as u128) << 64 | b as u128;
+            let o = (wide(r(), r()) >> (2 + round % 60)) | 1 | 1 << 64;
+            let n = r() >> 11;
+            let x = match round % 3 {
+                // Random.
+                0 => wide(r(), r()) >> 2,
+                // A multiple of o (below 2¹²⁷), so o | x·n.
+                1 => o.wrapping_mul((r() % 64) as u128) & (u128::MAX >> 1),
+                // A multiple of o plus 2⁶⁴: the low words agree.
+                _ => o.wrapping_mul((r() % 64) as u128).wrapping_add(1 << 64) & (u128::MAX >> 1),
+            };
+            if o <= 1 {
+                continue;
+            }
+            match odd_divides(o, x, n) {
+                Some(d) => {
+                    assert_eq!(d, reference(o, x, n), "{o} {x} {n}");
+                    if d {
+                        yes += 1;
+                    } else {
+                        no += 1;
+                    }
+                }
+                None => {
+                    // Declined only past a word-sized quotient.
+                    let bits = (BigInt::from(x) * BigInt::from(n)).bits();
+                    assert!(bits > (128 - o.leading_zeros()) as u64 + 63, "{o} {x} {n}");
+                }
+            }
+        }
+        assert!(yes > 1000 && no > 1000, "{yes} {no}");
+        // 3·o for a huge odd o divides, and 3·o + 2⁶⁴ (the same low word) does not.
+        let o = (1u128 << 125) + 1;
+        assert_eq!(odd_divides(o, 3 * o, 1), Some(true));
+        assert_eq!(odd_divides(o, 3 * o + (1 << 64), 1), Some(false));
+        assert_eq!(odd_divides(3, 7, 3), Some(true));
+        assert_eq!(odd_divides(3, 7, 5), Some(false));
+        assert_eq!(odd_divides(o, 0, 5), Some(true));
+    }
+
+    /// [`primitive_small`] is the vector over the gcd of its entries
+    /// (`BigInt` gcds, the signs kept), on random vectors, on multiples of
+    /// a common factor (small, large, a power of two), with zero entries;
+    /// the zero vector has none.
+    #[test]
+    fn primitive_small_divides_by_the_gcd() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut r = || xorshift(&mut seed);
+        for round in 0..5_000 {
+            let g: i128 = match round % 4 {
+                0 => 1,
+                1 => (r() % 1000 + 1) as i128,
+                2 => (r() >> 4) as i128,
+                _ => 1 << (r() % 60),
+            };
+            let entry = |r: &mut dyn FnMut() -> u64| {
+                let v = ((r() as i128) << 64 | r() as i128) >> (r() % 64 + 3 + 60);
+                if r() % 5 == 0 {
+                    0
+                } else {
+                    v
+                }
+            };
+            let w = [0; 3].map(|_| entry(&mut r) * g);
+            let got = primitive_small(w);
+            let big = w.map(BigInt::from);
+            let d = big.iter().fold(BigInt::zero(), |d, c| d.gcd(c));
+            if d.is_zero() {
+                assert!(got.is_none());
+                continue;
+            }
+            let want = big.map(|c| BigRational::from_integer(c / &d));
+            let [x, y, z] = want;
+            assert_eq!(got, Some(Vec3::new(x, y, z)), "{w:?}");
+        }
+        assert_eq!(primitive_small([0, 0, 0]), None);
+        let v = |x: i64, y: i64, z: i64| Some(Vec3::new(q(x, 1), q(y, 1), q(z, 1)));
+        assert_eq!(primitive_small([-6, 0, 9]), v(-2, 0, 3));
+        assert_eq!(primitive_small([0, 0, -8]), v(0, 0, -1));
+        assert_eq!(primitive_small([4, 6, 9]), v(4, 6, 9));
+    }
+
+    /// [`pose_box_axis`] is [`box_axis`] on the exact boxes, for every one of
+    /// the 15 axes: on random quaternion poses (the face shortcut), with the
+    /// face's own box dyadic and the other not (the shortcut's condition
+    /// false), a matrix pose, a quaternion too long for `i128`; both boxes
+    /// dyadic, or the other box a zero quaternion, answer `None`.
+    #[test]
+    fn pose_box_axis_is_box_axis() {
+        use crate::query::box_box::pose::{PoseBox, PoseRotation};
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut unit = || (xorshift(&mut seed) >> 11) as f64 / (1u64 << 53) as f64;
+        let mut random = || PoseBox {
+            half_extents: [0; 3].map(|_| 0.1 + unit()),
+            rotation: PoseRotation::Quaternion([0; 4].map(|_| unit() * 2.0 - 1.0)),
+            translation: [0; 3].map(|_| unit() * 4.0 - 2.0),
+        };
+        let quat = |q: [f64; 4]| PoseBox {
+            half_extents: [1.0, 2.0, 1.0],
+            rotation: PoseRotation::Quaternion(q),
+            translation: [0.5, 0.0, 0.0],
+        };
+        // (1, 0, 0, 1): |q|² = 2, every coordinate dyadic.
+        let dyadic = quat([1.0, 0.0, 0.0, 1.0]);
+        let matrix = PoseBox {
+            half_extents: [1.0, 0.5, 0.25],
+            rotation: PoseRotation::Matrix([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+            translation: [0.0; 3],
+        };
+        let long = quat([1.0, 0.0, 0.0, 1e-12]);
+        let mut pairs: Vec<(PoseBox, PoseBox)> = (0..20).map(|_| (random(), random())).collect();
+        let (x, y) = (random(), random());
+        pairs.extend([
+            (dyadic, x),
+            (y, dyadic),
+            (x, matrix),
+            (matrix, y),
+            (x, long),
+            (long, y),
+        ]);
+        for (a, b) in &pairs {
+            let (oa, ob) = (a.to_obb().unwrap(), b.to_obb().unwrap());
+            for k in 0..15 {
+                assert_eq!(
+                    pose_box_axis(a, b, k),
+                    Some(box_axis(&oa, &ob, k)),
+                    "{a:?} {b:?} {k}"
+                );
+            }
+        }
+        for k in 0..15 {
+            assert_eq!(pose_box_axis(&dyadic, &matrix, k), None);
+        }
+        let zero = quat([0.0; 4]);
+        for k in 0..6 {
+            assert_eq!(pose_box_axis(&x, &zero, k), None);
+            assert_eq!(pose_box_axis(&zero, &x, k), None);
+        }
     }
 }

@@ -266,43 +266,11 @@ fn scaled(p: &PoseBox) -> Option<Scaled> {
             if c.iter().all(|x| *x == 0.0) {
                 return None;
             }
-            let [w, x, y, z] = c.map(ex);
-            let (ww, xx, yy, zz) = (w.mul_ref(&w), x.mul_ref(&x), y.mul_ref(&y), z.mul_ref(&z));
-            let (xy, xz, yz) = (x.mul_ref(&y), x.mul_ref(&z), y.mul_ref(&z));
-            let (wx, wy, wz) = (w.mul_ref(&x), w.mul_ref(&y), w.mul_ref(&z));
-            // Doubling is exact, value and bound, unless it overflows (then
-            // the general product, whose bound decides nothing).
-            let t = |a: Z, b: Z, plus: bool| {
-                let s = if plus { a.add_ref(&b) } else { a.sub_ref(&b) };
-                let d = Fx {
-                    v: 2.0 * s.0.v,
-                    e: 2.0 * s.0.e,
-                };
-                if d.v.is_finite() && d.e.is_finite() {
-                    Z(d)
-                } else {
-                    ex(2.0).mul_ref(&s)
-                }
-            };
-            let q = ww.add_ref(&xx).add_ref(&yy.add_ref(&zz));
-            let m = [
-                [
-                    ww.add_ref(&xx).sub_ref(&yy.add_ref(&zz)),
-                    t(xy, wz, false),
-                    t(xz, wy, true),
-                ],
-                [
-                    t(xy, wz, true),
-                    ww.sub_ref(&xx).add_ref(&yy.sub_ref(&zz)),
-                    t(yz, wx, false),
-                ],
-                [
-                    t(xz, wy, false),
-                    t(yz, wx, true),
-                    ww.sub_ref(&xx).sub_ref(&yy.sub_ref(&zz)),
-                ],
-            ];
-            (q, m)
+            if let Some(qm) = quaternion_matrix_inexact(c) {
+                qm
+            } else {
+                quaternion_matrix(c)
+            }
         }
         PoseRotation::Matrix(r) => (ex(1.0), r.map(|row| row.map(ex))),
     };
@@ -315,6 +283,98 @@ fn scaled(p: &PoseBox) -> Option<Scaled> {
         h,
         c: p.translation.map(ex),
     })
+}
+
+/// (|q|², R(q)) when no product of two components of `q` is a double: each
+/// component's odd part has at least 28 bits, so every product's has more
+/// than 53 ([`Z::mul_ref`]'s test) and none of the ten is exact; then no
+/// entry is exact in [`quaternion_matrix`] either, and one bound a priori
+/// serves them all instead of a running bound per operation.
+///
+/// Each entry and |q|² is a signed sum of four products (a diagonal entry,
+/// |q|², as (a ± b) ± (c ± d)) or twice a difference of two, and the sum of
+/// the absolute values of its exact terms is at most S = |q|² (2|xy| ≤ x² +
+/// y²). With at most three roundings on any path (the product and two
+/// additions; doubling is exact), the error is at most γ₃·S plus the
+/// products' underflow, 2⁻¹⁰⁷⁵ each and at most eight in all (additions
+/// whose result is subnormal are exact), far below η = 2⁻¹⁰⁶⁰ (Higham §3.1,
+/// γₖ = ku/(1 − ku)). The computed S̃ has the same error, so S ≤ (S̃ +
+/// η)/(1 − γ₃) and the error is below 3.0001u·(S̃ + η) + η; the bound
+/// 4u·S̃ + 2η, computed (4u·S̃ loses at most 2⁻¹⁰⁷⁵ to underflow, the sum
+/// at most a factor 1 − u), is larger. An overflow leaves an infinite or
+/// NaN value, whose sign no bound decides.
+fn quaternion_matrix_inexact(c: [f64; 4]) -> Option<(Z, [[Z; 3]; 3])> {
+    use crate::num::bounded::{ETA, U};
+    if c.iter().any(|x| odd_bits(*x) < 28) {
+        return None;
+    }
+    let [w, x, y, z] = c;
+    let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+    let (xy, xz, yz) = (x * y, x * z, y * z);
+    let (wx, wy, wz) = (w * x, w * y, w * z);
+    let q = (ww + xx) + (yy + zz);
+    let e = 4.0 * U * q + 2.0 * ETA;
+    let z = |v: f64| Z(Fx { v, e });
+    let m = [
+        [
+            z((ww + xx) - (yy + zz)),
+            z(2.0 * (xy - wz)),
+            z(2.0 * (xz + wy)),
+        ],
+        [
+            z(2.0 * (xy + wz)),
+            z((ww - xx) + (yy - zz)),
+            z(2.0 * (yz - wx)),
+        ],
+        [
+            z(2.0 * (xz - wy)),
+            z(2.0 * (yz + wx)),
+            z((ww - xx) - (yy - zz)),
+        ],
+    ];
+    Some((z(q), m))
+}
+
+/// (|q|², R(q)) with a running bound per operation ([`Z`], exact where the
+/// operations are).
+fn quaternion_matrix(c: [f64; 4]) -> (Z, [[Z; 3]; 3]) {
+    let [w, x, y, z] = c.map(ex);
+    let (ww, xx, yy, zz) = (w.mul_ref(&w), x.mul_ref(&x), y.mul_ref(&y), z.mul_ref(&z));
+    let (xy, xz, yz) = (x.mul_ref(&y), x.mul_ref(&z), y.mul_ref(&z));
+    let (wx, wy, wz) = (w.mul_ref(&x), w.mul_ref(&y), w.mul_ref(&z));
+    // Doubling is exact, value and bound, unless it overflows (then
+    // the general product, whose bound decides nothing).
+    let t = |a: Z, b: Z, plus: bool| {
+        let s = if plus { a.add_ref(&b) } else { a.sub_ref(&b) };
+        let d = Fx {
+            v: 2.0 * s.0.v,
+            e: 2.0 * s.0.e,
+        };
+        if d.v.is_finite() && d.e.is_finite() {
+            Z(d)
+        } else {
+            ex(2.0).mul_ref(&s)
+        }
+    };
+    let q = ww.add_ref(&xx).add_ref(&yy.add_ref(&zz));
+    let m = [
+        [
+            ww.add_ref(&xx).sub_ref(&yy.add_ref(&zz)),
+            t(xy, wz, false),
+            t(xz, wy, true),
+        ],
+        [
+            t(xy, wz, true),
+            ww.sub_ref(&xx).add_ref(&yy.sub_ref(&zz)),
+            t(yz, wx, false),
+        ],
+        [
+            t(xz, wy, false),
+            t(yz, wx, true),
+            ww.sub_ref(&xx).sub_ref(&yy.sub_ref(&zz)),
+        ],
+    ];
+    (q, m)
 }
 
 fn exact_zero(x: &Z) -> bool {

@@ -282,4 +282,80 @@ fn odd_bits_never_hides_an_exact_product() {
     assert!(exact > 10_000, "{exact}");
 }
 
+/// The a-priori bound of [`quaternion_matrix_inexact`] holds: every entry
+/// and |q|² lie within it of their exact values (in rationals, the test
+/// cases' own construction), on random quaternions at unit scale, with
+/// products that underflow (components near 1e-160, whose squares are
+/// subnormal) or mixed scales; the shortcut is refused when a component
+/// has fewer than 28 odd bits (zero, a short significand, a quarter-turn
+/// pose's exact entries), taken at exactly 28; an overflow decides no sign.
+#[test]
+fn inexact_quaternion_matrix_bound_holds() {
+    use num_traits::Signed;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let q = |x: f64| x.to_rational();
+    let within = |z: &Z, exact: &BigRational| {
+        assert!(z.0.e > 0.0 && z.0.e.is_finite());
+        (q(z.0.v) - exact).abs() <= q(z.0.e)
+    };
+    let mut checked = 0;
+    for round in 0..3000 {
+        let scale = [1.0, 1e-160, 1e150][round % 3];
+        let c = [0; 4].map(|_| {
+            let u = (next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+            // Mixed scales on some rounds: one component much smaller.
+            u * scale
+        });
+        let c = if round % 7 == 0 {
+            [c[0], c[1] * 1e-9, c[2], c[3]]
+        } else {
+            c
+        };
+        let Some((qq, m)) = quaternion_matrix_inexact(c) else {
+            assert!(c.iter().any(|x| odd_bits(*x) < 28), "{c:?}");
+            continue;
+        };
+        let (exact_m, n2) = crate::cases::rot_scaled(&c);
+        assert!(within(&qq, &n2), "{c:?}");
+        for i in 0..3 {
+            for j in 0..3 {
+                assert!(within(&m[i][j], &exact_m[i][j]), "{c:?} {i} {j}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 2900, "{checked}");
+    // Components with short odd parts keep the running, exact-aware path.
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    for c in [
+        [1.0, 0.0, 0.0, 0.0],
+        [s, s.next_up(), 0.0, 0.0],
+        [0.5, 0.5, 0.5, 0.5],
+        [0.3, 0.1, 0.7, 1.0 + 1.0 / (1u64 << 20) as f64],
+    ] {
+        assert_eq!(quaternion_matrix_inexact(c).map(|_| ()), None, "{c:?}");
+    }
+    // 27 odd bits refuse, 28 take the shortcut.
+    let bits = |b: u32| ((1u64 << (b - 1)) | 1) as f64 / (1u64 << 40) as f64;
+    assert_eq!(odd_bits(bits(27)), 27);
+    let base = [0.3, 0.1, 0.7];
+    let with = |x: f64| [x, base[0], base[1], base[2]];
+    assert!(quaternion_matrix_inexact(with(bits(27))).is_none());
+    let (qq, m) = quaternion_matrix_inexact(with(bits(28))).expect("28 odd bits");
+    let (exact_m, n2) = crate::cases::rot_scaled(&with(bits(28)));
+    assert!(within(&qq, &n2));
+    assert!(within(&m[2][1], &exact_m[2][1]));
+    // Squares past the doubles' range: no sign is decided.
+    let (qq, m) =
+        quaternion_matrix_inexact([0.3 * 2f64.powi(700), 0.3, 0.1, 0.7]).expect("long odd parts");
+    assert_eq!(qq.sign(), None);
+    assert!(m.iter().flatten().all(|z| z.sign().is_none()));
+}
+
 mod distance;
