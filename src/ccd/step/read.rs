@@ -5,6 +5,12 @@
 //!   properties ignored) and the `face` element's `vertex_indices` (or
 //!   `vertex_index`) lists, triangles only. Vertex and face ids are the file's
 //!   order.
+//!   The header is always `ply-rs-bw`'s. A binary payload in the plain
+//!   layout (fixed-size vertex records, triangle faces) is decoded by hand in
+//!   parallel chunks (`read_binary_fast`): `ply-rs-bw` reads element by
+//!   element on one thread, which was most of a step's serial time. Any other
+//!   payload, and every error, goes through `ply-rs-bw`, and a test checks
+//!   that the two readers give the same frame or the same error.
 //! - OBJ: the `v` and `f` lines (read by hand, see [`read_obj`]); polygons
 //!   fan-triangulated. Vertex and face ids are the file's order.
 //! - STL: a triangle soup; corners are merged into one vertex when they are at
