@@ -1563,6 +1563,155 @@ mod over_tests {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Residues modulo an odd number of two words (Montgomery, no division).
+// ---------------------------------------------------------------------------
+
+/// `(o, −o⁻¹ mod 2⁶⁴)` when `m` is odd with 2⁶⁴ < m < 2¹²⁷ (the moduli of
+/// [`residue_two`]), else `None`.
+pub(crate) fn two_word_modulus(m: &Nat) -> Option<(u128, u64)> {
+    let o = m.to_u128()?;
+    (o & 1 == 1 && o > u64::MAX as u128 && o >> 127 == 0).then(|| (o, neg_inv_word(o as u64)))
+}
+
+/// `r < o` with `r ≡ x·2^(−64n) (mod o)` for the little-endian words `x`
+/// (`n` of them) and an odd `o`, 2⁶⁴ < o < 2¹²⁷, with `minv = −o⁻¹ mod 2⁶⁴`
+/// ([`two_word_modulus`]): Montgomery's reduction one word at a time from
+/// the lowest (P. L. Montgomery, Math. Comp. 44, 1985), as
+/// [`Nat::residue_odd`] with a modulus of two words, in `u128`.
+///
+/// Each step takes `T = r + xᵢ` (below 2¹²⁷ + 2⁶⁴ < 2¹²⁸ as `r < o`) and
+/// `q = T₀·minv mod 2⁶⁴`, so that `T + q·o ≡ 0 (mod 2⁶⁴)`; with
+/// `q·o = a + b·2⁶⁴` (`a = q·o₀`, `b = q·o₁`) the low word `T₀ + lo(a)` is 0
+/// (T₀ = 0, then q = 0) or exactly 2⁶⁴, so `(T + q·o)/2⁶⁴ =
+/// T₁ + hi(a) + b + [T₀ ≠ 0]`, below 2⁶³ + 2⁶⁴ + 2¹²⁷ + 1 (no overflow) and
+/// below `(2¹²⁸ + 2⁶⁴·o)/2⁶⁴ = 2⁶⁴ + o < 2o`: one conditional subtraction
+/// keeps `r < o`. Each step multiplies by 2^(−64) modulo o, hence the
+/// factor; `r = 0` exactly when o divides x, and as 2 is a unit modulo odd
+/// o, `gcd(o, r) = gcd(o, x)`.
+pub(crate) fn residue_two(x: &[u64], o: u128, minv: u64) -> u128 {
+    debug_assert!(o & 1 == 1 && o > u64::MAX as u128 && o >> 127 == 0);
+    let (o0, o1) = (o as u64 as u128, o >> 64);
+    let mut r = 0u128;
+    for &xi in x {
+        let t = r + xi as u128;
+        let t0 = t as u64;
+        let q = t0.wrapping_mul(minv) as u128;
+        let a = q * o0;
+        let u = (t >> 64) + (a >> 64) + q * o1 + (t0 != 0) as u128;
+        r = if u >= o { u - o } else { u };
+    }
+    r
+}
+
+/// `a·b` as four little-endian words.
+pub(crate) fn mul_two(a: u128, b: u128) -> [u64; 4] {
+    let (a0, a1, b0, b1) = (a as u64 as u128, a >> 64, b as u64 as u128, b >> 64);
+    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    let mid = (p00 >> 64) + (p01 as u64 as u128) + (p10 as u64 as u128);
+    let hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+    [p00 as u64, mid as u64, hi as u64, (hi >> 64) as u64]
+}
+
+impl Nat {
+    /// [`residue_two`] of this number's words.
+    pub(crate) fn residue_two(&self, o: u128, minv: u64) -> u128 {
+        residue_two(&self.d[..self.n.min(L)], o, minv)
+    }
+}
+
+/// [`residue_two`] and [`mul_two`] against `BigUint`: the residue is below
+/// the modulus and times 2^(64n) congruent to the number, on random odd
+/// moduli of 65 to 127 bits (and the extremes 2⁶⁴ + 1, 2¹²⁷ − 1), numbers
+/// of 0 to 12 words, multiples of the modulus (residue 0) and all-ones
+/// words; the product of two words pairs is exact up to (2¹²⁸ − 1)².
+#[cfg(test)]
+mod two_word_tests {
+    use super::*;
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    #[test]
+    fn residue_two_is_a_montgomery_residue() {
+        let mut seed = 0x7f4a_7c15_9e37_79b9u64;
+        let mut checked = 0;
+        for k in 0..3000u32 {
+            let o: u128 = match k % 50 {
+                0 => (1u128 << 64) + 1,
+                1 => (1u128 << 127) - 1,
+                _ => {
+                    let bits = 65 + k % 63;
+                    let r = (xorshift(&mut seed) as u128) << 64 | xorshift(&mut seed) as u128;
+                    (r >> (128 - bits)) | 1 | (1u128 << (bits - 1))
+                }
+            };
+            assert!(two_word_modulus(&Nat::from_u128(o)).is_some());
+            let (o2, minv) = two_word_modulus(&Nat::from_u128(o)).unwrap();
+            assert_eq!(o2, o);
+            let n = (k % 13) as usize;
+            let mut words: Vec<u64> = (0..n)
+                .map(|_| {
+                    if k % 7 == 0 {
+                        u64::MAX
+                    } else {
+                        xorshift(&mut seed)
+                    }
+                })
+                .collect();
+            let ob = BigUint::from(o);
+            if k % 5 == 0 && n >= 3 {
+                // A multiple of o: the words of o times a random number.
+                let m = BigUint::from_slice(
+                    &words[..n - 2]
+                        .iter()
+                        .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+                        .collect::<Vec<_>>(),
+                ) * &ob;
+                let mut digits = m.to_u64_digits();
+                digits.resize(n, 0);
+                words = digits;
+            }
+            let x = words
+                .iter()
+                .rev()
+                .fold(BigUint::ZERO, |acc, w| (acc << 64u32) + BigUint::from(*w));
+            let r = residue_two(&words, o, minv);
+            assert!(r < o, "{r} {o}");
+            let back = (BigUint::from(r) << (64 * n)) % &ob;
+            assert_eq!(back, &x % &ob, "{words:?} {o}");
+            if k % 5 == 0 && n >= 3 {
+                assert_eq!(r, 0);
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 3000);
+        // Two words pair products.
+        for k in 0..2000u32 {
+            let mut r = || (xorshift(&mut seed) as u128) << 64 | xorshift(&mut seed) as u128;
+            let (a, b) = match k % 10 {
+                0 => (u128::MAX, u128::MAX),
+                1 => (u128::MAX, 1),
+                _ => (r() >> (k % 128), r() >> (k % 97)),
+            };
+            let w = mul_two(a, b);
+            let got = w
+                .iter()
+                .rev()
+                .fold(BigUint::ZERO, |acc, v| (acc << 64u32) + BigUint::from(*v));
+            assert_eq!(got, BigUint::from(a) * BigUint::from(b), "{a} {b}");
+        }
+        // Outside the two-word odd range: none.
+        for m in [3u128, u64::MAX as u128, 1u128 << 100, (1u128 << 127) + 1] {
+            assert!(two_word_modulus(&Nat::from_u128(m)).is_none(), "{m}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,14 +42,16 @@
 //! 2^[`BITS`] units: every value below 2⁷⁴⁰), against the 500–800 bits of
 //! the construction scaled by d_a·d_b in world coordinates. The inputs are
 //! `i128`; G, the feature bases and m_q,l·(C_p − C_q) are exact 256-bit
-//! sums of their products ([`sum_of_products`]), the rest [`Int`]. A vertex
-//! pair's values are put in lowest terms by one gcd of the denominator's
-//! size with the product of the numerators that share it
-//! (`num::fixed::Over`); an edge pair's, whose denominators are products of
-//! d_a, d_b and W, by one gcd per factor ([`Lowest`]).
+//! sums of their products ([`sum_of_products`]), the rest [`Int`]. Every
+//! denominator is a product of a few factors, d_p and d_q for a vertex
+//! pair, d_a, d_b and W = (d_a·d_b − g)·(d_a·d_b + g) for an edge pair, and
+//! the values are put in lowest terms by one gcd per factor of that
+//! factor's size ([`Lowest`]), not of the whole denominator's.
 
 use super::{int_rotation_small, least_exponent, parts, reduce, Feat, PoseBox, PoseRotation};
-use crate::num::fixed::{big, div_exact, gcd, gcd_u64, Int, Nat, Over};
+use crate::num::fixed::{
+    big, div_exact, gcd, gcd_u64, mul_two, neg_inv_word, residue_two, two_word_modulus, Int, Nat, L,
+};
 use crate::query::Closest;
 use crate::vector::Vec3;
 use num_bigint::{BigInt, Sign};
@@ -297,13 +299,40 @@ impl Frame {
             n
         };
         let n2 = delta.iter().fold(Int::ZERO, |s, x| s.add(&x.mul(x)));
-        let at_p = point(&pv, &sp.d, self.z);
+        // Every denominator is a product of d_p and d_q (`Lowest`: one gcd
+        // of a d's size per box, for the seven numerators together).
+        let nums: [&Nat; 6] = [
+            pv[0].mag(),
+            pv[1].mag(),
+            pv[2].mag(),
+            nq[0].mag(),
+            nq[1].mag(),
+            nq[2].mag(),
+        ];
+        let mut low = Lowest::factors(&[sp.d.mag(), sq.d.mag()], [p, q]);
+        // The squared distance over (d_p·d_q)²: the odd parts that divide
+        // n2 whole first, the rest with the points' h's. They often do
+        // (always for two vertices: n2 = |d_q·P − d_p·Q|² and |P|² is a
+        // multiple of d_p, the columns orthogonal of length d_p), and n2 in
+        // the product would make h the whole of o, a gcd of o's size per
+        // value.
+        let (n2, kept, k2, t2) = low.strip(&n2, &[p, p, q, q]);
+        low.set_h(&[
+            nums[0],
+            nums[1],
+            nums[2],
+            nums[3],
+            nums[4],
+            nums[5],
+            n2.mag(),
+        ]);
+        let at_p = low.point(&pv, &[p], self.z);
         let at_q = if f.free == 0 {
-            point(&nq, &sq.d, self.z)
+            low.point(&nq, &[q], self.z)
         } else {
-            point(&nq, &sp.d.mul(&sq.d).mul(&sq.d), self.z)
+            low.point(&nq, &[p, q, q], self.z)
         };
-        let distance_squared = value(&n2, &dd.mul(&dd), 2 * self.z);
+        let distance_squared = low.value_with(&n2, &kept[..k2], t2, 2 * self.z);
         let (a, b) = if p == 0 { (at_p, at_q) } else { (at_q, at_p) };
         Some(Closest {
             distance_squared,
@@ -367,9 +396,13 @@ impl Frame {
             nb[2].mag(),
             s.mag(),
         ];
-        let low = Lowest::new(&[sa.d.mag(), sb.d.mag(), w.mag()], [0, 1], &nums);
-        let a = low.point(&na, &[2, 0], self.z);
-        let b = low.point(&nb, &[2, 1], self.z);
+        // W as the factors d_a·d_b ∓ g (both positive: |g| < d_a·d_b by
+        // Cauchy–Schwarz, W ≠ 0), each of at most 253 bits: their residues
+        // stay in the fixed width.
+        let (w1, w2) = (dd.sub(g), dd.add(g));
+        let low = Lowest::new(&[sa.d.mag(), sb.d.mag(), w1.mag(), w2.mag()], [0, 1], &nums);
+        let a = low.point(&na, &[2, 3, 0], self.z);
+        let b = low.point(&nb, &[2, 3, 1], self.z);
         // S² passes the fixed width: when S is prime to every odd factor,
         // so is S², and only powers of two cancel; else one BigInt square
         // reduced factor by factor against (d_a·d_b)² and W.
@@ -378,12 +411,35 @@ impl Frame {
             low.coprime_big(
                 &sbig * &sbig,
                 2 * s.mag().trailing_zeros(),
-                &[0, 0, 1, 1, 2],
+                &[0, 0, 1, 1, 2, 3],
                 2 * self.z,
             )
         } else {
-            let (ddbig, wbig) = (dd.to_bigint(), w.to_bigint());
-            reduce(&sbig * &sbig, &[&ddbig, &ddbig, &wbig], 2 * self.z)
+            // The denominator as d_a·d_b, d_a·d_b, W. Only a factor whose
+            // odd part o shares a prime with S can cancel against S²
+            // (gcd(S, o) divides the h's of o's parts, and gcd(S, o) = 1
+            // gives gcd(S², o) = 1): those go to one BigInt reduction
+            // whole; the others' odd parts, prime to its numerator (a
+            // divisor of S²·2^e), join its denominator, their powers of
+            // two the exponent.
+            let (mut shared, mut coprime, mut e) = (Vec::new(), num_bigint::BigUint::one(), 0);
+            for (parts, f) in [([0, 1], &dd), ([0, 1], &dd), ([2, 3], &w)] {
+                if parts.iter().all(|&k| low.h[k].is_one()) {
+                    for k in parts {
+                        coprime *= low.odd[k].to_biguint();
+                        e += low.twos[k] as i64;
+                    }
+                } else {
+                    shared.push(f.to_bigint());
+                }
+            }
+            let r = reduce(
+                &sbig * &sbig,
+                &shared.iter().collect::<Vec<_>>(),
+                2 * self.z - e,
+            );
+            let (n, d) = r.into_raw();
+            BigRational::new_raw(n, d * BigInt::from(coprime))
         };
         Some(Some(Closest {
             distance_squared,
@@ -391,20 +447,6 @@ impl Frame {
             b,
         }))
     }
-}
-
-/// `n/den·2^z` in lowest terms (den > 0).
-fn value(n: &Int, den: &Int, z: i64) -> BigRational {
-    Over::new(den.mag(), &[*n.mag()]).value(n, n.mag(), z)
-}
-
-/// The point `n/den·2^z` in lowest terms (den > 0), one gcd of den's size
-/// for the three coordinates.
-fn point(n: &[Int; 3], den: &Int, z: i64) -> Vec3<BigRational> {
-    let xs: [Nat; 3] = n.map(|x| *x.mag());
-    let mut over = Over::new(den.mag(), &xs);
-    let [x, y, w] = [0, 1, 2].map(|i| over.value(&n[i], n[i].mag(), z));
-    Vec3::new(x, y, w)
 }
 
 /// `x mod m` (m > 0; for a one-word odd m > 1 a unit multiple of it, which
@@ -433,8 +475,8 @@ fn gcd_odd(x: &Nat, h: &Nat) -> Nat {
 }
 
 /// Lowest terms of values `x·2^p / Π f` whose denominators are products of
-/// a few positive factors (d_a, d_b, and W for an edge pair, with
-/// repetition) and whose numerators divide one product `Π nums`.
+/// a few positive factors (d_a and d_b, and W's two factors for an edge
+/// pair, with repetition) and whose numerators divide one product `Π nums`.
 ///
 /// Per factor f = 2^t·o (o odd) one gcd of o's size, h = gcd(o, Π nums),
 /// formed from the product reduced modulo o as it grows. For a numerator x
@@ -448,20 +490,31 @@ fn gcd_odd(x: &Nat, h: &Nat) -> Nat {
 struct Lowest {
     n: usize,
     /// The factors' odd parts, their powers of two, and the h's.
-    odd: [Nat; 3],
-    twos: [u64; 3],
-    h: [Nat; 3],
+    odd: [Nat; 4],
+    twos: [u64; 4],
+    h: [Nat; 4],
+    /// An odd part of two words as `num::fixed::two_word_modulus` gives it
+    /// (its residues without division).
+    two: [Option<(u128, u64)>; 4],
 }
 
 impl Lowest {
     /// For the factors `fs` (positive; the first two d_p and d_q of the
     /// boxes `pq`, which index them) and the nonzero numerators among `nums`.
     fn new(fs: &[&Nat], pq: [usize; 2], nums: &[&Nat]) -> Lowest {
+        let mut out = Lowest::factors(fs, pq);
+        out.set_h(nums);
+        out
+    }
+
+    /// The factors alone (no h yet: [`Lowest::set_h`]).
+    fn factors(fs: &[&Nat], pq: [usize; 2]) -> Lowest {
         let mut out = Lowest {
             n: fs.len(),
-            odd: [Nat::ZERO; 3],
-            twos: [0; 3],
-            h: [Nat::ZERO; 3],
+            odd: [Nat::ZERO; 4],
+            twos: [0; 4],
+            h: [Nat::ZERO; 4],
+            two: [None; 4],
         };
         for (i, f) in fs.iter().enumerate() {
             // Factor index 0 is box 0's d, 1 box 1's (the callers' order).
@@ -470,11 +523,43 @@ impl Lowest {
             let o = f.shr(t);
             out.twos[k] = t;
             out.odd[k] = o;
-            out.h[k] = if o.is_one() {
+            out.two[k] = two_word_modulus(&o);
+        }
+        out
+    }
+
+    /// The h's for the numerators `nums` (zero ones skipped).
+    fn set_h(&mut self, nums: &[&Nat]) {
+        for k in 0..self.n {
+            let o = self.odd[k];
+            self.h[k] = if o.is_one() {
                 o
-            } else if 2 * o.bits() > 760 {
-                // Two residues would pass the fixed width (W of an edge
-                // pair): the product modulo o in `BigUint`.
+            } else if let Some((o2, minv)) = self.two[k] {
+                // Π nums modulo o in two words: each residue and each
+                // product's residue (`residue_two`, times units 2^(−64s)
+                // modulo odd o) below o; a residue 0 gives gcd(o, 0) = o.
+                let mut p = 1u128;
+                for x in nums.iter().filter(|x| !x.is_zero()) {
+                    p = residue_two(&mul_two(p, x.residue_two(o2, minv)), o2, minv);
+                }
+                gcd(&o, &Nat::from_u128(p))
+            } else if o.bits() <= 64 * (L as u64 / 2) {
+                // Π nums modulo o by Montgomery's reduction
+                // (`Nat::shrink_mod`): each residue r ≡ x·2^(−64s) and each
+                // running product stay within o's limbs (at most L/2), so
+                // every product fits the fixed width. The powers 2^(−64s)
+                // are units modulo odd o: the last residue has the gcd with
+                // o of Π nums itself (o for a residue 0, `gcd`'s answer).
+                let minv = neg_inv_word(o.low_word());
+                let mut p = Nat::from_u128(1);
+                for x in nums.iter().filter(|x| !x.is_zero()) {
+                    let r = x.shrink_mod(&o, minv).0;
+                    p = p.mul(&r).shrink_mod(&o, minv).0;
+                }
+                gcd(&o, &p)
+            } else {
+                // Two residues would pass the fixed width: the product
+                // modulo o in `BigUint`.
                 let ob = o.to_biguint();
                 let mut p = num_bigint::BigUint::one();
                 for x in nums.iter().filter(|x| !x.is_zero()) {
@@ -485,58 +570,88 @@ impl Lowest {
                 } else {
                     gcd(&o, &Nat::from_biguint(&p))
                 }
-            } else {
-                // Π nums mod o, the product reduced whenever the next
-                // factor would pass the fixed width.
-                let mut p = Nat::from_u128(1);
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    let x = if x.bits() + o.bits() > 760 {
-                        residue(x, &o)
-                    } else {
-                        **x
-                    };
-                    if p.bits() + x.bits() > 760 {
-                        p = residue(&p, &o);
-                    }
-                    p = p.mul(&x);
-                }
-                let r = residue(&p, &o);
-                if r.is_zero() {
-                    o
-                } else {
-                    gcd(&o, &r)
-                }
             };
         }
-        out
     }
 
-    /// `x·2^p / Π_{k in fs} factor k` in lowest terms.
-    fn value(&self, x: &Int, fs: &[usize], p: i64) -> BigRational {
+    /// The odd parts among the factors `fs` that divide x whole, taken
+    /// out in turn (each proved by a residue 0, the quotient exact):
+    /// `x/Π_{fs} f = x′/(Π_{kept} f · 2^t)` with the kept indices and t the
+    /// taken factors' powers of two. x′ divides x, so [`Lowest::value_with`]
+    /// reduces it when x′ (or a multiple) is among the h's numerators.
+    fn strip(&self, x: &Int, fs: &[usize]) -> (Int, [usize; 6], usize, u64) {
+        let (mut m, mut kept, mut n, mut t) = (*x.mag(), [0; 6], 0, 0);
+        for &k in fs {
+            let o = &self.odd[k];
+            let whole = !o.is_one()
+                && !m.is_zero()
+                && match self.two[k] {
+                    Some((o2, minv)) => m.residue_two(o2, minv) == 0,
+                    None => residue(&m, o).is_zero(),
+                };
+            if whole {
+                m = div_exact(&m, o);
+                t += self.twos[k];
+            } else {
+                kept[n] = k;
+                n += 1;
+            }
+        }
+        (Int::from_nat(x.is_neg(), m), kept, n, t)
+    }
+
+    /// [`Lowest::value`] with a further 2^t in the denominator.
+    fn value_with(&self, x: &Int, fs: &[usize], t: u64, p: i64) -> BigRational {
         let (mag, den, twos) = self.reduced(x.mag(), fs);
+        Self::finish(x.is_neg(), &mag, &den, twos + t, p)
+    }
+
+    /// `±mag·2^p / (den·2^twos)` with den odd and prime to mag.
+    fn finish(neg: bool, mag: &Nat, den: &Nat, twos: u64, p: i64) -> BigRational {
+        Self::finish_seen(neg, mag, den, twos, p, &mut None)
+    }
+
+    /// [`Lowest::finish`], the denominator `den·2^shift` taken from `seen`
+    /// when it is the one converted last (a point's coordinates mostly
+    /// share it), else converted and kept there.
+    fn finish_seen(
+        neg: bool,
+        mag: &Nat,
+        den: &Nat,
+        twos: u64,
+        p: i64,
+        seen: &mut Option<(Nat, u64, BigInt)>,
+    ) -> BigRational {
         if mag.is_zero() {
             return BigRational::zero();
         }
         let t = mag.trailing_zeros();
-        // mag·2^p / (den·2^twos) with den odd and prime to mag.
+        // mag·2^p / (den·2^twos) with den odd and prime to mag: the power
+        // of two to the numerator, or what t leaves of it to the
+        // denominator.
         let e = p - twos as i64 + t as i64;
         let (num, shift) = if e >= 0 {
-            (big(&mag, p - twos as i64), 0)
+            (big(mag, p - twos as i64), 0)
         } else {
-            (big(&mag, -(t as i64)), (-e) as u64)
+            (big(mag, -(t as i64)), (-e) as u64)
         };
-        let sign = if x.is_neg() { Sign::Minus } else { Sign::Plus };
-        BigRational::new_raw(
-            BigInt::from_biguint(sign, num),
-            BigInt::from(big(&den, shift as i64)),
-        )
+        let sign = if neg { Sign::Minus } else { Sign::Plus };
+        let d = match seen {
+            Some((sd, ss, v)) if *ss == shift && sd == den => v.clone(),
+            _ => {
+                let v = BigInt::from(big(den, shift as i64));
+                *seen = Some((*den, shift, v.clone()));
+                v
+            }
+        };
+        BigRational::new_raw(BigInt::from_biguint(sign, num), d)
     }
 
     /// The magnitude divided by its gcd with the odd factors, the kept odd
     /// denominator, and the denominator's power of two.
     fn reduced(&self, x: &Nat, fs: &[usize]) -> (Nat, Nat, u64) {
         let (mut x, mut den, mut twos) = (*x, Nat::from_u128(1), 0);
-        for &k in fs {
+        for (i, &k) in fs.iter().enumerate() {
             twos += self.twos[k];
             let h = &self.h[k];
             let kept = if h.is_one() || x.is_zero() {
@@ -550,13 +665,17 @@ impl Lowest {
                     div_exact(&self.odd[k], &g)
                 }
             };
-            den = den.mul(&kept);
+            den = if i == 0 { kept } else { den.mul(&kept) };
         }
         (x, den, twos)
     }
 
     fn point(&self, n: &[Int; 3], fs: &[usize], p: i64) -> Vec3<BigRational> {
-        let [x, y, w] = [0, 1, 2].map(|i| self.value(&n[i], fs, p));
+        let mut seen = None;
+        let [x, y, w] = [0, 1, 2].map(|i| {
+            let (mag, den, twos) = self.reduced(n[i].mag(), fs);
+            Self::finish_seen(n[i].is_neg(), &mag, &den, twos, p, &mut seen)
+        });
         Vec3::new(x, y, w)
     }
 
@@ -717,10 +836,14 @@ mod tests {
     }
 
     /// `Lowest` is num-rational's lowest terms of x·2^p/Π factors (an
-    /// independent gcd), on factors of one to eight words, even or odd,
-    /// numerators that share factors of them (and zero), the denominators of
-    /// the edge pairs' points and of the vertex pairs' (a repeated factor)
-    /// and exponents of both signs.
+    /// independent gcd), on four factors of one to six words (among them
+    /// odd parts of two words, the `residue_two` path), even or odd,
+    /// numerators that share factors of them (and zero), the denominators
+    /// of the edge pairs' points (three factors) and of the vertex pairs'
+    /// (repeated factors), exponents of both signs; and a numerator that
+    /// the odd factors divide whole, taken out by `strip` first (its
+    /// quotient among the h's numerators), as the vertex pairs' squared
+    /// distance.
     #[test]
     fn lowest_is_lowest_terms() {
         use crate::num::fixed::{Int, Nat};
@@ -730,8 +853,9 @@ mod tests {
         let rand_big = |words: u64, w: &mut dyn FnMut() -> u64| -> BigInt {
             (0..words).fold(BigInt::from(0), |n, _| (n << 64) + BigInt::from(w()))
         };
-        for k in 0..400u64 {
-            let sizes = [1 + k % 2, 1 + k % 3, 1 + k % 8];
+        let mut two_word = 0;
+        for k in 0..600u64 {
+            let sizes = [1 + k % 2, 1 + k % 3, 1 + k % 6, 2];
             let fs: Vec<BigInt> = sizes
                 .iter()
                 .map(|&n| {
@@ -745,11 +869,15 @@ mod tests {
                     f * BigInt::from([1, 3, 9, 15, 2, 12][(k % 6) as usize])
                 })
                 .collect();
-            let nums: Vec<BigInt> = (0..7)
+            let nf: Vec<Nat> = fs
+                .iter()
+                .map(|f| Nat::from_biguint(f.magnitude()))
+                .collect();
+            let mut nums: Vec<BigInt> = (0..7)
                 .map(|i| {
                     let mut x = rand_big(1 + word() % 3, &mut word);
                     if i % 3 == 0 {
-                        x *= &fs[(i as usize) % 3];
+                        x *= &fs[(i as usize) % 4];
                     }
                     if k % 5 == 0 && i == 6 {
                         x = BigInt::from(0);
@@ -761,24 +889,34 @@ mod tests {
                     }
                 })
                 .collect();
-            let nf: Vec<Nat> = fs
-                .iter()
-                .map(|f| Nat::from_biguint(f.magnitude()))
-                .collect();
+            // A squared-distance numerator: divisible by the odd parts of
+            // factors 0 and 1 (once or twice), times a random cofactor.
+            let odd = |f: &BigInt| f >> f.trailing_zeros().unwrap_or(0) as usize;
+            let mut n2 = rand_big(1 + word() % 2, &mut word) * odd(&fs[0]) * odd(&fs[1]);
+            if k % 3 == 0 {
+                n2 *= odd(&fs[0]);
+            }
+            let n2i = Int::from_nat(false, Nat::from_biguint(n2.magnitude()));
+            let mut low = super::Lowest::factors(&[&nf[1], &nf[0], &nf[2], &nf[3]], [1, 0]);
+            two_word += low.two.iter().filter(|t| t.is_some()).count();
+            let (n2r, kept, nk, t2) = low.strip(&n2i, &[0, 0, 1, 1]);
             let nn: Vec<Nat> = nums
                 .iter()
                 .map(|x| Nat::from_biguint(x.magnitude()))
+                .chain([*n2r.mag()])
                 .collect();
-            let low = super::Lowest::new(
-                &[&nf[0], &nf[1], &nf[2]],
-                [0, 1],
-                &nn.iter().collect::<Vec<_>>(),
-            );
+            low.set_h(&nn.iter().collect::<Vec<_>>());
+            nums.push(n2.clone());
+            let which_all: [&[usize]; 5] = [&[0], &[2, 0], &[2, 3, 1], &[0, 1, 1], &[3, 3, 1]];
             for (i, x) in nums.iter().enumerate() {
-                let which: &[usize] = [&[0usize][..], &[2, 0], &[2, 1], &[0, 1, 1]][i % 4];
                 let p = (word() % 121) as i64 - 60;
-                let xi = Int::from_nat(x.sign() == num_bigint::Sign::Minus, nn[i]);
-                let got = low.value(&xi, which, p);
+                let (got, which) = if i == 7 {
+                    (low.value_with(&n2r, &kept[..nk], t2, p), &[0, 0, 1, 1][..])
+                } else {
+                    let which = which_all[i % 5];
+                    let xi = Int::from_nat(x.sign() == num_bigint::Sign::Minus, nn[i]);
+                    (low.value_with(&xi, which, 0, p), which)
+                };
                 let den: BigInt = which.iter().map(|&j| fs[j].clone()).product();
                 let want = if p >= 0 {
                     BigRational::new(x << p as usize, den)
@@ -789,6 +927,72 @@ mod tests {
                 assert_eq!(got.denom(), want.denom(), "{x} {fs:?} {which:?} {p}");
             }
         }
+        assert!(two_word > 300, "{two_word}");
+    }
+
+    /// Quaternions of small integers, whose |Q|² (3, 7, 9, 15, 25, 87, …)
+    /// shares small odd factors with the numerators, in every pose pair
+    /// and feature pair: the frame construction answers what the scaled
+    /// construction answers, and every value it gives is in lowest terms
+    /// (num-rational's `BigRational::new` of its parts leaves it unchanged).
+    #[test]
+    fn small_odd_norms_agree_and_are_lowest() {
+        use num_rational::BigRational;
+        let qs: [[f64; 4]; 10] = [
+            [1.0, 1.0, 1.0, 0.0],
+            [2.0, 1.0, 1.0, 1.0],
+            [1.0, 2.0, 2.0, 0.0],
+            [1.0, 2.0, 3.0, 4.0],
+            [3.0, 4.0, 0.0, 0.0],
+            [2.0, 3.0, 5.0, 7.0],
+            [5.0, 6.0, 7.0, 8.0],
+            [4.0, -3.0, 2.0, 1.0],
+            [7.0, 1.0, -4.0, 5.0],
+            [11.0, -2.0, 3.0, 6.0],
+        ];
+        let lowest = |x: &BigRational| {
+            assert_eq!(&BigRational::new(x.numer().clone(), x.denom().clone()), x);
+        };
+        let mut seed = 0x5eed_f0dd_1234_abcd_u64;
+        let feats = features();
+        let mut answered = 0;
+        for (i, qa) in qs.iter().chain(&qs).enumerate() {
+            let qb = qs[(i * 3 + 1 + i / qs.len()) % qs.len()];
+            let pose = |q: [f64; 4], seed: &mut u64| PoseBox {
+                half_extents: [0; 3].map(|_| 0.55 + 0.45 * unit(seed)),
+                rotation: PoseRotation::Quaternion(q),
+                translation: [0; 3].map(|_| 3.0 * unit(seed)),
+            };
+            let (a, b) = (pose(*qa, &mut seed), pose(qb, &mut seed));
+            let Some(frame) = Frame::new(&a, &b) else {
+                continue;
+            };
+            let (xa, xb, (da, db), z) = exact_boxes(&a, &b).expect("nondegenerate");
+            let one = BigInt::from(1);
+            for &x in &feats {
+                for &y in &feats {
+                    if x.dim() + y.dim() > 2 {
+                        continue;
+                    }
+                    let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
+                    match frame.solve(x, y) {
+                        Some(Some(c)) => {
+                            assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
+                            lowest(&c.distance_squared);
+                            for v in [&c.a, &c.b] {
+                                for x in [&v.x, &v.y, &v.z] {
+                                    lowest(x);
+                                }
+                            }
+                            answered += 1;
+                        }
+                        Some(None) => assert!(x.dim() == 1 && y.dim() == 1),
+                        None => assert_eq!(scaled, None, "{a:?} {b:?} {x:?} {y:?}"),
+                    }
+                }
+            }
+        }
+        assert!(answered >= 10, "{answered}");
     }
 
     /// Lengths past [`super::BITS`] units of the least one, and matrix
