@@ -275,6 +275,23 @@ fn write_chunks(out: &mut Vec<u8>, chunks: &[u64]) {
     }
 }
 
+/// A number of at most `N` limbs, whose chunks fit in `C`, converted in
+/// arrays on the stack.
+#[inline(always)]
+fn write_on_stack<const N: usize, const C: usize>(
+    out: &mut Vec<u8>,
+    digits: impl ExactSizeIterator<Item = u64>,
+) {
+    let len = digits.len();
+    let mut limbs = [0u64; N];
+    for (l, d) in limbs.iter_mut().zip(digits) {
+        *l = d;
+    }
+    let mut chunks = [0u64; C];
+    let k = chunks_of(&mut limbs[..len], &mut chunks);
+    write_chunks(out, &chunks[..k]);
+}
+
 /// A natural number in decimal, as `Display` writes it.
 pub(crate) fn write_nat(out: &mut Vec<u8>, m: &BigUint) {
     let mut digits = m.iter_u64_digits();
@@ -287,15 +304,13 @@ pub(crate) fn write_nat(out: &mut Vec<u8>, m: &BigUint) {
         let lo = digits.next().unwrap_or(0) as u128;
         let hi = digits.next().unwrap_or(0) as u128;
         out.extend_from_slice(itoa::Buffer::new().format(hi << 64 | lo).as_bytes());
+    } else if len <= 8 {
+        // Most exact answers' integers: arrays small enough to be cleared
+        // in a few stores. At most 9 chunks: 2⁵¹² has 155 digits.
+        write_on_stack::<8, 9>(out, digits);
     } else if len <= STACK_LIMBS {
-        let mut limbs = [0u64; STACK_LIMBS];
-        for (l, d) in limbs.iter_mut().zip(digits) {
-            *l = d;
-        }
         // At most 17 chunks: 2¹⁰²⁴ has 309 digits.
-        let mut chunks = [0u64; STACK_LIMBS + 1];
-        let k = chunks_of(&mut limbs[..len], &mut chunks);
-        write_chunks(out, &chunks[..k]);
+        write_on_stack::<STACK_LIMBS, { STACK_LIMBS + 1 }>(out, digits);
     } else {
         let mut limbs: Vec<u64> = digits.collect();
         // len limbs have at most ⌊64·len·log₁₀2⌋ + 1 < 19.27·len + 1 digits,
