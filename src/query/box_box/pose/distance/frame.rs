@@ -221,11 +221,20 @@ impl Frame {
     /// products below 2¹²⁶·2⁸⁸ = 2²¹⁴, the sum below 2²¹⁶.
     fn base(&self, p: usize, f: Feat) -> [Wide<4>; 3] {
         let s = &self.x[p];
-        let fixed = (0..3).filter(|&k| !is_free(f, k));
-        let e = |k: usize| if plus(f.signs, k) { s.e[k] } else { -s.e[k] };
+        // ±E_k on a fixed axis, 0 on a free one (its product adds nothing).
+        let e = [0, 1, 2].map(|k| match (is_free(f, k), plus(f.signs, k)) {
+            (true, _) => 0,
+            (false, true) => s.e[k],
+            (false, false) => -s.e[k],
+        });
         [0, 1, 2].map(|i| {
-            let terms = fixed.clone().map(|k| (e(k), s.m[k][i]));
-            sum_of_products(std::iter::once((s.d128, s.c[i])).chain(terms))
+            let terms = [
+                (s.d128, s.c[i]),
+                (e[0], s.m[0][i]),
+                (e[1], s.m[1][i]),
+                (e[2], s.m[2][i]),
+            ];
+            sum_of_products(terms.into_iter())
         })
     }
 
