@@ -269,6 +269,31 @@ pub(crate) fn diff(a: &[i128; 3], b: &[i128; 3]) -> [i128; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
+impl<const N: usize> Wide<N> {
+    /// −1, 0 or 1.
+    #[inline]
+    pub(crate) fn signum(&self) -> i32 {
+        if self.is_neg() {
+            -1
+        } else if self.is_zero() {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// |self|; the caller's bound keeps it below `2^(64N − 1)` (the
+    /// negation of −2^(64N − 1) is the one value that would not fit).
+    #[inline]
+    pub(crate) fn abs(&self) -> Self {
+        if self.is_neg() {
+            self.neg()
+        } else {
+            *self
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,7 +42,10 @@
 //! 2^[`BITS`] units: every value below 2⁷⁴⁰), against the 500–800 bits of
 //! the construction scaled by d_a·d_b in world coordinates. The inputs are
 //! `i128`; G, the feature bases and m_q,l·(C_p − C_q) are exact 256-bit
-//! sums of their products ([`sum_of_products`]), the rest [`Int`]. Every
+//! sums of their products ([`sum_of_products`]). A vertex pair's values
+//! (μ, δ, the support sums, the points' numerators, Σ δ_l²) are
+//! [`Wide`]s of the words their bounds need (stated where each is built),
+//! made [`Int`]s only for [`Lowest`]; an edge pair's are [`Int`]s. Every
 //! denominator is a product of a few factors, d_p and d_q for a vertex
 //! pair, d_a, d_b and W = (d_a·d_b − g)·(d_a·d_b + g) for an edge pair, and
 //! the values are put in lowest terms by one gcd per factor of that
@@ -52,6 +55,7 @@ use super::{int_rotation_small, least_exponent, parts, reduce, Feat, PoseBox, Po
 use crate::num::fixed::{
     big, div_exact, gcd, gcd_u64, mul_two, neg_inv_word, residue_two, two_word_modulus, Int, Nat, L,
 };
+use crate::num::wide::Wide;
 use crate::query::Closest;
 use crate::vector::Vec3;
 use num_bigint::{BigInt, Sign};
@@ -78,8 +82,9 @@ struct Side {
 /// Both boxes and their relative rotation.
 pub(super) struct Frame {
     x: [Side; 2],
-    /// g[k][l] = m_a,k · m_b,l.
-    g: [[Int; 3]; 3],
+    /// g[k][l] = m_a,k · m_b,l: at most d_a·d_b < 2²⁵² in magnitude
+    /// (Cauchy–Schwarz, columns of lengths d_a, d_b).
+    g: [[Wide<4>; 3]; 3],
     z: i64,
 }
 
@@ -118,16 +123,17 @@ fn neg256(hi: u128, lo: u128) -> (u128, u128) {
     ((!hi).wrapping_add(if lo2 == 0 { 1 } else { 0 }), lo2)
 }
 
-/// u·v for columns of M (entries below 2¹²⁶ in magnitude): each product
-/// below 2²⁵² and, by Cauchy–Schwarz, the sum at most d_a·d_b < 2²⁵², so
-/// the two's-complement sum in 256 bits is exact.
-fn dot_i128(u: &[i128; 3], v: &[i128; 3]) -> Int {
+/// u·v for vectors of `i128`s whose sum the caller bounds below 2²⁵⁵
+/// (columns of M: entries below 2¹²⁶ in magnitude, each product below
+/// 2²⁵² and, by Cauchy–Schwarz, the sum at most d_a·d_b < 2²⁵²).
+fn dot_i128(u: &[i128; 3], v: &[i128; 3]) -> Wide<4> {
     sum_of_products(u.iter().zip(v).map(|(a, b)| (*a, *b)))
 }
 
 /// Σ aᵢ·bᵢ exactly, for sums the caller bounds below 2²⁵⁵ in magnitude
-/// (every partial sum is exact modulo 2²⁵⁶, so the last one is the value).
-fn sum_of_products(terms: impl Iterator<Item = (i128, i128)>) -> Int {
+/// (every partial sum is exact modulo 2²⁵⁶, so the last one, read as
+/// two's complement, is the value).
+fn sum_of_products(terms: impl Iterator<Item = (i128, i128)>) -> Wide<4> {
     let (mut hi, mut lo) = (0u128, 0u128);
     for (a, b) in terms {
         let (h, l) = mul_i128(a, b);
@@ -135,12 +141,12 @@ fn sum_of_products(terms: impl Iterator<Item = (i128, i128)>) -> Int {
         lo = s;
         hi = hi.wrapping_add(h).wrapping_add(c as u128);
     }
-    let neg = (hi as i128) < 0;
-    let (hi, lo) = if neg { neg256(hi, lo) } else { (hi, lo) };
-    Int::from_words(
-        neg,
-        &[lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64],
-    )
+    Wide([lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64])
+}
+
+/// An `i128` as a two-word [`Wide`].
+fn w(x: i128) -> Wide<2> {
+    Wide::from_i128(x)
 }
 
 /// ±x.
@@ -203,7 +209,7 @@ impl Frame {
     }
 
     /// G_kl with k an axis of box p and l of the other.
-    fn gpq(&self, p: usize, k: usize, l: usize) -> &Int {
+    fn gpq(&self, p: usize, k: usize, l: usize) -> &Wide<4> {
         if p == 0 {
             &self.g[k][l]
         } else {
@@ -212,28 +218,42 @@ impl Frame {
     }
 
     /// d_p·(feature base of p) = d_p·C_p + Σ_{k fixed} ±E_k·m_k: four
-    /// products below 2²¹⁴, the sum below 2²¹⁶.
-    fn base(&self, p: usize, f: Feat) -> [Int; 3] {
+    /// products below 2¹²⁶·2⁸⁸ = 2²¹⁴, the sum below 2²¹⁶.
+    fn base(&self, p: usize, f: Feat) -> [Wide<4>; 3] {
         let s = &self.x[p];
-        let fixed = (0..3).filter(|&k| !is_free(f, k));
-        let e = |k: usize| if plus(f.signs, k) { s.e[k] } else { -s.e[k] };
+        // ±E_k on a fixed axis, 0 on a free one (its product adds nothing).
+        let e = [0, 1, 2].map(|k| match (is_free(f, k), plus(f.signs, k)) {
+            (true, _) => 0,
+            (false, true) => s.e[k],
+            (false, false) => -s.e[k],
+        });
         [0, 1, 2].map(|i| {
-            let terms = fixed.clone().map(|k| (e(k), s.m[k][i]));
-            sum_of_products(std::iter::once((s.d128, s.c[i])).chain(terms))
+            let terms = [
+                (s.d128, s.c[i]),
+                (e[0], s.m[0][i]),
+                (e[1], s.m[1][i]),
+                (e[2], s.m[2][i]),
+            ];
+            sum_of_products(terms.into_iter())
         })
     }
 
     /// The q-local coordinates, times d_p·d_q, of p's feature base (q = the
     /// other box): μ_l = d_p·m_q,l·(C_p − C_q) + Σ_{k fixed} ±E_p,k·G_kl.
-    fn local(&self, p: usize, f: Feat) -> [Int; 3] {
+    ///
+    /// Below 2³⁴³: C_p − C_q has components below 2⁸⁹, length below 2⁹⁰,
+    /// so m_q,l·(C_p − C_q) is below d_q·2⁹⁰ < 2²¹⁶ (Cauchy–Schwarz, in
+    /// [`sum_of_products`]'s 256 bits) and its product with d_p < 2¹²⁶
+    /// below 2³⁴²; each E_p,k·G_kl is below 2⁸⁸·2²⁵² = 2³⁴⁰, three of
+    /// them below 2³⁴². Six words (up to 2³⁸³) hold every partial sum.
+    fn local(&self, p: usize, f: Feat) -> [Wide<6>; 3] {
         let (sp, sq) = (&self.x[p], &self.x[1 - p]);
-        // C_p − C_q below 2⁸⁹; m_q,l·(C_p − C_q) below 2²¹⁷.
         let rel = [0, 1, 2].map(|i| sp.c[i] - sq.c[i]);
         [0, 1, 2].map(|l| {
-            let mut mu = sp.d.mul(&dot_i128(&sq.m[l], &rel));
+            let mut mu: Wide<6> = w(sp.d128).mul(&dot_i128(&sq.m[l], &rel));
             for k in (0..3).filter(|&k| !is_free(f, k)) {
-                let e = int(if plus(f.signs, k) { sp.e[k] } else { -sp.e[k] });
-                mu = mu.add(&e.mul(self.gpq(p, k, l)));
+                let e = if plus(f.signs, k) { sp.e[k] } else { -sp.e[k] };
+                mu = mu.add(&w(e).mul(self.gpq(p, k, l)));
             }
             mu
         })
@@ -255,27 +275,34 @@ impl Frame {
     fn vertex_feature(&self, p: usize, v: Feat, f: Feat) -> Option<Closest<BigRational>> {
         let q = 1 - p;
         let (sp, sq) = (&self.x[p], &self.x[q]);
-        let dd = sp.d.mul(&sq.d);
+        // d_p·d_q < 2²⁵²; the bounds d_p·d_q·E_q,l below 2²⁵²·2⁸⁸ = 2³⁴⁰.
+        let dd = Wide::<4>::mul_i128(sp.d128, sq.d128);
         let mu = self.local(p, v);
-        let mut delta = [Int::ZERO; 3];
+        let mut delta = [Wide::<6>::ZERO; 3];
         for l in 0..3 {
-            let bound = dd.mul(&int(sq.e[l]));
+            let bound: Wide<6> = dd.mul(&w(sq.e[l]));
             if is_free(f, l) {
-                if mu[l].mag().cmp(bound.mag()) == std::cmp::Ordering::Greater {
+                // |μ_l| > |bound|: both below 2³⁴³, the difference of the
+                // magnitudes in six words.
+                if bound.abs().sub(&mu[l].abs()).is_neg() {
                     return None;
                 }
             } else {
                 let up = plus(f.signs, l);
-                delta[l] = signed(&bound, up).sub(&mu[l]);
+                // δ_l = ±bound − μ_l, below 2³⁴⁰ + 2³⁴³ < 2³⁴⁴.
+                let b = if up { bound } else { bound.neg() };
+                delta[l] = b.sub(&mu[l]);
                 // q's feature supports −d̂ strictly: σ_l·δ_l < 0.
                 if delta[l].signum() != if up { -1 } else { 1 } {
                     return None;
                 }
             }
         }
-        // p's vertex supports d̂ ∝ Σ δ_l·m_q,l strictly: sₖ·Σ δ_l·G_kl > 0.
+        // p's vertex supports d̂ ∝ Σ δ_l·m_q,l strictly: sₖ·Σ δ_l·G_kl > 0
+        // (three products below 2³⁴⁴·2²⁵² = 2⁵⁹⁶, the sum below 2⁵⁹⁸: ten
+        // words).
         for k in 0..3 {
-            let mut t = Int::ZERO;
+            let mut t = Wide::<10>::ZERO;
             for l in (0..3).filter(|&l| !is_free(f, l)) {
                 t = t.add(&delta[l].mul(self.gpq(p, k, l)));
             }
@@ -285,20 +312,29 @@ impl Frame {
         }
         let pv = self.base(p, v);
         // q's point: its vertex over d_q, or (d_q²·P + Σ δ_l·m_q,l) over
-        // d_p·d_q² (factors p, q, q).
-        let nq = if f.free == 0 {
-            self.base(q, f)
+        // d_p·d_q² (factors p, q, q): d_q²·P below 2²⁵²·2²¹⁶ = 2⁴⁶⁸, each
+        // δ_l·m_q,l below 2³⁴⁴·2¹²⁶ = 2⁴⁷⁰, the sum below 2⁴⁷³ (eight
+        // words).
+        let nq: [Wide<8>; 3] = if f.free == 0 {
+            self.base(q, f).map(|x| x.widen())
         } else {
-            let d2 = sq.d.mul(&sq.d);
+            let d2 = Wide::<4>::mul_i128(sq.d128, sq.d128);
             let mut n = pv.map(|x| x.mul(&d2));
             for l in (0..3).filter(|&l| !is_free(f, l)) {
                 for (ni, mi) in n.iter_mut().zip(&sq.m[l]) {
-                    *ni = ni.add(&delta[l].mul(&int(*mi)));
+                    *ni = ni.add(&delta[l].mul(&w(*mi)));
                 }
             }
             n
         };
-        let n2 = delta.iter().fold(Int::ZERO, |s, x| s.add(&x.mul(x)));
+        // Σ δ_l²: three squares below 2⁶⁸⁸, the sum below 2⁶⁹⁰ (eleven
+        // words).
+        let n2 = delta
+            .iter()
+            .fold(Wide::<11>::ZERO, |s, x| s.add(&x.mul(x)))
+            .to_int();
+        // `Lowest` works on the 768-bit `Int`s.
+        let (pv, nq) = (pv.map(Wide::to_int), nq.map(Wide::to_int));
         // Every denominator is a product of d_p and d_q (`Lowest`: one gcd
         // of a d's size per box, for the seven numerators together).
         let nums: [&Nat; 6] = [
@@ -347,13 +383,18 @@ impl Frame {
         let i = fa.free.trailing_zeros() as usize;
         let j = fb.free.trailing_zeros() as usize;
         let dd = sa.d.mul(&sb.d);
-        let g = &self.g[i][j];
+        // The G's as `Int`s (below 2²⁵²).
+        let gi = |k: usize, l: usize| self.g[k][l].to_int();
+        let g = &gi(i, j);
         let w = dd.mul(&dd).sub(&g.mul(g));
         if w.signum() == 0 {
             return Some(None);
         }
         // b's edge base in a's frame (ν) and a's in b's (μ), times d_a·d_b.
-        let (nu, mu) = (self.local(1, fb), self.local(0, fa));
+        let (nu, mu) = (
+            self.local(1, fb).map(Wide::to_int),
+            self.local(0, fa).map(Wide::to_int),
+        );
         let lam = dd.mul(&nu[i]).add(&g.mul(&mu[j]));
         let kap = g.mul(&nu[i]).add(&dd.mul(&mu[j]));
         let inside = |t: &Int, e: &Int| t.mag().cmp(w.mul(e).mag()) != std::cmp::Ordering::Greater;
@@ -363,9 +404,7 @@ impl Frame {
         // ε_k: a-local offset of b's edge base from a's fixed face k.
         let eps = |k: usize| nu[k].sub(&signed(&dd.mul(&int(sa.e[k])), plus(fa.signs, k)));
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let s = self.g[i1][j]
-            .mul(&eps(i2))
-            .sub(&self.g[i2][j].mul(&eps(i1)));
+        let s = gi(i1, j).mul(&eps(i2)).sub(&gi(i2, j).mul(&eps(i1)));
         // d̂ = S·(m_a,i × m_b,j) up to a positive factor; its products with
         // a's fixed axes are −d_a·G_{i+2,j}, d_a·G_{i+1,j} (k = i+1, i+2),
         // with b's fixed axes d_b·G_{i,j+2}, −d_b·G_{i,j+1} (l = j+1, j+2).
@@ -383,7 +422,7 @@ impl Frame {
         // S²/((d_a·d_b)²·W), reduced factor by factor (`Lowest`).
         let on_edge = |side: &Side, p: usize, f: Feat, t: &Int, axis: usize| {
             let base = self.base(p, f);
-            [0, 1, 2].map(|c| w.mul(&base[c]).add(&t.mul(&int(side.m[axis][c]))))
+            [0, 1, 2].map(|c| w.mul(&base[c].to_int()).add(&t.mul(&int(side.m[axis][c]))))
         };
         let na = on_edge(sa, 0, fa, &lam, i);
         let nb = on_edge(sb, 1, fb, &kap, j);
@@ -807,6 +846,86 @@ mod tests {
         // were all proved somewhere.
         assert!(answered.iter().all(|&n| n > 0), "{answered:?}");
         assert!(framed >= 30, "{framed}");
+    }
+
+    /// Every feature pair of `a` and `b`: the frame construction answers
+    /// what the scaled construction answers (both fail or give the same
+    /// closest pair). The counts of pairs proved by the frame, by kind
+    /// (vertex pairs, vertex–edge, vertex–face or edge–edge); `None` when
+    /// `Frame::new` leaves the poses.
+    fn agree_on_every_pair(a: &PoseBox, b: &PoseBox) -> Option<[usize; 3]> {
+        let frame = Frame::new(a, b)?;
+        let (xa, xb, (da, db), z) = exact_boxes(a, b).expect("nondegenerate");
+        let one = BigInt::from(1);
+        let feats = features();
+        let mut answered = [0usize; 3];
+        for &x in &feats {
+            for &y in &feats {
+                if x.dim() + y.dim() > 2 {
+                    continue;
+                }
+                let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
+                match frame.solve(x, y) {
+                    Some(Some(c)) => {
+                        assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
+                        answered[(x.dim() + y.dim()) as usize] += 1;
+                    }
+                    Some(None) => assert!(x.dim() == 1 && y.dim() == 1),
+                    None => assert_eq!(scaled, None, "{a:?} {b:?} {x:?} {y:?}"),
+                }
+            }
+        }
+        Some(answered)
+    }
+
+    /// The widths of the vertex pairs' values at the bounds' extremes:
+    /// quaternions whose integers have 62 bits (three components of
+    /// 2⁶² − 2⁹, one of 53 bits ending in a unit bit, so d = |Q|² is near
+    /// 3·2¹²⁴), half-extents and centers of 88 bits in units of the least
+    /// length (2⁸⁸ − 2³⁵, a length of 1 setting the unit), centers apart by
+    /// nearly 2⁸⁹ per axis. Every answer matches the scaled `BigInt`
+    /// construction (a value wrapped in a too-narrow `Wide` would not, and
+    /// debug builds check each operation for overflow: run in debug too),
+    /// and vertex pairs and vertex–feature pairs are proved at these sizes.
+    #[test]
+    fn extreme_bounds_agree_with_the_scaled_construction() {
+        let big = ((1u64 << 53) - 1) as f64 * 2f64.powi(9); // 2⁶² − 2⁹
+        let odd = ((1u64 << 53) - 1) as f64; // 53 bits, unit bit set
+        let len = ((1u64 << 53) - 1) as f64 * 2f64.powi(35); // 2⁸⁸ − 2³⁵
+        let mut seed = 0x7f4a_7c15_9e37_79b9u64;
+        let mut answered = [0usize; 3];
+        let mut framed = 0;
+        for k in 0..16 {
+            let mut quat = |slot: usize| {
+                let mut q = [0f64; 4];
+                for (i, x) in q.iter_mut().enumerate() {
+                    let m = if i == slot { odd } else { big };
+                    *x = if xorshift(&mut seed) & 1 == 1 { m } else { -m };
+                }
+                q
+            };
+            let (qa, qb) = (quat(k % 4), quat((k / 4) % 4));
+            // Half-extents at the limit, or an eighth of it (boxes apart,
+            // so that the certificates hold for some pairs).
+            let e = if k % 2 == 0 { len } else { len / 8.0 };
+            let a = PoseBox {
+                half_extents: [e, e, e],
+                rotation: PoseRotation::Quaternion(qa),
+                translation: [len, len, len],
+            };
+            let b = PoseBox {
+                half_extents: [e, e, 1.0],
+                rotation: PoseRotation::Quaternion(qb),
+                translation: [-len, -len, -len],
+            };
+            let counts = agree_on_every_pair(&a, &b).expect("within the bounds");
+            framed += 1;
+            for (s, c) in answered.iter_mut().zip(counts) {
+                *s += c;
+            }
+        }
+        assert_eq!(framed, 16);
+        assert!(answered[0] > 0 && answered[1] > 0, "{answered:?}");
     }
 
     /// `sum_of_products` is the `BigInt` sum of the products, on random
