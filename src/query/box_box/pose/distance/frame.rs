@@ -51,7 +51,7 @@
 //! the values are put in lowest terms by one gcd per factor of that
 //! factor's size ([`Lowest`]), not of the whole denominator's.
 
-use super::{int_rotation_small, least_exponent, parts, reduce, Feat, PoseBox, PoseRotation};
+use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
     big, div_exact, gcd, gcd_u64, mul_two, neg_inv_word, residue_two, two_word_modulus, Int, Nat, L,
 };
@@ -442,44 +442,9 @@ impl Frame {
         let low = Lowest::new(&[sa.d.mag(), sb.d.mag(), w1.mag(), w2.mag()], [0, 1], &nums);
         let a = low.point(&na, &[2, 3, 0], self.z);
         let b = low.point(&nb, &[2, 3, 1], self.z);
-        // S² passes the fixed width: when S is prime to every odd factor,
-        // so is S², and only powers of two cancel; else one BigInt square
-        // reduced factor by factor against (d_a·d_b)² and W.
-        let sbig = s.to_bigint();
-        let distance_squared = if low.h.iter().take(low.n).all(Nat::is_one) {
-            low.coprime_big(
-                &sbig * &sbig,
-                2 * s.mag().trailing_zeros(),
-                &[0, 0, 1, 1, 2, 3],
-                2 * self.z,
-            )
-        } else {
-            // The denominator as d_a·d_b, d_a·d_b, W. Only a factor whose
-            // odd part o shares a prime with S can cancel against S²
-            // (gcd(S, o) divides the h's of o's parts, and gcd(S, o) = 1
-            // gives gcd(S², o) = 1): those go to one BigInt reduction
-            // whole; the others' odd parts, prime to its numerator (a
-            // divisor of S²·2^e), join its denominator, their powers of
-            // two the exponent.
-            let (mut shared, mut coprime, mut e) = (Vec::new(), num_bigint::BigUint::one(), 0);
-            for (parts, f) in [([0, 1], &dd), ([0, 1], &dd), ([2, 3], &w)] {
-                if parts.iter().all(|&k| low.h[k].is_one()) {
-                    for k in parts {
-                        coprime *= low.odd[k].to_biguint();
-                        e += low.twos[k] as i64;
-                    }
-                } else {
-                    shared.push(f.to_bigint());
-                }
-            }
-            let r = reduce(
-                &sbig * &sbig,
-                &shared.iter().collect::<Vec<_>>(),
-                2 * self.z - e,
-            );
-            let (n, d) = r.into_raw();
-            BigRational::new_raw(n, d * BigInt::from(coprime))
-        };
+        // S²/((d_a·d_b)²·W): S ≠ 0 (else d̂ = 0 and the support tests
+        // above fail), S² passes the fixed width (`Lowest::square`).
+        let distance_squared = low.square(s.mag(), &[0, 1], &[2, 3], 2 * self.z);
         Some(Some(Closest {
             distance_squared,
             a,
@@ -718,22 +683,67 @@ impl Lowest {
         Vec3::new(x, y, w)
     }
 
-    /// `x·2^p / Π_{k in fs} factor k` for `x ≠ 0` prime to every odd factor
-    /// (x with `t` trailing zeros): only powers of two cancel.
-    fn coprime_big(&self, x: BigInt, t: u64, fs: &[usize], p: i64) -> BigRational {
-        let mut den = num_bigint::BigUint::one();
-        let mut twos = 0;
-        for &k in fs {
-            den *= self.odd[k].to_biguint();
-            twos += self.twos[k];
+    /// `x²·2^p / (Π_{k in once} factor k)²·Π_{k in whole} factor k` in
+    /// lowest terms for `x ≠ 0` among the numerators of the h's, with no
+    /// gcd of x's or the denominator's size.
+    ///
+    /// x over the `once` factors first ([`Lowest::reduced`]): s/q in lowest
+    /// terms, so (s/q)² = s²/q² is too (a prime of q is not in s). x² would
+    /// pass the fixed width, so s² stays two copies c₁ = c₂ = s against the
+    /// `whole` factors' odd parts o_f, each copy against each in turn
+    /// (g = gcd(c, o_f), c ← c/g, o_f ← o_f/g). Per odd prime, after the
+    /// step of a pair (c, o_f) one of the two lacks it, and later steps only
+    /// divide: so at the end every copy is prime to every o_f, and c₁·c₂
+    /// (dividing s², prime to q) to q²·Π o_f: lowest terms. Each g is a
+    /// small gcd: c divides x, hence Π nums, and o_f divides the factor's
+    /// odd part o_k, so gcd(c, o_f) divides gcd(s, o_k) = gcd(s, h_k) = G_k
+    /// ([`Lowest`]), one gcd with s per factor; then gcd(c, o_f) =
+    /// gcd(c, gcd(G_k, o_f)), and a G_k or gcd(G_k, o_f) of 1 (the common
+    /// case) skips the step. The odd divisions leave c₁·c₂ with 2·tz(x)
+    /// trailing zeros, which cancel against the denominator's power of two
+    /// as in [`Lowest::finish`].
+    fn square(&self, x: &Nat, once: &[usize; 2], whole: &[usize; 2], p: i64) -> BigRational {
+        let (s, q, t_once) = self.reduced(x, once);
+        let mut den = whole.map(|k| self.odd[k]);
+        let big_g = whole.map(|k| {
+            let h = &self.h[k];
+            if h.is_one() {
+                *h
+            } else {
+                gcd_odd(&s, h)
+            }
+        });
+        let mut copies = [s, s];
+        for c in copies.iter_mut() {
+            for (o, gk) in den.iter_mut().zip(&big_g) {
+                if gk.is_one() || o.is_one() {
+                    continue;
+                }
+                let a = gcd(gk, o);
+                if a.is_one() {
+                    continue;
+                }
+                let g = gcd_odd(c, &a);
+                if !g.is_one() {
+                    *c = div_exact(c, &g);
+                    *o = div_exact(o, &g);
+                }
+            }
         }
+        // The odd denominator: for an edge pair q² ≤ (d_a·d_b)² below 2⁵⁰⁴ (d's below 2¹²⁶)
+        // and W's two parts below 2⁵⁰⁶, each product in the fixed width
+        // (L words); their product as a `BigUint`.
+        let den = q.mul(&q).to_biguint() * den[0].mul(&den[1]).to_biguint();
+        let twos = 2 * t_once + whole.iter().map(|&k| self.twos[k]).sum::<u64>();
+        let t = 2 * x.trailing_zeros();
+        let num = copies[0].to_biguint() * copies[1].to_biguint();
         let e = p - twos as i64;
         if e >= 0 {
-            BigRational::new_raw(x << e as usize, BigInt::from(den))
+            BigRational::new_raw(BigInt::from(num << e as usize), BigInt::from(den))
         } else {
             let c = t.min((-e) as u64);
             BigRational::new_raw(
-                x >> c as usize,
+                BigInt::from(num >> c as usize),
                 BigInt::from(den << ((-e) as u64 - c) as usize),
             )
         }
@@ -963,6 +973,72 @@ mod tests {
     /// the odd factors divide whole, taken out by `strip` first (its
     /// quotient among the h's numerators), as the vertex pairs' squared
     /// distance.
+    /// `Lowest::square` against `BigRational::new` (a `BigInt` gcd of the
+    /// whole) on factors and an x that share odd primes, often to
+    /// several powers (x with up to two copies of a factor, the factors with
+    /// a common 3⁴, 5² or 7).
+    #[test]
+    fn square_is_lowest_terms() {
+        use crate::num::fixed::Nat;
+        use num_rational::BigRational;
+        let mut seed = 0x5eed_0f5a_0a2e_d15cu64;
+        let mut word = || xorshift(&mut seed);
+        let rand_big = |words: u64, w: &mut dyn FnMut() -> u64| -> BigInt {
+            (0..words).fold(BigInt::from(1), |n, _| (n << 64) + BigInt::from(w()))
+        };
+        let small = [1u32, 3, 81, 25, 7, 2, 12, 105];
+        let mut reduced = 0;
+        for k in 0..800u64 {
+            // d's below 2¹²⁶, W's parts below 2²⁵³, as for an edge pair
+            // (r random bits, the leading one kept, times at most 105).
+            let bits = [118u64, 118, 245, 245];
+            let fs: Vec<BigInt> = bits
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| {
+                    let r = 1 + word() % b;
+                    let f = rand_big(4, &mut word) >> (257 - r) as usize;
+                    f * BigInt::from(small[((k + i as u64) % 8) as usize])
+                })
+                .collect();
+            // x below 2¹⁹³·2¹²⁵·2²⁵²·2¹⁴ < 2⁵⁹⁷ (S's bound).
+            let mut x = rand_big(1 + word() % 2, &mut word);
+            if word() % 3 != 0 {
+                x *= &fs[(k % 2) as usize];
+            }
+            if k % 5 == 0 {
+                x *= &fs[0];
+            } else if word() % 3 != 0 {
+                x *= &fs[2 + (k / 2 % 2) as usize];
+            }
+            x *= BigInt::from(small[(k % 8) as usize]) * BigInt::from(small[(k / 8 % 8) as usize]);
+            let nf: Vec<Nat> = fs
+                .iter()
+                .map(|f| Nat::from_biguint(f.magnitude()))
+                .collect();
+            let nx = Nat::from_biguint(x.magnitude());
+            let other = Nat::from_biguint(rand_big(2, &mut word).magnitude());
+            let low = super::Lowest::new(&[&nf[0], &nf[1], &nf[2], &nf[3]], [0, 1], &[&other, &nx]);
+            let p = (word() % 200) as i64 - 100;
+            let got = low.square(&nx, &[0, 1], &[2, 3], p);
+            let den = &fs[0] * &fs[1] * &fs[0] * &fs[1] * &fs[2] * &fs[3];
+            let num = &x * &x;
+            let want = if p >= 0 {
+                BigRational::new(num << p as usize, den)
+            } else {
+                BigRational::new(num, den << (-p) as usize)
+            };
+            assert_eq!(got.numer(), want.numer(), "case {k}");
+            assert_eq!(got.denom(), want.denom(), "case {k}");
+            let odd = |f: &BigInt| f >> f.trailing_zeros().unwrap_or(0) as usize;
+            if odd(want.denom()) != odd(&(&fs[0] * &fs[1] * &fs[0] * &fs[1] * &fs[2] * &fs[3])) {
+                reduced += 1;
+            }
+        }
+        // Most cases cancel an odd prime.
+        assert!(reduced > 400, "{reduced}");
+    }
+
     #[test]
     fn lowest_is_lowest_terms() {
         use crate::num::fixed::{Int, Nat};
