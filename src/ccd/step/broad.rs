@@ -601,7 +601,7 @@ pub fn broad_phase_timed(m: &StepMesh, times: &mut PhaseTimes) -> Candidates {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The sequential broad phase: one thread, the plain recursion from the
@@ -660,19 +660,23 @@ mod tests {
             .expect("a thread pool")
     }
 
-    /// splitmix64: a small deterministic generator for the test meshes.
-    struct Rng(u64);
+    /// splitmix64: a small deterministic generator for the test meshes
+    /// (and `read`'s test files).
+    pub(in crate::ccd::step) struct Rng(pub(in crate::ccd::step) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(in crate::ccd::step) fn next(&mut self) -> u64 {
             self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub(in crate::ccd::step) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
+        }
+        pub(in crate::ccd::step) fn chance(&mut self, percent: u64) -> bool {
+            self.below(100) < percent
         }
     }
 

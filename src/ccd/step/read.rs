@@ -595,24 +595,7 @@ fn weld(a: &[[[f64; 3]; 3]], b: &[[[f64; 3]; 3]]) -> Result<StepMesh, StepError>
 mod tests {
     use super::*;
 
-    /// splitmix64: a small deterministic generator for the test files.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        fn chance(&mut self, percent: u64) -> bool {
-            self.below(100) < percent
-        }
-    }
+    use super::super::broad::tests::Rng;
 
     const TYPES: [&str; 8] = [
         "char", "uchar", "short", "ushort", "int", "uint", "float", "double",
