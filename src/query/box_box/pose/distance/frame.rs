@@ -53,7 +53,8 @@
 
 use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
-    big, div_exact, gcd, gcd_u64, mul_two, neg_inv_word, residue_two, two_word_modulus, Int, Nat, L,
+    big, div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four, mul_two,
+    neg_inv_word, residue_four, residue_two, residue_word, two_word_modulus, Int, Nat, L,
 };
 use crate::num::wide::Wide;
 use crate::query::Closest;
@@ -500,6 +501,46 @@ struct Lowest {
     /// An odd part of two words as `num::fixed::two_word_modulus` gives it
     /// (its residues without division).
     two: [Option<(u128, u64)>; 4],
+    /// The odd parts that fit a `u128` (both d's: below 2¹²⁶), and the h's
+    /// in the form their gcds use.
+    small: [Option<u128>; 4],
+    common: [Common; 4],
+}
+
+/// A factor's h = gcd(o, Π nums) as each value's gcd with it runs: for
+/// h < 2⁶⁴ (the common case besides 1: a product of small primes) a word
+/// residue and [`gcd_u64`], for h of two words a two-word residue and
+/// [`gcd_two`], no `Nat` temporaries; wider ones with `Nat`s.
+#[derive(Clone, Copy)]
+enum Common {
+    /// h = 1: nothing to cancel.
+    One,
+    /// 1 < h < 2⁶⁴, with −h⁻¹ mod 2⁶⁴.
+    Word(u64, u64),
+    /// 2⁶⁴ < h < 2¹²⁷ (odd), with −h⁻¹ mod 2⁶⁴ (`two_word_modulus`).
+    Two(u128, u64),
+    /// Wider: `self.h[k]` ([`gcd_odd`]).
+    Wide,
+}
+
+impl Common {
+    fn of(h: &Nat) -> Common {
+        if h.is_one() {
+            Common::One
+        } else if let Some(w) = h.to_u64() {
+            Common::Word(w, neg_inv_word(w))
+        } else if let Some((h2, minv)) = two_word_modulus(h) {
+            Common::Two(h2, minv)
+        } else {
+            Common::Wide
+        }
+    }
+}
+
+/// A kept odd part o/g: a `u128` when o fits one, else a `Nat`.
+enum Part {
+    Two(u128),
+    Wide(Nat),
 }
 
 impl Lowest {
@@ -519,6 +560,8 @@ impl Lowest {
             twos: [0; 4],
             h: [Nat::ZERO; 4],
             two: [None; 4],
+            small: [None; 4],
+            common: [Common::One; 4],
         };
         for (i, f) in fs.iter().enumerate() {
             // Factor index 0 is box 0's d, 1 box 1's (the callers' order).
@@ -528,6 +571,7 @@ impl Lowest {
             out.twos[k] = t;
             out.odd[k] = o;
             out.two[k] = two_word_modulus(&o);
+            out.small[k] = o.to_u128();
         }
         out
     }
@@ -546,7 +590,27 @@ impl Lowest {
                 for x in nums.iter().filter(|x| !x.is_zero()) {
                     p = residue_two(&mul_two(p, x.residue_two(o2, minv)), o2, minv);
                 }
-                gcd(&o, &Nat::from_u128(p))
+                Nat::from_u128(gcd_two(o2, p))
+            } else if let Some(w) = o.to_u64() {
+                // One word: the same product of residues in words (each
+                // below w, their product below 2¹²⁸).
+                let minv = neg_inv_word(w);
+                let mut p = 1u64;
+                for x in nums.iter().filter(|x| !x.is_zero()) {
+                    let t = p as u128 * x.residue_word(w, minv) as u128;
+                    p = residue_word(&[t as u64, (t >> 64) as u64], w, minv);
+                }
+                Nat::from_u128(gcd_u64(w, p) as u128)
+            } else if let Some((o4, minv)) = four_word_modulus(&o) {
+                // Four words (W's parts, below 2²⁵³): the same in four
+                // words (`residue_four`), each product of two residues
+                // eight words.
+                let mut p = [1, 0, 0, 0];
+                for x in nums.iter().filter(|x| !x.is_zero()) {
+                    let r = residue_four(x.words(), &o4, minv);
+                    p = residue_four(&mul_four(&p, &r), &o4, minv);
+                }
+                gcd(&o, &Nat::from_four(p))
             } else if o.bits() <= 64 * (L as u64 / 2) {
                 // Π nums modulo o by Montgomery's reduction
                 // (`Nat::shrink_mod`): each residue r ≡ x·2^(−64s) and each
@@ -575,6 +639,7 @@ impl Lowest {
                     gcd(&o, &Nat::from_biguint(&p))
                 }
             };
+            self.common[k] = Common::of(&self.h[k]);
         }
     }
 
@@ -657,21 +722,60 @@ impl Lowest {
         let (mut x, mut den, mut twos) = (*x, Nat::from_u128(1), 0);
         for (i, &k) in fs.iter().enumerate() {
             twos += self.twos[k];
-            let h = &self.h[k];
-            let kept = if h.is_one() || x.is_zero() {
-                self.odd[k]
-            } else {
-                let g = gcd_odd(&x, h);
-                if g.is_one() {
-                    self.odd[k]
-                } else {
-                    x = div_exact(&x, &g);
-                    div_exact(&self.odd[k], &g)
-                }
+            den = match (i, self.cancel(&mut x, k)) {
+                (0, Part::Two(v)) => Nat::from_u128(v),
+                (0, Part::Wide(v)) => v,
+                (_, Part::Two(v)) => den.mul_u128(v),
+                (_, Part::Wide(v)) => den.mul(&v),
             };
-            den = if i == 0 { kept } else { den.mul(&kept) };
         }
         (x, den, twos)
+    }
+
+    /// One step of [`Lowest::reduced`]: x ← x/g with g = gcd(x, o_k) =
+    /// gcd(x, h_k) (x divides `Π nums`), and the kept part o_k/g. The
+    /// residues carry a unit factor 2^(−64n) modulo the odd h, which keeps
+    /// the gcd; g divides both x and o_k, so both divisions are exact.
+    fn cancel(&self, x: &mut Nat, k: usize) -> Part {
+        let whole = || match self.small[k] {
+            Some(o) => Part::Two(o),
+            None => Part::Wide(self.odd[k]),
+        };
+        let part = |g: u128| match self.small[k] {
+            Some(o) => Part::Two(div_exact_two(o, g)),
+            None => Part::Wide(div_exact(&self.odd[k], &Nat::from_u128(g))),
+        };
+        if x.is_zero() {
+            return whole();
+        }
+        match self.common[k] {
+            Common::One => whole(),
+            Common::Word(h, minv) => {
+                let g = gcd_u64(h, x.residue_word(h, minv));
+                if g == 1 {
+                    return whole();
+                }
+                // g odd (it divides h): its inverse modulo 2⁶⁴.
+                *x = x.div_exact_word(g, neg_inv_word(g).wrapping_neg());
+                part(g as u128)
+            }
+            Common::Two(h, minv) => {
+                let g = gcd_two(h, x.residue_two(h, minv));
+                if g == 1 {
+                    return whole();
+                }
+                *x = div_exact(x, &Nat::from_u128(g));
+                part(g)
+            }
+            Common::Wide => {
+                let g = gcd_odd(x, &self.h[k]);
+                if g.is_one() {
+                    return whole();
+                }
+                *x = div_exact(x, &g);
+                Part::Wide(div_exact(&self.odd[k], &g))
+            }
+        }
     }
 
     fn point(&self, n: &[Int; 3], fs: &[usize], p: i64) -> Vec3<BigRational> {
