@@ -15,7 +15,7 @@ pub(crate) use convert::{
     int_pow2_point, int_pow2_rational, int_sign, ldexp, ratio_f64, to_bigint,
 };
 pub(crate) use two_word::{
-    div_exact_two, four_word_modulus, gcd_two, mul_four, residue_four, residue_word,
+    div_exact_two, four_word_modulus, gcd_two, mul_four, mul_redc_two, residue_four, residue_word,
 };
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! these: their factors' odd parts are below 2¹²⁶, and the common parts h
 //! with the numerators are mostly a product of a few small primes.
 
-use super::{gcd_u64, neg_inv_word, Nat, L};
+use super::{gcd_u64, mul_two, neg_inv_word, Nat, L};
 
 /// `gcd(a, b)` for odd `a` and any `b` (`gcd(a, 0) = a`): Stein's binary
 /// method in `u128` while either number has two words, then [`gcd_u64`].
@@ -120,6 +120,41 @@ pub(crate) fn residue_four(x: &[u64], o: &[u64; 4], minv: u64) -> [u64; 4] {
     }
 }
 
+/// `r < o` with `r ≡ a·b·2^(−128) (mod o)` for `a, b < o`, an odd o with
+/// 2⁶⁴ < o < 2¹²⁷ and `minv = −o⁻¹ mod 2⁶⁴` (`fixed::two_word_modulus`):
+/// Montgomery's multiplication, the four-word product reduced by two steps
+/// (P. L. Montgomery, Math. Comp. 44, 1985) instead of `fixed::residue_two`'s
+/// four.
+///
+/// `T = a·b < o² < 2²⁵⁴`; each step adds `q·o` with `q = T₀·minv mod 2⁶⁴`,
+/// which clears the low word (`T₀ + lo(q·o₀)` is 0 for T₀ = 0, q = 0, else
+/// exactly 2⁶⁴: a carry `[T₀ ≠ 0]`), and drops it. After both,
+/// `R = (T + Q·o)/2¹²⁸` with `Q < 2¹²⁸`, so `R < o²/2¹²⁸ + o < 2o` (as
+/// o < 2¹²⁷): one conditional subtraction. Each word sum below is at most
+/// three words' worth (below 2⁶⁶) in a `u128`.
+pub(crate) fn mul_redc_two(a: u128, b: u128, o: u128, minv: u64) -> u128 {
+    debug_assert!(o & 1 == 1 && o > u64::MAX as u128 && o >> 127 == 0 && a < o && b < o);
+    let (o0, o1) = (o as u64 as u128, o >> 64);
+    let [t0, t1, t2, t3] = mul_two(a, b);
+    // Step 1: (T + q·o)/2⁶⁴ as three words [w0, w1, w2] (below 2¹⁹¹).
+    let q = t0.wrapping_mul(minv) as u128;
+    let (qo0, qo1) = (q * o0, q * o1);
+    let s1 = t1 as u128 + (qo0 >> 64) + (qo1 as u64 as u128) + (t0 != 0) as u128;
+    let s2 = t2 as u128 + (qo1 >> 64) + (s1 >> 64);
+    let (w0, w1, w2) = (s1 as u64, s2 as u64, t3 as u128 + (s2 >> 64));
+    // Step 2: the same on [w0, w1, w2]; the result R below 2o < 2¹²⁸.
+    let q = w0.wrapping_mul(minv) as u128;
+    let (qo0, qo1) = (q * o0, q * o1);
+    let s1 = w1 as u128 + (qo0 >> 64) + (qo1 as u64 as u128) + (w0 != 0) as u128;
+    let s2 = w2 + (qo1 >> 64) + (s1 >> 64);
+    let r = (s1 as u64 as u128) | s2 << 64;
+    if r >= o {
+        r - o
+    } else {
+        r
+    }
+}
+
 /// `a·b` as eight little-endian words.
 pub(crate) fn mul_four(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
     let mut r = [0u64; 8];
@@ -173,10 +208,55 @@ impl Nat {
         q.trim()
     }
 
+    /// `self / g` for an odd `g` of two words (2⁶⁴ < g < 2¹²⁸) that
+    /// divides `self`: Hensel's exact division from the lowest word, as
+    /// `fixed::divexact_odd` with the divisor's two words held in registers
+    /// (each quotient word `qᵢ = rᵢ·g₀⁻¹ mod 2⁶⁴` clears word i of the
+    /// remainder, `qᵢ·g` is subtracted from words i, i + 1, i + 2…).
+    pub(crate) fn div_exact_by_two(&self, g: u128) -> Nat {
+        debug_assert!(g & 1 == 1 && g >> 64 != 0);
+        let n = self.n.min(L);
+        if n < 2 {
+            return Nat::ZERO; // g divides x < 2⁶⁴ < g: x = 0
+        }
+        let (g0, g1) = (g as u64, (g >> 64) as u64);
+        let inv = neg_inv_word(g0).wrapping_neg();
+        let mut r = self.d;
+        let mut q = Nat::ZERO;
+        // The quotient has n − 1 words (x < 2^(64n), g > 2⁶⁴).
+        for i in 0..n - 1 {
+            let qi = r[i].wrapping_mul(inv);
+            q.d[i] = qi;
+            // r −= qi·g·2^(64i). Word i: rᵢ − lo(qi·g₀) = 0 exactly (the
+            // choice of qi), hi(qi·g₀) carried up. Word i + 1 takes
+            // p₁ = qi·g₁ + hi(qi·g₀) ≤ (2⁶⁴ − 1)² + 2⁶⁴ − 1 < 2¹²⁸; the
+            // borrow into word i + 2, hi(p₁) + [lo(p₁) > rᵢ₊₁], stays a
+            // word (hi(p₁) = 2⁶⁴ − 1 only for p₁ = 2¹²⁸ − 2⁶⁴, whose low
+            // word 0 borrows nothing); then a borrow of 0 or 1 upwards.
+            let p0 = qi as u128 * g0 as u128;
+            let p1 = qi as u128 * g1 as u128 + (p0 >> 64);
+            let (s, b1) = r[i + 1].overflowing_sub(p1 as u64);
+            r[i + 1] = s;
+            let mut borrow = (p1 >> 64) as u64 + b1 as u64;
+            let mut k = i + 2;
+            while borrow != 0 && k < n {
+                let (s, b) = r[k].overflowing_sub(borrow);
+                r[k] = s;
+                borrow = b as u64;
+                k += 1;
+            }
+        }
+        q.n = n - 1;
+        q.trim()
+    }
+
     /// `self · v`; the product must fit the 768 bits (else a panic, as
     /// [`Nat::mul`]).
     pub(crate) fn mul_u128(&self, v: u128) -> Nat {
         let n = self.n.min(L);
+        if n <= 2 {
+            return Nat::from_four(mul_two(self.d[0] as u128 | (self.d[1] as u128) << 64, v));
+        }
         if n + 2 > L {
             return self.mul(&Nat::from_u128(v));
         }
@@ -379,6 +459,64 @@ mod tests {
         assert!(four_word_modulus(&nat(&big)).is_none());
     }
 
+    /// `div_exact_by_two` against `BigUint`: quotients of 0 to 10 words
+    /// (all-ones words among them) times odd divisors of 65 to 128 bits
+    /// (2⁶⁴ + 1, 2¹²⁸ − 1, multiples of small odd factors).
+    #[test]
+    fn div_exact_by_two_is_exact() {
+        let mut seed = 0xbb67_ae85_84ca_a73bu64;
+        for k in 0..6000u32 {
+            let g = match k % 40 {
+                0 => (1u128 << 64) + 1,
+                1 => u128::MAX,
+                _ => {
+                    let bits = 65 + k % 64;
+                    let g = rand_two(&mut seed, bits) | 1 | (1u128 << (bits - 1));
+                    let f = SMALL[(k % 12) as usize];
+                    g.checked_mul(f).unwrap_or(g)
+                }
+            };
+            let q = rand_nat(&mut seed, (k % 11) as usize, k % 7 == 0);
+            let x = &q * BigUint::from(g);
+            assert_eq!(nat(&x).div_exact_by_two(g).to_biguint(), q, "{x} {g}");
+        }
+    }
+
+    /// `mul_redc_two` against `BigUint`: below o, and times 2¹²⁸ congruent
+    /// to a·b, on random odd moduli of 65 to 127 bits (2⁶⁴ + 1, 2¹²⁷ − 1,
+    /// multiples of small odd factors), a and b random below o, 0, 1, o − 1.
+    #[test]
+    fn mul_redc_two_is_a_montgomery_product() {
+        let mut seed = 0x3c6e_f372_fe94_f82bu64;
+        for k in 0..20000u32 {
+            let o = match k % 40 {
+                0 => (1u128 << 64) + 1,
+                1 => (1u128 << 127) - 1,
+                _ => {
+                    let bits = 65 + k % 63;
+                    let o = rand_two(&mut seed, bits) | 1 | (1u128 << (bits - 1));
+                    let f = SMALL[(k % 12) as usize];
+                    o.checked_mul(f).filter(|x| x >> 127 == 0).unwrap_or(o)
+                }
+            };
+            let pick = |j: u32, seed: &mut u64| match j % 7 {
+                0 => 0,
+                1 => 1,
+                2 => o - 1,
+                _ => rand_two(seed, 128) % o,
+            };
+            let (a, b) = (pick(k, &mut seed), pick(k / 7, &mut seed));
+            let r = mul_redc_two(a, b, o, neg_inv_word(o as u64));
+            assert!(r < o);
+            let back = (BigUint::from(r) << 128u32) % BigUint::from(o);
+            assert_eq!(
+                back,
+                BigUint::from(a) * BigUint::from(b) % BigUint::from(o),
+                "{a} {b} {o}"
+            );
+        }
+    }
+
     #[test]
     fn div_exact_word_and_mul_u128_are_exact() {
         let mut seed = 0xfeed_beef_cafe_f00du64;
@@ -408,5 +546,9 @@ mod tests {
         let q = rand_nat(&mut seed, 10, true);
         let want = &q * BigUint::from(u128::MAX);
         assert_eq!(nat(&q).mul_u128(u128::MAX).to_biguint(), want);
+        // Eleven words: past the in-place rows, the general product.
+        let q = rand_nat(&mut seed, 11, false);
+        let want = &q * BigUint::from(3u32);
+        assert_eq!(nat(&q).mul_u128(3).to_biguint(), want);
     }
 }

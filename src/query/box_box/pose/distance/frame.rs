@@ -53,8 +53,8 @@
 
 use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
-    big, div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four, mul_two,
-    neg_inv_word, residue_four, residue_two, residue_word, two_word_modulus, Int, Nat, L,
+    big, div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four,
+    mul_redc_two, neg_inv_word, residue_four, residue_word, two_word_modulus, Int, Nat, L,
 };
 use crate::num::wide::Wide;
 use crate::query::Closest;
@@ -583,13 +583,16 @@ impl Lowest {
             self.h[k] = if o.is_one() {
                 o
             } else if let Some((o2, minv)) = self.two[k] {
-                // Π nums modulo o in two words: each residue and each
-                // product's residue (`residue_two`, times units 2^(−64s)
-                // modulo odd o) below o; a residue 0 gives gcd(o, 0) = o.
-                let mut p = 1u128;
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    p = residue_two(&mul_two(p, x.residue_two(o2, minv)), o2, minv);
-                }
+                // Π nums modulo o in two words: each residue (`residue_two`)
+                // and each product of two (`mul_redc_two`) below o, times
+                // units 2^(−64s) modulo odd o; a residue 0 gives
+                // gcd(o, 0) = o (no numerator: the empty product 1).
+                let mut rs = nums
+                    .iter()
+                    .filter(|x| !x.is_zero())
+                    .map(|x| x.residue_two(o2, minv));
+                let first = rs.next().unwrap_or(1);
+                let p = rs.fold(first, |p, r| mul_redc_two(p, r, o2, minv));
                 Nat::from_u128(gcd_two(o2, p))
             } else if let Some(w) = o.to_u64() {
                 // One word: the same product of residues in words (each
@@ -605,11 +608,12 @@ impl Lowest {
                 // Four words (W's parts, below 2²⁵³): the same in four
                 // words (`residue_four`), each product of two residues
                 // eight words.
-                let mut p = [1, 0, 0, 0];
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    let r = residue_four(x.words(), &o4, minv);
-                    p = residue_four(&mul_four(&p, &r), &o4, minv);
-                }
+                let mut rs = nums
+                    .iter()
+                    .filter(|x| !x.is_zero())
+                    .map(|x| residue_four(x.words(), &o4, minv));
+                let first = rs.next().unwrap_or([1, 0, 0, 0]);
+                let p = rs.fold(first, |p, r| residue_four(&mul_four(&p, &r), &o4, minv));
                 gcd(&o, &Nat::from_four(p))
             } else if o.bits() <= 64 * (L as u64 / 2) {
                 // Π nums modulo o by Montgomery's reduction
@@ -647,21 +651,29 @@ impl Lowest {
     /// out in turn (each proved by a residue 0, the quotient exact):
     /// `x/Π_{fs} f = x′/(Π_{kept} f · 2^t)` with the kept indices and t the
     /// taken factors' powers of two. x′ divides x, so [`Lowest::value_with`]
-    /// reduces it when x′ (or a multiple) is among the h's numerators.
+    /// reduces it when x′ (or a multiple) is among the h's numerators. A
+    /// factor that failed once is not tried again: m only loses divisors
+    /// afterwards, so o ∤ m stays true.
     fn strip(&self, x: &Int, fs: &[usize]) -> (Int, [usize; 6], usize, u64) {
         let (mut m, mut kept, mut n, mut t) = (*x.mag(), [0; 6], 0, 0);
+        let mut failed = 0u8;
         for &k in fs {
             let o = &self.odd[k];
             let whole = !o.is_one()
                 && !m.is_zero()
+                && failed >> k & 1 == 0
                 && match self.two[k] {
                     Some((o2, minv)) => m.residue_two(o2, minv) == 0,
                     None => residue(&m, o).is_zero(),
                 };
             if whole {
-                m = div_exact(&m, o);
+                m = match self.two[k] {
+                    Some((o2, _)) => m.div_exact_by_two(o2),
+                    None => div_exact(&m, o),
+                };
                 t += self.twos[k];
             } else {
+                failed |= 1 << k;
                 kept[n] = k;
                 n += 1;
             }
@@ -764,7 +776,11 @@ impl Lowest {
                 if g == 1 {
                     return whole();
                 }
-                *x = div_exact(x, &Nat::from_u128(g));
+                // g odd (it divides h), of one word or two.
+                *x = match u64::try_from(g) {
+                    Ok(w) => x.div_exact_word(w, neg_inv_word(w).wrapping_neg()),
+                    Err(_) => x.div_exact_by_two(g),
+                };
                 part(g)
             }
             Common::Wide => {
