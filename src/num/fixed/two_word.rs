@@ -1,9 +1,11 @@
-//! Odd moduli of one or two words, without `Nat` temporaries: the gcd of
-//! two-word numbers, residues modulo a word with its inverse given, exact
-//! division by a known odd divisor, and products with a two-word number.
-//! The lowest-terms reductions of the pose distance (`Lowest`) run on
-//! these: their factors' odd parts are below 2¹²⁶, and the common parts h
-//! with the numerators are mostly a product of a few small primes.
+//! Odd moduli of one, two and four words, without `Nat` temporaries: the
+//! gcd of two-word numbers, residues modulo a word with its inverse given
+//! and modulo four words, Montgomery products modulo two words, exact
+//! division by a known odd divisor of one or two words, and products with a
+//! two-word number. The lowest-terms reductions of the pose distance
+//! (`Lowest`) run on these: a vertex pair's factors' odd parts are below
+//! 2¹²⁶ (an edge pair's W parts below 2²⁵³), and the common parts h with
+//! the numerators are mostly 1 or a product of a few small primes.
 
 use super::{gcd_u64, mul_two, neg_inv_word, Nat, L};
 

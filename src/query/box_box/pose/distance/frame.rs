@@ -337,7 +337,7 @@ impl Frame {
         // `Lowest` works on the 768-bit `Int`s.
         let (pv, nq) = (pv.map(Wide::to_int), nq.map(Wide::to_int));
         // Every denominator is a product of d_p and d_q (`Lowest`: one gcd
-        // of a d's size per box, for the seven numerators together).
+        // of a d's size per box, for the numerators of its values together).
         let nums: [&Nat; 6] = [
             pv[0].mag(),
             pv[1].mag(),
@@ -354,15 +354,19 @@ impl Frame {
         // the product would make h the whole of o, a gcd of o's size per
         // value.
         let (n2, kept, k2, t2) = low.strip(&n2, &[p, p, q, q]);
-        low.set_h(&[
-            nums[0],
-            nums[1],
-            nums[2],
-            nums[3],
-            nums[4],
-            nums[5],
-            n2.mag(),
-        ]);
+        // Each h from the numerators of the values over its factor: p's
+        // point over d_p alone, q's over d_q (and d_p unless it is q's
+        // vertex), n2 over both.
+        let n2m = n2.mag();
+        if f.free == 0 {
+            low.set_h_of(p, &[nums[0], nums[1], nums[2], n2m]);
+        } else {
+            low.set_h_of(
+                p,
+                &[nums[0], nums[1], nums[2], nums[3], nums[4], nums[5], n2m],
+            );
+        }
+        low.set_h_of(q, &[nums[3], nums[4], nums[5], n2m]);
         let at_p = low.point(&pv, &[p], self.z);
         let at_q = if f.free == 0 {
             low.point(&nq, &[q], self.z)
@@ -481,16 +485,17 @@ fn gcd_odd(x: &Nat, h: &Nat) -> Nat {
 
 /// Lowest terms of values `x·2^p / Π f` whose denominators are products of
 /// a few positive factors (d_a and d_b, and W's two factors for an edge
-/// pair, with repetition) and whose numerators divide one product `Π nums`.
+/// pair, with repetition) and whose numerators divide, per factor f, a
+/// product `Π nums_f` (the numerators of the values over f, or more).
 ///
-/// Per factor f = 2^t·o (o odd) one gcd of o's size, h = gcd(o, Π nums),
+/// Per factor f = 2^t·o (o odd) one gcd of o's size, h = gcd(o, Π nums_f),
 /// formed from the product reduced modulo o as it grows. For a numerator x
-/// dividing `Π nums`, gcd(x, o) divides both `Π nums` and o, hence h: so
-/// gcd(x, o) = gcd(x, h), a gcd with a number that is 1 or small for all
+/// dividing `Π nums_f`, gcd(x, o) divides both `Π nums_f` and o, hence h:
+/// so gcd(x, o) = gcd(x, h), a gcd with a number that is 1 or small for all
 /// but special inputs. A value is reduced factor by factor (g = gcd(x, o),
 /// x ← x/g, keep o/g: for every prime one side loses it, and later steps
 /// only divide x further, so x ends prime to every kept part; each x stays
-/// a divisor of `Π nums`), the powers of two by shifts: no gcd of the
+/// a divisor of its `Π nums_f`), the powers of two by shifts: no gcd of the
 /// whole denominator's size.
 struct Lowest {
     n: usize,
@@ -579,72 +584,78 @@ impl Lowest {
     /// The h's for the numerators `nums` (zero ones skipped).
     fn set_h(&mut self, nums: &[&Nat]) {
         for k in 0..self.n {
-            let o = self.odd[k];
-            self.h[k] = if o.is_one() {
-                o
-            } else if let Some((o2, minv)) = self.two[k] {
-                // Π nums modulo o in two words: each residue (`residue_two`)
-                // and each product of two (`mul_redc_two`) below o, times
-                // units 2^(−64s) modulo odd o; a residue 0 gives
-                // gcd(o, 0) = o (no numerator: the empty product 1).
-                let mut rs = nums
-                    .iter()
-                    .filter(|x| !x.is_zero())
-                    .map(|x| x.residue_two(o2, minv));
-                let first = rs.next().unwrap_or(1);
-                let p = rs.fold(first, |p, r| mul_redc_two(p, r, o2, minv));
-                Nat::from_u128(gcd_two(o2, p))
-            } else if let Some(w) = o.to_u64() {
-                // One word: the same product of residues in words (each
-                // below w, their product below 2¹²⁸).
-                let minv = neg_inv_word(w);
-                let mut p = 1u64;
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    let t = p as u128 * x.residue_word(w, minv) as u128;
-                    p = residue_word(&[t as u64, (t >> 64) as u64], w, minv);
-                }
-                Nat::from_u128(gcd_u64(w, p) as u128)
-            } else if let Some((o4, minv)) = four_word_modulus(&o) {
-                // Four words (W's parts, below 2²⁵³): the same in four
-                // words (`residue_four`), each product of two residues
-                // eight words.
-                let mut rs = nums
-                    .iter()
-                    .filter(|x| !x.is_zero())
-                    .map(|x| residue_four(x.words(), &o4, minv));
-                let first = rs.next().unwrap_or([1, 0, 0, 0]);
-                let p = rs.fold(first, |p, r| residue_four(&mul_four(&p, &r), &o4, minv));
-                gcd(&o, &Nat::from_four(p))
-            } else if o.bits() <= 64 * (L as u64 / 2) {
-                // Π nums modulo o by Montgomery's reduction
-                // (`Nat::shrink_mod`): each residue r ≡ x·2^(−64s) and each
-                // running product stay within o's limbs (at most L/2), so
-                // every product fits the fixed width. The powers 2^(−64s)
-                // are units modulo odd o: the last residue has the gcd with
-                // o of Π nums itself (o for a residue 0, `gcd`'s answer).
-                let minv = neg_inv_word(o.low_word());
-                let mut p = Nat::from_u128(1);
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    let r = x.shrink_mod(&o, minv).0;
-                    p = p.mul(&r).shrink_mod(&o, minv).0;
-                }
-                gcd(&o, &p)
-            } else {
-                // Two residues would pass the fixed width: the product
-                // modulo o in `BigUint`.
-                let ob = o.to_biguint();
-                let mut p = num_bigint::BigUint::one();
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    p = p * x.to_biguint() % &ob;
-                }
-                if p.is_zero() {
-                    o
-                } else {
-                    gcd(&o, &Nat::from_biguint(&p))
-                }
-            };
-            self.common[k] = Common::of(&self.h[k]);
+            self.set_h_of(k, nums);
         }
+    }
+
+    /// Factor k's h for the numerators `nums` (zero ones skipped): those of
+    /// the values whose denominators have factor k suffice.
+    fn set_h_of(&mut self, k: usize, nums: &[&Nat]) {
+        let o = self.odd[k];
+        self.h[k] = if o.is_one() {
+            o
+        } else if let Some((o2, minv)) = self.two[k] {
+            // Π nums modulo o in two words: each residue (`residue_two`)
+            // and each product of two (`mul_redc_two`) below o, times
+            // units 2^(−64s) modulo odd o; a residue 0 gives
+            // gcd(o, 0) = o (no numerator: the empty product 1).
+            let mut rs = nums
+                .iter()
+                .filter(|x| !x.is_zero())
+                .map(|x| x.residue_two(o2, minv));
+            let first = rs.next().unwrap_or(1);
+            let p = rs.fold(first, |p, r| mul_redc_two(p, r, o2, minv));
+            Nat::from_u128(gcd_two(o2, p))
+        } else if let Some(w) = o.to_u64() {
+            // One word: the same product of residues in words (each
+            // below w, their product below 2¹²⁸).
+            let minv = neg_inv_word(w);
+            let mut p = 1u64;
+            for x in nums.iter().filter(|x| !x.is_zero()) {
+                let t = p as u128 * x.residue_word(w, minv) as u128;
+                p = residue_word(&[t as u64, (t >> 64) as u64], w, minv);
+            }
+            Nat::from_u128(gcd_u64(w, p) as u128)
+        } else if let Some((o4, minv)) = four_word_modulus(&o) {
+            // Four words (W's parts, below 2²⁵³): the same in four
+            // words (`residue_four`), each product of two residues
+            // eight words.
+            let mut rs = nums
+                .iter()
+                .filter(|x| !x.is_zero())
+                .map(|x| residue_four(x.words(), &o4, minv));
+            let first = rs.next().unwrap_or([1, 0, 0, 0]);
+            let p = rs.fold(first, |p, r| residue_four(&mul_four(&p, &r), &o4, minv));
+            gcd(&o, &Nat::from_four(p))
+        } else if o.bits() <= 64 * (L as u64 / 2) {
+            // Π nums modulo o by Montgomery's reduction
+            // (`Nat::shrink_mod`): each residue r ≡ x·2^(−64s) and each
+            // running product stay within o's limbs (at most L/2), so
+            // every product fits the fixed width. The powers 2^(−64s)
+            // are units modulo odd o: the last residue has the gcd with
+            // o of Π nums itself (o for a residue 0, `gcd`'s answer).
+            let minv = neg_inv_word(o.low_word());
+            let mut p = Nat::from_u128(1);
+            for x in nums.iter().filter(|x| !x.is_zero()) {
+                let r = x.shrink_mod(&o, minv).0;
+                p = p.mul(&r).shrink_mod(&o, minv).0;
+            }
+            gcd(&o, &p)
+        } else {
+            // Two residues would pass the fixed width: the product
+            // modulo o in `BigUint`.
+            let ob = o.to_biguint();
+            let mut p = num_bigint::BigUint::one();
+            for x in nums.iter().filter(|x| !x.is_zero()) {
+                p = p * x.to_biguint() % &ob;
+            }
+            if p.is_zero() {
+                o
+            } else {
+                gcd(&o, &Nat::from_biguint(&p))
+            }
+        };
+        self.common[k] = Common::of(&self.h[k]);
     }
 
     /// The odd parts among the factors `fs` that divide x whole, taken
@@ -745,7 +756,7 @@ impl Lowest {
     }
 
     /// One step of [`Lowest::reduced`]: x ← x/g with g = gcd(x, o_k) =
-    /// gcd(x, h_k) (x divides `Π nums`), and the kept part o_k/g. The
+    /// gcd(x, h_k) (x divides factor k's `Π nums`), and the kept part o_k/g. The
     /// residues carry a unit factor 2^(−64n) modulo the odd h, which keeps
     /// the gcd; g divides both x and o_k, so both divisions are exact.
     fn cancel(&self, x: &mut Nat, k: usize) -> Part {
