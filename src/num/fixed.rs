@@ -10,8 +10,12 @@ use num_bigint::{BigInt, Sign as BSign};
 use std::cmp::Ordering;
 
 mod convert;
+mod two_word;
 pub(crate) use convert::{
     int_pow2_point, int_pow2_rational, int_sign, ldexp, ratio_f64, to_bigint,
+};
+pub(crate) use two_word::{
+    div_exact_two, four_word_modulus, gcd_two, mul_four, mul_redc_two, residue_four, residue_word,
 };
 
 #[cfg(test)]
@@ -1580,15 +1584,16 @@ pub(crate) fn two_word_modulus(m: &Nat) -> Option<(u128, u64)> {
 /// the lowest (P. L. Montgomery, Math. Comp. 44, 1985), as
 /// [`Nat::residue_odd`] with a modulus of two words, in `u128`.
 ///
-/// Each step takes `T = r + xᵢ` (below 2¹²⁷ + 2⁶⁴ < 2¹²⁸ as `r < o`) and
+/// The running r stays at most o (not below it: no subtraction per step).
+/// Each step takes `T = r + xᵢ ≤ o + 2⁶⁴ − 1` (below 2¹²⁸) and
 /// `q = T₀·minv mod 2⁶⁴`, so that `T + q·o ≡ 0 (mod 2⁶⁴)`; with
 /// `q·o = a + b·2⁶⁴` (`a = q·o₀`, `b = q·o₁`) the low word `T₀ + lo(a)` is 0
 /// (T₀ = 0, then q = 0) or exactly 2⁶⁴, so `(T + q·o)/2⁶⁴ =
-/// T₁ + hi(a) + b + [T₀ ≠ 0]`, below 2⁶³ + 2⁶⁴ + 2¹²⁷ + 1 (no overflow) and
-/// below `(2¹²⁸ + 2⁶⁴·o)/2⁶⁴ = 2⁶⁴ + o < 2o`: one conditional subtraction
-/// keeps `r < o`. Each step multiplies by 2^(−64) modulo o, hence the
-/// factor; `r = 0` exactly when o divides x, and as 2 is a unit modulo odd
-/// o, `gcd(o, r) = gcd(o, x)`.
+/// T₁ + hi(a) + b + [T₀ ≠ 0]`, at most
+/// `(o + 2⁶⁴ − 1 + (2⁶⁴ − 1)·o)/2⁶⁴ < o + 1` (no overflow): r ≤ o again,
+/// and an r = o at the end is 0. Each step multiplies by 2^(−64) modulo o,
+/// hence the factor; `r = 0` exactly when o divides x, and as 2 is a unit
+/// modulo odd o, `gcd(o, r) = gcd(o, x)`.
 pub(crate) fn residue_two(x: &[u64], o: u128, minv: u64) -> u128 {
     debug_assert!(o & 1 == 1 && o > u64::MAX as u128 && o >> 127 == 0);
     let (o0, o1) = (o as u64 as u128, o >> 64);
@@ -1598,10 +1603,13 @@ pub(crate) fn residue_two(x: &[u64], o: u128, minv: u64) -> u128 {
         let t0 = t as u64;
         let q = t0.wrapping_mul(minv) as u128;
         let a = q * o0;
-        let u = (t >> 64) + (a >> 64) + q * o1 + (t0 != 0) as u128;
-        r = if u >= o { u - o } else { u };
+        r = (t >> 64) + (a >> 64) + q * o1 + (t0 != 0) as u128;
     }
-    r
+    if r == o {
+        0
+    } else {
+        r
+    }
 }
 
 /// `a·b` as four little-endian words.

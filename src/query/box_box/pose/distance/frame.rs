@@ -53,7 +53,8 @@
 
 use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
-    big, div_exact, gcd, gcd_u64, mul_two, neg_inv_word, residue_two, two_word_modulus, Int, Nat, L,
+    big, div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four,
+    mul_redc_two, neg_inv_word, residue_four, residue_word, two_word_modulus, Int, Nat, L,
 };
 use crate::num::wide::Wide;
 use crate::query::Closest;
@@ -336,7 +337,7 @@ impl Frame {
         // `Lowest` works on the 768-bit `Int`s.
         let (pv, nq) = (pv.map(Wide::to_int), nq.map(Wide::to_int));
         // Every denominator is a product of d_p and d_q (`Lowest`: one gcd
-        // of a d's size per box, for the seven numerators together).
+        // of a d's size per box, for the numerators of its values together).
         let nums: [&Nat; 6] = [
             pv[0].mag(),
             pv[1].mag(),
@@ -353,15 +354,19 @@ impl Frame {
         // the product would make h the whole of o, a gcd of o's size per
         // value.
         let (n2, kept, k2, t2) = low.strip(&n2, &[p, p, q, q]);
-        low.set_h(&[
-            nums[0],
-            nums[1],
-            nums[2],
-            nums[3],
-            nums[4],
-            nums[5],
-            n2.mag(),
-        ]);
+        // Each h from the numerators of the values over its factor: p's
+        // point over d_p alone, q's over d_q (and d_p unless it is q's
+        // vertex), n2 over both.
+        let n2m = n2.mag();
+        if f.free == 0 {
+            low.set_h_of(p, &[nums[0], nums[1], nums[2], n2m]);
+        } else {
+            low.set_h_of(
+                p,
+                &[nums[0], nums[1], nums[2], nums[3], nums[4], nums[5], n2m],
+            );
+        }
+        low.set_h_of(q, &[nums[3], nums[4], nums[5], n2m]);
         let at_p = low.point(&pv, &[p], self.z);
         let at_q = if f.free == 0 {
             low.point(&nq, &[q], self.z)
@@ -480,16 +485,17 @@ fn gcd_odd(x: &Nat, h: &Nat) -> Nat {
 
 /// Lowest terms of values `x·2^p / Π f` whose denominators are products of
 /// a few positive factors (d_a and d_b, and W's two factors for an edge
-/// pair, with repetition) and whose numerators divide one product `Π nums`.
+/// pair, with repetition) and whose numerators divide, per factor f, a
+/// product `Π nums_f` (the numerators of the values over f, or more).
 ///
-/// Per factor f = 2^t·o (o odd) one gcd of o's size, h = gcd(o, Π nums),
+/// Per factor f = 2^t·o (o odd) one gcd of o's size, h = gcd(o, Π nums_f),
 /// formed from the product reduced modulo o as it grows. For a numerator x
-/// dividing `Π nums`, gcd(x, o) divides both `Π nums` and o, hence h: so
-/// gcd(x, o) = gcd(x, h), a gcd with a number that is 1 or small for all
+/// dividing `Π nums_f`, gcd(x, o) divides both `Π nums_f` and o, hence h:
+/// so gcd(x, o) = gcd(x, h), a gcd with a number that is 1 or small for all
 /// but special inputs. A value is reduced factor by factor (g = gcd(x, o),
 /// x ← x/g, keep o/g: for every prime one side loses it, and later steps
 /// only divide x further, so x ends prime to every kept part; each x stays
-/// a divisor of `Π nums`), the powers of two by shifts: no gcd of the
+/// a divisor of its `Π nums_f`), the powers of two by shifts: no gcd of the
 /// whole denominator's size.
 struct Lowest {
     n: usize,
@@ -500,6 +506,46 @@ struct Lowest {
     /// An odd part of two words as `num::fixed::two_word_modulus` gives it
     /// (its residues without division).
     two: [Option<(u128, u64)>; 4],
+    /// The odd parts that fit a `u128` (both d's: below 2¹²⁶), and the h's
+    /// in the form their gcds use.
+    small: [Option<u128>; 4],
+    common: [Common; 4],
+}
+
+/// A factor's h = gcd(o, Π nums) as each value's gcd with it runs: for
+/// h < 2⁶⁴ (the common case besides 1: a product of small primes) a word
+/// residue and [`gcd_u64`], for h of two words a two-word residue and
+/// [`gcd_two`], no `Nat` temporaries; wider ones with `Nat`s.
+#[derive(Clone, Copy)]
+enum Common {
+    /// h = 1: nothing to cancel.
+    One,
+    /// 1 < h < 2⁶⁴, with −h⁻¹ mod 2⁶⁴.
+    Word(u64, u64),
+    /// 2⁶⁴ < h < 2¹²⁷ (odd), with −h⁻¹ mod 2⁶⁴ (`two_word_modulus`).
+    Two(u128, u64),
+    /// Wider: `self.h[k]` ([`gcd_odd`]).
+    Wide,
+}
+
+impl Common {
+    fn of(h: &Nat) -> Common {
+        if h.is_one() {
+            Common::One
+        } else if let Some(w) = h.to_u64() {
+            Common::Word(w, neg_inv_word(w))
+        } else if let Some((h2, minv)) = two_word_modulus(h) {
+            Common::Two(h2, minv)
+        } else {
+            Common::Wide
+        }
+    }
+}
+
+/// A kept odd part o/g: a `u128` when o fits one, else a `Nat`.
+enum Part {
+    Two(u128),
+    Wide(Nat),
 }
 
 impl Lowest {
@@ -519,6 +565,8 @@ impl Lowest {
             twos: [0; 4],
             h: [Nat::ZERO; 4],
             two: [None; 4],
+            small: [None; 4],
+            common: [Common::One; 4],
         };
         for (i, f) in fs.iter().enumerate() {
             // Factor index 0 is box 0's d, 1 box 1's (the callers' order).
@@ -528,6 +576,7 @@ impl Lowest {
             out.twos[k] = t;
             out.odd[k] = o;
             out.two[k] = two_word_modulus(&o);
+            out.small[k] = o.to_u128();
         }
         out
     }
@@ -535,68 +584,107 @@ impl Lowest {
     /// The h's for the numerators `nums` (zero ones skipped).
     fn set_h(&mut self, nums: &[&Nat]) {
         for k in 0..self.n {
-            let o = self.odd[k];
-            self.h[k] = if o.is_one() {
-                o
-            } else if let Some((o2, minv)) = self.two[k] {
-                // Π nums modulo o in two words: each residue and each
-                // product's residue (`residue_two`, times units 2^(−64s)
-                // modulo odd o) below o; a residue 0 gives gcd(o, 0) = o.
-                let mut p = 1u128;
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    p = residue_two(&mul_two(p, x.residue_two(o2, minv)), o2, minv);
-                }
-                gcd(&o, &Nat::from_u128(p))
-            } else if o.bits() <= 64 * (L as u64 / 2) {
-                // Π nums modulo o by Montgomery's reduction
-                // (`Nat::shrink_mod`): each residue r ≡ x·2^(−64s) and each
-                // running product stay within o's limbs (at most L/2), so
-                // every product fits the fixed width. The powers 2^(−64s)
-                // are units modulo odd o: the last residue has the gcd with
-                // o of Π nums itself (o for a residue 0, `gcd`'s answer).
-                let minv = neg_inv_word(o.low_word());
-                let mut p = Nat::from_u128(1);
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    let r = x.shrink_mod(&o, minv).0;
-                    p = p.mul(&r).shrink_mod(&o, minv).0;
-                }
-                gcd(&o, &p)
-            } else {
-                // Two residues would pass the fixed width: the product
-                // modulo o in `BigUint`.
-                let ob = o.to_biguint();
-                let mut p = num_bigint::BigUint::one();
-                for x in nums.iter().filter(|x| !x.is_zero()) {
-                    p = p * x.to_biguint() % &ob;
-                }
-                if p.is_zero() {
-                    o
-                } else {
-                    gcd(&o, &Nat::from_biguint(&p))
-                }
-            };
+            self.set_h_of(k, nums);
         }
+    }
+
+    /// Factor k's h for the numerators `nums` (zero ones skipped): those of
+    /// the values whose denominators have factor k suffice.
+    fn set_h_of(&mut self, k: usize, nums: &[&Nat]) {
+        let o = self.odd[k];
+        self.h[k] = if o.is_one() {
+            o
+        } else if let Some((o2, minv)) = self.two[k] {
+            // Π nums modulo o in two words: each residue (`residue_two`)
+            // and each product of two (`mul_redc_two`) below o, times
+            // units 2^(−64s) modulo odd o; a residue 0 gives
+            // gcd(o, 0) = o (no numerator: the empty product 1).
+            let mut rs = nums
+                .iter()
+                .filter(|x| !x.is_zero())
+                .map(|x| x.residue_two(o2, minv));
+            let first = rs.next().unwrap_or(1);
+            let p = rs.fold(first, |p, r| mul_redc_two(p, r, o2, minv));
+            Nat::from_u128(gcd_two(o2, p))
+        } else if let Some(w) = o.to_u64() {
+            // One word: the same product of residues in words (each
+            // below w, their product below 2¹²⁸).
+            let minv = neg_inv_word(w);
+            let mut p = 1u64;
+            for x in nums.iter().filter(|x| !x.is_zero()) {
+                let t = p as u128 * x.residue_word(w, minv) as u128;
+                p = residue_word(&[t as u64, (t >> 64) as u64], w, minv);
+            }
+            Nat::from_u128(gcd_u64(w, p) as u128)
+        } else if let Some((o4, minv)) = four_word_modulus(&o) {
+            // Four words (W's parts, below 2²⁵³): the same in four
+            // words (`residue_four`), each product of two residues
+            // eight words.
+            let mut rs = nums
+                .iter()
+                .filter(|x| !x.is_zero())
+                .map(|x| residue_four(x.words(), &o4, minv));
+            let first = rs.next().unwrap_or([1, 0, 0, 0]);
+            let p = rs.fold(first, |p, r| residue_four(&mul_four(&p, &r), &o4, minv));
+            gcd(&o, &Nat::from_four(p))
+        } else if o.bits() <= 64 * (L as u64 / 2) {
+            // Π nums modulo o by Montgomery's reduction
+            // (`Nat::shrink_mod`): each residue r ≡ x·2^(−64s) and each
+            // running product stay within o's limbs (at most L/2), so
+            // every product fits the fixed width. The powers 2^(−64s)
+            // are units modulo odd o: the last residue has the gcd with
+            // o of Π nums itself (o for a residue 0, `gcd`'s answer).
+            let minv = neg_inv_word(o.low_word());
+            let mut p = Nat::from_u128(1);
+            for x in nums.iter().filter(|x| !x.is_zero()) {
+                let r = x.shrink_mod(&o, minv).0;
+                p = p.mul(&r).shrink_mod(&o, minv).0;
+            }
+            gcd(&o, &p)
+        } else {
+            // Two residues would pass the fixed width: the product
+            // modulo o in `BigUint`.
+            let ob = o.to_biguint();
+            let mut p = num_bigint::BigUint::one();
+            for x in nums.iter().filter(|x| !x.is_zero()) {
+                p = p * x.to_biguint() % &ob;
+            }
+            if p.is_zero() {
+                o
+            } else {
+                gcd(&o, &Nat::from_biguint(&p))
+            }
+        };
+        self.common[k] = Common::of(&self.h[k]);
     }
 
     /// The odd parts among the factors `fs` that divide x whole, taken
     /// out in turn (each proved by a residue 0, the quotient exact):
     /// `x/Π_{fs} f = x′/(Π_{kept} f · 2^t)` with the kept indices and t the
     /// taken factors' powers of two. x′ divides x, so [`Lowest::value_with`]
-    /// reduces it when x′ (or a multiple) is among the h's numerators.
+    /// reduces it when x′ (or a multiple) is among the h's numerators. A
+    /// factor that failed once is not tried again: m only loses divisors
+    /// afterwards, so o ∤ m stays true.
     fn strip(&self, x: &Int, fs: &[usize]) -> (Int, [usize; 6], usize, u64) {
         let (mut m, mut kept, mut n, mut t) = (*x.mag(), [0; 6], 0, 0);
+        let mut failed = 0u8;
         for &k in fs {
             let o = &self.odd[k];
             let whole = !o.is_one()
                 && !m.is_zero()
+                && failed >> k & 1 == 0
                 && match self.two[k] {
                     Some((o2, minv)) => m.residue_two(o2, minv) == 0,
                     None => residue(&m, o).is_zero(),
                 };
             if whole {
-                m = div_exact(&m, o);
+                m = match self.two[k] {
+                    Some((o2, _)) => m.div_exact_by_two(o2),
+                    None => div_exact(&m, o),
+                };
                 t += self.twos[k];
             } else {
+                failed |= 1 << k;
                 kept[n] = k;
                 n += 1;
             }
@@ -657,21 +745,64 @@ impl Lowest {
         let (mut x, mut den, mut twos) = (*x, Nat::from_u128(1), 0);
         for (i, &k) in fs.iter().enumerate() {
             twos += self.twos[k];
-            let h = &self.h[k];
-            let kept = if h.is_one() || x.is_zero() {
-                self.odd[k]
-            } else {
-                let g = gcd_odd(&x, h);
-                if g.is_one() {
-                    self.odd[k]
-                } else {
-                    x = div_exact(&x, &g);
-                    div_exact(&self.odd[k], &g)
-                }
+            den = match (i, self.cancel(&mut x, k)) {
+                (0, Part::Two(v)) => Nat::from_u128(v),
+                (0, Part::Wide(v)) => v,
+                (_, Part::Two(v)) => den.mul_u128(v),
+                (_, Part::Wide(v)) => den.mul(&v),
             };
-            den = if i == 0 { kept } else { den.mul(&kept) };
         }
         (x, den, twos)
+    }
+
+    /// One step of [`Lowest::reduced`]: x ← x/g with g = gcd(x, o_k) =
+    /// gcd(x, h_k) (x divides factor k's `Π nums`), and the kept part o_k/g. The
+    /// residues carry a unit factor 2^(−64n) modulo the odd h, which keeps
+    /// the gcd; g divides both x and o_k, so both divisions are exact.
+    fn cancel(&self, x: &mut Nat, k: usize) -> Part {
+        let whole = || match self.small[k] {
+            Some(o) => Part::Two(o),
+            None => Part::Wide(self.odd[k]),
+        };
+        let part = |g: u128| match self.small[k] {
+            Some(o) => Part::Two(div_exact_two(o, g)),
+            None => Part::Wide(div_exact(&self.odd[k], &Nat::from_u128(g))),
+        };
+        if x.is_zero() {
+            return whole();
+        }
+        match self.common[k] {
+            Common::One => whole(),
+            Common::Word(h, minv) => {
+                let g = gcd_u64(h, x.residue_word(h, minv));
+                if g == 1 {
+                    return whole();
+                }
+                // g odd (it divides h): its inverse modulo 2⁶⁴.
+                *x = x.div_exact_word(g, neg_inv_word(g).wrapping_neg());
+                part(g as u128)
+            }
+            Common::Two(h, minv) => {
+                let g = gcd_two(h, x.residue_two(h, minv));
+                if g == 1 {
+                    return whole();
+                }
+                // g odd (it divides h), of one word or two.
+                *x = match u64::try_from(g) {
+                    Ok(w) => x.div_exact_word(w, neg_inv_word(w).wrapping_neg()),
+                    Err(_) => x.div_exact_by_two(g),
+                };
+                part(g)
+            }
+            Common::Wide => {
+                let g = gcd_odd(x, &self.h[k]);
+                if g.is_one() {
+                    return whole();
+                }
+                *x = div_exact(x, &g);
+                Part::Wide(div_exact(&self.odd[k], &g))
+            }
+        }
     }
 
     fn point(&self, n: &[Int; 3], fs: &[usize], p: i64) -> Vec3<BigRational> {
