@@ -10,9 +10,11 @@ use num_bigint::{BigInt, Sign as BSign};
 use std::cmp::Ordering;
 
 mod convert;
+mod ratio;
 pub(crate) use convert::{
     int_pow2_point, int_pow2_rational, int_sign, ldexp, ratio_f64, to_bigint,
 };
+pub(crate) use ratio::{ExactValue, FixedRational};
 
 #[cfg(test)]
 use crate::stats::ADDBACK;

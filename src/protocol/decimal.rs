@@ -23,6 +23,7 @@
 //! integer's exact decimal expansion. Magnitudes of at most 128 bits go to
 //! `itoa`.
 
+use crate::num::fixed::{FixedRational, Nat, L};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_rational::BigRational;
 use num_traits::One;
@@ -294,7 +295,13 @@ fn write_on_stack<const N: usize, const C: usize>(
 
 /// A natural number in decimal, as `Display` writes it.
 pub(crate) fn write_nat(out: &mut Vec<u8>, m: &BigUint) {
-    let mut digits = m.iter_u64_digits();
+    write_limbs(out, m.iter_u64_digits());
+}
+
+/// The natural number of the 64-bit limbs `digits` (least significant
+/// first, the top one nonzero; none for zero) in decimal, as `Display`
+/// writes it.
+pub(crate) fn write_limbs(out: &mut Vec<u8>, mut digits: impl ExactSizeIterator<Item = u64>) {
     let len = digits.len();
     if len <= 2 {
         // Up to 128 bits `itoa`'s u128 path is the cheaper one: it writes
@@ -335,6 +342,30 @@ pub(crate) fn int_string(n: &BigInt) -> String {
     write_int(&mut out, n);
     // Only ASCII digits and '-' were written.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// x·2^s in decimal: its limbs on the stack when they fit 2·L limbs.
+fn write_shifted(out: &mut Vec<u8>, x: &Nat, s: u64) {
+    let mut limbs = [0u64; 2 * L];
+    match x.shl_limbs(s, &mut limbs) {
+        Some(n) => write_limbs(out, limbs[..n].iter().copied()),
+        None => write_nat(out, &x.shl_big(s)),
+    }
+}
+
+/// A fixed-width rational as [`write_exact_digits`] writes the same value:
+/// `n`, or `n/d` when the denominator is not 1, straight from the limbs.
+pub(crate) fn write_fixed_digits(out: &mut Vec<u8>, r: &FixedRational) {
+    if r.is_neg() {
+        out.push(b'-');
+    }
+    let (m, sm) = r.numer();
+    write_shifted(out, m, sm);
+    let (o, so) = r.denom();
+    if !(o.is_one() && so == 0) {
+        out.push(b'/');
+        write_shifted(out, o, so);
+    }
 }
 
 /// A rational as `Display` writes a reduced `BigRational`: `n`, or `n/d`

@@ -1,0 +1,324 @@
+//! Exact rationals in lowest terms held in the fixed width, and what the
+//! protocol needs of them computed on the limbs: the `BigRational`, the
+//! nearest double, and the nearest double to the square root.
+//!
+//! A [`FixedRational`] is `±m·2^e / o` with m odd (or zero) and o odd and
+//! prime to m: the numerator is `m·2^e` and the denominator o when e ≥ 0,
+//! else m and `o·2^(−e)`, the same pair as num-rational's lowest terms.
+//! The conversions to doubles decide every rounding by exact comparisons of
+//! `m·2^e` with `o·c·2^s` for small integers c (a word, or the square of a
+//! midpoint's mantissa): one product of o by at most two words and a
+//! comparison of aligned limbs, no division and no allocation. Their
+//! answers are those of [`crate::num::scalar::rational_to_f64`] and
+//! [`crate::num::sqrt::sqrt_nearest_f64`] on the same value: both are
+//! functions of the value alone (the correctly rounded double, and the
+//! double nearest the square root with the same start and steps), and where
+//! o leaves too little room for the products the value goes to them.
+
+use super::{big, ldexp, Nat, L};
+use crate::num::scalar::rational_to_f64;
+use crate::num::sqrt::{sqrt_nearest_by, sqrt_nearest_f64};
+use num_bigint::{BigInt, BigUint, Sign};
+use num_rational::BigRational;
+use num_traits::Zero;
+use std::cmp::Ordering;
+
+/// The most bits o may have for [`FixedRational::to_f64`] in the fixed
+/// width: o times a quotient or a rounding midpoint of at most 55 bits
+/// (q ≤ 2⁵³ + 1, 2q + 1 ≤ 2⁵⁴ + 3) stays below 2⁷⁵⁵ < 2⁷⁶⁸.
+const ROUND_DEN_BITS: u64 = 700;
+
+/// The most bits o may have for [`FixedRational::sqrt_f64`] in the fixed
+/// width: o times the square of a midpoint's mantissa (below 2⁵⁵, so the
+/// square below 2¹¹⁰) stays below 2⁷⁵⁰ < 2⁷⁶⁸.
+const SQRT_DEN_BITS: u64 = 640;
+
+/// `±m·2^e / o` in lowest terms (module docs): m odd, o odd, positive and
+/// prime to m; zero as m = 0, e = 0, o = 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FixedRational {
+    neg: bool,
+    m: Nat,
+    e: i64,
+    o: Nat,
+}
+
+impl FixedRational {
+    pub(crate) const ZERO: FixedRational = FixedRational {
+        neg: false,
+        m: Nat::ZERO,
+        e: 0,
+        o: Nat {
+            d: {
+                let mut d = [0; L];
+                d[0] = 1;
+                d
+            },
+            n: 1,
+        },
+    };
+
+    /// `±mag·2^p / (den·2^twos)` for an odd den > 0 prime to mag: the odd
+    /// part of mag and the power of two that is left, in one exponent.
+    pub(crate) fn new(neg: bool, mag: &Nat, den: &Nat, twos: u64, p: i64) -> FixedRational {
+        if mag.is_zero() {
+            return FixedRational::ZERO;
+        }
+        debug_assert!(den.low_word() & 1 == 1);
+        let t = mag.trailing_zeros();
+        FixedRational {
+            neg,
+            m: mag.shr(t),
+            e: p - twos as i64 + t as i64,
+            o: *den,
+        }
+    }
+
+    pub(crate) fn is_neg(&self) -> bool {
+        self.neg
+    }
+
+    /// The numerator's magnitude as `x·2^s`.
+    pub(crate) fn numer(&self) -> (&Nat, u64) {
+        (&self.m, self.e.max(0) as u64)
+    }
+
+    /// The denominator as `x·2^s` (1 exactly when x = 1 and s = 0).
+    pub(crate) fn denom(&self) -> (&Nat, u64) {
+        (&self.o, (-self.e).max(0) as u64)
+    }
+
+    /// The same value as a `BigRational` (lowest terms, as num-rational
+    /// keeps them).
+    pub(crate) fn to_big(&self) -> BigRational {
+        if self.m.is_zero() {
+            return BigRational::zero();
+        }
+        let (m, sm) = self.numer();
+        let (o, so) = self.denom();
+        let sign = if self.neg { Sign::Minus } else { Sign::Plus };
+        BigRational::new_raw(
+            BigInt::from_biguint(sign, big(m, sm as i64)),
+            BigInt::from(big(o, so as i64)),
+        )
+    }
+
+    /// `m·2^e` compared with `o·c·2^s`.
+    fn cmp_with(&self, c: &Nat, s: i64) -> Ordering {
+        cmp_shifted(&self.m, self.e, &self.o.mul(c), s)
+    }
+
+    /// The nearest double (ties to even; ±∞ past the range, subnormals
+    /// below it), [`rational_to_f64`]'s answer.
+    ///
+    /// For |r| = m·2^e/o: its leading bit's exponent `top` (k or k − 1 with
+    /// k = bits(m) + e − bits(o), one comparison with o·2^k); the last
+    /// bit's exponent l = max(top − 52, −1074); q = ⌊|r|/2^l⌋ < 2⁵³ from a
+    /// float estimate (top 64 bits of m and o: within one of q) corrected
+    /// until o·q·2^l ≤ m·2^e < o·(q + 1)·2^l; then up when |r| passes the
+    /// midpoint (2q + 1)·2^(l−1), or meets it with q odd. A q that reaches
+    /// 2⁵³ is 2⁵² at the next exponent.
+    pub(crate) fn to_f64(&self) -> f64 {
+        if self.m.is_zero() {
+            return 0.0;
+        }
+        if self.o.bits() > ROUND_DEN_BITS {
+            return rational_to_f64(&self.to_big());
+        }
+        let signed = |v: f64| if self.neg { -v } else { v };
+        let (m, o) = (&self.m, &self.o);
+        let k = m.bits() as i64 + self.e - o.bits() as i64;
+        let one = Nat::from_u128(1);
+        let top = if self.cmp_with(&one, k) == Ordering::Less {
+            k - 1
+        } else {
+            k
+        };
+        if top > 1023 {
+            return signed(f64::INFINITY);
+        }
+        let mut l = (top - 52).max(-1074);
+        let (mm, em) = lead(m);
+        let (mo, eo) = lead(o);
+        let est = ldexp(mm as f64 / mo as f64, em - eo + self.e - l).floor();
+        // q < 2⁵³ (|r| < 2^(top+1) ≤ 2^(l+53)).
+        let mut q = if est >= 0.0 {
+            est.min((1u64 << 53) as f64) as u64
+        } else {
+            0
+        };
+        let at = |q: u64| self.cmp_with(&Nat::from_u128(q as u128), l);
+        while q > 0 && at(q) == Ordering::Less {
+            q -= 1;
+        }
+        while at(q + 1) != Ordering::Less {
+            q += 1;
+        }
+        let half = self.cmp_with(&Nat::from_u128(2 * q as u128 + 1), l - 1);
+        if half == Ordering::Greater || (half == Ordering::Equal && q & 1 == 1) {
+            q += 1;
+        }
+        if q >> 53 != 0 {
+            q >>= 1;
+            l += 1;
+        }
+        if q == 0 {
+            return signed(0.0);
+        }
+        if l + 52 > 1023 {
+            return signed(f64::INFINITY);
+        }
+        let mut v = q as f64;
+        let mut e = l;
+        while e != 0 {
+            let step = e.clamp(-1000, 1000);
+            v *= 2f64.powi(step as i32);
+            e -= step;
+        }
+        signed(v)
+    }
+
+    /// The double nearest √r (ties to even), [`sqrt_nearest_f64`]'s
+    /// answer: its start and steps (`sqrt_nearest_by`) with the
+    /// comparisons of r with a squared midpoint (M·2^E)² made as
+    /// m·2^e ≷ o·M²·2^(2E) in the fixed width.
+    pub(crate) fn sqrt_f64(&self) -> f64 {
+        if self.neg {
+            return f64::NAN;
+        }
+        if self.m.is_zero() {
+            return 0.0;
+        }
+        if self.o.bits() > SQRT_DEN_BITS {
+            return sqrt_nearest_f64(&self.to_big());
+        }
+        let (m, sm) = self.numer();
+        let (o, so) = self.denom();
+        let e = (m.bits() + sm) as i64 - (o.bits() + so) as i64;
+        let above = |&(mid, x): &(u128, i64)| -> Ordering {
+            match mid.checked_mul(mid) {
+                // Below 2¹¹⁰ (SQRT_DEN_BITS' bound) in the fixed width.
+                Some(sq) if 128 - sq.leading_zeros() <= 110 => {
+                    self.cmp_with(&Nat::from_u128(sq), 2 * x)
+                }
+                // Never for the midpoints of doubles (below 2⁵⁵); exact
+                // all the same.
+                _ => {
+                    let r = self.to_big();
+                    let (p, q) = (r.numer().magnitude(), r.denom().magnitude());
+                    let rhs = q * (BigUint::from(mid) * BigUint::from(mid));
+                    if x >= 0 {
+                        p.cmp(&(rhs << (2 * x) as usize))
+                    } else {
+                        (p << (-2 * x) as usize).cmp(&rhs)
+                    }
+                }
+            }
+        };
+        sqrt_nearest_by(e, lead_shifted(m, sm), lead_shifted(o, so), above)
+    }
+}
+
+/// `(v, a)` with x ≈ v·2^a, v the top (at most) 64 bits of x > 0, for
+/// the quotient estimate of [`FixedRational::to_f64`].
+fn lead(x: &Nat) -> (u64, i64) {
+    let b = x.bits();
+    let s = b.saturating_sub(64);
+    (x.shr(s).to_u64().unwrap_or(0), s as i64)
+}
+
+/// The leading bits of x·2^s as `num::sqrt`'s `lead` takes them from the
+/// `BigUint` x·2^s: a = max(bits − 64, 0) and v = ⌊x·2^s / 2^a⌋ (at most
+/// 64 bits), as a double.
+fn lead_shifted(x: &Nat, s: u64) -> (f64, i64) {
+    let bits = x.bits() + s;
+    let a = bits.saturating_sub(64);
+    let v = if a >= s {
+        x.shr(a - s).to_u64().unwrap_or(0)
+    } else {
+        // a < s: bits − a ≤ 64 (a = 0 and bits ≤ 64, or a = bits − 64),
+        // so x·2^(s−a) has at most 64 bits.
+        x.to_u64().unwrap_or(0) << (s - a)
+    };
+    (v as f64, a as i64)
+}
+
+/// a·2^sa compared with b·2^sb: by the leading bit's place, and when that
+/// is the same, by the limbs of the one shifted to the other's (its bit
+/// length then the other's, within the fixed width).
+pub(crate) fn cmp_shifted(a: &Nat, sa: i64, b: &Nat, sb: i64) -> Ordering {
+    match (a.is_zero(), b.is_zero()) {
+        (true, true) => return Ordering::Equal,
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        _ => {}
+    }
+    let (la, lb) = (a.bits() as i64 + sa, b.bits() as i64 + sb);
+    if la != lb {
+        return la.cmp(&lb);
+    }
+    let s = sa - sb;
+    if s >= 0 {
+        a.shl(s as u64).cmp(b)
+    } else {
+        a.cmp(&b.shl((-s) as u64))
+    }
+}
+
+impl Nat {
+    /// The limbs of `self·2^s` into `out` (least significant first, the
+    /// top one nonzero; none for zero), their count; `None` when they pass
+    /// its 2·L limbs.
+    pub(crate) fn shl_limbs(&self, s: u64, out: &mut [u64; 2 * L]) -> Option<usize> {
+        if self.n == 0 {
+            return Some(0);
+        }
+        let bits = self.bits() + s;
+        if bits > 64 * 2 * L as u64 {
+            return None;
+        }
+        let (w, b) = ((s / 64) as usize, (s % 64) as u32);
+        let n = bits.div_ceil(64) as usize;
+        out[..n].fill(0);
+        for i in 0..self.n {
+            out[i + w] |= self.d[i] << b;
+            if b > 0 && i + w + 1 < n {
+                out[i + w + 1] = self.d[i] >> (64 - b);
+            }
+        }
+        Some(n)
+    }
+}
+
+/// An exact value of the lean pose answers: in the fixed width, or a
+/// `BigRational` where a value passes it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ExactValue {
+    Fixed(FixedRational),
+    Big(BigRational),
+}
+
+impl ExactValue {
+    pub(crate) fn into_big(self) -> BigRational {
+        match self {
+            ExactValue::Fixed(x) => x.to_big(),
+            ExactValue::Big(x) => x,
+        }
+    }
+
+    /// [`rational_to_f64`] of the value.
+    pub(crate) fn to_f64(&self) -> f64 {
+        match self {
+            ExactValue::Fixed(x) => x.to_f64(),
+            ExactValue::Big(x) => rational_to_f64(x),
+        }
+    }
+
+    /// [`sqrt_nearest_f64`] of the value.
+    pub(crate) fn sqrt_f64(&self) -> f64 {
+        match self {
+            ExactValue::Fixed(x) => x.sqrt_f64(),
+            ExactValue::Big(x) => sqrt_nearest_f64(x),
+        }
+    }
+}
