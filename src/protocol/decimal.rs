@@ -384,6 +384,52 @@ mod tests {
     use num_traits::{Pow, Zero};
     use proptest::prelude::*;
 
+    /// `write_fixed_digits` writes what `write_exact_digits` writes for the
+    /// same value (`Display`'s text): random odd numerators and odd
+    /// denominators of up to 768 bits, prime to each other, times powers of
+    /// two that keep the text on the stack's 2·L limbs or pass them; zero.
+    #[test]
+    fn fixed_rationals_are_written_as_big_ones() {
+        use crate::num::fixed::Nat;
+        use num_integer::Integer;
+        let mut s = 0x0dd_ba11u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        let mut cases = vec![(FixedRational::new(false, &Nat::ZERO, &Nat::from_u128(1), 0, 0), BigRational::from_integer(0.into()))];
+        for i in 0..3000 {
+            let (wm, wo) = (next() % 12, next() % 12);
+            let mut big = |words: u64| {
+                let mut x = BigUint::from(next() | 1);
+                for _ in 0..words {
+                    let w = if i % 7 == 0 { u64::MAX } else { next() };
+                    x = (x << 64usize) | BigUint::from(w);
+                }
+                x
+            };
+            let (m, o) = (big(wm), big(wo));
+            // The denominator's odd part (the power of two is e's).
+            let o = if i % 4 == 0 { BigUint::one() } else { o | BigUint::one() };
+            let g = m.gcd(&o);
+            let (m, o) = (m / &g, o / &g);
+            let e = (next() % 1200) as i64 - 600;
+            let neg = next() & 1 == 1;
+            let f = FixedRational::new(neg, &Nat::from_biguint(&m), &Nat::from_biguint(&o), 0, e);
+            let (mut n, mut d) = (BigInt::from(m), BigInt::from(o));
+            if e >= 0 {
+                n <<= e as usize;
+            } else {
+                d <<= (-e) as usize;
+            }
+            cases.push((f, BigRational::new(if neg { -n } else { n }, d)));
+        }
+        for (f, r) in &cases {
+            let (mut a, mut b) = (b"x".to_vec(), b"x".to_vec());
+            write_fixed_digits(&mut a, f);
+            write_exact_digits(&mut b, r);
+            assert_eq!(a, b);
+            assert_eq!(String::from_utf8(a).unwrap(), format!("x{r}"));
+        }
+    }
+
     fn text(n: &BigInt) -> String {
         let mut out = b"x".to_vec();
         write_int(&mut out, n);

@@ -322,3 +322,255 @@ impl ExactValue {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::scalar::Scalar;
+    use crate::poly::planted::splitmix64;
+    use num_integer::Integer;
+    use num_traits::{One, Signed};
+
+    /// A random number of 1 to `bits` bits (its top bit set), often with
+    /// runs of ones or zeros (all-ones words, single bits).
+    fn rand_big(bits: u64, s: &mut u64) -> BigUint {
+        let b = 1 + splitmix64(s) % bits;
+        let mut x = BigUint::zero();
+        for _ in 0..b.div_ceil(64) {
+            let w = match splitmix64(s) % 6 {
+                0 => u64::MAX,
+                1 => 0,
+                2 => 1u64 << (splitmix64(s) % 64),
+                _ => splitmix64(s),
+            };
+            x = (x << 64usize) | BigUint::from(w);
+        }
+        let x = x & ((BigUint::one() << b as usize) - 1u32);
+        x | (BigUint::one() << (b - 1) as usize)
+    }
+
+    fn odd(x: BigUint) -> BigUint {
+        let t = x.trailing_zeros().unwrap_or(0);
+        x >> t as usize
+    }
+
+    /// The value ±m·2^e/o as `FixedRational::new` takes it (twos = 0), and
+    /// the same value as num-rational's lowest terms.
+    fn both(neg: bool, m: &BigUint, o: &BigUint, e: i64) -> (FixedRational, BigRational) {
+        let f = FixedRational::new(
+            neg,
+            &Nat::from_biguint(m),
+            &Nat::from_biguint(o),
+            0,
+            e,
+        );
+        let (mut n, mut d) = (BigInt::from(m.clone()), BigInt::from(o.clone()));
+        if e >= 0 {
+            n <<= e as usize;
+        } else {
+            d <<= (-e) as usize;
+        }
+        let r = BigRational::new(if neg { -n } else { n }, d);
+        (f, r)
+    }
+
+    /// Random values, prime numerator and denominator: the numerator up to
+    /// the whole width, the denominator up to past the fixed bounds (the
+    /// `BigRational` fallbacks), small odd factors 3, 5, 7, 9, 15, 25, and
+    /// exponents across the double range and past it both ways.
+    fn random_values(n: usize, seed: u64) -> Vec<(FixedRational, BigRational)> {
+        let mut s = seed;
+        let small = [1u32, 3, 5, 7, 9, 15, 25];
+        (0..n)
+            .map(|i| {
+                let m = rand_big(760, &mut s);
+                let mut o = match i % 4 {
+                    0 => BigUint::one(),
+                    1 => BigUint::from(small[(splitmix64(&mut s) % 7) as usize]),
+                    _ => odd(rand_big(if i % 8 == 2 { 760 } else { 640 }, &mut s)),
+                };
+                let g = m.gcd(&o);
+                o /= &g;
+                let m = m / &g;
+                let e = match i % 3 {
+                    0 => (splitmix64(&mut s) % 200) as i64 - 100,
+                    1 => (splitmix64(&mut s) % 5000) as i64 - 2500,
+                    // The leading bit near the subnormal range and the top.
+                    _ => {
+                        let k = m.bits() as i64 - o.bits() as i64;
+                        let at = [-1074, -1075, -1076, -1022, 1023, 1024, -2150, 0];
+                        at[(splitmix64(&mut s) % 8) as usize] - k
+                            + (splitmix64(&mut s) % 5) as i64
+                            - 2
+                    }
+                };
+                both(splitmix64(&mut s) & 1 == 1, &m, &o, e)
+            })
+            .collect()
+    }
+
+    /// Values at and next to rounding midpoints (m·2^e/o = (2q + 1)·2^(l−1)
+    /// ± 1/o·2^e), of doubles' squares and squared midpoints (and ± the
+    /// least step), in the normal and subnormal ranges and at the ends.
+    fn adversarial(seed: u64) -> Vec<(FixedRational, BigRational)> {
+        let mut s = seed;
+        let mut out = Vec::new();
+        let doubles = |s: &mut u64| -> f64 {
+            match splitmix64(s) % 5 {
+                0 => f64::from_bits(splitmix64(s) % 0x7ff0_0000_0000_0000),
+                1 => f64::from_bits(splitmix64(s) % (1 << 53)),
+                2 => f64::from_bits(0x7fef_ffff_ffff_ffff - splitmix64(s) % 4),
+                3 => f64::from_bits(1 + splitmix64(s) % 4),
+                _ => (splitmix64(s) % 1000 + 1) as f64,
+            }
+        };
+        for i in 0..3000 {
+            let x = doubles(&mut s);
+            let up = x.next_up();
+            // Past f64::MAX the next step is 2^1024 (the rounding
+            // threshold to infinity is their midpoint).
+            let b = if up.is_finite() {
+                up.to_rational()
+            } else {
+                x.to_rational() + BigRational::from_integer(BigInt::from(1) << 971usize)
+            };
+            let a = x.to_rational();
+            let mid = (&a + &b) / BigRational::from_integer(2.into());
+            // The midpoint (of the double, for `to_f64`; its square for
+            // `sqrt_f64`), exactly and moved by one unit of a random odd
+            // denominator.
+            let target = if i % 2 == 0 { mid.clone() } else { &mid * &mid };
+            let o = match i % 3 {
+                0 => BigUint::one(),
+                1 => BigUint::from(3u32 + 2 * (splitmix64(&mut s) % 20) as u32),
+                _ => odd(rand_big(300, &mut s)),
+            };
+            // target = n·2^k with n odd (a dyadic: its denominator a power
+            // of two).
+            let n = target.numer().magnitude();
+            let tn = n.trailing_zeros().unwrap_or(0);
+            let k = tn as i64 - target.denom().magnitude().trailing_zeros().unwrap_or(0) as i64;
+            let num = (n >> tn as usize) * &o;
+            for delta in [-1i32, 0, 1] {
+                let m = match delta {
+                    -1 => &num - 1u32,
+                    0 => num.clone(),
+                    _ => &num + 1u32,
+                };
+                if m.is_zero() {
+                    continue;
+                }
+                let g = m.gcd(&o);
+                let (m, o) = (&m / &g, &o / &g);
+                let t = m.trailing_zeros().unwrap_or(0);
+                out.push(both(false, &(&m >> t as usize), &o, t as i64 + k));
+            }
+        }
+        out
+    }
+
+    fn check_f64(cases: &[(FixedRational, BigRational)]) {
+        for (f, r) in cases {
+            let (got, want) = (f.to_f64(), rational_to_f64(r));
+            assert_eq!(got.to_bits(), want.to_bits(), "{r} {got:e} {want:e}");
+            let r = r.abs();
+            let f = FixedRational { neg: false, ..*f };
+            let (got, want) = (f.sqrt_f64(), sqrt_nearest_f64(&r));
+            assert_eq!(got.to_bits(), want.to_bits(), "√{r} {got:e} {want:e}");
+        }
+    }
+
+    /// `to_f64` and `sqrt_f64` give `rational_to_f64`'s and
+    /// `sqrt_nearest_f64`'s doubles, bit for bit, on random values.
+    #[test]
+    fn doubles_agree_on_random_values() {
+        check_f64(&random_values(4000, 0x5eed_1234));
+    }
+
+    /// The same at and next to the rounding midpoints, at the ends of the
+    /// double range and in the subnormal range (ties to even, underflow to
+    /// zero, overflow to infinity).
+    #[test]
+    fn doubles_agree_at_midpoints() {
+        let cases = adversarial(0xfeed_beef);
+        assert!(cases.len() > 8000);
+        check_f64(&cases);
+        // Powers of two around the ends: 2^k for k near −2150, −1075,
+        // −1074, 1023, 1024, 2048, with odd denominators 1 and 3.
+        let mut more = Vec::new();
+        for k in [-2151i64, -2150, -2149, -1076, -1075, -1074, -1073, 1023, 1024, 2047, 2048, 2049] {
+            for (m, o) in [(1u32, 1u32), (3, 1), (1, 3), (5, 3)] {
+                more.push(both(false, &BigUint::from(m), &BigUint::from(o), k));
+            }
+        }
+        check_f64(&more);
+    }
+
+    /// `to_big` is num-rational's lowest terms of the value.
+    #[test]
+    fn big_agrees() {
+        let mut cases = random_values(2000, 0xabcd_ef01);
+        cases.push((FixedRational::ZERO, BigRational::zero()));
+        let z = FixedRational::new(true, &Nat::ZERO, &Nat::from_u128(7), 3, 5);
+        cases.push((z, BigRational::zero()));
+        for (f, r) in &cases {
+            let b = f.to_big();
+            assert_eq!((b.numer(), b.denom()), (r.numer(), r.denom()));
+        }
+    }
+
+    /// `shl_limbs` is the `BigUint` shift, up to the 2·L limbs and `None`
+    /// past them.
+    #[test]
+    fn shl_limbs_is_the_shift() {
+        let mut s = 99u64;
+        for i in 0..3000 {
+            let x = if i % 50 == 0 {
+                BigUint::zero()
+            } else {
+                rand_big(768, &mut s)
+            };
+            let sh = splitmix64(&mut s) % 900;
+            let mut out = [7u64; 2 * L];
+            let n = Nat::from_biguint(&x);
+            let want = &x << sh as usize;
+            match n.shl_limbs(sh, &mut out) {
+                Some(k) => {
+                    assert!(k == 0 || out[k - 1] != 0);
+                    assert_eq!(BigUint::from_slice(&{
+                        let mut w = Vec::new();
+                        for l in &out[..k] {
+                            w.push(*l as u32);
+                            w.push((l >> 32) as u32);
+                        }
+                        w
+                    }), want);
+                }
+                None => assert!(want.bits() > 64 * 2 * L as u64),
+            }
+        }
+    }
+
+    /// `cmp_shifted` is the comparison of the `BigUint`s a·2^sa, b·2^sb.
+    #[test]
+    fn cmp_shifted_compares() {
+        let mut s = 5u64;
+        for i in 0..4000 {
+            let a = rand_big(700, &mut s);
+            let b = match i % 3 {
+                0 => a.clone(),
+                1 => &a + 1u32,
+                _ => rand_big(700, &mut s),
+            };
+            let (sa, sb) = (
+                (splitmix64(&mut s) % 200) as i64 - 100,
+                (splitmix64(&mut s) % 200) as i64 - 100,
+            );
+            let sb = if i % 5 == 0 { sa } else { sb };
+            let lo = sa.min(sb);
+            let want = (&a << (sa - lo) as usize).cmp(&(&b << (sb - lo) as usize));
+            let got = cmp_shifted(&Nat::from_biguint(&a), sa, &Nat::from_biguint(&b), sb);
+            assert_eq!(got, want);
+        }
+    }
+}

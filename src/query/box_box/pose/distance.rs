@@ -611,15 +611,17 @@ fn guess(a: &GBox<f64>, b: &GBox<f64>) -> Option<(Feat, Feat)> {
 /// the module docs say, or `None` (touching, overlapping, undecided, or not
 /// a valid pose: the caller answers on the exact path).
 pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
-    closest_exact(a, b).map(|c| Closest {
-        distance_squared: c.distance_squared.into_big(),
-        a: big_point(c.a),
-        b: big_point(c.b),
-    })
+    closest_exact(a, b).map(to_big)
 }
 
-fn big_point(p: Vec3<ExactValue>) -> Vec3<BigRational> {
-    Vec3::new(p.x.into_big(), p.y.into_big(), p.z.into_big())
+/// The answer with every value a `BigRational`.
+fn to_big(c: Closest<ExactValue>) -> Closest<BigRational> {
+    let point = |p: Vec3<ExactValue>| Vec3::new(p.x.into_big(), p.y.into_big(), p.z.into_big());
+    Closest {
+        distance_squared: c.distance_squared.into_big(),
+        a: point(c.a),
+        b: point(c.b),
+    }
 }
 
 /// [`closest`] with the values as the frame construction holds them (in the

@@ -713,7 +713,7 @@ impl Lowest {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{exact_boxes, finish, solve, Feat, PoseBox, PoseRotation};
+    use super::super::{exact_boxes, finish, solve, to_big, Feat, PoseBox, PoseRotation};
     use super::Frame;
     use num_bigint::BigInt;
 
@@ -820,7 +820,7 @@ mod tests {
                     continue;
                 }
                 let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
-                match frame.solve(x, y) {
+                match frame.solve(x, y).map(|c| c.map(to_big)) {
                     Some(Some(c)) => {
                         assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
                         answered[(x.dim() + y.dim()) as usize] += 1;
@@ -1051,11 +1051,11 @@ mod tests {
             for (i, x) in nums.iter().enumerate() {
                 let p = (word() % 121) as i64 - 60;
                 let (got, which) = if i == 7 {
-                    (low.value_with(&n2r, &kept[..nk], t2, p), &[0, 0, 1, 1][..])
+                    (low.value_with(&n2r, &kept[..nk], t2, p).to_big(), &[0, 0, 1, 1][..])
                 } else {
                     let which = which_all[i % 5];
                     let xi = Int::from_nat(x.sign() == num_bigint::Sign::Minus, nn[i]);
-                    (low.value_with(&xi, which, 0, p), which)
+                    (low.value_with(&xi, which, 0, p).to_big(), which)
                 };
                 let den: BigInt = which.iter().map(|&j| fs[j].clone()).product();
                 let want = if p >= 0 {
@@ -1115,7 +1115,7 @@ mod tests {
                         continue;
                     }
                     let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
-                    match frame.solve(x, y) {
+                    match frame.solve(x, y).map(|c| c.map(to_big)) {
                         Some(Some(c)) => {
                             assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
                             lowest(&c.distance_squared);
