@@ -111,71 +111,106 @@ impl FixedRational {
     /// The nearest double (ties to even; ±∞ past the range, subnormals
     /// below it), [`rational_to_f64`]'s answer.
     ///
-    /// For |r| = m·2^e/o: its leading bit's exponent `top` (k or k − 1 with
-    /// k = bits(m) + e − bits(o), one comparison with o·2^k); the last
-    /// bit's exponent l = max(top − 52, −1074); q = ⌊|r|/2^l⌋ < 2⁵³ from a
-    /// float estimate (top 64 bits of m and o: within one of q) corrected
-    /// until o·q·2^l ≤ m·2^e < o·(q + 1)·2^l; then up when |r| passes the
-    /// midpoint (2q + 1)·2^(l−1), or meets it with q odd. A q that reaches
-    /// 2⁵³ is 2⁵² at the next exponent.
+    /// For |r| = m·2^e/o: a guess t of the exponent T of its leading bit
+    /// (from the top 64 bits of m and o: off by at most one), the last
+    /// bit's exponent l = max(t − 52, −1074), and |r|/2^l = X/Y with
+    /// X = m·2^max(e−l, 0) and Y = o·2^max(l−e, 0). The quotient q comes
+    /// from a float estimate corrected until the remainder R = X − q·Y is
+    /// in [0, Y); a q outside [2⁵², 2⁵³) with l above −1074 shows t wrong,
+    /// and t moves by one. Then q goes up when 2R > Y, or 2R = Y and q is
+    /// odd; a q that reaches 2⁵³ is 2⁵² at the next exponent.
+    ///
+    /// Widths: t ≥ T − 1 makes q < 2^(T+1−l) ≤ 2⁵⁴, so X < 2⁵⁴·Y: for
+    /// X = m·2^(e−l) below 2^(700+54) (o within [`ROUND_DEN_BITS`]), for
+    /// Y = o·2^(l−e) X = m itself. A Y past X·2 (q = 0 and R < Y/2, the
+    /// value rounds to 0) is not built; the products q·Y stay below 2X + Y
+    /// and 2R below 2Y, checked against the width before each is formed
+    /// (a guess that breaks them takes the `BigRational` route).
     pub(crate) fn to_f64(&self) -> f64 {
         if self.m.is_zero() {
             return 0.0;
         }
-        if self.o.bits() > ROUND_DEN_BITS {
+        let (m, o, e) = (&self.m, &self.o, self.e);
+        const WIDTH: u64 = 64 * L as u64;
+        if o.bits() > ROUND_DEN_BITS || m.bits() > WIDTH - 8 {
             return rational_to_f64(&self.to_big());
         }
         let signed = |v: f64| if self.neg { -v } else { v };
-        let (m, o) = (&self.m, &self.o);
-        let k = m.bits() as i64 + self.e - o.bits() as i64;
-        let one = Nat::from_u128(1);
-        let top = if self.cmp_with(&one, k) == Ordering::Less {
-            k - 1
-        } else {
-            k
-        };
-        if top > 1023 {
-            return signed(f64::INFINITY);
-        }
-        let mut l = (top - 52).max(-1074);
         let (mm, em) = lead(m);
         let (mo, eo) = lead(o);
-        let est = ldexp(mm as f64 / mo as f64, em - eo + self.e - l).floor();
-        // q < 2⁵³ (|r| < 2^(top+1) ≤ 2^(l+53)).
-        let mut q = if est >= 0.0 {
-            est.min((1u64 << 53) as f64) as u64
-        } else {
-            0
-        };
-        let at = |q: u64| self.cmp_with(&Nat::from_u128(q as u128), l);
-        while q > 0 && at(q) == Ordering::Less {
-            q -= 1;
+        let f = mm as f64 / mo as f64;
+        // f in (2⁻⁶⁴, 2⁶⁴): a normal double, its exponent from the bits.
+        let mut t = ((f.to_bits() >> 52) & 0x7ff) as i64 - 1023 + em - eo + e;
+        for _ in 0..3 {
+            let l = (t - 52).max(-1074);
+            let (x, y) = if e >= l {
+                (m.shl((e - l) as u64), *o)
+            } else {
+                let b = (l - e) as u64;
+                if o.bits() + b >= m.bits() + 2 {
+                    // Y ≥ 2^(bits(m)+1) > 2X: |r|/2^l < 1/2.
+                    if l == -1074 {
+                        return signed(0.0);
+                    }
+                    t -= 1;
+                    continue;
+                }
+                (*m, o.shl(b))
+            };
+            let est = ldexp(f, em - eo + e - l).floor();
+            let mut q = if est >= 1.0 {
+                est.min((1u64 << 54) as f64) as u64
+            } else {
+                0
+            };
+            if y.bits() + 64 - q.leading_zeros() as u64 >= WIDTH {
+                break;
+            }
+            let mut yq = y.mul_word(q);
+            while yq.cmp(&x) == Ordering::Greater {
+                q -= 1;
+                yq = yq.sub(&y);
+            }
+            let mut rem = x.sub(&yq);
+            while rem.cmp(&y) != Ordering::Less {
+                q += 1;
+                rem = rem.sub(&y);
+            }
+            if q >> 53 != 0 {
+                t += 1;
+                continue;
+            }
+            if q >> 52 == 0 && l > -1074 {
+                t -= 1;
+                continue;
+            }
+            // 2R against Y (R < Y < 2^(WIDTH − 1)).
+            let half = rem.shl(1).cmp(&y);
+            let mut l = l;
+            if half == Ordering::Greater || (half == Ordering::Equal && q & 1 == 1) {
+                q += 1;
+            }
+            if q >> 53 != 0 {
+                q >>= 1;
+                l += 1;
+            }
+            if q == 0 {
+                return signed(0.0);
+            }
+            if l + 52 > 1023 {
+                return signed(f64::INFINITY);
+            }
+            let mut v = q as f64;
+            let mut k = l;
+            while k != 0 {
+                let step = k.clamp(-1000, 1000);
+                v *= 2f64.powi(step as i32);
+                k -= step;
+            }
+            return signed(v);
         }
-        while at(q + 1) != Ordering::Less {
-            q += 1;
-        }
-        let half = self.cmp_with(&Nat::from_u128(2 * q as u128 + 1), l - 1);
-        if half == Ordering::Greater || (half == Ordering::Equal && q & 1 == 1) {
-            q += 1;
-        }
-        if q >> 53 != 0 {
-            q >>= 1;
-            l += 1;
-        }
-        if q == 0 {
-            return signed(0.0);
-        }
-        if l + 52 > 1023 {
-            return signed(f64::INFINITY);
-        }
-        let mut v = q as f64;
-        let mut e = l;
-        while e != 0 {
-            let step = e.clamp(-1000, 1000);
-            v *= 2f64.powi(step as i32);
-            e -= step;
-        }
-        signed(v)
+        // Never for a guess within one of T (above); exact all the same.
+        rational_to_f64(&self.to_big())
     }
 
     /// The double nearest √r (ties to even), [`sqrt_nearest_f64`]'s
