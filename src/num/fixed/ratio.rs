@@ -103,11 +103,6 @@ impl FixedRational {
         )
     }
 
-    /// `m·2^e` compared with `o·c·2^s`.
-    fn cmp_with(&self, c: &Nat, s: i64) -> Ordering {
-        cmp_shifted(&self.m, self.e, &self.o.mul(c), s)
-    }
-
     /// The nearest double (ties to even; ±∞ past the range, subnormals
     /// below it), [`rational_to_f64`]'s answer.
     ///
@@ -234,7 +229,10 @@ impl FixedRational {
             match mid.checked_mul(mid) {
                 // Below 2¹¹⁰ (SQRT_DEN_BITS' bound) in the fixed width.
                 Some(sq) if 128 - sq.leading_zeros() <= 110 => {
-                    self.cmp_with(&Nat::from_u128(sq), 2 * x)
+                    // o has at most 10 limbs, o·M² at most 12.
+                    let mut p = [0u64; L];
+                    let n = mul_u128(&self.o.d[..self.o.n], sq, &mut p);
+                    cmp_limbs(&self.m.d[..self.m.n], self.e, &p[..n], 2 * x)
                 }
                 // Never for the midpoints of doubles (below 2⁵⁵); exact
                 // all the same.
@@ -278,26 +276,68 @@ fn lead_shifted(x: &Nat, s: u64) -> (f64, i64) {
     (v as f64, a as i64)
 }
 
-/// a·2^sa compared with b·2^sb: by the leading bit's place, and when that
-/// is the same, by the limbs of the one shifted to the other's (its bit
-/// length then the other's, within the fixed width).
-pub(crate) fn cmp_shifted(a: &Nat, sa: i64, b: &Nat, sb: i64) -> Ordering {
-    match (a.is_zero(), b.is_zero()) {
+/// a·2^sa compared with b·2^sb for numbers given by their limbs (least
+/// significant first, the top one nonzero; none for zero): by the leading
+/// bit's place, and when that is the same, limb by limb from the top,
+/// the one with the larger exponent shifted on the fly to the other's
+/// limbs (it then has as many).
+fn cmp_limbs(a: &[u64], sa: i64, b: &[u64], sb: i64) -> Ordering {
+    match (a.is_empty(), b.is_empty()) {
         (true, true) => return Ordering::Equal,
         (true, false) => return Ordering::Less,
         (false, true) => return Ordering::Greater,
         _ => {}
     }
-    let (la, lb) = (a.bits() as i64 + sa, b.bits() as i64 + sb);
+    let bits = |x: &[u64]| (64 * x.len() as u64 - x[x.len() - 1].leading_zeros() as u64) as i64;
+    let (la, lb) = (bits(a) + sa, bits(b) + sb);
     if la != lb {
         return la.cmp(&lb);
     }
-    let s = sa - sb;
-    if s >= 0 {
-        a.shl(s as u64).cmp(b)
+    let (x, y, s, flip) = if sa >= sb {
+        (a, b, (sa - sb) as u64, false)
     } else {
-        a.cmp(&b.shl((-s) as u64))
+        (b, a, (sb - sa) as u64, true)
+    };
+    let (w, r) = ((s / 64) as usize, (s % 64) as u32);
+    // Limb i of x·2^s (zero past x's limbs).
+    let limb = |i: usize| -> u64 {
+        let at = |j: usize| if j >= w { x.get(j - w).copied().unwrap_or(0) } else { 0 };
+        let hi = at(i) << r;
+        if r == 0 || i == 0 {
+            hi
+        } else {
+            hi | at(i - 1) >> (64 - r)
+        }
+    };
+    for i in (0..y.len()).rev() {
+        let xi = limb(i);
+        if xi != y[i] {
+            let o = xi.cmp(&y[i]);
+            return if flip { o.reverse() } else { o };
+        }
     }
+    Ordering::Equal
+}
+
+/// The limbs of b·c into `out` (b's limbs, at most L − 2 of them), their
+/// count (the top one nonzero): one pass per word of c.
+fn mul_u128(b: &[u64], c: u128, out: &mut [u64; L]) -> usize {
+    let n = b.len();
+    out[..n + 2].fill(0);
+    for (k, ck) in [c as u64, (c >> 64) as u64].into_iter().enumerate() {
+        let mut carry = 0u128;
+        for (i, &x) in b.iter().enumerate() {
+            let v = x as u128 * ck as u128 + out[i + k] as u128 + carry;
+            out[i + k] = v as u64;
+            carry = v >> 64;
+        }
+        out[n + k] = carry as u64;
+    }
+    let mut len = n + 2;
+    while len > 0 && out[len - 1] == 0 {
+        len -= 1;
+    }
+    len
 }
 
 impl Nat {
@@ -586,12 +626,40 @@ mod tests {
         }
     }
 
-    /// `cmp_shifted` is the comparison of the `BigUint`s a·2^sa, b·2^sb.
+    /// `mul_u128` is the `BigUint` product, for factors of up to 640 bits
+    /// and words 0, 1, all ones, small odd ones and random ones.
     #[test]
-    fn cmp_shifted_compares() {
+    fn mul_u128_multiplies() {
+        let mut s = 11u64;
+        for i in 0..3000 {
+            let b = if i % 40 == 0 {
+                BigUint::zero()
+            } else {
+                rand_big(640, &mut s)
+            };
+            let c = match i % 6 {
+                0 => 0u128,
+                1 => 1,
+                2 => u128::MAX,
+                3 => [3u128, 5, 7, 9, 15, 25][(splitmix64(&mut s) % 6) as usize],
+                4 => splitmix64(&mut s) as u128,
+                _ => (splitmix64(&mut s) as u128) << 64 | splitmix64(&mut s) as u128,
+            };
+            let nb = Nat::from_biguint(&b);
+            let mut out = [7u64; L];
+            let k = mul_u128(&nb.d[..nb.n], c, &mut out);
+            let got = Nat { d: out, n: k };
+            assert!(k == 0 || out[k - 1] != 0);
+            assert_eq!(got.to_biguint(), &b * c);
+        }
+    }
+
+    /// `cmp_limbs` is the comparison of the `BigUint`s a·2^sa, b·2^sb.
+    #[test]
+    fn cmp_limbs_compares() {
         let mut s = 5u64;
         for i in 0..4000 {
-            let a = rand_big(700, &mut s);
+            let a = rand_big(640, &mut s);
             let b = match i % 3 {
                 0 => a.clone(),
                 1 => &a + 1u32,
@@ -602,9 +670,28 @@ mod tests {
                 (splitmix64(&mut s) % 200) as i64 - 100,
             );
             let sb = if i % 5 == 0 { sa } else { sb };
+            // The same value, or one unit off, with the power of two moved
+            // between the number and the exponent (limbs shifted by any
+            // amount, equal leading bits); zero on either side.
+            let (b, sb) = match i % 7 {
+                3 => {
+                    let k = splitmix64(&mut s) % 130;
+                    let c = &a << k as usize;
+                    let c = match splitmix64(&mut s) % 3 {
+                        0 => c,
+                        1 => c + 1u32,
+                        _ => c - 1u32,
+                    };
+                    (c, sa - k as i64)
+                }
+                4 => (BigUint::zero(), sb),
+                _ => (b, sb),
+            };
+            let a = if i % 11 == 5 { BigUint::zero() } else { a };
             let lo = sa.min(sb);
             let want = (&a << (sa - lo) as usize).cmp(&(&b << (sb - lo) as usize));
-            let got = cmp_shifted(&Nat::from_biguint(&a), sa, &Nat::from_biguint(&b), sb);
+            let (na, nb) = (Nat::from_biguint(&a), Nat::from_biguint(&b));
+            let got = cmp_limbs(&na.d[..na.n], sa, &nb.d[..nb.n], sb);
             assert_eq!(got, want);
         }
     }
