@@ -394,7 +394,10 @@ mod tests {
         use num_integer::Integer;
         let mut s = 0x0dd_ba11u64;
         let mut next = || crate::poly::planted::splitmix64(&mut s);
-        let mut cases = vec![(FixedRational::new(false, &Nat::ZERO, &Nat::from_u128(1), 0, 0), BigRational::from_integer(0.into()))];
+        let mut cases = vec![(
+            FixedRational::new(false, &Nat::ZERO, &Nat::from_u128(1), 0, 0),
+            BigRational::from_integer(0.into()),
+        )];
         for i in 0..3000 {
             let (wm, wo) = (next() % 12, next() % 12);
             let mut big = |words: u64| {
@@ -407,7 +410,11 @@ mod tests {
             };
             let (m, o) = (big(wm), big(wo));
             // The denominator's odd part (the power of two is e's).
-            let o = if i % 4 == 0 { BigUint::one() } else { o | BigUint::one() };
+            let o = if i % 4 == 0 {
+                BigUint::one()
+            } else {
+                o | BigUint::one()
+            };
             let g = m.gcd(&o);
             let (m, o) = (m / &g, o / &g);
             let e = (next() % 1200) as i64 - 600;

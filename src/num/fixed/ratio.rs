@@ -35,7 +35,7 @@ const SQRT_DEN_BITS: u64 = 640;
 
 /// `±m·2^e / o` in lowest terms (module docs): m odd, o odd, positive and
 /// prime to m; zero as m = 0, e = 0, o = 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FixedRational {
     neg: bool,
     m: Nat,
@@ -301,7 +301,13 @@ fn cmp_limbs(a: &[u64], sa: i64, b: &[u64], sb: i64) -> Ordering {
     let (w, r) = ((s / 64) as usize, (s % 64) as u32);
     // Limb i of x·2^s (zero past x's limbs).
     let limb = |i: usize| -> u64 {
-        let at = |j: usize| if j >= w { x.get(j - w).copied().unwrap_or(0) } else { 0 };
+        let at = |j: usize| {
+            if j >= w {
+                x.get(j - w).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        };
         let hi = at(i) << r;
         if r == 0 || i == 0 {
             hi
@@ -432,13 +438,7 @@ mod tests {
     /// The value ±m·2^e/o as `FixedRational::new` takes it (twos = 0), and
     /// the same value as num-rational's lowest terms.
     fn both(neg: bool, m: &BigUint, o: &BigUint, e: i64) -> (FixedRational, BigRational) {
-        let f = FixedRational::new(
-            neg,
-            &Nat::from_biguint(m),
-            &Nat::from_biguint(o),
-            0,
-            e,
-        );
+        let f = FixedRational::new(neg, &Nat::from_biguint(m), &Nat::from_biguint(o), 0, e);
         let (mut n, mut d) = (BigInt::from(m.clone()), BigInt::from(o.clone()));
         if e >= 0 {
             n <<= e as usize;
@@ -474,8 +474,7 @@ mod tests {
                     _ => {
                         let k = m.bits() as i64 - o.bits() as i64;
                         let at = [-1074, -1075, -1076, -1022, 1023, 1024, -2150, 0];
-                        at[(splitmix64(&mut s) % 8) as usize] - k
-                            + (splitmix64(&mut s) % 5) as i64
+                        at[(splitmix64(&mut s) % 8) as usize] - k + (splitmix64(&mut s) % 5) as i64
                             - 2
                     }
                 };
@@ -549,7 +548,7 @@ mod tests {
             let (got, want) = (f.to_f64(), rational_to_f64(r));
             assert_eq!(got.to_bits(), want.to_bits(), "{r} {got:e} {want:e}");
             let r = r.abs();
-            let f = FixedRational { neg: false, ..*f };
+            let f = FixedRational { neg: false, ..f.clone() };
             let (got, want) = (f.sqrt_f64(), sqrt_nearest_f64(&r));
             assert_eq!(got.to_bits(), want.to_bits(), "√{r} {got:e} {want:e}");
         }
@@ -573,7 +572,9 @@ mod tests {
         // Powers of two around the ends: 2^k for k near −2150, −1075,
         // −1074, 1023, 1024, 2048, with odd denominators 1 and 3.
         let mut more = Vec::new();
-        for k in [-2151i64, -2150, -2149, -1076, -1075, -1074, -1073, 1023, 1024, 2047, 2048, 2049] {
+        for k in [
+            -2151i64, -2150, -2149, -1076, -1075, -1074, -1073, 1023, 1024, 2047, 2048, 2049,
+        ] {
             for (m, o) in [(1u32, 1u32), (3, 1), (1, 3), (5, 3)] {
                 more.push(both(false, &BigUint::from(m), &BigUint::from(o), k));
             }
@@ -612,14 +613,17 @@ mod tests {
             match n.shl_limbs(sh, &mut out) {
                 Some(k) => {
                     assert!(k == 0 || out[k - 1] != 0);
-                    assert_eq!(BigUint::from_slice(&{
-                        let mut w = Vec::new();
-                        for l in &out[..k] {
-                            w.push(*l as u32);
-                            w.push((l >> 32) as u32);
-                        }
-                        w
-                    }), want);
+                    assert_eq!(
+                        BigUint::from_slice(&{
+                            let mut w = Vec::new();
+                            for l in &out[..k] {
+                                w.push(*l as u32);
+                                w.push((l >> 32) as u32);
+                            }
+                            w
+                        }),
+                        want
+                    );
                 }
                 None => assert!(want.bits() > 64 * 2 * L as u64),
             }

@@ -1051,7 +1051,10 @@ mod tests {
             for (i, x) in nums.iter().enumerate() {
                 let p = (word() % 121) as i64 - 60;
                 let (got, which) = if i == 7 {
-                    (low.value_with(&n2r, &kept[..nk], t2, p).to_big(), &[0, 0, 1, 1][..])
+                    (
+                        low.value_with(&n2r, &kept[..nk], t2, p).to_big(),
+                        &[0, 0, 1, 1][..],
+                    )
                 } else {
                     let which = which_all[i % 5];
                     let xi = Int::from_nat(x.sign() == num_bigint::Sign::Minus, nn[i]);
