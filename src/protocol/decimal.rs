@@ -344,8 +344,13 @@ pub(crate) fn int_string(n: &BigInt) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// x·2^s in decimal: its limbs on the stack when they fit 2·L limbs.
+/// x·2^s in decimal: x's own limbs, or the shifted ones on the stack when
+/// they fit 2·L limbs.
 fn write_shifted(out: &mut Vec<u8>, x: &Nat, s: u64) {
+    if s == 0 {
+        write_limbs(out, x.limbs().iter().copied());
+        return;
+    }
     let mut limbs = [0u64; 2 * L];
     match x.shl_limbs(s, &mut limbs) {
         Some(n) => write_limbs(out, limbs[..n].iter().copied()),

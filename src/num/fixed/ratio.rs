@@ -347,6 +347,11 @@ fn mul_u128(b: &[u64], c: u128, out: &mut [u64; L]) -> usize {
 }
 
 impl Nat {
+    /// The significant limbs, least significant first (none for zero).
+    pub(crate) fn limbs(&self) -> &[u64] {
+        &self.d[..self.n]
+    }
+
     /// The limbs of `self·2^s` into `out` (least significant first, the
     /// top one nonzero; none for zero), their count; `None` when they pass
     /// its 2·L limbs.
