@@ -124,7 +124,7 @@ fn mid(a: f64, b: Option<f64>) -> (u128, i64) {
 }
 
 /// `p/q` compared with `(M·2^E)²`.
-fn cmp_square(p: &BigUint, q: &BigUint, m: &(u128, i64)) -> Ordering {
+pub(crate) fn cmp_square(p: &BigUint, q: &BigUint, m: &(u128, i64)) -> Ordering {
     let (mm, e) = *m;
     let m2 = BigUint::from(mm) * BigUint::from(mm);
     let rhs = q * m2;

@@ -354,7 +354,12 @@ fn write_shifted(out: &mut Vec<u8>, x: &Nat, s: u64) {
     let mut limbs = [0u64; 2 * L];
     match x.shl_limbs(s, &mut limbs) {
         Some(n) => write_limbs(out, limbs[..n].iter().copied()),
-        None => write_nat(out, &x.shl_big(s)),
+        // Through a vector of limbs rather than `write_nat`, which then
+        // keeps its one caller (`write_int`) and is inlined there.
+        None => {
+            let limbs = x.shl_big(s).to_u64_digits();
+            write_limbs(out, limbs.iter().copied())
+        }
     }
 }
 
@@ -422,7 +427,8 @@ mod tests {
             };
             let g = m.gcd(&o);
             let (m, o) = (m / &g, o / &g);
-            let e = (next() % 1200) as i64 - 600;
+            // Up to ±1200: past the 2·L limbs (1536 bits) on the stack.
+            let e = (next() % 2400) as i64 - 1200;
             let neg = next() & 1 == 1;
             let f = FixedRational::new(neg, &Nat::from_biguint(&m), &Nat::from_biguint(&o), 0, e);
             let (mut n, mut d) = (BigInt::from(m), BigInt::from(o));

@@ -17,8 +17,8 @@
 
 use super::{big, ldexp, Nat, L};
 use crate::num::scalar::rational_to_f64;
-use crate::num::sqrt::{sqrt_nearest_by, sqrt_nearest_f64};
-use num_bigint::{BigInt, BigUint, Sign};
+use crate::num::sqrt::{cmp_square, sqrt_nearest_by, sqrt_nearest_f64};
+use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::Zero;
 use std::cmp::Ordering;
@@ -238,13 +238,7 @@ impl FixedRational {
                 // all the same.
                 _ => {
                     let r = self.to_big();
-                    let (p, q) = (r.numer().magnitude(), r.denom().magnitude());
-                    let rhs = q * (BigUint::from(mid) * BigUint::from(mid));
-                    if x >= 0 {
-                        p.cmp(&(rhs << (2 * x) as usize))
-                    } else {
-                        (p << (-2 * x) as usize).cmp(&rhs)
-                    }
+                    cmp_square(r.numer().magnitude(), r.denom().magnitude(), &(mid, x))
                 }
             }
         };
@@ -414,6 +408,7 @@ mod tests {
     use super::*;
     use crate::num::scalar::Scalar;
     use crate::poly::planted::splitmix64;
+    use num_bigint::BigUint;
     use num_integer::Integer;
     use num_traits::{One, Signed};
 
@@ -553,7 +548,10 @@ mod tests {
             let (got, want) = (f.to_f64(), rational_to_f64(r));
             assert_eq!(got.to_bits(), want.to_bits(), "{r} {got:e} {want:e}");
             let r = r.abs();
-            let f = FixedRational { neg: false, ..f.clone() };
+            let f = FixedRational {
+                neg: false,
+                ..f.clone()
+            };
             let (got, want) = (f.sqrt_f64(), sqrt_nearest_f64(&r));
             assert_eq!(got.to_bits(), want.to_bits(), "√{r} {got:e} {want:e}");
         }
