@@ -5,11 +5,13 @@
 //! A [`FixedRational`] is `±m·2^e / o` with m odd (or zero) and o odd and
 //! prime to m: the numerator is `m·2^e` and the denominator o when e ≥ 0,
 //! else m and `o·2^(−e)`, the same pair as num-rational's lowest terms.
-//! The conversions to doubles decide every rounding by exact comparisons of
-//! `m·2^e` with `o·c·2^s` for small integers c (a word, or the square of a
-//! midpoint's mantissa): one product of o by at most two words and a
-//! comparison of aligned limbs, no division and no allocation. Their
-//! answers are those of [`crate::num::scalar::rational_to_f64`] and
+//! The conversions to doubles decide every rounding exactly, with no
+//! division and no allocation: the nearest double from the quotient q (one
+//! word) and remainder of |r| at its last bit's exponent, one product of a
+//! word by o (or o shifted) and a subtraction; the square root by
+//! comparisons of `m·2^e` with `o·M²·2^(2E)` for the squares of midpoints'
+//! mantissas M, one product of o by two words and a comparison of the limbs
+//! aligned on the fly. Their answers are those of [`crate::num::scalar::rational_to_f64`] and
 //! [`crate::num::sqrt::sqrt_nearest_f64`] on the same value: both are
 //! functions of the value alone (the correctly rounded double, and the
 //! double nearest the square root with the same start and steps), and where
@@ -24,8 +26,8 @@ use num_traits::Zero;
 use std::cmp::Ordering;
 
 /// The most bits o may have for [`FixedRational::to_f64`] in the fixed
-/// width: o times a quotient or a rounding midpoint of at most 55 bits
-/// (q ≤ 2⁵³ + 1, 2q + 1 ≤ 2⁵⁴ + 3) stays below 2⁷⁵⁵ < 2⁷⁶⁸.
+/// width: o times a quotient guess of at most 55 bits stays below
+/// 2⁷⁵⁵ < 2⁷⁶⁸ (the method's other bounds there).
 const ROUND_DEN_BITS: u64 = 700;
 
 /// The most bits o may have for [`FixedRational::sqrt_f64`] in the fixed
