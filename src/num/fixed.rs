@@ -10,10 +10,12 @@ use num_bigint::{BigInt, Sign as BSign};
 use std::cmp::Ordering;
 
 mod convert;
+mod ratio;
 mod two_word;
 pub(crate) use convert::{
     int_pow2_point, int_pow2_rational, int_sign, ldexp, ratio_f64, to_bigint,
 };
+pub(crate) use ratio::{ExactValue, FixedRational};
 pub(crate) use two_word::{
     div_exact_two, four_word_modulus, gcd_two, mul_four, mul_redc_two, residue_four, residue_word,
 };

@@ -27,13 +27,25 @@ pub fn sqrt_nearest_f64(r: &BigRational) -> f64 {
     // r = p/q in lowest terms, q > 0. Every comparison below is between
     // integers (no gcd): r ≷ m² with m = M·2^E dyadic is p·2^(−2E) ≷ q·M².
     let (p, q) = (r.numer().magnitude(), r.denom().magnitude());
-    let above = |m: &(u128, i64)| cmp_square(p, q, m);
+    let e = p.bits() as i64 - q.bits() as i64;
+    sqrt_nearest_by(e, lead(p), lead(q), |m| cmp_square(p, q, m))
+}
+
+/// [`sqrt_nearest_f64`] of r = p/q > 0 (lowest terms) given by
+/// e = bits(p) − bits(q), the leading bits of p and q as `lead` gives them,
+/// and `above(M, E)`: r compared with (M·2^E)². The answer depends only on
+/// these, so a caller holding p and q in another form (the fixed-width
+/// [`crate::num::fixed`] rationals) gets the same double.
+pub(crate) fn sqrt_nearest_by(
+    e: i64,
+    (pv, pa): (f64, i64),
+    (qv, qa): (f64, i64),
+    above: impl Fn(&(u128, i64)) -> Ordering,
+) -> f64 {
     // Start from √(r / 4^k) · 2^k with r / 4^k in [1/4, 4): the rounded value of
     // r itself may overflow or underflow (r can be far outside the double range
     // while √r is inside it). The start is within a few ulps.
-    let e = p.bits() as i64 - q.bits() as i64;
     let k = e.div_euclid(2);
-    let ((pv, pa), (qv, qa)) = (lead(p), lead(q));
     let scaled = ldexp(pv / qv, pa - qa - 2 * k);
     let mut x = ldexp(scaled.sqrt(), k);
     if x.is_infinite() {
@@ -112,7 +124,7 @@ fn mid(a: f64, b: Option<f64>) -> (u128, i64) {
 }
 
 /// `p/q` compared with `(M·2^E)²`.
-fn cmp_square(p: &BigUint, q: &BigUint, m: &(u128, i64)) -> Ordering {
+pub(crate) fn cmp_square(p: &BigUint, q: &BigUint, m: &(u128, i64)) -> Ordering {
     let (mm, e) = *m;
     let m2 = BigUint::from(mm) * BigUint::from(mm);
     let rhs = q * m2;

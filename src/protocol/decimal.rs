@@ -23,6 +23,7 @@
 //! integer's exact decimal expansion. Magnitudes of at most 128 bits go to
 //! `itoa`.
 
+use crate::num::fixed::{FixedRational, Nat, L};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_rational::BigRational;
 use num_traits::One;
@@ -294,7 +295,13 @@ fn write_on_stack<const N: usize, const C: usize>(
 
 /// A natural number in decimal, as `Display` writes it.
 pub(crate) fn write_nat(out: &mut Vec<u8>, m: &BigUint) {
-    let mut digits = m.iter_u64_digits();
+    write_limbs(out, m.iter_u64_digits());
+}
+
+/// The natural number of the 64-bit limbs `digits` (least significant
+/// first, the top one nonzero; none for zero) in decimal, as `Display`
+/// writes it.
+pub(crate) fn write_limbs(out: &mut Vec<u8>, mut digits: impl ExactSizeIterator<Item = u64>) {
     let len = digits.len();
     if len <= 2 {
         // Up to 128 bits `itoa`'s u128 path is the cheaper one: it writes
@@ -337,6 +344,40 @@ pub(crate) fn int_string(n: &BigInt) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// x·2^s in decimal: x's own limbs, or the shifted ones on the stack when
+/// they fit 2·L limbs.
+fn write_shifted(out: &mut Vec<u8>, x: &Nat, s: u64) {
+    if s == 0 {
+        write_limbs(out, x.limbs().iter().copied());
+        return;
+    }
+    let mut limbs = [0u64; 2 * L];
+    match x.shl_limbs(s, &mut limbs) {
+        Some(n) => write_limbs(out, limbs[..n].iter().copied()),
+        // Through a vector of limbs rather than `write_nat`, which then
+        // keeps its one caller (`write_int`) and is inlined there.
+        None => {
+            let limbs = x.shl_big(s).to_u64_digits();
+            write_limbs(out, limbs.iter().copied())
+        }
+    }
+}
+
+/// A fixed-width rational as [`write_exact_digits`] writes the same value:
+/// `n`, or `n/d` when the denominator is not 1, straight from the limbs.
+pub(crate) fn write_fixed_digits(out: &mut Vec<u8>, r: &FixedRational) {
+    if r.is_neg() {
+        out.push(b'-');
+    }
+    let (m, sm) = r.numer();
+    write_shifted(out, m, sm);
+    let (o, so) = r.denom();
+    if !(o.is_one() && so == 0) {
+        out.push(b'/');
+        write_shifted(out, o, so);
+    }
+}
+
 /// A rational as `Display` writes a reduced `BigRational`: `n`, or `n/d`
 /// when the denominator is not 1 (no quotes).
 pub(crate) fn write_exact_digits(out: &mut Vec<u8>, r: &BigRational) {
@@ -352,6 +393,60 @@ mod tests {
     use super::*;
     use num_traits::{Pow, Zero};
     use proptest::prelude::*;
+
+    /// `write_fixed_digits` writes what `write_exact_digits` writes for the
+    /// same value (`Display`'s text): random odd numerators and odd
+    /// denominators of up to 768 bits, prime to each other, times powers of
+    /// two that keep the text on the stack's 2·L limbs or pass them; zero.
+    #[test]
+    fn fixed_rationals_are_written_as_big_ones() {
+        use crate::num::fixed::Nat;
+        use num_integer::Integer;
+        let mut s = 0x0dd_ba11u64;
+        let mut next = || crate::poly::planted::splitmix64(&mut s);
+        let mut cases = vec![(
+            FixedRational::new(false, &Nat::ZERO, &Nat::from_u128(1), 0, 0),
+            BigRational::from_integer(0.into()),
+        )];
+        for i in 0..3000 {
+            let (wm, wo) = (next() % 12, next() % 12);
+            let mut big = |words: u64| {
+                let mut x = BigUint::from(next() | 1);
+                for _ in 0..words {
+                    let w = if i % 7 == 0 { u64::MAX } else { next() };
+                    x = (x << 64usize) | BigUint::from(w);
+                }
+                x
+            };
+            let (m, o) = (big(wm), big(wo));
+            // The denominator's odd part (the power of two is e's).
+            let o = if i % 4 == 0 {
+                BigUint::one()
+            } else {
+                o | BigUint::one()
+            };
+            let g = m.gcd(&o);
+            let (m, o) = (m / &g, o / &g);
+            // Up to ±1200: past the 2·L limbs (1536 bits) on the stack.
+            let e = (next() % 2400) as i64 - 1200;
+            let neg = next() & 1 == 1;
+            let f = FixedRational::new(neg, &Nat::from_biguint(&m), &Nat::from_biguint(&o), 0, e);
+            let (mut n, mut d) = (BigInt::from(m), BigInt::from(o));
+            if e >= 0 {
+                n <<= e as usize;
+            } else {
+                d <<= (-e) as usize;
+            }
+            cases.push((f, BigRational::new(if neg { -n } else { n }, d)));
+        }
+        for (f, r) in &cases {
+            let (mut a, mut b) = (b"x".to_vec(), b"x".to_vec());
+            write_fixed_digits(&mut a, f);
+            write_exact_digits(&mut b, r);
+            assert_eq!(a, b);
+            assert_eq!(String::from_utf8(a).unwrap(), format!("x{r}"));
+        }
+    }
 
     fn text(n: &BigInt) -> String {
         let mut out = b"x".to_vec();

@@ -538,7 +538,7 @@ pub fn decide(a: &PoseBox, b: &PoseBox) -> Option<PoseDecision> {
 pub mod contact;
 mod distance;
 pub use distance::{closest, crossing_witness};
-pub(crate) use distance::{int_rotation, int_rotation_small};
+pub(crate) use distance::{closest_exact, int_rotation, int_rotation_small};
 
 #[cfg(test)]
 mod tests;

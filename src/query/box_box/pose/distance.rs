@@ -39,7 +39,7 @@
 //! the exact path.
 
 use super::{PoseBox, PoseRotation};
-use crate::num::fixed::{gcd, Nat};
+use crate::num::fixed::{gcd, ExactValue, Nat};
 use crate::num::gcd::gcd_lehmer;
 use crate::query::polytope::filtered::gjk::{self, Hull};
 use crate::query::Closest;
@@ -611,6 +611,22 @@ fn guess(a: &GBox<f64>, b: &GBox<f64>) -> Option<(Feat, Feat)> {
 /// the module docs say, or `None` (touching, overlapping, undecided, or not
 /// a valid pose: the caller answers on the exact path).
 pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
+    closest_exact(a, b).map(to_big)
+}
+
+/// The answer with every value a `BigRational`.
+fn to_big(c: Closest<ExactValue>) -> Closest<BigRational> {
+    let point = |p: Vec3<ExactValue>| Vec3::new(p.x.into_big(), p.y.into_big(), p.z.into_big());
+    Closest {
+        distance_squared: c.distance_squared.into_big(),
+        a: point(c.a),
+        b: point(c.b),
+    }
+}
+
+/// [`closest`] with the values as the frame construction holds them (in the
+/// fixed width where they fit), for writers that take them from there.
+pub(crate) fn closest_exact(a: &PoseBox, b: &PoseBox) -> Option<Closest<ExactValue>> {
     if a.half_extents
         .iter()
         .chain(&b.half_extents)
@@ -655,7 +671,19 @@ pub fn closest(a: &PoseBox, b: &PoseBox) -> Option<Closest<BigRational>> {
                 if framed.is_some() {
                     stats::POSE_FRAME.fallback();
                 }
-                return Some(finish(s, (da, db), *z));
+                let c = finish(s, (da, db), *z);
+                let point = |p: Vec3<BigRational>| {
+                    Vec3::new(
+                        ExactValue::Big(p.x),
+                        ExactValue::Big(p.y),
+                        ExactValue::Big(p.z),
+                    )
+                };
+                return Some(Closest {
+                    distance_squared: ExactValue::Big(c.distance_squared),
+                    a: point(c.a),
+                    b: point(c.b),
+                });
             }
         }
     }

@@ -53,13 +53,14 @@
 
 use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
-    big, div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four,
-    mul_redc_two, neg_inv_word, residue_four, residue_word, two_word_modulus, Int, Nat, L,
+    div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four, mul_redc_two,
+    neg_inv_word, residue_four, residue_word, two_word_modulus, ExactValue, FixedRational, Int,
+    Nat, L,
 };
 use crate::num::wide::Wide;
 use crate::query::Closest;
 use crate::vector::Vec3;
-use num_bigint::{BigInt, Sign};
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -263,7 +264,7 @@ impl Frame {
     /// The proved closest pair of the feature pair (fa, fb), or `None` when
     /// the certificate fails. `Some(None)`: a kind this module does not
     /// build (parallel edges), left to the caller.
-    pub(super) fn solve(&self, fa: Feat, fb: Feat) -> Option<Option<Closest<BigRational>>> {
+    pub(super) fn solve(&self, fa: Feat, fb: Feat) -> Option<Option<Closest<ExactValue>>> {
         match (fa.dim(), fb.dim()) {
             (0, _) => self.vertex_feature(0, fa, fb).map(Some),
             (_, 0) => self.vertex_feature(1, fb, fa).map(Some),
@@ -273,7 +274,7 @@ impl Frame {
     }
 
     /// Vertex `v` of box p against feature `f` of the other box q.
-    fn vertex_feature(&self, p: usize, v: Feat, f: Feat) -> Option<Closest<BigRational>> {
+    fn vertex_feature(&self, p: usize, v: Feat, f: Feat) -> Option<Closest<ExactValue>> {
         let q = 1 - p;
         let (sp, sq) = (&self.x[p], &self.x[q]);
         // d_p·d_q < 2²⁵²; the bounds d_p·d_q·E_q,l below 2²⁵²·2⁸⁸ = 2³⁴⁰.
@@ -376,14 +377,14 @@ impl Frame {
         let distance_squared = low.value_with(&n2, &kept[..k2], t2, 2 * self.z);
         let (a, b) = if p == 0 { (at_p, at_q) } else { (at_q, at_p) };
         Some(Closest {
-            distance_squared,
+            distance_squared: ExactValue::Fixed(distance_squared),
             a,
             b,
         })
     }
 
     /// a's edge `fa` against b's edge `fb`; `Some(None)` when parallel.
-    fn edge_edge(&self, fa: Feat, fb: Feat) -> Option<Option<Closest<BigRational>>> {
+    fn edge_edge(&self, fa: Feat, fb: Feat) -> Option<Option<Closest<ExactValue>>> {
         let (sa, sb) = (&self.x[0], &self.x[1]);
         let i = fa.free.trailing_zeros() as usize;
         let j = fb.free.trailing_zeros() as usize;
@@ -451,7 +452,7 @@ impl Frame {
         // above fail), S² passes the fixed width (`Lowest::square`).
         let distance_squared = low.square(s.mag(), &[0, 1], &[2, 3], 2 * self.z);
         Some(Some(Closest {
-            distance_squared,
+            distance_squared: ExactValue::Big(distance_squared),
             a,
             b,
         }))
@@ -692,51 +693,10 @@ impl Lowest {
         (Int::from_nat(x.is_neg(), m), kept, n, t)
     }
 
-    /// [`Lowest::value`] with a further 2^t in the denominator.
-    fn value_with(&self, x: &Int, fs: &[usize], t: u64, p: i64) -> BigRational {
+    /// `x·2^p / (Π_{fs} f · 2^t)` in lowest terms, in the fixed width.
+    fn value_with(&self, x: &Int, fs: &[usize], t: u64, p: i64) -> FixedRational {
         let (mag, den, twos) = self.reduced(x.mag(), fs);
-        Self::finish(x.is_neg(), &mag, &den, twos + t, p)
-    }
-
-    /// `±mag·2^p / (den·2^twos)` with den odd and prime to mag.
-    fn finish(neg: bool, mag: &Nat, den: &Nat, twos: u64, p: i64) -> BigRational {
-        Self::finish_seen(neg, mag, den, twos, p, &mut None)
-    }
-
-    /// [`Lowest::finish`], the denominator `den·2^shift` taken from `seen`
-    /// when it is the one converted last (a point's coordinates mostly
-    /// share it), else converted and kept there.
-    fn finish_seen(
-        neg: bool,
-        mag: &Nat,
-        den: &Nat,
-        twos: u64,
-        p: i64,
-        seen: &mut Option<(Nat, u64, BigInt)>,
-    ) -> BigRational {
-        if mag.is_zero() {
-            return BigRational::zero();
-        }
-        let t = mag.trailing_zeros();
-        // mag·2^p / (den·2^twos) with den odd and prime to mag: the power
-        // of two to the numerator, or what t leaves of it to the
-        // denominator.
-        let e = p - twos as i64 + t as i64;
-        let (num, shift) = if e >= 0 {
-            (big(mag, p - twos as i64), 0)
-        } else {
-            (big(mag, -(t as i64)), (-e) as u64)
-        };
-        let sign = if neg { Sign::Minus } else { Sign::Plus };
-        let d = match seen {
-            Some((sd, ss, v)) if *ss == shift && sd == den => v.clone(),
-            _ => {
-                let v = BigInt::from(big(den, shift as i64));
-                *seen = Some((*den, shift, v.clone()));
-                v
-            }
-        };
-        BigRational::new_raw(BigInt::from_biguint(sign, num), d)
+        FixedRational::new(x.is_neg(), &mag, &den, twos + t, p)
     }
 
     /// The magnitude divided by its gcd with the odd factors, the kept odd
@@ -805,11 +765,12 @@ impl Lowest {
         }
     }
 
-    fn point(&self, n: &[Int; 3], fs: &[usize], p: i64) -> Vec3<BigRational> {
-        let mut seen = None;
+    /// The point `n·2^p / Π_{fs} f`, each coordinate in lowest terms in
+    /// the fixed width.
+    fn point(&self, n: &[Int; 3], fs: &[usize], p: i64) -> Vec3<ExactValue> {
         let [x, y, w] = [0, 1, 2].map(|i| {
             let (mag, den, twos) = self.reduced(n[i].mag(), fs);
-            Self::finish_seen(n[i].is_neg(), &mag, &den, twos, p, &mut seen)
+            ExactValue::Fixed(FixedRational::new(n[i].is_neg(), &mag, &den, twos, p))
         });
         Vec3::new(x, y, w)
     }
@@ -832,7 +793,7 @@ impl Lowest {
     /// gcd(c, gcd(G_k, o_f)), and a G_k or gcd(G_k, o_f) of 1 (the common
     /// case) skips the step. The odd divisions leave c₁·c₂ with 2·tz(x)
     /// trailing zeros, which cancel against the denominator's power of two
-    /// as in [`Lowest::finish`].
+    /// as in [`FixedRational::new`].
     fn square(&self, x: &Nat, once: &[usize; 2], whole: &[usize; 2], p: i64) -> BigRational {
         let (s, q, t_once) = self.reduced(x, once);
         let mut den = whole.map(|k| self.odd[k]);
@@ -883,7 +844,7 @@ impl Lowest {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{exact_boxes, finish, solve, Feat, PoseBox, PoseRotation};
+    use super::super::{exact_boxes, finish, solve, to_big, Feat, PoseBox, PoseRotation};
     use super::Frame;
     use num_bigint::BigInt;
 
@@ -990,7 +951,7 @@ mod tests {
                     continue;
                 }
                 let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
-                match frame.solve(x, y) {
+                match frame.solve(x, y).map(|c| c.map(to_big)) {
                     Some(Some(c)) => {
                         assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
                         answered[(x.dim() + y.dim()) as usize] += 1;
@@ -1221,11 +1182,14 @@ mod tests {
             for (i, x) in nums.iter().enumerate() {
                 let p = (word() % 121) as i64 - 60;
                 let (got, which) = if i == 7 {
-                    (low.value_with(&n2r, &kept[..nk], t2, p), &[0, 0, 1, 1][..])
+                    (
+                        low.value_with(&n2r, &kept[..nk], t2, p).to_big(),
+                        &[0, 0, 1, 1][..],
+                    )
                 } else {
                     let which = which_all[i % 5];
                     let xi = Int::from_nat(x.sign() == num_bigint::Sign::Minus, nn[i]);
-                    (low.value_with(&xi, which, 0, p), which)
+                    (low.value_with(&xi, which, 0, p).to_big(), which)
                 };
                 let den: BigInt = which.iter().map(|&j| fs[j].clone()).product();
                 let want = if p >= 0 {
@@ -1285,7 +1249,7 @@ mod tests {
                         continue;
                     }
                     let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
-                    match frame.solve(x, y) {
+                    match frame.solve(x, y).map(|c| c.map(to_big)) {
                         Some(Some(c)) => {
                             assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
                             lowest(&c.distance_squared);
