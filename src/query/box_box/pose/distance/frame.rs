@@ -51,7 +51,7 @@
 //! the values are put in lowest terms by one gcd per factor of that
 //! factor's size ([`Lowest`]), not of the whole denominator's.
 
-use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
+use super::{int_quaternion_matrix, int_quaternion_small, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
     big, div_exact, gcd, gcd_u64, mul_two, neg_inv_word, residue_two, two_word_modulus, Int, Nat, L,
 };
@@ -88,9 +88,9 @@ pub(super) struct Frame {
     z: i64,
 }
 
-/// `x / 2^z` as an integer below 2^BITS, or `None`.
-fn int_at(x: f64, z: i64) -> Option<i128> {
-    let (m, f) = parts(x);
+/// `m·2^f / 2^z` (a double's [`parts`], f ≥ z) as an integer below
+/// 2^BITS, or `None`.
+fn int_at((m, f): (i64, i64), z: i64) -> Option<i128> {
     if m == 0 {
         return Some(0);
     }
@@ -123,6 +123,35 @@ fn neg256(hi: u128, lo: u128) -> (u128, u128) {
     ((!hi).wrapping_add(if lo2 == 0 { 1 } else { 0 }), lo2)
 }
 
+/// G = M_a^T·M_b for the integer quaternions A, B (components below 2⁶²)
+/// of M_a = R(A), M_b = R(B): R(Q) is |Q|² times the rotation of Q, so
+/// M_a^T·M_b = |A|²|B|²·rot(A)^T·rot(B) = |P|²·rot(P) = R(P) with
+/// P = conj(A)·B (|P| = |A|·|B|, rot(A)^T = rot(conj(A)), rot(A)·rot(B) =
+/// rot(A·B)): ten products of P's components instead of nine dot products
+/// of the columns.
+///
+/// P's components are sums of four products below 2¹²⁴, below 2¹²⁶; their
+/// products below 2²⁵², every partial sum below 2²⁵⁴ (four words), and
+/// every entry at most |P|² = d_a·d_b < 2²⁵² (an entry of |P|² times a
+/// rotation).
+fn relative([a0, a1, a2, a3]: [i128; 4], [b0, b1, b2, b3]: [i128; 4]) -> [[Wide<4>; 3]; 3] {
+    // P = conj(A)·B, conj(A) = (a0, −a1, −a2, −a3).
+    let w = a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3;
+    let x = a0 * b1 - a1 * b0 - a2 * b3 + a3 * b2;
+    let y = a0 * b2 + a1 * b3 - a2 * b0 - a3 * b1;
+    let z = a0 * b3 - a1 * b2 + a2 * b1 - a3 * b0;
+    let m = Wide::<4>::mul_i128;
+    let (ww, xx, yy, zz) = (m(w, w), m(x, x), m(y, y), m(z, z));
+    let (xy, xz, yz, wx, wy, wz) = (m(x, y), m(x, z), m(y, z), m(w, x), m(w, y), m(w, z));
+    let two = |u: Wide<4>| u.add(&u);
+    let (wwpxx, yypzz, wwmxx, yymzz) = (ww.add(&xx), yy.add(&zz), ww.sub(&xx), yy.sub(&zz));
+    [
+        [wwpxx.sub(&yypzz), two(xy.sub(&wz)), two(xz.add(&wy))],
+        [two(xy.add(&wz)), wwmxx.add(&yymzz), two(yz.sub(&wx))],
+        [two(xz.sub(&wy)), two(yz.add(&wx)), wwmxx.sub(&yymzz)],
+    ]
+}
+
 /// u·v for vectors of `i128`s whose sum the caller bounds below 2²⁵⁵
 /// (columns of M: entries below 2¹²⁶ in magnitude, each product below
 /// 2²⁵² and, by Cauchy–Schwarz, the sum at most d_a·d_b < 2²⁵²).
@@ -149,15 +178,6 @@ fn w(x: i128) -> Wide<2> {
     Wide::from_i128(x)
 }
 
-/// ±x.
-fn signed(x: &Int, plus: bool) -> Int {
-    if plus {
-        *x
-    } else {
-        x.neg()
-    }
-}
-
 /// Whether bit k of `signs` is set (the + side).
 fn plus(signs: u8, k: usize) -> bool {
     signs >> k & 1 == 1
@@ -168,44 +188,54 @@ fn is_free(f: Feat, k: usize) -> bool {
 }
 
 impl Frame {
-    /// Two quaternion poses whose components fit `int_rotation_small` and
+    /// Two quaternion poses whose components fit `int_quaternion_small` and
     /// whose lengths fit [`BITS`]; `None` otherwise (a matrix pose: its
     /// columns are not orthogonal in general).
     pub(super) fn new(a: &PoseBox, b: &PoseBox) -> Option<Frame> {
-        let lengths = a.half_extents.iter().chain(&a.translation);
-        let z = least_exponent(lengths.chain(&b.half_extents).chain(&b.translation));
-        let side = |p: &PoseBox| -> Option<(Side, [[i128; 3]; 3])> {
-            if !matches!(p.rotation, PoseRotation::Quaternion(_)) {
-                return None;
-            }
-            let (m, d) = int_rotation_small(&p.rotation)?;
+        let (PoseRotation::Quaternion(qa), PoseRotation::Quaternion(qb)) =
+            (&a.rotation, &b.rotation)
+        else {
+            return None;
+        };
+        // The lengths' (m, e) once: z is their least exponent
+        // (`least_exponent`), each then an integer in units 2^z.
+        let lengths = |p: &PoseBox| {
+            let [e0, e1, e2] = p.half_extents;
+            let [c0, c1, c2] = p.translation;
+            [e0, e1, e2, c0, c1, c2].map(parts)
+        };
+        let (la, lb) = (lengths(a), lengths(b));
+        let z = la
+            .iter()
+            .chain(&lb)
+            .filter(|x| x.0 != 0)
+            .map(|x| x.1)
+            .min()
+            .unwrap_or(0);
+        let side = |q: &[f64; 4], l: &[(i64, i64); 6]| -> Option<(Side, [i128; 4])> {
+            let iq = int_quaternion_small(q)?;
+            let (m, d) = int_quaternion_matrix(iq);
             if d == 0 {
                 return None;
             }
-            let e = [
-                int_at(p.half_extents[0], z)?,
-                int_at(p.half_extents[1], z)?,
-                int_at(p.half_extents[2], z)?,
-            ];
-            let c = [
-                int_at(p.translation[0], z)?,
-                int_at(p.translation[1], z)?,
-                int_at(p.translation[2], z)?,
-            ];
-            let cols = [0, 1, 2].map(|k| [m[0][k], m[1][k], m[2][k]]);
+            let e = [int_at(l[0], z)?, int_at(l[1], z)?, int_at(l[2], z)?];
+            let c = [int_at(l[3], z)?, int_at(l[4], z)?, int_at(l[5], z)?];
             let side = Side {
                 d: int(d),
                 d128: d,
-                m: cols,
+                m: [0, 1, 2].map(|k| [m[0][k], m[1][k], m[2][k]]),
                 e,
                 c,
             };
-            Some((side, cols))
+            Some((side, iq))
         };
-        let ((sa, ra), (sb, rb)) = (side(a)?, side(b)?);
+        let ((sa, ia), (sb, ib)) = (side(qa, &la)?, side(qb, &lb)?);
         let x = [sa, sb];
-        let g = [0, 1, 2].map(|k| [0, 1, 2].map(|l| dot_i128(&ra[k], &rb[l])));
-        Some(Frame { x, g, z })
+        Some(Frame {
+            x,
+            g: relative(ia, ib),
+            z,
+        })
     }
 
     /// G_kl with k an axis of box p and l of the other.
@@ -382,29 +412,41 @@ impl Frame {
         let (sa, sb) = (&self.x[0], &self.x[1]);
         let i = fa.free.trailing_zeros() as usize;
         let j = fb.free.trailing_zeros() as usize;
-        let dd = sa.d.mul(&sb.d);
-        // The G's as `Int`s (below 2²⁵²).
-        let gi = |k: usize, l: usize| self.g[k][l].to_int();
-        let g = &gi(i, j);
-        let w = dd.mul(&dd).sub(&g.mul(g));
-        if w.signum() == 0 {
+        // d_a·d_b < 2²⁵², |g| ≤ d_a·d_b (Cauchy–Schwarz).
+        let dd = Wide::<4>::mul_i128(sa.d128, sb.d128);
+        let g = &self.g[i][j];
+        // W = d_a²d_b² − g² as its factors d_a·d_b ∓ g, each in [0, 2²⁵³)
+        // (four words); W = 0 (parallel edges) when one of them is.
+        let (w1, w2) = (dd.sub(g), dd.add(g));
+        if w1.is_zero() || w2.is_zero() {
             return Some(None);
         }
-        // b's edge base in a's frame (ν) and a's in b's (μ), times d_a·d_b.
-        let (nu, mu) = (
-            self.local(1, fb).map(Wide::to_int),
-            self.local(0, fa).map(Wide::to_int),
-        );
-        let lam = dd.mul(&nu[i]).add(&g.mul(&mu[j]));
-        let kap = g.mul(&nu[i]).add(&dd.mul(&mu[j]));
-        let inside = |t: &Int, e: &Int| t.mag().cmp(w.mul(e).mag()) != std::cmp::Ordering::Greater;
-        if !inside(&lam, &int(sa.e[i])) || !inside(&kap, &int(sb.e[j])) {
+        // W below 2⁵⁰⁶ (eight words).
+        let big_w: Wide<8> = w1.mul(&w2);
+        // b's edge base in a's frame (ν) and a's in b's (μ), times d_a·d_b,
+        // below 2³⁴³ ([`Frame::local`]).
+        let (nu, mu) = (self.local(1, fb), self.local(0, fa));
+        // λ, κ: two products below 2²⁵²·2³⁴³ = 2⁵⁹⁵, the sum below 2⁵⁹⁶
+        // (ten words).
+        let lam: Wide<10> = dd.mul::<6, 10>(&nu[i]).add(&g.mul(&mu[j]));
+        let kap: Wide<10> = g.mul::<6, 10>(&nu[i]).add(&dd.mul(&mu[j]));
+        // |t| ≤ W·E (W > 0, E ≥ 0): W·E below 2⁵⁰⁶·2⁸⁸ = 2⁵⁹⁴ (ten words).
+        let inside = |t: &Wide<10>, e: i128| !big_w.mul::<2, 10>(&w(e)).sub(&t.abs()).is_neg();
+        if !inside(&lam, sa.e[i]) || !inside(&kap, sb.e[j]) {
             return None;
         }
-        // ε_k: a-local offset of b's edge base from a's fixed face k.
-        let eps = |k: usize| nu[k].sub(&signed(&dd.mul(&int(sa.e[k])), plus(fa.signs, k)));
+        // ε_k: a-local offset of b's edge base from a's fixed face k,
+        // ν_k ∓ d_a·d_b·E_a,k: below 2³⁴³ + 2²⁵²·2⁸⁸ < 2³⁴⁴ (six words).
+        let eps = |k: usize| {
+            let e = if plus(fa.signs, k) { sa.e[k] } else { -sa.e[k] };
+            nu[k].sub(&dd.mul::<2, 6>(&w(e)))
+        };
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let s = gi(i1, j).mul(&eps(i2)).sub(&gi(i2, j).mul(&eps(i1)));
+        // S: two products below 2²⁵²·2³⁴⁴ = 2⁵⁹⁶, the difference below 2⁵⁹⁷
+        // (ten words).
+        let s: Wide<10> = self.g[i1][j]
+            .mul::<6, 10>(&eps(i2))
+            .sub(&self.g[i2][j].mul(&eps(i1)));
         // d̂ = S·(m_a,i × m_b,j) up to a positive factor; its products with
         // a's fixed axes are −d_a·G_{i+2,j}, d_a·G_{i+1,j} (k = i+1, i+2),
         // with b's fixed axes d_b·G_{i,j+2}, −d_b·G_{i,j+1} (l = j+1, j+2).
@@ -419,13 +461,23 @@ impl Frame {
             return None;
         }
         // The points over W·d_p (factors W and p), the squared distance
-        // S²/((d_a·d_b)²·W), reduced factor by factor (`Lowest`).
-        let on_edge = |side: &Side, p: usize, f: Feat, t: &Int, axis: usize| {
+        // S²/((d_a·d_b)²·W), reduced factor by factor (`Lowest`). A point's
+        // numerator W·base + t·m_axis: W·base below 2⁵⁰⁶·2²¹⁶ = 2⁷²²
+        // ([`Frame::base`]), t·m below 2⁵⁹⁶·2¹²⁶ = 2⁷²², the sum below 2⁷²³
+        // (twelve words).
+        let on_edge = |side: &Side, p: usize, f: Feat, t: &Wide<10>, axis: usize| {
             let base = self.base(p, f);
-            [0, 1, 2].map(|c| w.mul(&base[c].to_int()).add(&t.mul(&int(side.m[axis][c]))))
+            [0, 1, 2].map(|c| {
+                let n: Wide<12> = big_w
+                    .mul::<4, 12>(&base[c])
+                    .add(&t.mul(&w(side.m[axis][c])));
+                n.to_int()
+            })
         };
         let na = on_edge(sa, 0, fa, &lam, i);
         let nb = on_edge(sb, 1, fb, &kap, j);
+        // `Lowest` works on the 768-bit `Int`s.
+        let (s, w1, w2) = (s.to_int(), w1.to_int(), w2.to_int());
         let nums: [&Nat; 7] = [
             na[0].mag(),
             na[1].mag(),
@@ -435,10 +487,8 @@ impl Frame {
             nb[2].mag(),
             s.mag(),
         ];
-        // W as the factors d_a·d_b ∓ g (both positive: |g| < d_a·d_b by
-        // Cauchy–Schwarz, W ≠ 0), each of at most 253 bits: their residues
-        // stay in the fixed width.
-        let (w1, w2) = (dd.sub(g), dd.add(g));
+        // W as its factors d_a·d_b ∓ g (both positive, each of at most 253
+        // bits: their residues stay in the fixed width).
         let low = Lowest::new(&[sa.d.mag(), sb.d.mag(), w1.mag(), w2.mag()], [0, 1], &nums);
         let a = low.point(&na, &[2, 3, 0], self.z);
         let b = low.point(&nb, &[2, 3, 1], self.z);
