@@ -152,13 +152,6 @@ fn relative([a0, a1, a2, a3]: [i128; 4], [b0, b1, b2, b3]: [i128; 4]) -> [[Wide<
     ]
 }
 
-/// u·v for vectors of `i128`s whose sum the caller bounds below 2²⁵⁵
-/// (columns of M: entries below 2¹²⁶ in magnitude, each product below
-/// 2²⁵² and, by Cauchy–Schwarz, the sum at most d_a·d_b < 2²⁵²).
-fn dot_i128(u: &[i128; 3], v: &[i128; 3]) -> Wide<4> {
-    sum_of_products(u.iter().zip(v).map(|(a, b)| (*a, *b)))
-}
-
 /// Σ aᵢ·bᵢ exactly, for sums the caller bounds below 2²⁵⁵ in magnitude
 /// (every partial sum is exact modulo 2²⁵⁶, so the last one, read as
 /// two's complement, is the value).
@@ -269,23 +262,25 @@ impl Frame {
     }
 
     /// The q-local coordinates, times d_p·d_q, of p's feature base (q = the
-    /// other box): μ_l = d_p·m_q,l·(C_p − C_q) + Σ_{k fixed} ±E_p,k·G_kl.
+    /// other box), from `base` = d_p·(the base) ([`Frame::base`]):
+    /// μ_l = m_q,l·(base − d_p·C_q) = d_p·m_q,l·(C_p − C_q) +
+    /// Σ_{k fixed} ±E_p,k·G_kl (G_kl = m_p,k·m_q,l).
     ///
-    /// Below 2³⁴³: C_p − C_q has components below 2⁸⁹, length below 2⁹⁰,
-    /// so m_q,l·(C_p − C_q) is below d_q·2⁹⁰ < 2²¹⁶ (Cauchy–Schwarz, in
-    /// [`sum_of_products`]'s 256 bits) and its product with d_p < 2¹²⁶
-    /// below 2³⁴²; each E_p,k·G_kl is below 2⁸⁸·2²⁵² = 2³⁴⁰, three of
-    /// them below 2³⁴². Six words (up to 2³⁸³) hold every partial sum.
-    fn local(&self, p: usize, f: Feat) -> [Wide<6>; 3] {
+    /// X = base − d_p·C_q = d_p·(C_p − C_q) + Σ_{k fixed} ±E_p,k·m_p,k has
+    /// length below 2¹²⁶·2⁹⁰ + 2¹²⁶·2⁸⁹ < 2²¹⁷ (C_p − C_q: components below
+    /// 2⁸⁹, length below 2⁹⁰; the columns orthogonal of length d_p, the
+    /// E's below 2⁸⁸), components below 2²¹⁷ (four words); so μ_l is below
+    /// d_q·2²¹⁷ < 2³⁴³ (Cauchy–Schwarz), each product m·X_i below
+    /// 2¹²⁶·2²¹⁷ = 2³⁴³ and every partial sum below 2³⁴⁵ (six words).
+    fn local(&self, p: usize, base: &[Wide<4>; 3]) -> [Wide<6>; 3] {
         let (sp, sq) = (&self.x[p], &self.x[1 - p]);
-        let rel = [0, 1, 2].map(|i| sp.c[i] - sq.c[i]);
+        let x = [0, 1, 2].map(|i| base[i].sub(&Wide::mul_i128(sp.d128, sq.c[i])));
         [0, 1, 2].map(|l| {
-            let mut mu: Wide<6> = w(sp.d128).mul(&dot_i128(&sq.m[l], &rel));
-            for k in (0..3).filter(|&k| !is_free(f, k)) {
-                let e = if plus(f.signs, k) { sp.e[k] } else { -sp.e[k] };
-                mu = mu.add(&w(e).mul(self.gpq(p, k, l)));
-            }
-            mu
+            let m = &sq.m[l];
+            w(m[0])
+                .mul::<4, 6>(&x[0])
+                .add(&w(m[1]).mul(&x[1]))
+                .add(&w(m[2]).mul(&x[2]))
         })
     }
 
@@ -307,7 +302,9 @@ impl Frame {
         let (sp, sq) = (&self.x[p], &self.x[q]);
         // d_p·d_q < 2²⁵²; the bounds d_p·d_q·E_q,l below 2²⁵²·2⁸⁸ = 2³⁴⁰.
         let dd = Wide::<4>::mul_i128(sp.d128, sq.d128);
-        let mu = self.local(p, v);
+        // d_p·(p's vertex), below 2²¹⁶ ([`Frame::base`]).
+        let pv = self.base(p, v);
+        let mu = self.local(p, &pv);
         let mut delta = [Wide::<6>::ZERO; 3];
         for l in 0..3 {
             let bound: Wide<6> = dd.mul(&w(sq.e[l]));
@@ -340,7 +337,6 @@ impl Frame {
                 return None;
             }
         }
-        let pv = self.base(p, v);
         // q's point: its vertex over d_q, or (d_q²·P + Σ δ_l·m_q,l) over
         // d_p·d_q² (factors p, q, q): d_q²·P below 2²⁵²·2²¹⁶ = 2⁴⁶⁸, each
         // δ_l·m_q,l below 2³⁴⁴·2¹²⁶ = 2⁴⁷⁰, the sum below 2⁴⁷³ (eight
@@ -423,9 +419,11 @@ impl Frame {
         }
         // W below 2⁵⁰⁶ (eight words).
         let big_w: Wide<8> = w1.mul(&w2);
+        // The edges' bases times d_a and d_b, below 2²¹⁶ ([`Frame::base`]);
         // b's edge base in a's frame (ν) and a's in b's (μ), times d_a·d_b,
         // below 2³⁴³ ([`Frame::local`]).
-        let (nu, mu) = (self.local(1, fb), self.local(0, fa));
+        let (base_a, base_b) = (self.base(0, fa), self.base(1, fb));
+        let (nu, mu) = (self.local(1, &base_b), self.local(0, &base_a));
         // λ, κ: two products below 2²⁵²·2³⁴³ = 2⁵⁹⁵, the sum below 2⁵⁹⁶
         // (ten words).
         let lam: Wide<10> = dd.mul::<6, 10>(&nu[i]).add(&g.mul(&mu[j]));
@@ -465,8 +463,7 @@ impl Frame {
         // numerator W·base + t·m_axis: W·base below 2⁵⁰⁶·2²¹⁶ = 2⁷²²
         // ([`Frame::base`]), t·m below 2⁵⁹⁶·2¹²⁶ = 2⁷²², the sum below 2⁷²³
         // (twelve words).
-        let on_edge = |side: &Side, p: usize, f: Feat, t: &Wide<10>, axis: usize| {
-            let base = self.base(p, f);
+        let on_edge = |side: &Side, base: &[Wide<4>; 3], t: &Wide<10>, axis: usize| {
             [0, 1, 2].map(|c| {
                 let n: Wide<12> = big_w
                     .mul::<4, 12>(&base[c])
@@ -474,8 +471,8 @@ impl Frame {
                 n.to_int()
             })
         };
-        let na = on_edge(sa, 0, fa, &lam, i);
-        let nb = on_edge(sb, 1, fb, &kap, j);
+        let na = on_edge(sa, &base_a, &lam, i);
+        let nb = on_edge(sb, &base_b, &kap, j);
         // `Lowest` works on the 768-bit `Int`s.
         let (s, w1, w2) = (s.to_int(), w1.to_int(), w2.to_int());
         let nums: [&Nat; 7] = [
