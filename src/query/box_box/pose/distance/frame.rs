@@ -885,21 +885,21 @@ mod tests {
         }
         // Vertex pairs, vertex–edge pairs and vertex–face or edge pairs
         // were all proved somewhere.
-        assert!(answered.iter().all(|&n| n > 0), "{answered:?}");
+        assert!(answered[..3].iter().all(|&n| n > 0), "{answered:?}");
         assert!(framed >= 30, "{framed}");
     }
 
     /// Every feature pair of `a` and `b`: the frame construction answers
     /// what the scaled construction answers (both fail or give the same
     /// closest pair). The counts of pairs proved by the frame, by kind
-    /// (vertex pairs, vertex–edge, vertex–face or edge–edge); `None` when
-    /// `Frame::new` leaves the poses.
-    fn agree_on_every_pair(a: &PoseBox, b: &PoseBox) -> Option<[usize; 3]> {
+    /// (vertex pairs, vertex–edge, vertex–face or edge–edge), and of the
+    /// edge pairs among the last; `None` when `Frame::new` leaves the poses.
+    fn agree_on_every_pair(a: &PoseBox, b: &PoseBox) -> Option<[usize; 4]> {
         let frame = Frame::new(a, b)?;
         let (xa, xb, (da, db), z) = exact_boxes(a, b).expect("nondegenerate");
         let one = BigInt::from(1);
         let feats = features();
-        let mut answered = [0usize; 3];
+        let mut answered = [0usize; 4];
         for &x in &feats {
             for &y in &feats {
                 if x.dim() + y.dim() > 2 {
@@ -910,6 +910,9 @@ mod tests {
                     Some(Some(c)) => {
                         assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
                         answered[(x.dim() + y.dim()) as usize] += 1;
+                        if x.dim() == 1 && y.dim() == 1 {
+                            answered[3] += 1;
+                        }
                     }
                     Some(None) => assert!(x.dim() == 1 && y.dim() == 1),
                     None => assert_eq!(scaled, None, "{a:?} {b:?} {x:?} {y:?}"),
@@ -967,6 +970,85 @@ mod tests {
         }
         assert_eq!(framed, 16);
         assert!(answered[0] > 0 && answered[1] > 0, "{answered:?}");
+    }
+
+    /// Edge pairs at the bounds' extremes: quaternions of three 62-bit
+    /// components and one of 53 bits ending in a unit bit (d between
+    /// 3·2¹²² and 2¹²⁶), half-extents up to 2⁸⁷ and centers up to 2⁸⁸ in units of
+    /// the least length, placed (in doubles) so that edge i of a and edge j
+    /// of b pass each other at a small gap along their common normal n,
+    /// with the signs of the other axes those of n (a) and of −n (b): that
+    /// edge pair is the closest pair, W near 2⁵⁰⁴ (edges far from
+    /// parallel), λ, κ and S near their ten-word bounds, the points'
+    /// numerators near 2⁷²³. Every feature pair agrees with the scaled
+    /// construction (debug builds check every `Wide` operation for
+    /// overflow: run in debug too), and every configuration proves its
+    /// edge pair.
+    #[test]
+    fn extreme_edge_pairs_agree_with_the_scaled_construction() {
+        use super::super::rounded;
+        let odd = ((1u64 << 53) - 1) as f64; // 53 bits, unit bit set
+        let len = ((1u64 << 53) - 1) as f64 * 2f64.powi(35); // 2⁸⁸ − 2³⁵
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut answered = [0usize; 4];
+        let configs = 24;
+        for k in 0..configs {
+            // Three components of 62 bits (random in [2⁶¹, 2⁶²), doubles
+            // rounded down), one of 53 bits ending in a unit bit: generic
+            // rotations, d between 3·2¹²² and 2¹²⁶.
+            let mut quat = |slot: usize| {
+                let mut q = [0f64; 4];
+                for (i, x) in q.iter_mut().enumerate() {
+                    let r = xorshift(&mut seed);
+                    let m = if i == slot {
+                        odd
+                    } else {
+                        ((r >> 2 | 1 << 61) & !((1 << 9) - 1)) as f64
+                    };
+                    *x = if r & 1 == 1 { m } else { -m };
+                }
+                q
+            };
+            let (qa, qb) = (quat(k % 4), quat((k / 4 + 1) % 4));
+            let mut a = PoseBox {
+                half_extents: [len / 2.0, len / 4.0, len / 2.0],
+                rotation: PoseRotation::Quaternion(qa),
+                translation: [0.0; 3],
+            };
+            // b's third half-extent of one unit sets the unit.
+            let mut b = PoseBox {
+                half_extents: [len / 2.0, len / 2.0, 1.0],
+                rotation: PoseRotation::Quaternion(qb),
+                translation: [0.0; 3],
+            };
+            let (ha, hb) = (rounded(&a).dir, rounded(&b).dir);
+            let (i, j) = (k % 3, (k / 3) % 2);
+            let n = super::super::cross(&ha[i], &hb[j]);
+            let nn = super::super::dot(&n, &n).sqrt();
+            // The edges' midpoints: a's other axes at the signs of n, b's
+            // at those of −n; b's edge a gap of len/64 along n from a's.
+            let mid = |h: &[[f64; 3]; 3], free: usize, toward: f64| {
+                let mut m = [0.0; 3];
+                for (_, hk) in h.iter().enumerate().filter(|(k, _)| *k != free) {
+                    let s = toward * super::super::dot(&n, hk).signum();
+                    for (mc, hc) in m.iter_mut().zip(hk) {
+                        *mc += s * hc;
+                    }
+                }
+                m
+            };
+            let (ma, mb) = (mid(&ha, i, 1.0), mid(&hb, j, -1.0));
+            let v = [0, 1, 2].map(|c| ma[c] + n[c] / nn * (len / 64.0) - mb[c]);
+            // Centers −v/2 and v/2, multiples of 2²⁰ (below 2⁸⁸).
+            let round = |x: f64| (x / 2f64.powi(20)).round() * 2f64.powi(20);
+            a.translation = v.map(|x| round(-x / 2.0));
+            b.translation = v.map(|x| round(x / 2.0));
+            let counts = agree_on_every_pair(&a, &b).expect("within the bounds");
+            for (s, c) in answered.iter_mut().zip(counts) {
+                *s += c;
+            }
+        }
+        assert!(answered[3] >= configs, "{answered:?}");
     }
 
     /// `sum_of_products` is the `BigInt` sum of the products, on random
