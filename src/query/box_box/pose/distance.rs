@@ -489,21 +489,22 @@ pub(crate) fn int_rotation_small(r: &PoseRotation) -> Option<([[i128; 3]; 3], i1
 /// least exponent of the nonzero ones), when each is below 2⁶², else
 /// `None` (zeros for the zero quaternion).
 pub(crate) fn int_quaternion_small(q: &[f64; 4]) -> Option<[i128; 4]> {
-    let p = q.map(parts);
-    let e = p
-        .iter()
-        .filter(|x| x.0 != 0)
-        .map(|x| x.1)
-        .min()
-        .unwrap_or(0);
+    let (mut m, mut f) = ([0i64; 4], [0i64; 4]);
+    let mut e = i64::MAX;
+    for i in 0..4 {
+        (m[i], f[i]) = parts(q[i]);
+        if m[i] != 0 {
+            e = e.min(f[i]);
+        }
+    }
     let mut out = [0i128; 4];
-    for (o, (m, f)) in out.iter_mut().zip(p) {
-        if m != 0 {
-            let bits = 64 - m.unsigned_abs().leading_zeros() as i64;
-            if bits + f - e > 62 {
+    for i in 0..4 {
+        if m[i] != 0 {
+            let bits = 64 - m[i].unsigned_abs().leading_zeros() as i64;
+            if bits + f[i] - e > 62 {
                 return None;
             }
-            *o = (m as i128) << (f - e);
+            out[i] = (m[i] as i128) << (f[i] - e);
         }
     }
     Some(out)
@@ -598,10 +599,13 @@ fn rounded(p: &PoseBox) -> GBox<f64> {
 /// The guess: GJK's features on the rounded boxes, `None` when it finds the
 /// boxes (nearly) touching or a coordinate is not finite.
 fn guess(a: &GBox<f64>, b: &GBox<f64>) -> Option<(Feat, Feat)> {
-    let all = a.c.iter().chain(a.dir.iter().flatten());
-    let big = all
-        .chain(b.c.iter().chain(b.dir.iter().flatten()))
-        .fold(0.0f64, |m, x| m.max(x.abs()));
+    // The largest magnitude (NaNs skipped, as `f64::max` does).
+    let mut big = 0.0f64;
+    for x in [a, b] {
+        for v in [&x.c, &x.dir[0], &x.dir[1], &x.dir[2]] {
+            big = big.max(v[0].abs()).max(v[1].abs()).max(v[2].abs());
+        }
+    }
     if !big.is_finite() || big == 0.0 {
         return None;
     }

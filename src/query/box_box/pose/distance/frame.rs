@@ -39,13 +39,15 @@
 //!   edge base from a's edge, and distance² = S²/((d_a·d_b)²·W).
 //!
 //! The numbers stay a few hundred bits (components below 2⁶², lengths below
-//! 2^[`BITS`] units: every value below 2⁷⁴⁰), against the 500–800 bits of
+//! 2^[`BITS`] units: every value below 2⁷²³), against the 500–800 bits of
 //! the construction scaled by d_a·d_b in world coordinates. The inputs are
-//! `i128`; G, the feature bases and m_q,l·(C_p − C_q) are exact 256-bit
-//! sums of their products ([`sum_of_products`]). A vertex pair's values
-//! (μ, δ, the support sums, the points' numerators, Σ δ_l²) are
-//! [`Wide`]s of the words their bounds need (stated where each is built),
-//! made [`Int`]s only for [`Lowest`]; an edge pair's are [`Int`]s. Every
+//! `i128`; the feature bases are exact 256-bit sums of their products
+//! ([`sum_of_products`]), G the integer rotation matrix of conj(A)·B for
+//! the integer quaternions A, B ([`relative`]). A vertex pair's values (μ,
+//! δ, the support sums, the points' numerators, Σ δ_l²) and an edge pair's
+//! (W, λ, κ, ε, S, the points' numerators) are [`Wide`]s of the words
+//! their bounds need (stated where each is built), made [`Int`]s only for
+//! [`Lowest`]. Every
 //! denominator is a product of a few factors, d_p and d_q for a vertex
 //! pair, d_a, d_b and W = (d_a·d_b − g)·(d_a·d_b + g) for an edge pair, and
 //! the values are put in lowest terms by one gcd per factor of that
@@ -64,8 +66,8 @@ use num_traits::{One, Zero};
 
 /// The most bits a half-extent or translation may have in units of the
 /// least one's 2^z (else the caller's `BigInt` construction): with
-/// components below 2⁶² every value here stays below 2⁷⁴⁰ (an edge pair's
-/// projection numerator, the largest, is below 2^(2·BITS + 560)).
+/// components below 2⁶² every value here stays below 2⁷²³ (an edge pair's
+/// projection numerator, the largest, is below 2^(BITS + 635)).
 const BITS: i64 = 88;
 
 /// One box: d, the columns m[k] of M (entries at most d < 2¹²⁶ in
@@ -198,13 +200,15 @@ impl Frame {
             [e0, e1, e2, c0, c1, c2].map(parts)
         };
         let (la, lb) = (lengths(a), lengths(b));
-        let z = la
-            .iter()
-            .chain(&lb)
-            .filter(|x| x.0 != 0)
-            .map(|x| x.1)
-            .min()
-            .unwrap_or(0);
+        let mut z = i64::MAX;
+        for (m, e) in la.iter().chain(&lb) {
+            if *m != 0 {
+                z = z.min(*e);
+            }
+        }
+        if z == i64::MAX {
+            z = 0;
+        }
         let side = |q: &[f64; 4], l: &[(i64, i64); 6]| -> Option<(Side, [i128; 4])> {
             let iq = int_quaternion_small(q)?;
             let (m, d) = int_quaternion_matrix(iq);
