@@ -132,25 +132,37 @@ fn neg256(hi: u128, lo: u128) -> (u128, u128) {
 /// rot(A·B)): ten products of P's components instead of nine dot products
 /// of the columns.
 ///
-/// P's components are sums of four products below 2¹²⁴, below 2¹²⁶; their
-/// products below 2²⁵², every partial sum below 2²⁵⁴ (four words), and
-/// every entry at most |P|² = d_a·d_b < 2²⁵² (an entry of |P|² times a
-/// rotation).
+/// P's components are sums of four products below 2¹²⁴, below 2¹²⁶ (in
+/// `i128`); their products are exact 256-bit two's-complement pairs
+/// ([`mul_i128`]), the sums and differences taken modulo 2²⁵⁶, and every
+/// entry is at most |P|² = d_a·d_b < 2²⁵² in magnitude (an entry of |P|²
+/// times a rotation): read as two's complement, each is the value.
 fn relative([a0, a1, a2, a3]: [i128; 4], [b0, b1, b2, b3]: [i128; 4]) -> [[Wide<4>; 3]; 3] {
     // P = conj(A)·B, conj(A) = (a0, −a1, −a2, −a3).
     let w = a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3;
     let x = a0 * b1 - a1 * b0 - a2 * b3 + a3 * b2;
     let y = a0 * b2 + a1 * b3 - a2 * b0 - a3 * b1;
     let z = a0 * b3 - a1 * b2 + a2 * b1 - a3 * b0;
-    let m = Wide::<4>::mul_i128;
+    let m = mul_i128;
     let (ww, xx, yy, zz) = (m(w, w), m(x, x), m(y, y), m(z, z));
     let (xy, xz, yz, wx, wy, wz) = (m(x, y), m(x, z), m(y, z), m(w, x), m(w, y), m(w, z));
-    let two = |u: Wide<4>| u.add(&u);
-    let (wwpxx, yypzz, wwmxx, yymzz) = (ww.add(&xx), yy.add(&zz), ww.sub(&xx), yy.sub(&zz));
+    // Sums and differences modulo 2²⁵⁶ of (high, low) pairs.
+    let add = |(ah, al): (u128, u128), (bh, bl): (u128, u128)| {
+        let (lo, c) = al.overflowing_add(bl);
+        (ah.wrapping_add(bh).wrapping_add(c as u128), lo)
+    };
+    let sub = |(ah, al): (u128, u128), (bh, bl): (u128, u128)| {
+        let (lo, c) = al.overflowing_sub(bl);
+        (ah.wrapping_sub(bh).wrapping_sub(c as u128), lo)
+    };
+    let wide =
+        |(hi, lo): (u128, u128)| Wide([lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64]);
+    let two = |u: (u128, u128)| wide(add(u, u));
+    let (wwpxx, yypzz, wwmxx, yymzz) = (add(ww, xx), add(yy, zz), sub(ww, xx), sub(yy, zz));
     [
-        [wwpxx.sub(&yypzz), two(xy.sub(&wz)), two(xz.add(&wy))],
-        [two(xy.add(&wz)), wwmxx.add(&yymzz), two(yz.sub(&wx))],
-        [two(xz.sub(&wy)), two(yz.add(&wx)), wwmxx.sub(&yymzz)],
+        [wide(sub(wwpxx, yypzz)), two(sub(xy, wz)), two(add(xz, wy))],
+        [two(add(xy, wz)), wide(add(wwmxx, yymzz)), two(sub(yz, wx))],
+        [two(sub(xz, wy)), two(add(yz, wx)), wide(sub(wwmxx, yymzz))],
     ]
 }
 
@@ -1053,6 +1065,47 @@ mod tests {
             }
         }
         assert!(answered[3] >= configs, "{answered:?}");
+    }
+
+    /// `relative` is M_a^T·M_b, the `BigInt` dot products of the columns of
+    /// the integer rotation matrices, on random quaternion integers of up
+    /// to 62 bits, the extremes ±(2⁶² − 1), zeros and small integers.
+    #[test]
+    fn relative_is_the_product_of_the_matrices() {
+        use super::super::int_quaternion_matrix;
+        let mut seed = 0x0bad_5eed_2718_2818u64;
+        let top = (1i128 << 62) - 1;
+        for k in 0..3000u64 {
+            let quat = |seed: &mut u64| {
+                [0; 4].map(|_| {
+                    let r = xorshift(seed);
+                    let x = (r >> 2) as i128 >> (k % 61);
+                    let x = match r % 9 {
+                        0 => top,
+                        1 => 0,
+                        2 => (r % 7) as i128,
+                        _ => x,
+                    };
+                    if r >> 63 == 1 {
+                        -x
+                    } else {
+                        x
+                    }
+                })
+            };
+            let (qa, qb) = (quat(&mut seed), quat(&mut seed));
+            let (ma, _) = int_quaternion_matrix(qa);
+            let (mb, _) = int_quaternion_matrix(qb);
+            let g = super::relative(qa, qb);
+            for (kk, row) in g.iter().enumerate() {
+                for (l, got) in row.iter().enumerate() {
+                    let want: BigInt = (0..3)
+                        .map(|i| BigInt::from(ma[i][kk]) * BigInt::from(mb[i][l]))
+                        .sum();
+                    assert_eq!(got.to_bigint(), want, "{qa:?} {qb:?} {kk} {l}");
+                }
+            }
+        }
     }
 
     /// `sum_of_products` is the `BigInt` sum of the products, on random
