@@ -173,38 +173,49 @@ impl Feat {
     fn dim(&self) -> u32 {
         self.free.count_ones()
     }
-    /// The feature itself, then its vertices, then its edges.
-    fn parts(&self) -> Vec<Feat> {
-        let mut out = vec![*self];
-        let free: Vec<u8> = (0..3).filter(|k| self.free >> k & 1 == 1).collect();
-        if free.is_empty() {
-            return out;
+    /// The feature itself, then its vertices, then its edges (at most
+    /// nine: a face, its four vertices and four edges), and their count.
+    fn parts(&self) -> ([Feat; 9], usize) {
+        let mut out = [*self; 9];
+        let (free, nf) = self.free_axes();
+        if nf == 0 {
+            return (out, 1);
         }
-        for bits in 0..(1u8 << free.len()) {
+        let mut n = 1;
+        for bits in 0..(1u8 << nf) {
             let mut signs = self.signs;
-            for (j, k) in free.iter().enumerate() {
+            for (j, k) in free[..nf].iter().enumerate() {
                 if bits >> j & 1 == 1 {
                     signs |= 1 << k;
                 }
             }
-            out.push(Feat { free: 0, signs });
+            out[n] = Feat { free: 0, signs };
+            n += 1;
         }
-        if free.len() == 2 {
-            for (j, &k) in free.iter().enumerate() {
-                let other = free[1 - j];
+        if nf == 2 {
+            for j in 0..2 {
+                let (k, other) = (free[j], free[1 - j]);
                 for s in 0..2u8 {
-                    out.push(Feat {
+                    out[n] = Feat {
                         free: 1 << k,
                         signs: self.signs | (s << other),
-                    });
+                    };
+                    n += 1;
                 }
             }
         }
-        out
+        (out, n)
     }
-    /// The free axes, in increasing order.
-    fn free_axes(&self) -> Vec<usize> {
-        (0..3).filter(|k| self.free >> k & 1 == 1).collect()
+    /// The free axes, in increasing order, in the first of the three
+    /// places, and their count.
+    fn free_axes(&self) -> ([usize; 3], usize) {
+        let mut out = [0; 3];
+        let mut n = 0;
+        for k in (0..3).filter(|k| self.free >> k & 1 == 1) {
+            out[n] = k;
+            n += 1;
+        }
+        (out, n)
     }
 }
 
@@ -286,7 +297,8 @@ fn vertex_face<T: Num>(
 /// `None` when it fails (or the kind is not one of the six).
 fn solve<T: Num>(a: &GBox<T>, b: &GBox<T>, fa: Feat, fb: Feat, one: &T) -> Option<Sol<T>> {
     let (a0, b0) = (a.base(fa), b.base(fb));
-    let (ia, ib) = (fa.free_axes(), fb.free_axes());
+    let ((ia, na), (ib, nb)) = (fa.free_axes(), fb.free_axes());
+    let (ia, ib) = (&ia[..na], &ib[..nb]);
     let r = vsub(&b0, &a0);
     // d: a positive multiple of pb − pa.
     let (d, sol) = match (ia.len(), ib.len()) {
@@ -456,23 +468,7 @@ pub(crate) fn int_rotation_small(r: &PoseRotation) -> Option<([[i128; 3]; 3], i1
         (bits + f - e <= limit).then(|| (m as i128) << (f - e))
     }
     match r {
-        PoseRotation::Quaternion(q) => {
-            let e = least_exponent(q.iter());
-            let [w, x, y, z] = [
-                fit(q[0], e, 62)?,
-                fit(q[1], e, 62)?,
-                fit(q[2], e, 62)?,
-                fit(q[3], e, 62)?,
-            ];
-            let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
-            let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
-            let m = [
-                [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
-                [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
-                [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
-            ];
-            Some((m, ww + xx + yy + zz))
-        }
+        PoseRotation::Quaternion(q) => Some(int_quaternion_matrix(int_quaternion_small(q)?)),
         PoseRotation::Matrix(m) => {
             let e = least_exponent(m.iter().flatten()).min(0);
             if -e > 126 {
@@ -487,6 +483,44 @@ pub(crate) fn int_rotation_small(r: &PoseRotation) -> Option<([[i128; 3]; 3], i1
             Some((out, 1i128 << (-e)))
         }
     }
+}
+
+/// A quaternion's components brought to integers by one power of two (the
+/// least exponent of the nonzero ones), when each is below 2⁶², else
+/// `None` (zeros for the zero quaternion).
+pub(crate) fn int_quaternion_small(q: &[f64; 4]) -> Option<[i128; 4]> {
+    let (mut m, mut f) = ([0i64; 4], [0i64; 4]);
+    let mut e = i64::MAX;
+    for i in 0..4 {
+        (m[i], f[i]) = parts(q[i]);
+        if m[i] != 0 {
+            e = e.min(f[i]);
+        }
+    }
+    let mut out = [0i128; 4];
+    for i in 0..4 {
+        if m[i] != 0 {
+            let bits = 64 - m[i].unsigned_abs().leading_zeros() as i64;
+            if bits + f[i] - e > 62 {
+                return None;
+            }
+            out[i] = (m[i] as i128) << (f[i] - e);
+        }
+    }
+    Some(out)
+}
+
+/// M = R(Q) and d = |Q|² for integer components below 2⁶² (products below
+/// 2¹²⁴, every entry a sum of four: below 2¹²⁷).
+pub(crate) fn int_quaternion_matrix([w, x, y, z]: [i128; 4]) -> ([[i128; 3]; 3], i128) {
+    let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+    let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+    let m = [
+        [ww + xx - yy - zz, 2 * (xy - wz), 2 * (xz + wy)],
+        [2 * (xy + wz), ww - xx + yy - zz, 2 * (yz - wx)],
+        [2 * (xz - wy), 2 * (yz + wx), ww - xx - yy + zz],
+    ];
+    (m, ww + xx + yy + zz)
 }
 
 /// The rotation as (M, d), R = M/d with M integer and d > 0: a
@@ -565,10 +599,13 @@ fn rounded(p: &PoseBox) -> GBox<f64> {
 /// The guess: GJK's features on the rounded boxes, `None` when it finds the
 /// boxes (nearly) touching or a coordinate is not finite.
 fn guess(a: &GBox<f64>, b: &GBox<f64>) -> Option<(Feat, Feat)> {
-    let all = a.c.iter().chain(a.dir.iter().flatten());
-    let big = all
-        .chain(b.c.iter().chain(b.dir.iter().flatten()))
-        .fold(0.0f64, |m, x| m.max(x.abs()));
+    // The largest magnitude (NaNs skipped, as `f64::max` does).
+    let mut big = 0.0f64;
+    for x in [a, b] {
+        for v in [&x.c, &x.dir[0], &x.dir[1], &x.dir[2]] {
+            big = big.max(v[0].abs()).max(v[1].abs()).max(v[2].abs());
+        }
+    }
     if !big.is_finite() || big == 0.0 {
         return None;
     }
@@ -643,13 +680,13 @@ pub(crate) fn closest_exact(a: &PoseBox, b: &PoseBox) -> Option<Closest<ExactVal
     let framed = frame::Frame::new(a, b);
     let mut scaled = None;
     let one = BigInt::from(1);
-    let mut tried = Vec::new();
-    for x in fa.parts() {
-        for y in fb.parts() {
-            if x.dim() + y.dim() > 2 || tried.contains(&(x, y)) {
+    // Each pair once: the parts of a feature are distinct.
+    let ((xs, nx), (ys, ny)) = (fa.parts(), fb.parts());
+    for &x in &xs[..nx] {
+        for &y in &ys[..ny] {
+            if x.dim() + y.dim() > 2 {
                 continue;
             }
-            tried.push((x, y));
             if solve(&ga, &gb, x, y, &1.0).is_none() {
                 continue;
             }

@@ -39,19 +39,21 @@
 //!   edge base from a's edge, and distance² = S²/((d_a·d_b)²·W).
 //!
 //! The numbers stay a few hundred bits (components below 2⁶², lengths below
-//! 2^[`BITS`] units: every value below 2⁷⁴⁰), against the 500–800 bits of
+//! 2^[`BITS`] units: every value below 2⁷²³), against the 500–800 bits of
 //! the construction scaled by d_a·d_b in world coordinates. The inputs are
-//! `i128`; G, the feature bases and m_q,l·(C_p − C_q) are exact 256-bit
-//! sums of their products ([`sum_of_products`]). A vertex pair's values
-//! (μ, δ, the support sums, the points' numerators, Σ δ_l²) are
-//! [`Wide`]s of the words their bounds need (stated where each is built),
-//! made [`Int`]s only for [`Lowest`]; an edge pair's are [`Int`]s. Every
+//! `i128`; the feature bases are exact 256-bit sums of their products
+//! ([`sum_of_products`]), G the integer rotation matrix of conj(A)·B for
+//! the integer quaternions A, B ([`relative`]). A vertex pair's values (μ,
+//! δ, the support sums, the points' numerators, Σ δ_l²) and an edge pair's
+//! (W, λ, κ, ε, S, the points' numerators) are [`Wide`]s of the words
+//! their bounds need (stated where each is built), made [`Int`]s only for
+//! [`Lowest`]. Every
 //! denominator is a product of a few factors, d_p and d_q for a vertex
 //! pair, d_a, d_b and W = (d_a·d_b − g)·(d_a·d_b + g) for an edge pair, and
 //! the values are put in lowest terms by one gcd per factor of that
 //! factor's size ([`Lowest`]), not of the whole denominator's.
 
-use super::{int_rotation_small, least_exponent, parts, Feat, PoseBox, PoseRotation};
+use super::{int_quaternion_matrix, int_quaternion_small, parts, Feat, PoseBox, PoseRotation};
 use crate::num::fixed::{
     div_exact, div_exact_two, four_word_modulus, gcd, gcd_two, gcd_u64, mul_four, mul_redc_two,
     neg_inv_word, residue_four, residue_word, two_word_modulus, ExactValue, FixedRational, Int,
@@ -66,8 +68,8 @@ use num_traits::{One, Zero};
 
 /// The most bits a half-extent or translation may have in units of the
 /// least one's 2^z (else the caller's `BigInt` construction): with
-/// components below 2⁶² every value here stays below 2⁷⁴⁰ (an edge pair's
-/// projection numerator, the largest, is below 2^(2·BITS + 560)).
+/// components below 2⁶² every value here stays below 2⁷²³ (an edge pair's
+/// projection numerator, the largest, is below 2^(BITS + 635)).
 const BITS: i64 = 88;
 
 /// One box: d, the columns m[k] of M (entries at most d < 2¹²⁶ in
@@ -90,9 +92,9 @@ pub(super) struct Frame {
     z: i64,
 }
 
-/// `x / 2^z` as an integer below 2^BITS, or `None`.
-fn int_at(x: f64, z: i64) -> Option<i128> {
-    let (m, f) = parts(x);
+/// `m·2^f / 2^z` (a double's [`parts`], f ≥ z) as an integer below
+/// 2^BITS, or `None`.
+fn int_at((m, f): (i64, i64), z: i64) -> Option<i128> {
     if m == 0 {
         return Some(0);
     }
@@ -125,11 +127,45 @@ fn neg256(hi: u128, lo: u128) -> (u128, u128) {
     ((!hi).wrapping_add(if lo2 == 0 { 1 } else { 0 }), lo2)
 }
 
-/// u·v for vectors of `i128`s whose sum the caller bounds below 2²⁵⁵
-/// (columns of M: entries below 2¹²⁶ in magnitude, each product below
-/// 2²⁵² and, by Cauchy–Schwarz, the sum at most d_a·d_b < 2²⁵²).
-fn dot_i128(u: &[i128; 3], v: &[i128; 3]) -> Wide<4> {
-    sum_of_products(u.iter().zip(v).map(|(a, b)| (*a, *b)))
+/// G = M_a^T·M_b for the integer quaternions A, B (components below 2⁶²)
+/// of M_a = R(A), M_b = R(B): R(Q) is |Q|² times the rotation of Q, so
+/// M_a^T·M_b = |A|²|B|²·rot(A)^T·rot(B) = |P|²·rot(P) = R(P) with
+/// P = conj(A)·B (|P| = |A|·|B|, rot(A)^T = rot(conj(A)), rot(A)·rot(B) =
+/// rot(A·B)): ten products of P's components instead of nine dot products
+/// of the columns.
+///
+/// P's components are sums of four products below 2¹²⁴, below 2¹²⁶ (in
+/// `i128`); their products are exact 256-bit two's-complement pairs
+/// ([`mul_i128`]), the sums and differences taken modulo 2²⁵⁶, and every
+/// entry is at most |P|² = d_a·d_b < 2²⁵² in magnitude (an entry of |P|²
+/// times a rotation): read as two's complement, each is the value.
+fn relative([a0, a1, a2, a3]: [i128; 4], [b0, b1, b2, b3]: [i128; 4]) -> [[Wide<4>; 3]; 3] {
+    // P = conj(A)·B, conj(A) = (a0, −a1, −a2, −a3).
+    let w = a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3;
+    let x = a0 * b1 - a1 * b0 - a2 * b3 + a3 * b2;
+    let y = a0 * b2 + a1 * b3 - a2 * b0 - a3 * b1;
+    let z = a0 * b3 - a1 * b2 + a2 * b1 - a3 * b0;
+    let m = mul_i128;
+    let (ww, xx, yy, zz) = (m(w, w), m(x, x), m(y, y), m(z, z));
+    let (xy, xz, yz, wx, wy, wz) = (m(x, y), m(x, z), m(y, z), m(w, x), m(w, y), m(w, z));
+    // Sums and differences modulo 2²⁵⁶ of (high, low) pairs.
+    let add = |(ah, al): (u128, u128), (bh, bl): (u128, u128)| {
+        let (lo, c) = al.overflowing_add(bl);
+        (ah.wrapping_add(bh).wrapping_add(c as u128), lo)
+    };
+    let sub = |(ah, al): (u128, u128), (bh, bl): (u128, u128)| {
+        let (lo, c) = al.overflowing_sub(bl);
+        (ah.wrapping_sub(bh).wrapping_sub(c as u128), lo)
+    };
+    let wide =
+        |(hi, lo): (u128, u128)| Wide([lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64]);
+    let two = |u: (u128, u128)| wide(add(u, u));
+    let (wwpxx, yypzz, wwmxx, yymzz) = (add(ww, xx), add(yy, zz), sub(ww, xx), sub(yy, zz));
+    [
+        [wide(sub(wwpxx, yypzz)), two(sub(xy, wz)), two(add(xz, wy))],
+        [two(add(xy, wz)), wide(add(wwmxx, yymzz)), two(sub(yz, wx))],
+        [two(sub(xz, wy)), two(add(yz, wx)), wide(sub(wwmxx, yymzz))],
+    ]
 }
 
 /// Σ aᵢ·bᵢ exactly, for sums the caller bounds below 2²⁵⁵ in magnitude
@@ -151,15 +187,6 @@ fn w(x: i128) -> Wide<2> {
     Wide::from_i128(x)
 }
 
-/// ±x.
-fn signed(x: &Int, plus: bool) -> Int {
-    if plus {
-        *x
-    } else {
-        x.neg()
-    }
-}
-
 /// Whether bit k of `signs` is set (the + side).
 fn plus(signs: u8, k: usize) -> bool {
     signs >> k & 1 == 1
@@ -170,44 +197,56 @@ fn is_free(f: Feat, k: usize) -> bool {
 }
 
 impl Frame {
-    /// Two quaternion poses whose components fit `int_rotation_small` and
+    /// Two quaternion poses whose components fit `int_quaternion_small` and
     /// whose lengths fit [`BITS`]; `None` otherwise (a matrix pose: its
     /// columns are not orthogonal in general).
     pub(super) fn new(a: &PoseBox, b: &PoseBox) -> Option<Frame> {
-        let lengths = a.half_extents.iter().chain(&a.translation);
-        let z = least_exponent(lengths.chain(&b.half_extents).chain(&b.translation));
-        let side = |p: &PoseBox| -> Option<(Side, [[i128; 3]; 3])> {
-            if !matches!(p.rotation, PoseRotation::Quaternion(_)) {
-                return None;
+        let (PoseRotation::Quaternion(qa), PoseRotation::Quaternion(qb)) =
+            (&a.rotation, &b.rotation)
+        else {
+            return None;
+        };
+        // The lengths' (m, e) once: z is their least exponent
+        // (`least_exponent`), each then an integer in units 2^z.
+        let lengths = |p: &PoseBox| {
+            let [e0, e1, e2] = p.half_extents;
+            let [c0, c1, c2] = p.translation;
+            [e0, e1, e2, c0, c1, c2].map(parts)
+        };
+        let (la, lb) = (lengths(a), lengths(b));
+        let mut z = i64::MAX;
+        for (m, e) in la.iter().chain(&lb) {
+            if *m != 0 {
+                z = z.min(*e);
             }
-            let (m, d) = int_rotation_small(&p.rotation)?;
+        }
+        if z == i64::MAX {
+            z = 0;
+        }
+        let side = |q: &[f64; 4], l: &[(i64, i64); 6]| -> Option<(Side, [i128; 4])> {
+            let iq = int_quaternion_small(q)?;
+            let (m, d) = int_quaternion_matrix(iq);
             if d == 0 {
                 return None;
             }
-            let e = [
-                int_at(p.half_extents[0], z)?,
-                int_at(p.half_extents[1], z)?,
-                int_at(p.half_extents[2], z)?,
-            ];
-            let c = [
-                int_at(p.translation[0], z)?,
-                int_at(p.translation[1], z)?,
-                int_at(p.translation[2], z)?,
-            ];
-            let cols = [0, 1, 2].map(|k| [m[0][k], m[1][k], m[2][k]]);
+            let e = [int_at(l[0], z)?, int_at(l[1], z)?, int_at(l[2], z)?];
+            let c = [int_at(l[3], z)?, int_at(l[4], z)?, int_at(l[5], z)?];
             let side = Side {
                 d: int(d),
                 d128: d,
-                m: cols,
+                m: [0, 1, 2].map(|k| [m[0][k], m[1][k], m[2][k]]),
                 e,
                 c,
             };
-            Some((side, cols))
+            Some((side, iq))
         };
-        let ((sa, ra), (sb, rb)) = (side(a)?, side(b)?);
+        let ((sa, ia), (sb, ib)) = (side(qa, &la)?, side(qb, &lb)?);
         let x = [sa, sb];
-        let g = [0, 1, 2].map(|k| [0, 1, 2].map(|l| dot_i128(&ra[k], &rb[l])));
-        Some(Frame { x, g, z })
+        Some(Frame {
+            x,
+            g: relative(ia, ib),
+            z,
+        })
     }
 
     /// G_kl with k an axis of box p and l of the other.
@@ -241,23 +280,25 @@ impl Frame {
     }
 
     /// The q-local coordinates, times d_p·d_q, of p's feature base (q = the
-    /// other box): μ_l = d_p·m_q,l·(C_p − C_q) + Σ_{k fixed} ±E_p,k·G_kl.
+    /// other box), from `base` = d_p·(the base) ([`Frame::base`]):
+    /// μ_l = m_q,l·(base − d_p·C_q) = d_p·m_q,l·(C_p − C_q) +
+    /// Σ_{k fixed} ±E_p,k·G_kl (G_kl = m_p,k·m_q,l).
     ///
-    /// Below 2³⁴³: C_p − C_q has components below 2⁸⁹, length below 2⁹⁰,
-    /// so m_q,l·(C_p − C_q) is below d_q·2⁹⁰ < 2²¹⁶ (Cauchy–Schwarz, in
-    /// [`sum_of_products`]'s 256 bits) and its product with d_p < 2¹²⁶
-    /// below 2³⁴²; each E_p,k·G_kl is below 2⁸⁸·2²⁵² = 2³⁴⁰, three of
-    /// them below 2³⁴². Six words (up to 2³⁸³) hold every partial sum.
-    fn local(&self, p: usize, f: Feat) -> [Wide<6>; 3] {
+    /// X = base − d_p·C_q = d_p·(C_p − C_q) + Σ_{k fixed} ±E_p,k·m_p,k has
+    /// length below 2¹²⁶·2⁹⁰ + 2¹²⁶·2⁸⁹ < 2²¹⁷ (C_p − C_q: components below
+    /// 2⁸⁹, length below 2⁹⁰; the columns orthogonal of length d_p, the
+    /// E's below 2⁸⁸), components below 2²¹⁷ (four words); so μ_l is below
+    /// d_q·2²¹⁷ < 2³⁴³ (Cauchy–Schwarz), each product m·X_i below
+    /// 2¹²⁶·2²¹⁷ = 2³⁴³ and every partial sum below 2³⁴⁵ (six words).
+    fn local(&self, p: usize, base: &[Wide<4>; 3]) -> [Wide<6>; 3] {
         let (sp, sq) = (&self.x[p], &self.x[1 - p]);
-        let rel = [0, 1, 2].map(|i| sp.c[i] - sq.c[i]);
+        let x = [0, 1, 2].map(|i| base[i].sub(&Wide::mul_i128(sp.d128, sq.c[i])));
         [0, 1, 2].map(|l| {
-            let mut mu: Wide<6> = w(sp.d128).mul(&dot_i128(&sq.m[l], &rel));
-            for k in (0..3).filter(|&k| !is_free(f, k)) {
-                let e = if plus(f.signs, k) { sp.e[k] } else { -sp.e[k] };
-                mu = mu.add(&w(e).mul(self.gpq(p, k, l)));
-            }
-            mu
+            let m = &sq.m[l];
+            w(m[0])
+                .mul::<4, 6>(&x[0])
+                .add(&w(m[1]).mul(&x[1]))
+                .add(&w(m[2]).mul(&x[2]))
         })
     }
 
@@ -279,7 +320,9 @@ impl Frame {
         let (sp, sq) = (&self.x[p], &self.x[q]);
         // d_p·d_q < 2²⁵²; the bounds d_p·d_q·E_q,l below 2²⁵²·2⁸⁸ = 2³⁴⁰.
         let dd = Wide::<4>::mul_i128(sp.d128, sq.d128);
-        let mu = self.local(p, v);
+        // d_p·(p's vertex), below 2²¹⁶ ([`Frame::base`]).
+        let pv = self.base(p, v);
+        let mu = self.local(p, &pv);
         let mut delta = [Wide::<6>::ZERO; 3];
         for l in 0..3 {
             let bound: Wide<6> = dd.mul(&w(sq.e[l]));
@@ -312,7 +355,6 @@ impl Frame {
                 return None;
             }
         }
-        let pv = self.base(p, v);
         // q's point: its vertex over d_q, or (d_q²·P + Σ δ_l·m_q,l) over
         // d_p·d_q² (factors p, q, q): d_q²·P below 2²⁵²·2²¹⁶ = 2⁴⁶⁸, each
         // δ_l·m_q,l below 2³⁴⁴·2¹²⁶ = 2⁴⁷⁰, the sum below 2⁴⁷³ (eight
@@ -388,29 +430,43 @@ impl Frame {
         let (sa, sb) = (&self.x[0], &self.x[1]);
         let i = fa.free.trailing_zeros() as usize;
         let j = fb.free.trailing_zeros() as usize;
-        let dd = sa.d.mul(&sb.d);
-        // The G's as `Int`s (below 2²⁵²).
-        let gi = |k: usize, l: usize| self.g[k][l].to_int();
-        let g = &gi(i, j);
-        let w = dd.mul(&dd).sub(&g.mul(g));
-        if w.signum() == 0 {
+        // d_a·d_b < 2²⁵², |g| ≤ d_a·d_b (Cauchy–Schwarz).
+        let dd = Wide::<4>::mul_i128(sa.d128, sb.d128);
+        let g = &self.g[i][j];
+        // W = d_a²d_b² − g² as its factors d_a·d_b ∓ g, each in [0, 2²⁵³)
+        // (four words); W = 0 (parallel edges) when one of them is.
+        let (w1, w2) = (dd.sub(g), dd.add(g));
+        if w1.is_zero() || w2.is_zero() {
             return Some(None);
         }
-        // b's edge base in a's frame (ν) and a's in b's (μ), times d_a·d_b.
-        let (nu, mu) = (
-            self.local(1, fb).map(Wide::to_int),
-            self.local(0, fa).map(Wide::to_int),
-        );
-        let lam = dd.mul(&nu[i]).add(&g.mul(&mu[j]));
-        let kap = g.mul(&nu[i]).add(&dd.mul(&mu[j]));
-        let inside = |t: &Int, e: &Int| t.mag().cmp(w.mul(e).mag()) != std::cmp::Ordering::Greater;
-        if !inside(&lam, &int(sa.e[i])) || !inside(&kap, &int(sb.e[j])) {
+        // W below 2⁵⁰⁶ (eight words).
+        let big_w: Wide<8> = w1.mul(&w2);
+        // The edges' bases times d_a and d_b, below 2²¹⁶ ([`Frame::base`]);
+        // b's edge base in a's frame (ν) and a's in b's (μ), times d_a·d_b,
+        // below 2³⁴³ ([`Frame::local`]).
+        let (base_a, base_b) = (self.base(0, fa), self.base(1, fb));
+        let (nu, mu) = (self.local(1, &base_b), self.local(0, &base_a));
+        // λ, κ: two products below 2²⁵²·2³⁴³ = 2⁵⁹⁵, the sum below 2⁵⁹⁶
+        // (ten words).
+        let lam: Wide<10> = dd.mul::<6, 10>(&nu[i]).add(&g.mul(&mu[j]));
+        let kap: Wide<10> = g.mul::<6, 10>(&nu[i]).add(&dd.mul(&mu[j]));
+        // |t| ≤ W·E (W > 0, E ≥ 0): W·E below 2⁵⁰⁶·2⁸⁸ = 2⁵⁹⁴ (ten words).
+        let inside = |t: &Wide<10>, e: i128| !big_w.mul::<2, 10>(&w(e)).sub(&t.abs()).is_neg();
+        if !inside(&lam, sa.e[i]) || !inside(&kap, sb.e[j]) {
             return None;
         }
-        // ε_k: a-local offset of b's edge base from a's fixed face k.
-        let eps = |k: usize| nu[k].sub(&signed(&dd.mul(&int(sa.e[k])), plus(fa.signs, k)));
+        // ε_k: a-local offset of b's edge base from a's fixed face k,
+        // ν_k ∓ d_a·d_b·E_a,k: below 2³⁴³ + 2²⁵²·2⁸⁸ < 2³⁴⁴ (six words).
+        let eps = |k: usize| {
+            let e = if plus(fa.signs, k) { sa.e[k] } else { -sa.e[k] };
+            nu[k].sub(&dd.mul::<2, 6>(&w(e)))
+        };
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let s = gi(i1, j).mul(&eps(i2)).sub(&gi(i2, j).mul(&eps(i1)));
+        // S: two products below 2²⁵²·2³⁴⁴ = 2⁵⁹⁶, the difference below 2⁵⁹⁷
+        // (ten words).
+        let s: Wide<10> = self.g[i1][j]
+            .mul::<6, 10>(&eps(i2))
+            .sub(&self.g[i2][j].mul(&eps(i1)));
         // d̂ = S·(m_a,i × m_b,j) up to a positive factor; its products with
         // a's fixed axes are −d_a·G_{i+2,j}, d_a·G_{i+1,j} (k = i+1, i+2),
         // with b's fixed axes d_b·G_{i,j+2}, −d_b·G_{i,j+1} (l = j+1, j+2).
@@ -425,13 +481,22 @@ impl Frame {
             return None;
         }
         // The points over W·d_p (factors W and p), the squared distance
-        // S²/((d_a·d_b)²·W), reduced factor by factor (`Lowest`).
-        let on_edge = |side: &Side, p: usize, f: Feat, t: &Int, axis: usize| {
-            let base = self.base(p, f);
-            [0, 1, 2].map(|c| w.mul(&base[c].to_int()).add(&t.mul(&int(side.m[axis][c]))))
+        // S²/((d_a·d_b)²·W), reduced factor by factor (`Lowest`). A point's
+        // numerator W·base + t·m_axis: W·base below 2⁵⁰⁶·2²¹⁶ = 2⁷²²
+        // ([`Frame::base`]), t·m below 2⁵⁹⁶·2¹²⁶ = 2⁷²², the sum below 2⁷²³
+        // (twelve words).
+        let on_edge = |side: &Side, base: &[Wide<4>; 3], t: &Wide<10>, axis: usize| {
+            [0, 1, 2].map(|c| {
+                let n: Wide<12> = big_w
+                    .mul::<4, 12>(&base[c])
+                    .add(&t.mul(&w(side.m[axis][c])));
+                n.to_int()
+            })
         };
-        let na = on_edge(sa, 0, fa, &lam, i);
-        let nb = on_edge(sb, 1, fb, &kap, j);
+        let na = on_edge(sa, &base_a, &lam, i);
+        let nb = on_edge(sb, &base_b, &kap, j);
+        // `Lowest` works on the 768-bit `Int`s.
+        let (s, w1, w2) = (s.to_int(), w1.to_int(), w2.to_int());
         let nums: [&Nat; 7] = [
             na[0].mag(),
             na[1].mag(),
@@ -441,10 +506,8 @@ impl Frame {
             nb[2].mag(),
             s.mag(),
         ];
-        // W as the factors d_a·d_b ∓ g (both positive: |g| < d_a·d_b by
-        // Cauchy–Schwarz, W ≠ 0), each of at most 253 bits: their residues
-        // stay in the fixed width.
-        let (w1, w2) = (dd.sub(g), dd.add(g));
+        // W as its factors d_a·d_b ∓ g (both positive, each of at most 253
+        // bits: their residues stay in the fixed width).
         let low = Lowest::new(&[sa.d.mag(), sb.d.mag(), w1.mag(), w2.mag()], [0, 1], &nums);
         let a = low.point(&na, &[2, 3, 0], self.z);
         let b = low.point(&nb, &[2, 3, 1], self.z);
@@ -930,21 +993,21 @@ mod tests {
         }
         // Vertex pairs, vertex–edge pairs and vertex–face or edge pairs
         // were all proved somewhere.
-        assert!(answered.iter().all(|&n| n > 0), "{answered:?}");
+        assert!(answered[..3].iter().all(|&n| n > 0), "{answered:?}");
         assert!(framed >= 30, "{framed}");
     }
 
     /// Every feature pair of `a` and `b`: the frame construction answers
     /// what the scaled construction answers (both fail or give the same
     /// closest pair). The counts of pairs proved by the frame, by kind
-    /// (vertex pairs, vertex–edge, vertex–face or edge–edge); `None` when
-    /// `Frame::new` leaves the poses.
-    fn agree_on_every_pair(a: &PoseBox, b: &PoseBox) -> Option<[usize; 3]> {
+    /// (vertex pairs, vertex–edge, vertex–face or edge–edge), and of the
+    /// edge pairs among the last; `None` when `Frame::new` leaves the poses.
+    fn agree_on_every_pair(a: &PoseBox, b: &PoseBox) -> Option<[usize; 4]> {
         let frame = Frame::new(a, b)?;
         let (xa, xb, (da, db), z) = exact_boxes(a, b).expect("nondegenerate");
         let one = BigInt::from(1);
         let feats = features();
-        let mut answered = [0usize; 3];
+        let mut answered = [0usize; 4];
         for &x in &feats {
             for &y in &feats {
                 if x.dim() + y.dim() > 2 {
@@ -955,6 +1018,9 @@ mod tests {
                     Some(Some(c)) => {
                         assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
                         answered[(x.dim() + y.dim()) as usize] += 1;
+                        if x.dim() == 1 && y.dim() == 1 {
+                            answered[3] += 1;
+                        }
                     }
                     Some(None) => assert!(x.dim() == 1 && y.dim() == 1),
                     None => assert_eq!(scaled, None, "{a:?} {b:?} {x:?} {y:?}"),
@@ -1012,6 +1078,126 @@ mod tests {
         }
         assert_eq!(framed, 16);
         assert!(answered[0] > 0 && answered[1] > 0, "{answered:?}");
+    }
+
+    /// Edge pairs at the bounds' extremes: quaternions of three 62-bit
+    /// components and one of 53 bits ending in a unit bit (d between
+    /// 3·2¹²² and 2¹²⁶), half-extents up to 2⁸⁷ and centers up to 2⁸⁸ in units of
+    /// the least length, placed (in doubles) so that edge i of a and edge j
+    /// of b pass each other at a small gap along their common normal n,
+    /// with the signs of the other axes those of n (a) and of −n (b): that
+    /// edge pair is the closest pair, W near 2⁵⁰⁴ (edges far from
+    /// parallel), λ, κ and S near their ten-word bounds, the points'
+    /// numerators near 2⁷²³. Every feature pair agrees with the scaled
+    /// construction (debug builds check every `Wide` operation for
+    /// overflow: run in debug too), and every configuration proves its
+    /// edge pair.
+    #[test]
+    fn extreme_edge_pairs_agree_with_the_scaled_construction() {
+        use super::super::rounded;
+        let odd = ((1u64 << 53) - 1) as f64; // 53 bits, unit bit set
+        let len = ((1u64 << 53) - 1) as f64 * 2f64.powi(35); // 2⁸⁸ − 2³⁵
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut answered = [0usize; 4];
+        let configs = 24;
+        for k in 0..configs {
+            // Three components of 62 bits (random in [2⁶¹, 2⁶²), doubles
+            // rounded down), one of 53 bits ending in a unit bit: generic
+            // rotations, d between 3·2¹²² and 2¹²⁶.
+            let mut quat = |slot: usize| {
+                let mut q = [0f64; 4];
+                for (i, x) in q.iter_mut().enumerate() {
+                    let r = xorshift(&mut seed);
+                    let m = if i == slot {
+                        odd
+                    } else {
+                        ((r >> 2 | 1 << 61) & !((1 << 9) - 1)) as f64
+                    };
+                    *x = if r & 1 == 1 { m } else { -m };
+                }
+                q
+            };
+            let (qa, qb) = (quat(k % 4), quat((k / 4 + 1) % 4));
+            let mut a = PoseBox {
+                half_extents: [len / 2.0, len / 4.0, len / 2.0],
+                rotation: PoseRotation::Quaternion(qa),
+                translation: [0.0; 3],
+            };
+            // b's third half-extent of one unit sets the unit.
+            let mut b = PoseBox {
+                half_extents: [len / 2.0, len / 2.0, 1.0],
+                rotation: PoseRotation::Quaternion(qb),
+                translation: [0.0; 3],
+            };
+            let (ha, hb) = (rounded(&a).dir, rounded(&b).dir);
+            let (i, j) = (k % 3, (k / 3) % 2);
+            let n = super::super::cross(&ha[i], &hb[j]);
+            let nn = super::super::dot(&n, &n).sqrt();
+            // The edges' midpoints: a's other axes at the signs of n, b's
+            // at those of −n; b's edge a gap of len/64 along n from a's.
+            let mid = |h: &[[f64; 3]; 3], free: usize, toward: f64| {
+                let mut m = [0.0; 3];
+                for (_, hk) in h.iter().enumerate().filter(|(k, _)| *k != free) {
+                    let s = toward * super::super::dot(&n, hk).signum();
+                    for (mc, hc) in m.iter_mut().zip(hk) {
+                        *mc += s * hc;
+                    }
+                }
+                m
+            };
+            let (ma, mb) = (mid(&ha, i, 1.0), mid(&hb, j, -1.0));
+            let v = [0, 1, 2].map(|c| ma[c] + n[c] / nn * (len / 64.0) - mb[c]);
+            // Centers −v/2 and v/2, multiples of 2²⁰ (below 2⁸⁸).
+            let round = |x: f64| (x / 2f64.powi(20)).round() * 2f64.powi(20);
+            a.translation = v.map(|x| round(-x / 2.0));
+            b.translation = v.map(|x| round(x / 2.0));
+            let counts = agree_on_every_pair(&a, &b).expect("within the bounds");
+            for (s, c) in answered.iter_mut().zip(counts) {
+                *s += c;
+            }
+        }
+        assert!(answered[3] >= configs, "{answered:?}");
+    }
+
+    /// `relative` is M_a^T·M_b, the `BigInt` dot products of the columns of
+    /// the integer rotation matrices, on random quaternion integers of up
+    /// to 62 bits, the extremes ±(2⁶² − 1), zeros and small integers.
+    #[test]
+    fn relative_is_the_product_of_the_matrices() {
+        use super::super::int_quaternion_matrix;
+        let mut seed = 0x0bad_5eed_2718_2818u64;
+        let top = (1i128 << 62) - 1;
+        for k in 0..3000u64 {
+            let quat = |seed: &mut u64| {
+                [0; 4].map(|_| {
+                    let r = xorshift(seed);
+                    let x = (r >> 2) as i128 >> (k % 61);
+                    let x = match r % 9 {
+                        0 => top,
+                        1 => 0,
+                        2 => (r % 7) as i128,
+                        _ => x,
+                    };
+                    if r >> 63 == 1 {
+                        -x
+                    } else {
+                        x
+                    }
+                })
+            };
+            let (qa, qb) = (quat(&mut seed), quat(&mut seed));
+            let (ma, _) = int_quaternion_matrix(qa);
+            let (mb, _) = int_quaternion_matrix(qb);
+            let g = super::relative(qa, qb);
+            for (kk, row) in g.iter().enumerate() {
+                for (l, got) in row.iter().enumerate() {
+                    let want: BigInt = (0..3)
+                        .map(|i| BigInt::from(ma[i][kk]) * BigInt::from(mb[i][l]))
+                        .sum();
+                    assert_eq!(got.to_bigint(), want, "{qa:?} {qb:?} {kk} {l}");
+                }
+            }
+        }
     }
 
     /// `sum_of_products` is the `BigInt` sum of the products, on random
