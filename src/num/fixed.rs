@@ -302,29 +302,11 @@ impl Nat {
     }
 
     /// `r < m` with `r ≡ self·2^(−64n) (mod m)`, `n` the limb count, for odd
-    /// `m > 1`: Montgomery's reduction one limb at a time, from the lowest
-    /// (`r ← (r + xᵢ + q·m)/2⁶⁴` with `q` making the low word vanish; P. L.
-    /// Montgomery, Math. Comp. 44, 1985), two multiplications per limb
-    /// instead of a 128-by-64-bit division. As `2` is a unit modulo odd `m`,
-    /// `gcd(m, r) = gcd(m, self)`.
+    /// `m > 1`: Montgomery's reduction of the limbs ([`residue_word`]), two
+    /// multiplications per limb instead of a 128-by-64-bit division. As `2`
+    /// is a unit modulo odd `m`, `gcd(m, r) = gcd(m, self)`.
     pub(crate) fn residue_odd(&self, m: u64) -> u64 {
-        debug_assert!(m & 1 == 1 && m > 1);
-        let minv = neg_inv_word(m);
-        let mut r = 0u64;
-        for &xi in &self.d[..self.n.min(L)] {
-            // T = r + xᵢ < 2⁶⁵ < m·2⁶⁴; (T + q·m)/2⁶⁴ < m + 2.
-            let (t, c) = r.overflowing_add(xi);
-            let q = t.wrapping_mul(minv);
-            let hi = ((q as u128 * m as u128) >> 64) as u64;
-            // t + lo(q·m) is 0 or 2⁶⁴ (the low words cancel).
-            let u = c as u128 + hi as u128 + (t != 0) as u128;
-            r = if u >= m as u128 {
-                (u - m as u128) as u64
-            } else {
-                u as u64
-            };
-        }
-        r
+        residue_word(&self.d[..self.n.min(L)], m, neg_inv_word(m))
     }
 
     /// `self / m` for a word `m > 0` that divides `self` (checked in test

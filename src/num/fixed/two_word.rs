@@ -51,9 +51,13 @@ pub(crate) fn div_exact_two(x: u128, g: u128) -> u128 {
 }
 
 /// `r < m` with `r ≡ x·2^(−64n) (mod m)` for the words `x` (`n` of them),
-/// an odd `m > 1` and `minv = −m⁻¹ mod 2⁶⁴`: [`Nat::residue_odd`] with the
-/// inverse computed once by the caller (the same bounds: `T = r + xᵢ` below
-/// 2⁶⁵, `(T + q·m)/2⁶⁴ < m + 2`, one conditional subtraction).
+/// an odd `m > 1` and `minv = −m⁻¹ mod 2⁶⁴` (computed once by the caller;
+/// [`Nat::residue_odd`] is this with its own): Montgomery's reduction one
+/// word at a time from the lowest (`r ← (r + xᵢ + q·m)/2⁶⁴` with `q`
+/// making the low word vanish; P. L. Montgomery, Math. Comp. 44, 1985).
+/// `T = r + xᵢ` is below 2⁶⁵ and `(T + q·m)/2⁶⁴ < m + 2`: one conditional
+/// subtraction keeps `r < m`.
+#[inline]
 pub(crate) fn residue_word(x: &[u64], m: u64, minv: u64) -> u64 {
     debug_assert!(m & 1 == 1 && m > 1 && m.wrapping_mul(minv) == u64::MAX);
     let mut r = 0u64;

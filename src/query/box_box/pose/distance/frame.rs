@@ -910,6 +910,7 @@ mod tests {
     use super::super::{exact_boxes, finish, solve, to_big, Feat, PoseBox, PoseRotation};
     use super::Frame;
     use num_bigint::BigInt;
+    use num_rational::BigRational;
 
     fn xorshift(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;
@@ -999,7 +1000,8 @@ mod tests {
 
     /// Every feature pair of `a` and `b`: the frame construction answers
     /// what the scaled construction answers (both fail or give the same
-    /// closest pair). The counts of pairs proved by the frame, by kind
+    /// closest pair), every value in lowest terms. The counts of pairs
+    /// proved by the frame, by kind
     /// (vertex pairs, vertex–edge, vertex–face or edge–edge), and of the
     /// edge pairs among the last; `None` when `Frame::new` leaves the poses.
     fn agree_on_every_pair(a: &PoseBox, b: &PoseBox) -> Option<[usize; 4]> {
@@ -1017,6 +1019,13 @@ mod tests {
                 match frame.solve(x, y).map(|c| c.map(to_big)) {
                     Some(Some(c)) => {
                         assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
+                        // Lowest terms: num-rational's `BigRational::new` of
+                        // the parts leaves every value unchanged.
+                        let values = [&c.a, &c.b].into_iter().flat_map(|v| [&v.x, &v.y, &v.z]);
+                        for v in values.chain([&c.distance_squared]) {
+                            let reduced = BigRational::new(v.numer().clone(), v.denom().clone());
+                            assert_eq!(&reduced, v, "{a:?} {b:?} {x:?} {y:?}");
+                        }
                         answered[(x.dim() + y.dim()) as usize] += 1;
                         if x.dim() == 1 && y.dim() == 1 {
                             answered[3] += 1;
@@ -1242,7 +1251,6 @@ mod tests {
     #[test]
     fn square_is_lowest_terms() {
         use crate::num::fixed::Nat;
-        use num_rational::BigRational;
         let mut seed = 0x5eed_0f5a_0a2e_d15cu64;
         let mut word = || xorshift(&mut seed);
         let rand_big = |words: u64, w: &mut dyn FnMut() -> u64| -> BigInt {
@@ -1304,7 +1312,6 @@ mod tests {
     #[test]
     fn lowest_is_lowest_terms() {
         use crate::num::fixed::{Int, Nat};
-        use num_rational::BigRational;
         let mut seed = 0x0ddc_0ffe_e15e_a5e5u64;
         let mut word = || xorshift(&mut seed);
         let rand_big = |words: u64, w: &mut dyn FnMut() -> u64| -> BigInt {
@@ -1397,7 +1404,6 @@ mod tests {
     /// (num-rational's `BigRational::new` of its parts leaves it unchanged).
     #[test]
     fn small_odd_norms_agree_and_are_lowest() {
-        use num_rational::BigRational;
         let qs: [[f64; 4]; 10] = [
             [1.0, 1.0, 1.0, 0.0],
             [2.0, 1.0, 1.0, 1.0],
@@ -1410,11 +1416,7 @@ mod tests {
             [7.0, 1.0, -4.0, 5.0],
             [11.0, -2.0, 3.0, 6.0],
         ];
-        let lowest = |x: &BigRational| {
-            assert_eq!(&BigRational::new(x.numer().clone(), x.denom().clone()), x);
-        };
         let mut seed = 0x5eed_f0dd_1234_abcd_u64;
-        let feats = features();
         let mut answered = 0;
         for (i, qa) in qs.iter().chain(&qs).enumerate() {
             let qb = qs[(i * 3 + 1 + i / qs.len()) % qs.len()];
@@ -1424,32 +1426,8 @@ mod tests {
                 translation: [0; 3].map(|_| 3.0 * unit(seed)),
             };
             let (a, b) = (pose(*qa, &mut seed), pose(qb, &mut seed));
-            let Some(frame) = Frame::new(&a, &b) else {
-                continue;
-            };
-            let (xa, xb, (da, db), z) = exact_boxes(&a, &b).expect("nondegenerate");
-            let one = BigInt::from(1);
-            for &x in &feats {
-                for &y in &feats {
-                    if x.dim() + y.dim() > 2 {
-                        continue;
-                    }
-                    let scaled = solve(&xa, &xb, x, y, &one).map(|s| finish(s, (&da, &db), z));
-                    match frame.solve(x, y).map(|c| c.map(to_big)) {
-                        Some(Some(c)) => {
-                            assert_eq!(Some(&c), scaled.as_ref(), "{a:?} {b:?} {x:?} {y:?}");
-                            lowest(&c.distance_squared);
-                            for v in [&c.a, &c.b] {
-                                for x in [&v.x, &v.y, &v.z] {
-                                    lowest(x);
-                                }
-                            }
-                            answered += 1;
-                        }
-                        Some(None) => assert!(x.dim() == 1 && y.dim() == 1),
-                        None => assert_eq!(scaled, None, "{a:?} {b:?} {x:?} {y:?}"),
-                    }
-                }
+            if let Some(counts) = agree_on_every_pair(&a, &b) {
+                answered += counts[0] + counts[1] + counts[2];
             }
         }
         assert!(answered >= 10, "{answered}");
